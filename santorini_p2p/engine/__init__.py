@@ -1,0 +1,106 @@
+"""The rules engine: positions, turns, gods, notation, state hash. Pure: no I/O.
+
+Everything a game needs is a fold of ``apply_action`` from ``new_game``; the other layers
+(wire, net, replay, ai, ui) use only the names exported here.
+"""
+
+from __future__ import annotations
+
+from santorini_p2p.engine.gods import GOD_NAMES, GODS, God, find_god
+from santorini_p2p.engine.hashing import state_bytes, state_hash
+from santorini_p2p.engine.notation import (
+    format_action,
+    format_position,
+    format_turn,
+    parse_action,
+    parse_position,
+    parse_square,
+    parse_turn,
+)
+from santorini_p2p.engine.perft import divide, perft
+from santorini_p2p.engine.position import (
+    NO_WINNER,
+    UNDECIDED,
+    Action,
+    ChooseGods,
+    NameStart,
+    Outcome,
+    Phase,
+    PickGod,
+    Place,
+    Position,
+    Selection,
+    Turn,
+)
+from santorini_p2p.engine.rules import (
+    apply,
+    find_turn,
+    has_legal_turn,
+    is_legal,
+    legal_turns,
+    lose_on_time,
+    next_seat,
+    outcome,
+    resign,
+)
+from santorini_p2p.engine.setup import (
+    GodMode,
+    apply_action,
+    is_legal_action,
+    legal_actions,
+    new_game,
+    placement_due,
+)
+from santorini_p2p.engine.squares import SQUARE_NAMES, Square, square_name
+
+OPENING: str = "00000/00B00A0/00000/00A00B0/00000 1 -,- -"
+"""The opening position of RULES.md section 7 (workers placed, no gods)."""
+
+__all__ = [
+    "GODS",
+    "GOD_NAMES",
+    "NO_WINNER",
+    "OPENING",
+    "SQUARE_NAMES",
+    "UNDECIDED",
+    "Action",
+    "ChooseGods",
+    "God",
+    "GodMode",
+    "NameStart",
+    "Outcome",
+    "Phase",
+    "PickGod",
+    "Place",
+    "Position",
+    "Selection",
+    "Square",
+    "Turn",
+    "apply",
+    "apply_action",
+    "divide",
+    "find_god",
+    "find_turn",
+    "format_action",
+    "format_position",
+    "format_turn",
+    "has_legal_turn",
+    "is_legal",
+    "is_legal_action",
+    "legal_actions",
+    "legal_turns",
+    "lose_on_time",
+    "new_game",
+    "next_seat",
+    "outcome",
+    "parse_action",
+    "parse_position",
+    "parse_square",
+    "parse_turn",
+    "perft",
+    "placement_due",
+    "resign",
+    "square_name",
+    "state_bytes",
+    "state_hash",
+]

@@ -1,0 +1,494 @@
+"""Text formats: squares, turn text, setup actions and the position string (RULES.md section 7).
+
+``parse_*`` checks syntax only and raises ``NotationError`` subclasses that carry the 1-based
+column of the first bad character; ``format_*`` prints the canonical form. Input is
+case-insensitive; output is lower case except the letters the format fixes in upper case.
+"""
+
+from __future__ import annotations
+
+from santorini_p2p.engine.gods import GOD_NAMES
+from santorini_p2p.engine.position import (
+    NO_WINNER,
+    UNDECIDED,
+    Action,
+    ChooseGods,
+    NameStart,
+    Phase,
+    PickGod,
+    Place,
+    Position,
+    Selection,
+    Turn,
+)
+from santorini_p2p.engine.squares import BITS, Square
+from santorini_p2p.errors import InvalidPositionError, InvalidTurnError, NotationError
+
+__all__ = [
+    "format_action",
+    "format_position",
+    "format_turn",
+    "parse_action",
+    "parse_position",
+    "parse_square",
+    "parse_turn",
+]
+
+_FILES = "abcde"
+_RANKS = "12345"
+_SIDE_LETTERS = "ABC"
+
+
+def parse_square(text: str) -> Square:
+    """Return the square named ``text`` (any case).
+
+    >>> parse_square("C3")
+    12
+
+    Raises:
+        NotationError: not a square name.
+    """
+    t = text.strip().lower()
+    if len(t) != 2 or t[0] not in _FILES or t[1] not in _RANKS:
+        raise NotationError("expected a square a1..e5", text, 1)
+    return _FILES.index(t[0]) + 5 * _RANKS.index(t[1])
+
+
+class _Cursor:
+    """Reads notation left to right and reports the column of what it did not expect."""
+
+    def __init__(self, text: str, error: type[NotationError]) -> None:
+        self.text = text
+        self.low = text.lower()
+        self.i = 0
+        self.error = error
+
+    def fail(self, expected: str, offset: int = 0) -> NotationError:
+        i = self.i + offset
+        got = repr(self.text[i]) if i < len(self.text) else "end of text"
+        return self.error(f"expected {expected}, got {got}", self.text, i + 1)
+
+    def peek(self) -> str:
+        return self.low[self.i] if self.i < len(self.low) else ""
+
+    def square(self) -> Square:
+        f, r = self.low[self.i : self.i + 1], self.low[self.i + 1 : self.i + 2]
+        if not f or f not in _FILES:
+            raise self.fail("a square (file a-e)")
+        if not r or r not in _RANKS:
+            raise self.fail("a rank 1-5", 1)
+        self.i += 2
+        return _FILES.index(f) + 5 * _RANKS.index(r)
+
+    def expect(self, char: str, what: str) -> None:
+        if self.peek() != char:
+            raise self.fail(what)
+        self.i += 1
+
+
+def parse_turn(text: str) -> Turn:
+    """Parse turn text (syntax only) into a ``Turn``.
+
+    Demeter's two builds and Hermes' two squares may come in either order; the result is
+    canonical.
+
+    >>> str(parse_turn("B2>C3^D4"))
+    'b2>c3^d4'
+
+    Raises:
+        InvalidTurnError: the text is not turn notation; names the column.
+    """
+    c = _Cursor(text.strip(), InvalidTurnError)
+    if c.peek() == "h":
+        c.i += 1
+        a = c.square()
+        c.expect(",", "',' between the two Hermes squares")
+        b = c.square()
+        c.expect("^", "'^' and the build square")
+        s = c.square()
+        if c.peek():
+            raise c.fail("end of turn")
+        if a == b:
+            raise InvalidTurnError("the two Hermes squares must differ", text, 2)
+        return Turn(-1, (min(a, b), max(a, b)), (s,), -1, False, True)
+    if not c.peek():
+        raise c.fail("a turn such as b2>c3^d4")
+    worker = c.square()
+    prebuild = -1
+    if c.peek() == "^":
+        c.i += 1
+        prebuild = c.square()
+        if c.peek() != ">":
+            raise c.fail("'>' (Prometheus moves after building first)")
+    path: list[Square] = []
+    while c.peek() == ">":
+        if len(path) == 2 or (prebuild >= 0 and path):
+            raise c.fail("'^' (no more moves allowed here)")
+        c.i += 1
+        path.append(c.square())
+    if not path:
+        raise c.fail("'>' and the square the worker moves to")
+    builds: list[Square] = []
+    dome = False
+    while c.peek() == "^":
+        if len(builds) == 2:
+            raise c.fail("end of turn (at most two builds)")
+        c.i += 1
+        builds.append(c.square())
+        if c.peek() == "d":
+            if len(builds) != 1 or dome:
+                raise c.fail("'^' or end of turn (D marks a single low dome)")
+            c.i += 1
+            dome = True
+            if c.peek():
+                raise c.fail("end of turn after a dome")
+    if c.peek():
+        raise c.fail("'^' or end of turn" if path else "'>'")
+    if len(builds) == 2 and builds[0] > builds[1]:
+        builds.reverse()
+    return Turn(worker, tuple(path), tuple(builds), prebuild, dome)
+
+
+def format_turn(turn: Turn) -> str:
+    """Return the canonical text of ``turn``."""
+    return str(turn)
+
+
+def parse_action(text: str) -> Action:
+    """Parse any action: a turn, or a setup action.
+
+    Setup actions are ``gods a,b``, ``god a``, ``start 2`` and ``place b2,d4`` (a bare
+    ``b2,d4`` also places).
+
+    Raises:
+        InvalidTurnError: the text is not an action; names the column.
+    """
+    t = text.strip()
+    low = t.lower()
+    word, _, rest = low.partition(" ")
+    arg = rest.strip()
+    col = len(t) - len(rest) + (len(rest) - len(rest.lstrip())) + 1
+    if word == "gods":
+        names = arg.split(",")
+        for n in names:
+            if n not in GOD_NAMES:
+                raise InvalidTurnError(
+                    f"expected god names separated by ',', unknown {n!r}", text, col
+                )
+        if len(set(names)) != len(names):
+            raise InvalidTurnError("each god may be offered once", text, col)
+        return ChooseGods(tuple(sorted(names, key=GOD_NAMES.index)))
+    if word == "god":
+        if arg not in GOD_NAMES:
+            raise InvalidTurnError(f"expected a god name, unknown {arg!r}", text, col)
+        return PickGod(arg)
+    if word == "start":
+        if len(arg) != 1 or arg not in "1234":
+            raise InvalidTurnError("expected the start seat 1-4", text, col)
+        return NameStart(int(arg) - 1)
+    if word == "place" or ("," in low and not low.startswith("h")):
+        body = arg if word == "place" else t
+        offset = col - 1 if word == "place" else 0
+        squares: list[Square] = []
+        for part in body.split(","):
+            try:
+                squares.append(parse_square(part))
+            except NotationError:
+                raise InvalidTurnError(
+                    "expected squares separated by ',' such as b2,d4", text, offset + 1
+                ) from None
+            offset += len(part) + 1
+        if len(set(squares)) != len(squares):
+            raise InvalidTurnError("each square may be placed on once", text, col)
+        return Place(tuple(sorted(squares)))
+    return parse_turn(t)
+
+
+def format_action(action: Action) -> str:
+    """Return the canonical text of any action."""
+    return str(action)
+
+
+def _format_flags(p: Position) -> str:
+    out = ""
+    if p.athena:
+        out += "a"
+    if p.selection is Selection.CHALLENGER:
+        out += "c[" + ".".join(p.pool) + "]"
+    elif p.selection is Selection.DRAFT:
+        out += "d[" + ".".join(p.pool) + "]"
+    if p.naming:
+        out += "n"
+    if p.snake:
+        out += "s"
+    if p.winner >= 0:
+        out += "w" + ("0" if p.winner == NO_WINNER else str(p.winner + 1))
+    if p.eliminated:
+        out += "x" + "".join(str(s + 1) for s in range(len(p.gods)) if p.eliminated >> s & 1)
+    return out or "-"
+
+
+def format_position(p: Position) -> str:
+    """Return the position string ``board seat gods flags`` (RULES.md section 7)."""
+    ranks = []
+    letters = "AB" if len(p.gods) == 4 else _SIDE_LETTERS
+    for r in range(4, -1, -1):
+        row = ""
+        for f in range(5):
+            s = r * 5 + f
+            row += str(p.level(s))
+            if p.domes >> s & 1:
+                row += "X"
+            else:
+                for side, mask in enumerate(p.workers):
+                    if mask & BITS[s]:
+                        row += letters[side]
+                        break
+        ranks.append(row)
+    gods = ",".join(g or "-" for g in p.gods)
+    return f"{'/'.join(ranks)} {p.to_move + 1} {gods} {_format_flags(p)}"
+
+
+def _parse_board(c: _Cursor, players: int) -> tuple[list[int], int, list[int]]:
+    levels = [0] * 25
+    domes = 0
+    sides = 2 if players == 4 else players
+    workers = [0] * sides
+    letters = "ab" if players == 4 else "abc"[:players]
+    for r in range(4, -1, -1):
+        for f in range(5):
+            ch = c.peek()
+            if not ch or ch not in "0123":
+                raise c.fail(f"a level digit 0-3 for {_FILES[f]}{r + 1}")
+            s = r * 5 + f
+            levels[s] = int(ch)
+            c.i += 1
+            ch = c.peek()
+            if ch == "x":
+                domes |= BITS[s]
+                c.i += 1
+            elif ch.isalpha() and ch in "abcd":
+                if ch not in letters:
+                    raise c.fail(
+                        f"a worker letter {'/'.join(letters.upper())} for {players} players"
+                    )
+                workers[letters.index(ch)] |= BITS[s]
+                c.i += 1
+        if r:
+            ch = c.peek()
+            if ch == "/":
+                c.i += 1
+            elif ch and ch in "0123":
+                raise c.fail(f"'/' after the five squares of rank {r + 1}")
+            else:
+                raise c.fail(f"'/' after rank {r + 1}, or 'X' or a worker letter")
+    if c.peek() != " ":
+        ch = c.peek()
+        raise c.fail("'X', a worker letter or ' '" if ch else "' ' and the seat to move")
+    return levels, domes, workers
+
+
+def parse_position(text: str) -> Position:
+    """Parse a position string and check that it describes a possible position.
+
+    Raises:
+        InvalidPositionError: names the field, the column and what was expected.
+    """
+    raw = text.strip()
+    fields = raw.split(" ")
+    if len(fields) != 4 or not all(fields):
+        raise InvalidPositionError(
+            f"expected 4 fields 'board seat gods flags' separated by single spaces, "
+            f"got {len([f for f in fields if f])}",
+            raw,
+            0,
+        )
+    board_t, seat_t, gods_t, flags_t = fields
+    seat_col = len(board_t) + 2
+    gods_col = seat_col + len(seat_t) + 1
+    flags_col = gods_col + len(gods_t) + 1
+
+    names = gods_t.lower().split(",")
+    if not 2 <= len(names) <= 4:
+        raise InvalidPositionError(
+            f"gods: expected 2 to 4 comma-separated entries, got {len(names)}", raw, gods_col
+        )
+    gods: list[str] = []
+    col = gods_col
+    for n in names:
+        if n == "-":
+            gods.append("")
+        elif n == UNDECIDED or n in GOD_NAMES:
+            gods.append(n)
+        else:
+            raise InvalidPositionError(
+                f"gods: unknown god {n!r}; expected one of {', '.join(GOD_NAMES)}, '-' or '?'",
+                raw,
+                col,
+            )
+        col += len(n) + 1
+    chosen = [g for g in gods if g and g != UNDECIDED]
+    if len(set(chosen)) != len(chosen):
+        raise InvalidPositionError("gods: each god may appear once", raw, gods_col)
+    players = len(gods)
+
+    c = _Cursor(raw[: len(board_t) + 1], InvalidPositionError)
+    c.text = raw
+    levels, domes, workers = _parse_board(c, players)
+
+    if len(seat_t) != 1 or seat_t not in "1234"[:players]:
+        raise InvalidPositionError(f"seat: expected the seat to move, 1-{players}", raw, seat_col)
+    to_move = int(seat_t) - 1
+
+    flags = _parse_flags(flags_t.lower(), raw, flags_col, players)
+    ge = [0, 0, 0]
+    for s, lv in enumerate(levels):
+        for k in range(lv):
+            ge[k] |= BITS[s]
+    p = Position(
+        ge1=ge[0],
+        ge2=ge[1],
+        ge3=ge[2],
+        domes=domes,
+        workers=tuple(workers),
+        to_move=to_move,
+        gods=tuple(gods),
+        athena=flags.athena,
+        eliminated=flags.eliminated,
+        winner=flags.winner,
+        selection=flags.selection,
+        pool=flags.pool,
+        naming=flags.naming,
+        snake=flags.snake,
+    )
+    _check(p, raw, seat_col, gods_col, flags_col)
+    return p
+
+
+class _Flags:
+    def __init__(self) -> None:
+        self.athena = False
+        self.eliminated = 0
+        self.winner = -1
+        self.selection = Selection.NONE
+        self.pool: tuple[str, ...] = ()
+        self.naming = False
+        self.snake = False
+
+
+def _parse_flags(t: str, raw: str, col0: int, players: int) -> _Flags:
+    out = _Flags()
+    if t == "-":
+        return out
+    i = 0
+    seen = ""
+
+    def fail(msg: str, at: int) -> InvalidPositionError:
+        return InvalidPositionError(f"flags: {msg}", raw, col0 + at)
+
+    while i < len(t):
+        ch = t[i]
+        if ch in seen or (ch in "cd" and ("c" in seen or "d" in seen)):
+            raise fail(f"flag {ch!r} given twice", i)
+        seen += ch
+        if ch == "a":
+            out.athena = True
+            i += 1
+        elif ch == "s":
+            out.snake = True
+            i += 1
+        elif ch == "n":
+            out.naming = True
+            i += 1
+        elif ch in "cd":
+            if t[i + 1 : i + 2] != "[":
+                raise fail(f"'[' and the god pool after {ch!r}", i + 1)
+            end = t.find("]", i)
+            if end < 0:
+                raise fail("']' closing the god pool", len(t))
+            body = t[i + 2 : end]
+            pool = tuple(body.split(".")) if body else ()
+            at = i + 2
+            for g in pool:
+                if g not in GOD_NAMES:
+                    raise fail(f"unknown god {g!r} in the pool", at)
+                at += len(g) + 1
+            if len(set(pool)) != len(pool):
+                raise fail("each god may be in the pool once", i + 2)
+            out.pool = tuple(sorted(pool, key=GOD_NAMES.index))
+            out.selection = Selection.CHALLENGER if ch == "c" else Selection.DRAFT
+            i = end + 1
+        elif ch == "x":
+            i += 1
+            start = i
+            while i < len(t) and t[i].isdigit():
+                seat = int(t[i])
+                if not 1 <= seat <= players:
+                    raise fail(f"eliminated seat must be 1-{players}", i)
+                out.eliminated |= 1 << (seat - 1)
+                i += 1
+            if i == start:
+                raise fail("the eliminated seats after 'x', such as x3", i)
+        elif ch == "w":
+            d = t[i + 1 : i + 2]
+            if not d or d not in "01234"[: players + 1]:
+                raise fail(f"the winning seat 1-{players} (or 0 for none) after 'w'", i + 1)
+            out.winner = NO_WINNER if d == "0" else int(d) - 1
+            i += 2
+        else:
+            raise fail(
+                f"unknown flag {ch!r}; expected '-' or flags from a, c[..], d[..], n, s, w, x",
+                i,
+            )
+    return out
+
+
+def _check(p: Position, raw: str, seat_col: int, gods_col: int, flags_col: int) -> None:
+    """Reject positions the rules cannot reach (protocol/SPEC.md, position string)."""
+
+    def bad(msg: str, col: int) -> InvalidPositionError:
+        return InvalidPositionError(msg, raw, col)
+
+    letters = "AB" if p.players == 4 else _SIDE_LETTERS
+    for side, mask in enumerate(p.workers):
+        if mask.bit_count() > 2:
+            raise bad(f"board: side {letters[side]} has {mask.bit_count()} workers, at most 2", 1)
+    if p.eliminated:
+        if p.players != 3:
+            raise bad("flags: only a 3-player game eliminates seats", flags_col)
+        if p.eliminated.bit_count() > 2:
+            raise bad("flags: at most two seats can be eliminated", flags_col)
+        for s in range(3):
+            if p.eliminated >> s & 1 and p.workers[s]:
+                raise bad(f"board: eliminated seat {s + 1} still has workers", 1)
+        if p.eliminated >> p.to_move & 1 and p.winner < 0:
+            raise bad(f"seat: seat {p.to_move + 1} is eliminated", seat_col)
+    if p.athena and "athena" not in p.gods:
+        raise bad("flags: 'a' needs athena among the gods", flags_col)
+    undecided = UNDECIDED in p.gods
+    if p.selection and not undecided:
+        raise bad("flags: god selection flag but every god is chosen", flags_col)
+    if undecided and not p.selection and not p.naming:
+        raise bad("gods: '?' only while gods are being chosen (flag c[..] or d[..])", gods_col)
+    if (undecided or p.naming) and any(p.workers):
+        raise bad("board: workers are placed only after the gods are chosen", 1)
+    if p.naming and (undecided or p.selection):
+        raise bad("flags: 'n' comes after every god is chosen", flags_col)
+    if set(p.pool) & set(p.gods):
+        raise bad("flags: a god in the pool is already taken", flags_col)
+    if p.phase is Phase.GODS and p.winner < 0:
+        expect = 0
+        if p.selection is Selection.CHALLENGER and p.pool:
+            expect = p.gods.index(UNDECIDED, 1) if UNDECIDED in p.gods[1:] else 0
+        elif p.selection is Selection.DRAFT:
+            expect = p.gods.index(UNDECIDED)
+        if p.to_move != expect:
+            raise bad(f"seat: expected {expect + 1}, whose god choice is due", seat_col)
+    if p.phase is Phase.PLACE:
+        from santorini_p2p.engine.setup import placement_due
+
+        due = placement_due(p)[0]
+        if p.to_move != due:
+            raise bad(f"seat: expected {due + 1}, whose workers are due to be placed", seat_col)
+    if p.winner >= 0 and p.winner != NO_WINNER and p.eliminated >> p.winner & 1:
+        raise bad("flags: the winner cannot be an eliminated seat", flags_col)

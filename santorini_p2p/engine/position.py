@@ -1,0 +1,230 @@
+"""Frozen values of the engine: positions, turns, setup actions, phases and outcomes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from typing import Final, TypeAlias
+
+from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, Square
+
+__all__ = [
+    "NO_WINNER",
+    "UNDECIDED",
+    "Action",
+    "ChooseGods",
+    "NameStart",
+    "Outcome",
+    "Phase",
+    "PickGod",
+    "Place",
+    "Position",
+    "Selection",
+    "Turn",
+]
+
+UNDECIDED: Final = "?"
+"""The god entry of a seat that has not chosen yet."""
+NO_WINNER: Final = 9
+"""``Position.winner`` of a game that ended with no winner (a 3-player game abandoned in setup)."""
+
+
+class Phase(Enum):
+    """Where a game stands; derived from a position, never stored."""
+
+    GODS = "gods"
+    PLACE = "place"
+    PLAY = "play"
+    OVER = "over"
+
+
+class Selection(IntEnum):
+    """The god selection still under way (RULES.md section 3); values are pinned by the hash."""
+
+    NONE = 0
+    CHALLENGER = 1
+    DRAFT = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A complete game state: everything the rules need, nothing else.
+
+    Levels are bitboards: ``ge1``/``ge2``/``ge3`` hold the squares of level at least 1/2/3,
+    ``domes`` the squares with a dome. ``workers`` has one bitboard per side (a seat with 2 or
+    3 players, a team with 4). Seats are 0-based here and 1-based in text.
+    """
+
+    ge1: int = 0
+    ge2: int = 0
+    ge3: int = 0
+    domes: int = 0
+    workers: tuple[int, ...] = (0, 0)
+    to_move: int = 0
+    gods: tuple[str, ...] = ("", "")
+    athena: bool = False
+    eliminated: int = 0
+    winner: int = -1
+    selection: Selection = Selection.NONE
+    pool: tuple[str, ...] = ()
+    naming: bool = False
+    snake: bool = False
+
+    @property
+    def players(self) -> int:
+        """The number of players, 2 to 4."""
+        return len(self.gods)
+
+    @property
+    def sides(self) -> int:
+        """The number of sides: the players, or two teams with 4 players."""
+        return 2 if len(self.gods) == 4 else len(self.gods)
+
+    def side_of(self, seat: int) -> int:
+        """Return the side (team with 4 players) that ``seat`` plays."""
+        return seat & 1 if len(self.gods) == 4 else seat
+
+    def level(self, s: Square) -> int:
+        """Return the level (0-3) of square ``s``."""
+        return (self.ge1 >> s & 1) + (self.ge2 >> s & 1) + (self.ge3 >> s & 1)
+
+    def has_dome(self, s: Square) -> bool:
+        """Return whether square ``s`` carries a dome."""
+        return bool(self.domes >> s & 1)
+
+    def worker_side(self, s: Square) -> int:
+        """Return the side whose worker stands on ``s``, or -1."""
+        b = BITS[s]
+        for i, m in enumerate(self.workers):
+            if m & b:
+                return i
+        return -1
+
+    @property
+    def phase(self) -> Phase:
+        """The phase this position is in."""
+        if self.winner >= 0:
+            return Phase.OVER
+        if self.selection or self.naming or UNDECIDED in self.gods:
+            return Phase.GODS
+        for side, mask in enumerate(self.workers):
+            if mask.bit_count() < 2 and not self._side_out(side):
+                return Phase.PLACE
+        return Phase.PLAY
+
+    def _side_out(self, side: int) -> bool:
+        if len(self.gods) == 4:
+            return False
+        return bool(self.eliminated >> side & 1)
+
+    def __str__(self) -> str:
+        from santorini_p2p.engine.notation import format_position
+
+        return format_position(self)
+
+    def __repr__(self) -> str:
+        return f"parse_position({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Turn:
+    """One complete turn of play (RULES.md sections 2 and 6).
+
+    ``worker`` is the selected worker's square and ``path`` the squares it moves to in order.
+    A Hermes power turn has ``hermes`` set, ``worker`` -1 and ``path`` the two final squares
+    in ascending order. ``builds`` is empty for a winning turn; ``dome`` marks Atlas' low dome;
+    ``prebuild`` is Prometheus' build before moving, or -1.
+    """
+
+    worker: Square
+    path: tuple[Square, ...]
+    builds: tuple[Square, ...] = ()
+    prebuild: Square = -1
+    dome: bool = False
+    hermes: bool = False
+
+    def __str__(self) -> str:
+        n = SQUARE_NAMES
+        if self.hermes:
+            return f"H{n[self.path[0]]},{n[self.path[1]]}^{n[self.builds[0]]}"
+        text = n[self.worker]
+        if self.prebuild >= 0:
+            text += "^" + n[self.prebuild]
+        for s in self.path:
+            text += ">" + n[s]
+        for b in self.builds:
+            text += "^" + n[b]
+        return text + "D" if self.dome else text
+
+    def __repr__(self) -> str:
+        return f"parse_turn({str(self)!r})"
+
+    @property
+    def is_win(self) -> bool:
+        """Whether this turn wins by moving (a complete turn with no build is a win)."""
+        return not self.builds
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ChooseGods:
+    """The challenger offers one god per player (RULES.md section 3, challenger)."""
+
+    gods: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "gods " + ",".join(self.gods)
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class PickGod:
+    """A player takes one god from the offered or drafted pool."""
+
+    god: str
+
+    def __str__(self) -> str:
+        return "god " + self.god
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class NameStart:
+    """The challenger names the start player (``seat`` 0-based, 1-based in text)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"start {self.seat + 1}"
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Place:
+    """A side places workers on empty squares (ascending)."""
+
+    squares: tuple[Square, ...]
+
+    def __str__(self) -> str:
+        return "place " + ",".join(SQUARE_NAMES[s] for s in self.squares)
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+Action: TypeAlias = Turn | ChooseGods | PickGod | NameStart | Place
+"""Anything a seat can do on its move: a turn, or a setup action."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a position stands: ``winner`` seat (0-based) or None, and the seats that lost."""
+
+    over: bool
+    winner: int | None
+    losers: tuple[int, ...]

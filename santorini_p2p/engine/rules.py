@@ -1,0 +1,396 @@
+"""The rule kernel: complete legal turns, applying them, eliminations and outcomes.
+
+Implements RULES.md sections 2, 4, 5 and 6 for the play phase; ``setup.py`` handles the
+setup phase and ``legal_actions``/``apply_action`` there cover every phase.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from santorini_p2p.engine.position import NO_WINNER, Outcome, Phase, Position, Turn
+from santorini_p2p.engine.squares import ALL, BITS, NEIGHBOURS, PUSH, bits
+from santorini_p2p.errors import IllegalTurnError
+
+__all__ = [
+    "apply",
+    "athena_restricts",
+    "find_turn",
+    "has_legal_turn",
+    "is_legal",
+    "legal_turns",
+    "lose_on_time",
+    "next_seat",
+    "outcome",
+    "resign",
+    "turn_sort_key",
+]
+
+
+def _levels(p: Position) -> list[int]:
+    g1, g2, g3 = p.ge1, p.ge2, p.ge3
+    return [(g1 >> s & 1) + (g2 >> s & 1) + (g3 >> s & 1) for s in range(25)]
+
+
+def athena_restricts(p: Position, seat: int) -> bool:
+    """Return whether Athena's power stops ``seat`` from moving up now (RULES.md section 6)."""
+    if not p.athena or "athena" not in p.gods:
+        return False
+    a = p.gods.index("athena")
+    if a == seat or p.eliminated >> a & 1:
+        return False
+    return not (len(p.gods) == 4 and (a & 1) == (seat & 1))
+
+
+def _reach(p: Position, restricted: bool) -> tuple[int, int, int, int]:
+    """Masks of squares a worker on level 0..3 may move to by level (not occupancy)."""
+    if restricted:
+        return (ALL ^ p.ge1, ALL ^ p.ge2, ALL ^ p.ge3, ALL)
+    return (ALL ^ p.ge2, ALL ^ p.ge3, ALL, ALL)
+
+
+def _builds(
+    out: list[Turn],
+    god: str,
+    worker: int,
+    path: tuple[int, ...],
+    free: int,
+    lv: list[int],
+    prebuild: int = -1,
+) -> None:
+    """Append every turn ending with builds on the squares of ``free``."""
+    for b in bits(free):
+        out.append(Turn(worker, path, (b,), prebuild))
+        if god == "atlas":
+            if lv[b] < 3:
+                out.append(Turn(worker, path, (b,), prebuild, True))
+        elif god == "hephaestus":
+            if lv[b] <= 1:
+                out.append(Turn(worker, path, (b, b), prebuild))
+        elif god == "demeter":
+            for b2 in bits(free & ~((2 << b) - 1)):
+                out.append(Turn(worker, path, (b, b2), prebuild))
+
+
+def _by_level(p: Position) -> tuple[int, int, int, int]:
+    """Bitboards of the squares of exactly level 0, 1, 2 and 3."""
+    return (ALL ^ p.ge1, p.ge1 ^ p.ge2, p.ge2 ^ p.ge3, p.ge3)
+
+
+def _component(start: int, graph: int) -> int:
+    """Return the 8-connected component of ``graph`` (a bitboard) that holds ``start``."""
+    seen = BITS[start]
+    frontier = seen
+    while frontier:
+        grow = 0
+        for s in bits(frontier):
+            grow |= NEIGHBOURS[s]
+        frontier = grow & graph & ~seen
+        seen |= frontier
+    return seen
+
+
+def _hermes_turns(out: list[Turn], p: Position, mine: int, opp: int, lv: list[int]) -> None:
+    """Append Hermes' power turns: same-level steps of both workers, then one build."""
+    ws = bits(mine)
+    if len(ws) != 2:
+        return
+    w1, w2 = ws
+    by_level = _by_level(p)
+    open_ = ALL & ~p.domes & ~opp
+    g1 = by_level[lv[w1]] & open_
+    c1 = _component(w1, g1)
+    pairs: set[tuple[int, int]] = set()
+    if c1 >> w2 & 1:
+        sq = bits(c1)
+        for i, a in enumerate(sq):
+            for b in sq[i + 1 :]:
+                pairs.add((a, b))
+    else:
+        c2 = _component(w2, by_level[lv[w2]] & open_)
+        for a in bits(c1):
+            for b in bits(c2):
+                pairs.add((a, b) if a < b else (b, a))
+    blocked = p.domes | opp
+    for a, b in pairs:
+        free = (NEIGHBOURS[a] | NEIGHBOURS[b]) & ~(blocked | BITS[a] | BITS[b])
+        for s in bits(free):
+            out.append(Turn(-1, (a, b), (s,), -1, False, True))
+
+
+def _generate(p: Position) -> list[Turn]:
+    """Every complete legal turn of the seat to move, unsorted (RULES.md sections 2 and 6)."""
+    seat = p.to_move
+    god = p.gods[seat]
+    side = p.side_of(seat)
+    mine = p.workers[side]
+    opp = 0
+    for i, m in enumerate(p.workers):
+        if i != side:
+            opp |= m
+    occ = mine | opp | p.domes
+    lv = _levels(p)
+    reach = _reach(p, athena_restricts(p, seat))
+    by_level = _by_level(p)
+    out: list[Turn] = []
+    for w in bits(mine):
+        h = lv[w]
+        wb = BITS[w]
+        nb = NEIGHBOURS[w]
+        step = nb & ~occ & reach[h]
+        if god == "hermes":
+            # A same-level move then a build is a power turn, written only in the H form.
+            step &= ~by_level[h]
+        for t in bits(step):
+            ht = lv[t]
+            if (ht == 3 and h < 3) or (god == "pan" and h - ht >= 2):
+                out.append(Turn(w, (t,)))
+                continue
+            occ1 = occ ^ wb ^ BITS[t]
+            _builds(out, god, w, (t,), NEIGHBOURS[t] & ~occ1, lv)
+            if god == "artemis":
+                for t2 in bits(NEIGHBOURS[t] & ~occ1 & reach[ht] & ~wb):
+                    if lv[t2] == 3 and ht < 3:
+                        out.append(Turn(w, (t, t2)))
+                        continue
+                    occ2 = occ ^ wb ^ BITS[t2]
+                    _builds(out, god, w, (t, t2), NEIGHBOURS[t2] & ~occ2, lv)
+        if god == "apollo" or god == "minotaur":
+            for t in bits(nb & opp & reach[h]):
+                if god == "apollo":
+                    occ1 = occ
+                else:
+                    ps = PUSH[w][t]
+                    if ps < 0 or occ >> ps & 1:
+                        continue
+                    occ1 = occ ^ wb ^ BITS[ps]
+                if lv[t] == 3 and h < 3:
+                    out.append(Turn(w, (t,)))
+                    continue
+                _builds(out, god, w, (t,), NEIGHBOURS[t] & ~occ1, lv)
+        elif god == "prometheus":
+            for pb in bits(nb & ~occ):
+                lv2 = lv.copy()
+                occ_pb = occ
+                if lv[pb] == 3:
+                    occ_pb |= BITS[pb]
+                else:
+                    lv2[pb] += 1
+                for t in bits(nb & ~occ_pb):
+                    if lv2[t] > h:
+                        continue
+                    occ1 = occ_pb ^ wb ^ BITS[t]
+                    _builds(out, god, w, (t,), NEIGHBOURS[t] & ~occ1, lv2, pb)
+    if god == "hermes":
+        _hermes_turns(out, p, mine, opp, lv)
+    return out
+
+
+def turn_sort_key(turn: Turn) -> str:
+    """The documented order of legal turns: ascending by turn text (ASCII)."""
+    return str(turn)
+
+
+def legal_turns(p: Position) -> list[Turn]:
+    """Return every complete legal turn of the seat to move, sorted by turn text.
+
+    Empty when the game is over, in the setup phase, or when the seat to move has no complete
+    turn (it then loses, RULES.md section 2).
+    """
+    if p.phase is not Phase.PLAY:
+        return []
+    return sorted(_generate(p), key=str)
+
+
+def has_legal_turn(p: Position) -> bool:
+    """Return whether the seat to move has at least one complete turn (quick check first)."""
+    side = p.side_of(p.to_move)
+    mine = p.workers[side]
+    occ = p.domes
+    for m in p.workers:
+        occ |= m
+    reach = _reach(p, athena_restricts(p, p.to_move))
+    for w in bits(mine):
+        h = p.level(w)
+        for t in bits(NEIGHBOURS[w] & ~occ & reach[h]):
+            if (p.level(t) == 3 and h < 3) or NEIGHBOURS[t] & ~(occ ^ BITS[w]):
+                return True
+    return bool(_generate(p))
+
+
+def next_seat(p: Position, seat: int) -> int:
+    """Return the seat after ``seat`` in turn order, skipping eliminated seats."""
+    n = len(p.gods)
+    s = (seat + 1) % n
+    while p.eliminated >> s & 1 and s != seat:
+        s = (s + 1) % n
+    return s
+
+
+def _build(ge1: int, ge2: int, ge3: int, domes: int, b: int) -> tuple[int, int, int, int]:
+    bb = BITS[b]
+    if not ge1 & bb:
+        return ge1 | bb, ge2, ge3, domes
+    if not ge2 & bb:
+        return ge1, ge2 | bb, ge3, domes
+    if not ge3 & bb:
+        return ge1, ge2, ge3 | bb, domes
+    return ge1, ge2, ge3, domes | bb
+
+
+def _play(p: Position, turn: Turn) -> Position:
+    """Apply a turn known to be legal and settle what follows (the unchecked fast path)."""
+    seat = p.to_move
+    god = p.gods[seat]
+    side = p.side_of(seat)
+    workers = list(p.workers)
+    ge1, ge2, ge3, domes = p.ge1, p.ge2, p.ge3, p.domes
+    athena = p.athena
+    if turn.hermes:
+        a, b = turn.path
+        workers[side] = BITS[a] | BITS[b]
+    else:
+        w = cur = turn.worker
+        if turn.prebuild >= 0:
+            ge1, ge2, ge3, domes = _build(ge1, ge2, ge3, domes, turn.prebuild)
+        for s in turn.path:
+            sb = BITS[s]
+            for j, m in enumerate(workers):
+                if j != side and m & sb:
+                    dest = cur if god == "apollo" else PUSH[cur][s]
+                    workers[j] = m ^ sb ^ BITS[dest]
+                    break
+            cur = s
+        workers[side] ^= BITS[w] ^ BITS[cur]
+        if god == "athena":
+            athena = p.level(turn.path[0]) > p.level(w)
+    for b in turn.builds:
+        if turn.dome:
+            domes |= BITS[b]
+        else:
+            ge1, ge2, ge3, domes = _build(ge1, ge2, ge3, domes, b)
+    after = replace(
+        p, ge1=ge1, ge2=ge2, ge3=ge3, domes=domes, workers=tuple(workers), athena=athena
+    )
+    if not turn.builds and not turn.hermes:
+        return replace(after, winner=seat, to_move=next_seat(p, seat))
+    return _settle(after, seat)
+
+
+def _eliminate(p: Position, seat: int) -> Position:
+    """Remove ``seat`` from a 3-player game: its workers leave (RULES.md section 4)."""
+    workers = list(p.workers)
+    workers[seat] = 0
+    athena = p.athena and p.gods[seat] != "athena"
+    return replace(p, workers=tuple(workers), eliminated=p.eliminated | 1 << seat, athena=athena)
+
+
+def _remaining(p: Position) -> list[int]:
+    return [s for s in range(len(p.gods)) if not p.eliminated >> s & 1]
+
+
+def _settle(p: Position, mover: int) -> Position:
+    """Pass the move on; a seat with no complete turn loses (and leaves, with 3 players)."""
+    nxt = next_seat(p, mover)
+    while True:
+        p = replace(p, to_move=nxt)
+        if has_legal_turn(p):
+            return p
+        if len(p.gods) == 3 and len(_remaining(p)) > 2:
+            p = _eliminate(p, nxt)
+            nxt = next_seat(p, nxt)
+            continue
+        return replace(p, winner=_other_than(p, nxt))
+
+
+def _other_than(p: Position, loser: int) -> int:
+    """The winning seat when ``loser`` loses with one opponent (side) left."""
+    s = next_seat(p, loser)
+    if len(p.gods) == 4 and (s & 1) == (loser & 1):
+        s = next_seat(p, s)
+    return s
+
+
+def find_turn(p: Position, text: str) -> Turn:
+    """Return the legal turn written as ``text`` (any case, RULES.md section 7).
+
+    Raises:
+        InvalidTurnError: the text is not turn notation.
+        IllegalTurnError: the turn is not legal in ``p``.
+    """
+    from santorini_p2p.engine.notation import format_position, parse_turn
+
+    turn = parse_turn(text)
+    if not is_legal(p, turn):
+        raise IllegalTurnError(f"illegal turn: {text!r} in {format_position(p)}")
+    return turn
+
+
+def is_legal(p: Position, turn: Turn) -> bool:
+    """Return whether ``turn`` is a complete legal turn in ``p``."""
+    return p.phase is Phase.PLAY and turn in set(_generate(p))
+
+
+def apply(p: Position, turn: Turn) -> Position:
+    """Return the position after ``turn``; ``p`` is left as it was.
+
+    Raises:
+        IllegalTurnError: ``turn`` is not legal in ``p``.
+    """
+    if not is_legal(p, turn):
+        from santorini_p2p.engine.notation import format_position
+
+        raise IllegalTurnError(f"illegal turn: {str(turn)!r} in {format_position(p)}")
+    return _play(p, turn)
+
+
+def resign(p: Position, seat: int) -> Position:
+    """Return the position after ``seat`` resigns (RULES.md section 5).
+
+    With 3 players in play the seat's workers leave and the others play on; otherwise its
+    side loses. A resignation during setup with 3 players ends the game with no winner.
+
+    Raises:
+        IllegalTurnError: the game is over, or ``seat`` is not in it.
+    """
+    if p.phase is Phase.OVER:
+        raise IllegalTurnError(f"seat {seat + 1} cannot resign: the game is over")
+    if not 0 <= seat < len(p.gods) or p.eliminated >> seat & 1:
+        raise IllegalTurnError(f"seat {seat + 1} is not playing")
+    if len(p.gods) != 3:
+        return replace(p, winner=_other_than(p, seat))
+    if p.phase is not Phase.PLAY:
+        return replace(p, winner=NO_WINNER)
+    q = _eliminate(p, seat)
+    left = _remaining(q)
+    if len(left) == 1:
+        return replace(q, winner=left[0])
+    if p.to_move == seat:
+        return _settle(q, seat)
+    return q
+
+
+lose_on_time = resign
+"""A seat whose time runs out loses exactly as if it resigned (RULES.md section 5)."""
+
+
+def outcome(p: Position) -> Outcome:
+    """Return whether the game is over, who won, and who lost.
+
+    A position whose seat to move has no complete turn (as given in a position string) counts
+    as lost for that seat; with 3 players that seat is eliminated and play would go on.
+    """
+    if p.winner == NO_WINNER:
+        return Outcome(True, None, tuple(range(len(p.gods))))
+    if p.winner >= 0:
+        w = p.winner
+        losers = tuple(s for s in range(len(p.gods)) if p.side_of(s) != p.side_of(w))
+        return Outcome(True, w, losers)
+    if p.phase is Phase.PLAY and not has_legal_turn(p):
+        if len(p.gods) == 3 and len(_remaining(p)) > 2:
+            return Outcome(False, None, (p.to_move,))
+        w = _other_than(p, p.to_move)
+        losers = tuple(s for s in range(len(p.gods)) if p.side_of(s) != p.side_of(w))
+        return Outcome(True, w, losers)
+    losers = tuple(s for s in range(len(p.gods)) if p.eliminated >> s & 1)
+    return Outcome(False, None, losers)

@@ -1,0 +1,222 @@
+"""The setup phase as engine actions: god selection and worker placement (RULES.md section 3).
+
+``legal_actions`` and ``apply_action`` cover every phase, so a game is one fold of actions
+from ``new_game`` to the end. Randomness (the draft's draw, the random deal) arrives as an
+argument from the caller.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import combinations
+from typing import Literal
+
+from santorini_p2p.engine.gods import GOD_NAMES
+from santorini_p2p.engine.position import (
+    UNDECIDED,
+    Action,
+    ChooseGods,
+    NameStart,
+    Phase,
+    PickGod,
+    Place,
+    Position,
+    Selection,
+    Turn,
+)
+from santorini_p2p.engine.rules import _play, _settle, is_legal, legal_turns
+from santorini_p2p.engine.squares import ALL, BITS, bits
+from santorini_p2p.errors import IllegalTurnError
+
+__all__ = [
+    "GodMode",
+    "apply_action",
+    "is_legal_action",
+    "legal_actions",
+    "new_game",
+    "placement_due",
+]
+
+GodMode = Literal["none", "challenger", "draft", "random"]
+
+
+def new_game(
+    players: int = 2,
+    gods: GodMode = "none",
+    *,
+    snake: bool = False,
+    drawn: tuple[str, ...] = (),
+) -> Position:
+    """Return the first position of a new game.
+
+    ``drawn`` is the caller's random draw: the draft pool (4 gods, or players + 2 with 3 or 4
+    players) for ``draft``, or one god per seat in seat order for ``random``.
+
+    Raises:
+        ValueError: a bad player count, mode or draw.
+    """
+    if players not in (2, 3, 4):
+        raise ValueError(f"players: expected 2, 3 or 4, got {players}")
+    sides = 2 if players == 4 else players
+    base = Position(workers=(0,) * sides, gods=("",) * players, snake=snake)
+    if gods == "none":
+        return base
+    for g in drawn:
+        if g not in GOD_NAMES:
+            raise ValueError(f"drawn: unknown god {g!r}")
+    if len(set(drawn)) != len(drawn):
+        raise ValueError(f"drawn: gods must be different, got {','.join(drawn)}")
+    undecided = (UNDECIDED,) * players
+    if gods == "challenger":
+        return replace(base, gods=undecided, selection=Selection.CHALLENGER)
+    if gods == "draft":
+        want = 4 if players == 2 else players + 2
+        if len(drawn) != want:
+            raise ValueError(f"drawn: the draft needs {want} gods, got {len(drawn)}")
+        pool = tuple(sorted(drawn, key=GOD_NAMES.index))
+        return replace(base, gods=undecided, selection=Selection.DRAFT, pool=pool)
+    if gods == "random":
+        if len(drawn) != players:
+            raise ValueError(f"drawn: a random deal needs {players} gods, got {len(drawn)}")
+        return replace(base, gods=tuple(drawn))
+    raise ValueError(f"gods: expected none, challenger, draft or random, got {gods!r}")
+
+
+def placement_due(p: Position) -> tuple[int, int]:
+    """Return ``(seat, count)``: who places next and how many workers, in the place phase.
+
+    The start player's side places both workers, then each other side in seat order; with
+    ``snake`` the start player places one first and the second last. With 4 players seat 1
+    places team A's workers and seat 2 team B's.
+    """
+    counts = [m.bit_count() for m in p.workers]
+    order = [s for s in range(p.sides) if not (p.players != 4 and p.eliminated >> s & 1)]
+    first = order[0]
+    if p.snake and counts[first] == 0:
+        return first, 1
+    for s in order[1:] if p.snake else order:
+        if counts[s] < 2:
+            return s, 2 - counts[s]
+    return first, 2 - counts[first]
+
+
+def _setup_actions(p: Position) -> list[Action]:
+    out: list[Action] = []
+    if p.naming:
+        return [NameStart(s) for s in range(p.players)]
+    if p.selection is Selection.CHALLENGER and not p.pool and p.to_move == 0:
+        return [ChooseGods(c) for c in combinations(GOD_NAMES, p.players)]
+    if p.selection is not Selection.NONE:
+        return [PickGod(g) for g in p.pool]
+    _, count = placement_due(p)
+    occupied = p.domes
+    for m in p.workers:
+        occupied |= m
+    empty = bits(ALL & ~occupied)
+    out.extend(Place(c) for c in combinations(empty, count))
+    return out
+
+
+def legal_actions(p: Position) -> list[Action]:
+    """Return every legal action of the seat to move: setup actions, or turns in play.
+
+    Setup actions come in a fixed order: god sets and picks in god order, start seats
+    ascending, placements by ascending squares; turns are sorted by turn text.
+    """
+    phase = p.phase
+    if phase is Phase.OVER:
+        return []
+    if phase is Phase.PLAY:
+        return list(legal_turns(p))
+    return _setup_actions(p)
+
+
+def is_legal_action(p: Position, action: Action) -> bool:
+    """Return whether ``action`` is legal for the seat to move in ``p``."""
+    if isinstance(action, Turn):
+        return is_legal(p, action)
+    if p.phase not in (Phase.GODS, Phase.PLACE):
+        return False
+    if isinstance(action, ChooseGods):
+        return (
+            p.selection is Selection.CHALLENGER
+            and not p.pool
+            and p.to_move == 0
+            and len(action.gods) == p.players
+            and len(set(action.gods)) == p.players
+            and all(g in GOD_NAMES for g in action.gods)
+            and list(action.gods) == sorted(action.gods, key=GOD_NAMES.index)
+        )
+    if isinstance(action, PickGod):
+        return (
+            p.selection is not Selection.NONE
+            and action.god in p.pool
+            and not (p.selection is Selection.CHALLENGER and not p.pool)
+        )
+    if isinstance(action, NameStart):
+        return p.naming and 0 <= action.seat < p.players
+    if p.phase is not Phase.PLACE:
+        return False
+    _, count = placement_due(p)
+    sq = action.squares
+    occupied = p.domes
+    for m in p.workers:
+        occupied |= m
+    return (
+        len(sq) == count
+        and list(sq) == sorted(set(sq))
+        and all(0 <= s < 25 and not occupied & BITS[s] for s in sq)
+    )
+
+
+def _rotate(p: Position, start: int) -> Position:
+    """Renumber the seats so that ``start`` becomes seat 1 (the challenger's choice)."""
+    n = p.players
+    gods = tuple(p.gods[(start + i) % n] for i in range(n))
+    return replace(p, gods=gods, naming=False, to_move=0)
+
+
+def apply_action(p: Position, action: Action) -> Position:
+    """Return the position after ``action`` by the seat to move; ``p`` is left as it was.
+
+    Raises:
+        IllegalTurnError: the action is not legal in ``p``.
+    """
+    if not is_legal_action(p, action):
+        from santorini_p2p.engine.notation import format_action, format_position
+
+        raise IllegalTurnError(f"illegal action: {format_action(action)!r} in {format_position(p)}")
+    if isinstance(action, Turn):
+        return _play(p, action)
+    n = p.players
+    if isinstance(action, ChooseGods):
+        return replace(p, pool=action.gods, to_move=1 % n)
+    if isinstance(action, PickGod):
+        gods = list(p.gods)
+        gods[p.to_move] = action.god
+        pool = tuple(g for g in p.pool if g != action.god)
+        if p.selection is Selection.CHALLENGER:
+            if p.to_move == n - 1:
+                gods[0] = pool[0]
+                return replace(
+                    p, gods=tuple(gods), pool=(), selection=Selection.NONE, naming=True, to_move=0
+                )
+            return replace(p, gods=tuple(gods), pool=pool, to_move=p.to_move + 1)
+        if p.to_move == n - 1:
+            return replace(p, gods=tuple(gods), pool=(), selection=Selection.NONE, to_move=0)
+        return replace(p, gods=tuple(gods), pool=pool, to_move=p.to_move + 1)
+    if isinstance(action, NameStart):
+        return _rotate(p, action.seat)
+    side = placement_due(p)[0]
+    workers = list(p.workers)
+    for s in action.squares:
+        workers[side] |= BITS[s]
+    q = replace(p, workers=tuple(workers))
+    if q.phase is Phase.PLAY:
+        first = 0
+        while q.eliminated >> first & 1:
+            first += 1
+        q = replace(q, to_move=first)
+        # The start player moves first; one who cannot has lost (RULES.md section 2).
+        return q if legal_turns(q) else _settle(q, (first - 1) % n)
+    return replace(q, to_move=placement_due(q)[0])

@@ -1,0 +1,99 @@
+"""Squares as ints (a1 = 0 .. e5 = 24), their names, and neighbour tables built once at import."""
+
+from __future__ import annotations
+
+from typing import Final, TypeAlias
+
+__all__ = [
+    "ALL",
+    "BITS",
+    "NEIGHBOURS",
+    "NEIGHBOUR_LISTS",
+    "PUSH",
+    "SQUARES",
+    "SQUARE_NAMES",
+    "Square",
+    "bits",
+    "file_of",
+    "rank_of",
+    "square",
+    "square_name",
+]
+
+Square: TypeAlias = int
+"""A square index, ``(rank - 1) * 5 + file`` with files and ranks from 0 (RULES.md section 1)."""
+
+SQUARES: Final = tuple(range(25))
+SQUARE_NAMES: Final = tuple(f"{'abcde'[s % 5]}{s // 5 + 1}" for s in SQUARES)
+ALL: Final = (1 << 25) - 1
+"""The bitboard of every square."""
+
+
+def file_of(s: Square) -> int:
+    """Return the file of ``s``, 0 (a) to 4 (e)."""
+    return s % 5
+
+
+def rank_of(s: Square) -> int:
+    """Return the rank of ``s``, 0 (rank 1) to 4 (rank 5)."""
+    return s // 5
+
+
+def square(file: int, rank: int) -> Square:
+    """Return the square on ``file`` and ``rank`` (both 0-4).
+
+    >>> square(2, 2)
+    12
+    """
+    return rank * 5 + file
+
+
+def square_name(s: Square) -> str:
+    """Return the name of ``s``.
+
+    >>> square_name(12)
+    'c3'
+    """
+    return SQUARE_NAMES[s]
+
+
+def bits(mask: int) -> list[Square]:
+    """Return the squares of a bitboard in ascending order.
+
+    >>> bits(0b101)
+    [0, 2]
+    """
+    out: list[Square] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _neighbours(s: Square) -> int:
+    f, r = file_of(s), rank_of(s)
+    mask = 0
+    for df in (-1, 0, 1):
+        for dr in (-1, 0, 1):
+            if (df or dr) and 0 <= f + df < 5 and 0 <= r + dr < 5:
+                mask |= 1 << square(f + df, r + dr)
+    return mask
+
+
+def _push(origin: Square, target: Square) -> Square:
+    """Return the square one step beyond ``target`` away from ``origin``, or -1 off the board."""
+    df = file_of(target) - file_of(origin)
+    dr = rank_of(target) - rank_of(origin)
+    f, r = file_of(target) + df, rank_of(target) + dr
+    return square(f, r) if 0 <= f < 5 and 0 <= r < 5 else -1
+
+
+BITS: Final = tuple(1 << s for s in SQUARES)
+NEIGHBOURS: Final = tuple(_neighbours(s) for s in SQUARES)
+"""``NEIGHBOURS[s]`` is the bitboard of the up to 8 squares around ``s``."""
+NEIGHBOUR_LISTS: Final = tuple(tuple(bits(NEIGHBOURS[s])) for s in SQUARES)
+PUSH: Final = tuple(
+    tuple(_push(o, t) if NEIGHBOURS[o] >> t & 1 else -1 for t in SQUARES) for o in SQUARES
+)
+"""``PUSH[origin][target]``: where Minotaur forces a worker on ``target`` (-1: off the board)."""

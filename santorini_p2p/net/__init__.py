@@ -1,0 +1,1 @@
+"""Peer-to-peer play over ZeroMQ: transport, lockstep session, discovery."""

@@ -1,0 +1,1 @@
+"""Verification, export and viewing of replay files."""

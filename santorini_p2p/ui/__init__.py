@@ -1,0 +1,1 @@
+"""The console client (prompt_toolkit) and the pure board renderers it uses."""

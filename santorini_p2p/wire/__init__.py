@@ -1,0 +1,1 @@
+"""Canonical msgpack codec, message types, identities and the signed hash-chained log."""

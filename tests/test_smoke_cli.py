@@ -1,0 +1,18 @@
+import subprocess
+import sys
+
+from santorini_p2p.cli import main
+from santorini_p2p.engine import OPENING
+
+
+def test_perft_opening_depth_2_via_cli(capsys):
+    assert main(["perft", OPENING, "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "6176"
+
+
+def test_help_lists_subcommands():
+    out = subprocess.run(
+        [sys.executable, "-m", "santorini_p2p", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    for name in ("show", "moves", "perft"):
+        assert name in out
