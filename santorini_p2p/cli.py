@@ -15,6 +15,7 @@ from typing import TextIO
 from santorini_p2p import __version__
 from santorini_p2p.engine import (
     Position,
+    apply_unchecked,
     divide,
     format_position,
     legal_turns,
@@ -22,7 +23,6 @@ from santorini_p2p.engine import (
     parse_position,
     perft,
 )
-from santorini_p2p.engine.rules import _play
 from santorini_p2p.errors import SantoriniError
 
 __all__ = ["main"]
@@ -52,7 +52,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 def _moves_json(p: Position) -> str:
     turns = []
     for t in legal_turns(p):
-        child = _play(p, t)
+        child = apply_unchecked(p, t)
         won = outcome(child)
         turns.append(
             {
