@@ -1,1 +1,12 @@
-"""The computer opponent."""
+"""The computer opponent: levels, a search over the engine's fast path, and analysis.
+
+``choose_action`` answers in every phase (god choice, god pick, start seat, placement, turn);
+``analyse`` explains a position (best action, evaluation, depth, principal variation). Both
+are pure and thread-safe: every call owns its state, and a ``threading.Event`` stops it.
+"""
+
+from __future__ import annotations
+
+from santorini_p2p.ai.search import LEVELS, Analysis, analyse, choose_action
+
+__all__ = ["LEVELS", "Analysis", "analyse", "choose_action"]
