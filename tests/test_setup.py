@@ -1,0 +1,143 @@
+"""RULES.md section 3: god selection (challenger, draft, random) and worker placement."""
+
+from __future__ import annotations
+
+import pytest
+
+from santorini_p2p.engine import (
+    ChooseGods,
+    NameStart,
+    Phase,
+    PickGod,
+    Place,
+    apply_action,
+    format_position,
+    legal_actions,
+    new_game,
+    parse_action,
+    parse_position,
+)
+from santorini_p2p.errors import IllegalTurnError
+
+
+def act(p, *texts):
+    for t in texts:
+        p = apply_action(p, parse_action(t))
+    return p
+
+
+def test_s3_challenger_offers_one_god_per_player_others_pick_challenger_keeps_last():
+    p = new_game(3, "challenger")
+    assert p.phase is Phase.GODS and p.to_move == 0
+    assert format_position(p) == "00000/00000/00000/00000/00000 1 ?,?,? c[]"
+    assert len(legal_actions(p)) == 120  # C(10, 3) offers
+    p = act(p, "gods pan,apollo,atlas")
+    assert p.to_move == 1 and p.pool == ("apollo", "atlas", "pan")
+    p = act(p, "god atlas")
+    assert p.to_move == 2
+    with pytest.raises(IllegalTurnError):
+        act(p, "god atlas")  # already taken
+    p = act(p, "god pan")
+    assert p.gods == ("apollo", "atlas", "pan") and p.naming
+    assert format_position(p).endswith(" 1 apollo,atlas,pan n")
+
+
+def test_s3_challenger_names_the_start_player_and_seats_renumber():
+    p = act(new_game(3, "challenger"), "gods pan,apollo,atlas", "god atlas", "god pan")
+    assert [str(a) for a in legal_actions(p)] == ["start 1", "start 2", "start 3"]
+    q = act(p, "start 2")
+    # The player who picked atlas (provisional seat 2) is now seat 1, then pan, then apollo.
+    assert q.gods == ("atlas", "pan", "apollo")
+    assert q.phase is Phase.PLACE and q.to_move == 0
+
+
+def test_s3_draft_start_player_takes_first_then_each_in_turn_order():
+    p = new_game(2, "draft", drawn=("pan", "atlas", "hermes", "apollo"))
+    assert format_position(p).endswith(" 1 ?,? d[apollo.atlas.hermes.pan]")
+    assert [str(a) for a in legal_actions(p)] == [
+        "god apollo",
+        "god atlas",
+        "god hermes",
+        "god pan",
+    ]
+    p = act(p, "god hermes", "god pan")
+    assert p.gods == ("hermes", "pan") and p.phase is Phase.PLACE and p.pool == ()
+
+
+def test_s3_draft_draws_n_plus_2_gods_with_3_or_4_players():
+    with pytest.raises(ValueError, match="needs 5"):
+        new_game(3, "draft", drawn=("pan", "atlas", "hermes", "apollo"))
+    p = new_game(4, "draft", drawn=("pan", "atlas", "hermes", "apollo", "athena", "demeter"))
+    p = act(p, "god pan", "god atlas", "god hermes", "god apollo")
+    assert p.gods == ("pan", "atlas", "hermes", "apollo") and p.phase is Phase.PLACE
+
+
+def test_s3_random_deal_comes_from_the_caller():
+    p = new_game(2, "random", drawn=("minotaur", "athena"))
+    assert p.gods == ("minotaur", "athena") and p.phase is Phase.PLACE
+    with pytest.raises(ValueError, match="different"):
+        new_game(2, "random", drawn=("pan", "pan"))
+
+
+def test_s3_gods_are_optional_with_any_number_of_players():
+    for n in (2, 3, 4):
+        assert new_game(n).phase is Phase.PLACE
+
+
+def test_s3_placement_start_player_places_both_then_each_side_in_order():
+    p = new_game(3)
+    assert all(isinstance(a, Place) and len(a.squares) == 2 for a in legal_actions(p))
+    assert len(legal_actions(p)) == 300
+    p = act(p, "place c3,b2")
+    assert p.to_move == 1 and str(p).startswith("00000/00000/000A00/00A000/00000 2")
+    p = act(p, "place a1,e5")
+    assert p.to_move == 2
+    p = act(p, "place e1,a5")
+    assert p.phase is Phase.PLAY and p.to_move == 0
+
+
+def test_s3_placement_four_players_seat_1_places_team_a_seat_2_team_b():
+    p = act(new_game(4), "place b2,d4", "place b4,d2")
+    assert p.phase is Phase.PLAY and p.to_move == 0
+    assert str(p) == "00000/00B00A0/00000/00A00B0/00000 1 -,-,-,- -"
+
+
+def test_s3_snake_placement_one_then_two_then_the_last():
+    p = new_game(2, snake=True)
+    assert all(len(a.squares) == 1 for a in legal_actions(p))
+    p = act(p, "place c3")
+    assert p.to_move == 1 and all(len(a.squares) == 2 for a in legal_actions(p))
+    p = act(p, "place b2,d4")
+    assert p.to_move == 0 and all(len(a.squares) == 1 for a in legal_actions(p))
+    p = act(p, "place e5")
+    assert p.phase is Phase.PLAY and p.to_move == 0
+    assert str(p).endswith(" 1 -,- s")
+
+
+def test_s3_cannot_place_on_an_occupied_square():
+    p = act(new_game(2), "place b2,d4")
+    with pytest.raises(IllegalTurnError):
+        act(p, "place b2,c3")
+
+
+def test_s3_the_start_player_takes_the_first_turn():
+    p = act(new_game(2), "place b2,d4", "place b4,d2")
+    assert str(p) == "00000/00B00A0/00000/00A00B0/00000 1 -,- -"
+    assert len(legal_actions(p)) == 80
+
+
+def test_s3_setup_positions_round_trip_through_the_position_string():
+    p = new_game(3, "challenger")
+    seen = [p]
+    for text in ("gods pan,apollo,atlas", "god atlas", "god pan", "start 3", "place a1,b1"):
+        p = act(p, text)
+        seen.append(p)
+    for q in seen:
+        assert parse_position(format_position(q)) == q
+
+
+def test_s3_setup_actions_are_typed_values():
+    assert parse_action("GODS Pan,Apollo") == ChooseGods(("apollo", "pan"))
+    assert parse_action("god apollo") == PickGod("apollo")
+    assert parse_action("start 2") == NameStart(1)
+    assert parse_action("d4,b2") == Place((6, 18))
