@@ -1,0 +1,272 @@
+"""ZeroMQ transport: moves opaque frames between peers; the only module that imports zmq.
+
+The topology is a star. The host binds one ROUTER socket; every other peer connects one DEALER
+socket to it. The host relays every record to every peer: it cannot forge one, because each
+record is signed by its author and chained (protocol/SESSION.md), so a relay can only withhold,
+which the clocks and the abandonment claim bound.
+
+What this module guarantees is deliberately small: frames up to ``max_frame`` bytes, whole or
+not at all, in order per connection while it lasts. Connections drop and come back by
+themselves (DEALER reconnects, ROUTER hands the routing id over to the new connection, ZMTP
+heartbeats detect a dead peer). Acknowledgement, resending and duplicate suppression are done
+one level up by the session, which counts records (``net/session.py``), so a frame lost on a
+dropped connection is sent again whatever the socket did with it.
+
+Every wait is bounded: ``receive`` takes a timeout, ``send`` never blocks (a full queue drops
+the frame, and the session resends it), and ``close`` uses ``linger=0``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+import zmq
+import zmq.asyncio
+
+__all__ = [
+    "HOST_PEER",
+    "FrameLink",
+    "HostTransport",
+    "JoinTransport",
+    "TransportOptions",
+    "bind_host",
+    "close_context",
+    "new_context",
+    "parse_address",
+]
+
+LOG = logging.getLogger(__name__)
+
+HOST_PEER: Final = b"host"
+"""The peer id under which a joining peer's transport reports frames from the host."""
+
+
+@dataclass(frozen=True, slots=True)
+class TransportOptions:
+    """Socket settings shared by both ends (milliseconds and bytes)."""
+
+    max_frame: int = 1 << 20
+    heartbeat_ivl_ms: int = 1000
+    heartbeat_timeout_ms: int = 3000
+    reconnect_ivl_ms: int = 100
+    reconnect_ivl_max_ms: int = 2000
+    send_hwm: int = 1000
+
+
+class FrameLink(Protocol):
+    """What the session runner needs from a transport: send and receive frames by peer id."""
+
+    def send(self, peer: bytes, frame: bytes) -> bool:
+        """Queue ``frame`` for ``peer`` without blocking; return False if it was dropped."""
+        ...
+
+    async def receive(self, limit: float) -> tuple[bytes, bytes] | None:
+        """Return the next ``(peer, frame)``, or None after ``limit`` seconds."""
+        ...
+
+    def close(self) -> None:
+        """Close the socket at once (``linger=0``)."""
+        ...
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """Split ``host:port`` into its parts.
+
+    Raises:
+        ValueError: not ``host:port`` with a port from 1 to 65535.
+    """
+    host, sep, port_text = text.rpartition(":")
+    if not sep or not host or not port_text.isdigit():
+        raise ValueError(f"address: expected host:port, got {text!r}")
+    port = int(port_text)
+    if not 1 <= port <= 65535:
+        raise ValueError(f"address: port must be 1 to 65535, got {port}")
+    return host.strip("[]"), port
+
+
+def _configure(sock: zmq.asyncio.Socket, options: TransportOptions) -> None:
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.setsockopt(zmq.MAXMSGSIZE, options.max_frame + 64)
+    sock.setsockopt(zmq.HEARTBEAT_IVL, options.heartbeat_ivl_ms)
+    sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, options.heartbeat_timeout_ms)
+    sock.setsockopt(zmq.HEARTBEAT_TTL, options.heartbeat_timeout_ms)
+    sock.setsockopt(zmq.RECONNECT_IVL, options.reconnect_ivl_ms)
+    sock.setsockopt(zmq.RECONNECT_IVL_MAX, options.reconnect_ivl_max_ms)
+    sock.setsockopt(zmq.SNDHWM, options.send_hwm)
+    sock.setsockopt(zmq.RCVHWM, options.send_hwm)
+
+
+def _settled(sent: Awaitable[object], peer: bytes) -> bool:
+    """Return whether a non-blocking send went out; drops on a full queue or unknown peer.
+
+    With ``NOBLOCK`` and no send waiting, pyzmq's asyncio socket settles the future at once
+    (an error is stored in it rather than raised).
+    """
+    assert isinstance(sent, asyncio.Future)
+    if not sent.done():  # pragma: no cover - only when an awaited send is pending
+        return True
+    e = sent.exception()
+    if e is None:
+        return True
+    if isinstance(e, zmq.ZMQError) and e.errno in (zmq.EHOSTUNREACH, zmq.EAGAIN):
+        LOG.debug("frame to %s dropped: %s", peer.hex(), e)
+        return False
+    raise e
+
+
+class _Base:
+    """Shared receive and close logic of both ends."""
+
+    def __init__(self, sock: zmq.asyncio.Socket, options: TransportOptions) -> None:
+        self._sock = sock
+        self._options = options
+        self._closed = False
+
+    def _split(self, parts: list[bytes]) -> tuple[bytes, bytes] | None:
+        raise NotImplementedError
+
+    async def receive(self, limit: float) -> tuple[bytes, bytes] | None:
+        """Return the next ``(peer, frame)``, or None after ``limit`` seconds."""
+        while True:
+            try:
+                async with asyncio.timeout(limit):
+                    parts = await self._sock.recv_multipart()
+            except TimeoutError:
+                return None
+            got = self._split(parts)
+            if got is not None:
+                return got
+
+    def close(self) -> None:
+        """Close the socket at once (``linger=0``); safe to call twice."""
+        if not self._closed:
+            self._closed = True
+            self._sock.close(linger=0)
+
+
+class HostTransport(_Base):
+    """The host's end: a ROUTER bound to ``bind:port`` (port 0 picks a free one).
+
+    Peer ids are the ZeroMQ routing ids of the joined peers' connections.
+    """
+
+    def __init__(
+        self,
+        context: zmq.asyncio.Context,
+        bind: str = "127.0.0.1",
+        port: int = 0,
+        options: TransportOptions | None = None,
+    ) -> None:
+        opts = options or TransportOptions()
+        sock = context.socket(zmq.ROUTER)
+        _configure(sock, opts)
+        sock.setsockopt(zmq.ROUTER_MANDATORY, 1)
+        sock.setsockopt(zmq.ROUTER_HANDOVER, 1)
+        super().__init__(sock, opts)
+        try:
+            if port == 0:
+                self.port = sock.bind_to_random_port(f"tcp://{bind}")
+            else:
+                sock.bind(f"tcp://{bind}:{port}")
+                self.port = port
+        except zmq.ZMQError:
+            self.close()
+            raise
+        self.bind = bind
+        LOG.info("listening on %s:%d", bind, self.port)
+
+    def _split(self, parts: list[bytes]) -> tuple[bytes, bytes] | None:
+        if len(parts) != 2:
+            LOG.warning("dropped a message of %d parts (expected 2)", len(parts))
+            return None
+        return parts[0], parts[1]
+
+    def send(self, peer: bytes, frame: bytes) -> bool:
+        """Queue ``frame`` for ``peer``; False if the peer is not connected or its queue is full."""
+        if len(frame) > self._options.max_frame:
+            raise ValueError(f"frame of {len(frame)} bytes over {self._options.max_frame}")
+        return _settled(self._sock.send_multipart([peer, frame], flags=zmq.NOBLOCK), peer)
+
+
+class JoinTransport(_Base):
+    """A joining peer's end: a DEALER connected to the host, reconnecting by itself.
+
+    Every frame received is reported as coming from :data:`HOST_PEER`; ``send`` ignores its
+    peer argument.
+    """
+
+    def __init__(
+        self,
+        context: zmq.asyncio.Context,
+        address: str,
+        options: TransportOptions | None = None,
+        routing_id: bytes | None = None,
+    ) -> None:
+        host, port = parse_address(address)
+        opts = options or TransportOptions()
+        sock = context.socket(zmq.DEALER)
+        _configure(sock, opts)
+        # A fresh id per process; ROUTER_HANDOVER at the host lets a reconnect take it over.
+        sock.setsockopt(zmq.ROUTING_ID, routing_id or os.urandom(16))
+        sock.setsockopt(zmq.IMMEDIATE, 1)
+        super().__init__(sock, opts)
+        sock.connect(f"tcp://{host}:{port}")
+        self.address = f"{host}:{port}"
+
+    def _split(self, parts: list[bytes]) -> tuple[bytes, bytes] | None:
+        if len(parts) != 1:
+            LOG.warning("dropped a message of %d parts (expected 1)", len(parts))
+            return None
+        return HOST_PEER, parts[0]
+
+    def send(self, peer: bytes, frame: bytes) -> bool:
+        """Queue ``frame`` for the host; False if it is not connected or the queue is full."""
+        del peer
+        if len(frame) > self._options.max_frame:
+            raise ValueError(f"frame of {len(frame)} bytes over {self._options.max_frame}")
+        return _settled(self._sock.send(frame, flags=zmq.NOBLOCK), HOST_PEER)
+
+
+async def bind_host(
+    context: zmq.asyncio.Context,
+    bind: str = "127.0.0.1",
+    port: int = 0,
+    options: TransportOptions | None = None,
+    limit: float = 5.0,
+) -> HostTransport:
+    """Return a :class:`HostTransport`, retrying while ``port`` is still held by a closed socket.
+
+    A socket closed in this process releases its port in ZeroMQ's I/O thread a moment later,
+    so a host that restarts on its old port retries, bounded by ``limit`` seconds.
+
+    Raises:
+        zmq.ZMQError: the port is still in use after ``limit``, or cannot be bound at all.
+    """
+    async with asyncio.timeout(limit):
+        while True:
+            try:
+                return HostTransport(context, bind, port, options)
+            except zmq.ZMQError as e:
+                if e.errno != zmq.EADDRINUSE:
+                    raise
+                LOG.debug("port %d still in use; retrying", port)
+            await asyncio.sleep(0.02)
+
+
+def new_context() -> zmq.asyncio.Context:
+    """Return a new asyncio ZeroMQ context (never the shared singleton)."""
+    return zmq.asyncio.Context()
+
+
+async def close_context(context: zmq.asyncio.Context, limit: float = 5.0) -> None:
+    """Terminate ``context`` in a thread, bounded by ``limit`` seconds."""
+    try:
+        async with asyncio.timeout(limit):
+            await asyncio.to_thread(context.term)
+    except TimeoutError:
+        LOG.warning("the ZeroMQ context did not end within %.1f s", limit)

@@ -1,0 +1,118 @@
+"""Loopback tests of the ZeroMQ transport: frames both ways, limits, reconnection."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from santorini_p2p.net.transport import (
+    HOST_PEER,
+    HostTransport,
+    JoinTransport,
+    TransportOptions,
+    bind_host,
+    close_context,
+    new_context,
+    parse_address,
+)
+
+OPTS = TransportOptions(max_frame=4096, heartbeat_ivl_ms=200, heartbeat_timeout_ms=1000)
+
+
+async def _send_until_received(src, dst, peer: bytes, frame: bytes, rounds: int = 100):
+    """Send ``frame`` until ``dst`` reports it (a send before the connection is up is dropped)."""
+    for _ in range(rounds):
+        src.send(peer, frame)
+        got = await dst.receive(0.05)
+        if got is not None:
+            return got
+    raise AssertionError("frame never arrived")
+
+
+def test_parse_address():
+    assert parse_address("127.0.0.1:5555") == ("127.0.0.1", 5555)
+    assert parse_address("[::1]:80") == ("::1", 80)
+    for bad in ("nohost", "127.0.0.1:", ":5", "a:0", "a:70000", "a:x"):
+        with pytest.raises(ValueError, match="address"):
+            parse_address(bad)
+
+
+def test_frames_both_ways_over_loopback():
+    async def main():
+        ctx = new_context()
+        host = HostTransport(ctx, "127.0.0.1", 0, OPTS)
+        join = JoinTransport(ctx, f"127.0.0.1:{host.port}", OPTS)
+        try:
+            peer, frame = await _send_until_received(join, host, HOST_PEER, b"hello")
+            assert frame == b"hello"
+            assert host.send(peer, b"welcome")
+            got = await host_to_join(join)
+            assert got == (HOST_PEER, b"welcome")
+            # Unknown peers are reported as dropped, not raised.
+            assert not host.send(b"nobody", b"x")
+            with pytest.raises(ValueError, match="frame of"):
+                join.send(HOST_PEER, b"x" * 5000)
+        finally:
+            join.close()
+            host.close()
+            await close_context(ctx)
+
+    async def host_to_join(join):
+        got = await join.receive(5.0)
+        assert got is not None
+        return got
+
+    asyncio.run(main())
+
+
+def test_oversized_frame_is_not_delivered():
+    async def main():
+        ctx = new_context()
+        host = HostTransport(ctx, "127.0.0.1", 0, OPTS)
+        join = JoinTransport(ctx, f"127.0.0.1:{host.port}", OPTS)
+        try:
+            peer, _ = await _send_until_received(join, host, HOST_PEER, b"hi")
+            # A peer that ignores the limit is disconnected by MAXMSGSIZE; nothing arrives.
+            join._sock.send(b"y" * 10_000)
+            assert await host.receive(0.3) is None
+            assert peer
+        finally:
+            join.close()
+            host.close()
+            await close_context(ctx)
+
+    asyncio.run(main())
+
+
+def test_joiner_reconnects_after_host_restarts_on_same_port():
+    async def main():
+        ctx = new_context()
+        host = HostTransport(ctx, "127.0.0.1", 0, OPTS)
+        port = host.port
+        join = JoinTransport(ctx, f"127.0.0.1:{port}", OPTS)
+        try:
+            await _send_until_received(join, host, HOST_PEER, b"one")
+            host.close()
+            host = await bind_host(ctx, "127.0.0.1", port, OPTS)
+            _, frame = await _send_until_received(join, host, HOST_PEER, b"two")
+            assert frame == b"two"
+        finally:
+            join.close()
+            host.close()
+            await close_context(ctx)
+
+    asyncio.run(main())
+
+
+def test_receive_times_out_with_none():
+    async def main():
+        ctx = new_context()
+        host = HostTransport(ctx, "127.0.0.1", 0, OPTS)
+        try:
+            assert await host.receive(0.01) is None
+        finally:
+            host.close()
+            await close_context(ctx)
+
+    asyncio.run(main())
