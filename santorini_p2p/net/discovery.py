@@ -1,0 +1,200 @@
+"""Games offered on the LAN, by mDNS/DNS-SD through the ``zeroconf`` library.
+
+Discovery is a convenience: an explicit ``host:port`` always works, including where multicast
+is blocked. A host advertises one service of type :data:`SERVICE_TYPE` whose TXT properties
+describe the offer (protocol version, host's display name and fingerprint, players, gods, time
+control); ``browse`` lists the offers seen within a bounded time. Nothing learnt here is
+trusted: the handshake checks keys and the offer again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from dataclasses import dataclass
+from typing import Final
+
+from zeroconf import IPVersion, ServiceStateChange, Zeroconf
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+__all__ = ["SERVICE_TYPE", "Advertiser", "Offer", "browse", "find_offer"]
+
+LOG = logging.getLogger(__name__)
+
+SERVICE_TYPE: Final = "_santorini._tcp.local."
+"""The DNS-SD service type of a Santorini game offer."""
+
+_MAX_LABEL: Final = 63
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A game offered on the LAN, as advertised (unverified until the handshake)."""
+
+    name: str
+    address: str
+    port: int
+    host_name: str
+    fingerprint: str
+    players: int
+    gods: str
+    time: str
+    version: int
+
+    @property
+    def endpoint(self) -> str:
+        """The ``host:port`` to join."""
+        return f"{self.address}:{self.port}"
+
+    def properties(self) -> dict[str, str]:
+        """Return the TXT properties that advertise this offer."""
+        return {
+            "v": str(self.version),
+            "host": self.host_name,
+            "fp": self.fingerprint,
+            "players": str(self.players),
+            "gods": self.gods,
+            "time": self.time,
+        }
+
+    @classmethod
+    def from_properties(
+        cls, name: str, address: str, port: int, props: dict[bytes, bytes | None]
+    ) -> Offer | None:
+        """Return the offer described by TXT ``props``, or None if they are malformed."""
+
+        def text(key: str) -> str:
+            raw = props.get(key.encode())
+            return raw.decode("utf-8", "replace")[:_MAX_LABEL] if raw else ""
+
+        try:
+            return cls(
+                name=name,
+                address=address,
+                port=port,
+                host_name=text("host"),
+                fingerprint=text("fp"),
+                players=int(text("players")),
+                gods=text("gods"),
+                time=text("time"),
+                version=int(text("v")),
+            )
+        except ValueError:
+            LOG.debug("ignored the malformed offer %r", name)
+            return None
+
+
+def _instance(offer: Offer) -> str:
+    label = f"{offer.host_name} {offer.fingerprint[:8]}"[:_MAX_LABEL]
+    return f"{label}.{SERVICE_TYPE}"
+
+
+def _interfaces(address: str) -> list[str] | None:
+    """The interfaces to use: only loopback when bound there, else all (None)."""
+    return [address] if address.startswith("127.") else None
+
+
+class Advertiser:
+    """Advertises one offer on the LAN while a host waits; failures only log a warning."""
+
+    def __init__(self, offer: Offer) -> None:
+        self.offer = offer
+        self._zc: AsyncZeroconf | None = None
+        self._info: AsyncServiceInfo | None = None
+
+    async def start(self, limit: float = 5.0) -> bool:
+        """Register the offer; return whether it worked within ``limit`` seconds."""
+        interfaces = _interfaces(self.offer.address)
+        try:
+            self._zc = (
+                AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
+                if interfaces
+                else AsyncZeroconf(ip_version=IPVersion.V4Only)
+            )
+            addresses = [socket.inet_aton(self.offer.address)]
+            self._info = AsyncServiceInfo(
+                SERVICE_TYPE,
+                _instance(self.offer),
+                port=self.offer.port,
+                properties=self.offer.properties(),
+                addresses=addresses,
+            )
+            async with asyncio.timeout(limit):
+                await self._zc.async_register_service(self._info)
+        except (OSError, TimeoutError, ValueError) as e:
+            LOG.warning("could not advertise the game on the LAN (%s); give the address instead", e)
+            await self.stop()
+            return False
+        return True
+
+    async def stop(self, limit: float = 3.0) -> None:
+        """Withdraw the offer and close the responder, bounded by ``limit`` seconds."""
+        zc, info = self._zc, self._info
+        self._zc = self._info = None
+        if zc is None:
+            return
+        try:
+            async with asyncio.timeout(limit):
+                if info is not None:
+                    await zc.async_unregister_service(info)
+                await zc.async_close()
+        except (OSError, TimeoutError) as e:
+            LOG.debug("closing the advertiser: %s", e)
+
+
+async def browse(listen: float = 2.0, interfaces: list[str] | None = None) -> list[Offer]:
+    """Return the offers seen on the LAN within ``listen`` seconds, sorted by name.
+
+    ``interfaces`` restricts the query to those addresses (for example ``["127.0.0.1"]``).
+    """
+    names: set[str] = set()
+
+    def on_change(
+        zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange
+    ) -> None:
+        del zeroconf, service_type
+        if state_change is not ServiceStateChange.Removed:
+            names.add(name)
+
+    zc = (
+        AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
+        if interfaces
+        else AsyncZeroconf(ip_version=IPVersion.V4Only)
+    )
+    offers: list[Offer] = []
+    try:
+        browser = AsyncServiceBrowser(zc.zeroconf, SERVICE_TYPE, handlers=[on_change])
+        await asyncio.sleep(listen)
+        await browser.async_cancel()
+        for name in sorted(names):
+            info = AsyncServiceInfo(SERVICE_TYPE, name)
+            async with asyncio.timeout(listen + 1.0):
+                found = await info.async_request(zc.zeroconf, int(listen * 1000))
+            addresses = info.parsed_addresses(IPVersion.V4Only)
+            if not found or not addresses or info.port is None:
+                continue
+            label = name.removesuffix("." + SERVICE_TYPE)
+            offer = Offer.from_properties(label, addresses[0], info.port, dict(info.properties))
+            if offer is not None:
+                offers.append(offer)
+    finally:
+        async with asyncio.timeout(3.0):
+            await zc.async_close()
+    return offers
+
+
+def find_offer(offers: list[Offer], wanted: str) -> Offer | None:
+    """Return the one offer whose name, host name or fingerprint prefix is ``wanted``.
+
+    Returns None when none or several match.
+    """
+    w = wanted.casefold()
+    hits = [
+        o
+        for o in offers
+        if o.name.casefold() == w
+        or o.host_name.casefold() == w
+        or (len(w) >= 4 and o.fingerprint.casefold().startswith(w))
+    ]
+    return hits[0] if len(hits) == 1 else None
