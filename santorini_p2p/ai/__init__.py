@@ -7,6 +7,6 @@ are pure and thread-safe: every call owns its state, and a ``threading.Event`` s
 
 from __future__ import annotations
 
-from santorini_p2p.ai.search import LEVELS, Analysis, analyse, choose_action
+from santorini_p2p.ai.search import LEVELS, Analysis, Level, analyse, choose_action, find_level
 
-__all__ = ["LEVELS", "Analysis", "analyse", "choose_action"]
+__all__ = ["LEVELS", "Analysis", "Level", "analyse", "choose_action", "find_level"]

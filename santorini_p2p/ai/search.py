@@ -1,34 +1,87 @@
-"""Choosing and explaining actions: the levels and their search."""
+"""Choosing and explaining actions: the levels and their alpha-beta search.
+
+The search is minimax with alpha-beta over the engine's fast path (``generate_turns`` and
+``apply_unchecked``), with iterative deepening, a transposition table keyed by the position,
+move ordering (the table's move, blocks of threats, climbs, the history heuristic) and a
+one-ply check for an immediate win at every node. Two sides (2 players, or 4 players as
+teams) are searched exactly; with 3 players the search is paranoid: the searching seat
+against the other two together. All state lives in one ``_Search`` per call, so calls may run
+in parallel threads; a ``threading.Event`` or a node or time budget stops a search at once.
+"""
 
 from __future__ import annotations
 
+import math
 import random
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from santorini_p2p.ai.evaluate import WIN, can_win_now, evaluate, threat_squares
+from santorini_p2p.ai.opening import choose_setup
 from santorini_p2p.engine import (
+    NO_WINNER,
     Action,
     Phase,
     Position,
     Turn,
+    apply_unchecked,
     generate_turns,
     legal_actions,
 )
+from santorini_p2p.engine.squares import NEIGHBOURS
 
-__all__ = ["LEVELS", "Analysis", "analyse", "choose_action"]
+__all__ = ["LEVELS", "Analysis", "Level", "analyse", "choose_action", "find_level"]
 
 LEVELS: Final = ("random", "easy", "medium", "hard")
 """The computer's levels, weakest first."""
 
 
 @dataclass(frozen=True, slots=True)
+class Level:
+    """A level's settings: search depth, default budgets and root noise (score units)."""
+
+    name: str
+    depth: int
+    think: float | None
+    nodes: int | None
+    noise: int
+
+
+_LEVELS: Final = {
+    "random": Level("random", 0, None, None, 0),
+    "easy": Level("easy", 1, 1.0, 5_000, 250),
+    "medium": Level("medium", 2, 1.0, 8_000, 0),
+    "hard": Level("hard", 64, 2.0, None, 0),
+}
+
+_MATE: Final = WIN - 1000
+"""Scores beyond this are forced wins or losses."""
+_INF: Final = 10 * WIN
+
+
+def find_level(name: str) -> Level:
+    """Return the settings of the level called ``name``.
+
+    Raises:
+        ValueError: no level has that name.
+    """
+    try:
+        return _LEVELS[name]
+    except KeyError:
+        raise ValueError(f"level: expected one of {', '.join(LEVELS)}, got {name!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
 class Analysis:
     """What a search found: the best action, how the seat to move stands, and why.
 
-    ``win`` is the estimated probability (0 to 1) that the seat to move wins; ``mate`` is
-    ``+n`` for a forced win in ``n`` of its turns, ``-n`` for a forced loss, or None.
-    ``pv`` is the principal variation, starting with ``best``.
+    ``win`` is the estimated probability (0 to 1) that the seat to move (its team with 4
+    players) wins; ``mate`` is ``+n`` for a forced win whose winning turn is the ``n``-th
+    turn from now (counting every player's turns), ``-n`` for a forced loss, or None.
+    ``pv`` is the principal variation, starting with ``best``; ``score`` the raw evaluation.
     """
 
     best: Action
@@ -37,11 +90,263 @@ class Analysis:
     depth: int
     pv: tuple[Action, ...]
     nodes: int
+    score: int
 
 
-def _check_level(level: str) -> None:
-    if level not in LEVELS:
-        raise ValueError(f"level: expected one of {', '.join(LEVELS)}, got {level!r}")
+class _Abort(Exception):
+    """Raised inside the search when a budget runs out or the caller stops it."""
+
+
+_EXACT: Final = 0
+_LOWER: Final = 1
+_UPPER: Final = 2
+
+
+class _Search:
+    """One search from one root: its table, history, counters and budgets."""
+
+    def __init__(
+        self,
+        root: Position,
+        *,
+        max_nodes: int | None,
+        deadline: float | None,
+        stop: threading.Event | None,
+        clock: Callable[[], float],
+    ) -> None:
+        self.root = root
+        self.side = root.side_of(root.to_move)
+        self.seat = root.to_move
+        self.paranoid = root.players == 3
+        self.table: dict[Position, tuple[int, int, int, Turn | None]] = {}
+        self.history: dict[Turn, int] = {}
+        self.nodes = 0
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.stop = stop
+        self.clock = clock
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise _Abort
+        if self.stop is not None and self.stop.is_set():
+            raise _Abort
+        if self.deadline is not None and self.nodes & 63 == 0 and self.clock() > self.deadline:
+            raise _Abort
+
+    def _terminal(self, p: Position, ply: int) -> int | None:
+        """The score of a finished game (or of the searching seat's elimination), else None."""
+        if p.winner >= 0:
+            if p.winner == NO_WINNER:
+                return 0
+            return WIN - ply if p.side_of(p.winner) == self.side else ply - WIN
+        if self.paranoid and p.eliminated >> self.seat & 1:
+            return ply - WIN
+        return None
+
+    def order(self, p: Position, turns: list[Turn], first: Turn | None) -> list[Turn]:
+        """Sort ``turns`` best first by cheap signs: blocks, climbs, history."""
+        ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
+        side = p.side_of(p.to_move)
+        danger = 0
+        for s in range(len(p.workers)):
+            if s != side:
+                danger |= threat_squares(p, s)
+        opp2 = 0
+        for s, m in enumerate(p.workers):
+            if s != side:
+                opp2 |= m & ge2 & ~ge3
+        near_opp2 = 0
+        for w in _bits(opp2):
+            near_opp2 |= NEIGHBOURS[w]
+        hist = self.history
+        keyed: list[tuple[int, int, Turn]] = []
+        for i, t in enumerate(turns):
+            if t is first or t == first:
+                keyed.append((-(10**9), i, t))
+                continue
+            key = 0
+            if not t.hermes:
+                src = t.worker
+                dst = t.path[-1]
+                hs = (ge1 >> src & 1) + (ge2 >> src & 1) + (ge3 >> src & 1)
+                hd = (ge1 >> dst & 1) + (ge2 >> dst & 1) + (ge3 >> dst & 1)
+                key += 120 * (hd - hs) + 40 * hd
+                if danger >> dst & 1:
+                    key += 3000
+            for b in t.builds:
+                bit = 1 << b
+                if danger & bit:
+                    key += 3000
+                elif near_opp2 & bit and ge2 & bit and not ge3 & bit and not t.dome:
+                    key -= 2000
+            key += hist.get(t, 0)
+            keyed.append((-key, i, t))
+        keyed.sort()
+        return [t for _, _, t in keyed]
+
+    def value(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """The minimax value of ``p`` for the searching side, within ``alpha``..``beta``."""
+        done = self._terminal(p, ply)
+        if done is not None:
+            return done
+        maximising = p.side_of(p.to_move) == self.side
+        if can_win_now(p):
+            return WIN - ply - 1 if maximising else ply + 1 - WIN
+        if depth <= 0:
+            return evaluate(p, self.side)
+        entry = self.table.get(p)
+        first: Turn | None = None
+        if entry is not None:
+            e_depth, e_flag, e_score, first = entry
+            if e_depth >= depth:
+                score = _from_table(e_score, ply)
+                if e_flag == _EXACT:
+                    return score
+                if e_flag == _LOWER and score >= beta:
+                    return score
+                if e_flag == _UPPER and score <= alpha:
+                    return score
+        turns = generate_turns(p)
+        if not turns:
+            return ply - WIN if maximising else WIN - ply
+        a0, b0 = alpha, beta
+        best_turn: Turn | None = None
+        if maximising:
+            best = -_INF
+            for t in self.order(p, turns, first):
+                self._tick()
+                v = self.value(apply_unchecked(p, t), depth - 1, alpha, beta, ply + 1)
+                if v > best:
+                    best, best_turn = v, t
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            self.history[t] = self.history.get(t, 0) + depth * depth
+                            break
+        else:
+            best = _INF
+            for t in self.order(p, turns, first):
+                self._tick()
+                v = self.value(apply_unchecked(p, t), depth - 1, alpha, beta, ply + 1)
+                if v < best:
+                    best, best_turn = v, t
+                    if v < beta:
+                        beta = v
+                        if alpha >= beta:
+                            self.history[t] = self.history.get(t, 0) + depth * depth
+                            break
+        flag = _EXACT
+        if best <= a0:
+            flag = _UPPER
+        elif best >= b0:
+            flag = _LOWER
+        self.table[p] = (depth, flag, _to_table(best, ply), best_turn)
+        return best
+
+    def pv(self, first: Turn, depth: int) -> tuple[Turn, ...]:
+        """The principal variation from the root: ``first``, then the table's best turns."""
+        line = [first]
+        p = apply_unchecked(self.root, first)
+        seen = {self.root, p}
+        while len(line) < depth and p.phase is Phase.PLAY and p.winner < 0:
+            entry = self.table.get(p)
+            if entry is None or entry[3] is None or entry[3] not in generate_turns(p):
+                break
+            line.append(entry[3])
+            p = apply_unchecked(p, entry[3])
+            if p in seen:
+                break
+            seen.add(p)
+        return tuple(line)
+
+
+def _bits(mask: int) -> list[int]:
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _to_table(score: int, ply: int) -> int:
+    """Make a mate score relative to the node (so it is valid at any ply)."""
+    if score > _MATE:
+        return score + ply
+    if score < -_MATE:
+        return score - ply
+    return score
+
+
+def _from_table(score: int, ply: int) -> int:
+    if score > _MATE:
+        return score - ply
+    if score < -_MATE:
+        return score + ply
+    return score
+
+
+@dataclass(frozen=True, slots=True)
+class _Result:
+    best: Turn
+    score: int
+    depth: int
+    pv: tuple[Turn, ...]
+    nodes: int
+
+
+def _search(
+    p: Position,
+    level: Level,
+    rng: random.Random,
+    think: float | None,
+    nodes: int | None,
+    stop: threading.Event | None,
+    clock: Callable[[], float] = time.monotonic,
+) -> _Result:
+    """Iterative deepening from ``p`` (play phase) up to the level's depth or a budget."""
+    max_nodes = nodes if nodes is not None else (level.nodes if think is None else None)
+    budget = think if think is not None else (level.think if nodes is None else None)
+    deadline = clock() + budget if budget is not None else None
+    s = _Search(p, max_nodes=max_nodes, deadline=deadline, stop=stop, clock=clock)
+    turns = generate_turns(p)
+    rng.shuffle(turns)
+    for t in turns:
+        if t.is_win:
+            return _Result(t, WIN - 1, 1, (t,), 0)
+    noise = {t: rng.randrange(level.noise + 1) for t in turns} if level.noise else {}
+    if len(turns) == 1:
+        return _Result(turns[0], evaluate(p, s.side), 0, (turns[0],), 0)
+    ordered = s.order(p, turns, None)
+    best, best_score, best_depth = ordered[0], -_INF, 0
+    scores: dict[Turn, int] = {}
+    depth = 0
+    try:
+        for depth in range(1, level.depth + 1):
+            alpha = -_INF
+            cur_best: Turn | None = None
+            new_scores: dict[Turn, int] = {}
+            for t in ordered:
+                s._tick()
+                v = s.value(apply_unchecked(p, t), depth - 1, alpha, _INF, 1)
+                if noise and abs(v) < _MATE:
+                    v += noise[t]
+                new_scores[t] = v
+                if v > alpha:
+                    alpha, cur_best = v, t
+            assert cur_best is not None
+            best, best_score, best_depth = cur_best, alpha, depth
+            scores = new_scores
+            ordered.sort(key=lambda t: -scores.get(t, -_INF))
+            if best_score > _MATE or best_score < -_MATE:
+                break
+    except _Abort:
+        # A partial iteration counts when the previous best was searched again first.
+        if depth > 1 and new_scores and ordered[0] in new_scores and cur_best is not None:
+            best, best_score = cur_best, alpha
+    return _Result(best, best_score, best_depth, s.pv(best, max(best_depth, 1)), s.nodes)
 
 
 def choose_action(
@@ -56,22 +361,34 @@ def choose_action(
     """Return a legal action for the seat to move in ``position``, in any phase.
 
     ``think`` is the time budget in seconds and ``nodes`` the node budget (default: the
-    level's); with a node budget and no time budget the choice depends only on ``rng``.
-    Setting ``stop`` makes a search return its best action so far at once.
+    level's); with a node budget and no time budget the choice depends only on the
+    position, the level and ``rng``. Setting ``stop`` makes a search return its best action
+    so far at once.
 
     Raises:
         ValueError: an unknown level, or a position with no legal action (the game is over).
     """
-    _check_level(level)
-    actions = legal_actions(position)
-    if not actions:
-        raise ValueError(f"no legal action: {position}")
-    if level == "random" or position.phase is not Phase.PLAY:
+    lv = find_level(level)
+    if position.phase is Phase.OVER:
+        raise ValueError(f"no legal action: the game is over in {position}")
+    if position.phase is not Phase.PLAY:
+        return choose_setup(position, lv.name, rng)
+    if lv.name == "random":
+        actions = legal_actions(position)
+        if not actions:
+            raise ValueError(f"no legal action: {position}")
         return rng.choice(actions)
-    for t in generate_turns(position):
-        if t.is_win:
-            return t
-    return rng.choice(actions)
+    if not generate_turns(position):
+        raise ValueError(f"no legal action: {position}")
+    return _search(position, lv, rng, think, nodes, stop).best
+
+
+def _probability(score: int) -> float:
+    if score > _MATE:
+        return 1.0
+    if score < -_MATE:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-score / 300.0))
 
 
 def analyse(
@@ -84,9 +401,25 @@ def analyse(
 ) -> Analysis:
     """Search ``position`` and return the best action with its evaluation and variation.
 
+    In the setup phase the best action is the level's choice, with no search behind it.
+
     Raises:
         ValueError: an unknown level, or a position with no legal action.
     """
-    best = choose_action(position, level, rng=random.Random(0), think=think, nodes=nodes, stop=stop)
-    win = 1.0 if isinstance(best, Turn) and best.is_win else 0.5
-    return Analysis(best, win, 1 if win == 1.0 else None, 1, (best,), 1)
+    lv = find_level(level)
+    if lv.name == "random":
+        lv = _LEVELS["easy"]
+    rng = random.Random(0)
+    if position.phase is not Phase.PLAY:
+        best = choose_action(position, lv.name, rng=rng)
+        return Analysis(best, 0.5, None, 0, (best,), 0, 0)
+    if not generate_turns(position):
+        raise ValueError(f"no legal action: {position}")
+    r = _search(position, lv, rng, think, nodes, stop)
+    mate: int | None = None
+    if r.score > _MATE:
+        mate = WIN - r.score
+    elif r.score < -_MATE:
+        mate = -(WIN + r.score)
+    pv: tuple[Action, ...] = r.pv
+    return Analysis(r.best, _probability(r.score), mate, r.depth, pv, r.nodes, r.score)

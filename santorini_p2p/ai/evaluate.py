@@ -1,0 +1,168 @@
+"""The static evaluation: how good a position is for one side, and immediate wins.
+
+Scores are integers in hundredths of a level, roughly: a worker one level higher is worth
+about 100. The evaluation knows heights, mobility, climbs, threats to move up onto level 3
+(and the domes and workers that block them) and the gods' powers that change those threats
+(Apollo, Artemis, Athena, Minotaur, Pan). Deeper god tactics are left to the search.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from santorini_p2p.engine import Position
+from santorini_p2p.engine.squares import ALL, NEIGHBOURS, PUSH, bits
+
+__all__ = ["WIN", "can_win_now", "evaluate", "threat_squares"]
+
+WIN: Final = 1_000_000
+"""The score of a won game; a win found ``k`` turns ahead scores ``WIN - k``."""
+
+_HEIGHT: Final = (0, 100, 260, 180)
+_CLIMB: Final = (12, 40, 0, 0)
+_MOBILITY: Final = 6
+_STUCK: Final = 120
+_NEAR_THREAT: Final = 25
+_THREAT_ONE: Final = 160
+_THREAT_MANY: Final = 450
+_TEMPO: Final = 25
+_CENTRE: Final = tuple(
+    (0, 8, 20)[min(min(s % 5, 4 - s % 5), min(s // 5, 4 - s // 5))] for s in range(25)
+)
+
+
+def _athena_side(p: Position) -> int:
+    """The side whose Athena restricts the others now, or -1."""
+    if not p.athena or "athena" not in p.gods:
+        return -1
+    a = p.gods.index("athena")
+    if p.eliminated >> a & 1:
+        return -1
+    return p.side_of(a)
+
+
+def _restricted(p: Position, seat: int) -> bool:
+    """Whether Athena stops ``seat`` moving up this turn (RULES.md section 6, Athena)."""
+    a = _athena_side(p)
+    return a >= 0 and a != p.side_of(seat)
+
+
+def can_win_now(p: Position) -> bool:
+    """Return whether the seat to move has a winning move (play phase, game not over)."""
+    seat = p.to_move
+    god = p.gods[seat]
+    side = p.side_of(seat)
+    mine = p.workers[side]
+    opp = 0
+    for i, m in enumerate(p.workers):
+        if i != side:
+            opp |= m
+    occ = mine | opp | p.domes
+    top = p.ge3 & ~p.domes
+    lvl2 = p.ge2 & ~p.ge3
+    restricted = _restricted(p, seat)
+    if god == "pan":
+        for w in bits(mine & p.ge2):
+            below = ALL ^ p.ge1 if not p.ge3 >> w & 1 else ALL ^ p.ge2
+            if NEIGHBOURS[w] & below & ~occ:
+                return True
+    if restricted:
+        return False
+    for w in bits(mine & lvl2):
+        nb = NEIGHBOURS[w]
+        if nb & top & ~occ:
+            return True
+        if god == "apollo" and nb & top & opp:
+            return True
+        if god == "minotaur":
+            for t in bits(nb & top & opp):
+                ps = PUSH[w][t]
+                if ps >= 0 and not occ >> ps & 1:
+                    return True
+    if god == "artemis":
+        for w in bits(mine & p.ge1 & ~p.ge3):
+            # A first step onto level 2, then up onto level 3 (not back to the start square).
+            for m in bits(NEIGHBOURS[w] & lvl2 & ~occ):
+                if NEIGHBOURS[m] & top & ~(occ ^ (1 << w)) & ~(1 << w):
+                    return True
+    return False
+
+
+def threat_squares(p: Position, side: int) -> int:
+    """Return the free level-3 squares a level-2 worker of ``side`` could move up onto."""
+    top = p.ge3 & ~p.domes
+    occ = p.domes
+    for m in p.workers:
+        occ |= m
+    out = 0
+    for w in bits(p.workers[side] & p.ge2 & ~p.ge3):
+        out |= NEIGHBOURS[w] & top & ~occ
+    return out
+
+
+def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> int:
+    """The strength of one side's workers, ignoring everyone else's."""
+    mine = p.workers[side]
+    if not mine:
+        return 0
+    ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
+    top = ge3 & ~p.domes
+    lvl2 = ge2 & ~ge3
+    by_level = (ALL ^ ge1, ge1 ^ ge2, lvl2, top)
+    reach_up = (ALL ^ ge2, ALL ^ ge3, ALL, ALL)
+    reach_flat = (ALL ^ ge1, ALL ^ ge2, ALL ^ ge3, ALL)
+    a = _athena_side(p)
+    restricted = a >= 0 and a != side and a != to_move_side
+    seat_gods = [g for s, g in enumerate(p.gods) if p.side_of(s) == side]
+    god = seat_gods[0] if len(seat_gods) == 1 else ""
+    opp = occ & ~mine & ~p.domes
+    free_for = ~occ
+    if god in ("apollo", "minotaur"):
+        free_for |= opp
+    reach = reach_flat if restricted else reach_up
+    score = 0
+    threats = 0
+    for w in bits(mine):
+        h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
+        nb = NEIGHBOURS[w]
+        moves = nb & free_for & reach[h]
+        score += _HEIGHT[h] + _CENTRE[w] + _MOBILITY * moves.bit_count()
+        if not moves:
+            score -= _STUCK
+            continue
+        if not restricted and h < 2:
+            score += _CLIMB[h] * (moves & by_level[h + 1]).bit_count()
+        if h == 2:
+            if not restricted:
+                threats |= moves & top
+            score += _NEAR_THREAT * (nb & lvl2 & ~occ).bit_count()
+        elif h == 1 and god == "artemis" and not restricted:
+            for m in bits(moves & lvl2):
+                threats |= NEIGHBOURS[m] & top & ~occ & ~(1 << w)
+        if god == "pan" and h >= 2:
+            threats |= nb & ~occ & by_level[0]
+            if h == 3:
+                threats |= nb & ~occ & by_level[1]
+    if threats:
+        score += _THREAT_ONE if threats & (threats - 1) == 0 else _THREAT_MANY
+    if side == to_move_side:
+        score += _TEMPO
+    return score
+
+
+def evaluate(p: Position, side: int) -> int:
+    """Return the static score of ``p`` for ``side``: its strength minus its opponents'.
+
+    With 3 players the opponents are taken together (the paranoid view): the score is the
+    side's strength minus the strongest opponent's.
+    """
+    occ = p.domes
+    for m in p.workers:
+        occ |= m
+    to_move_side = p.side_of(p.to_move)
+    own = _side_score(p, side, occ, to_move_side)
+    other = -(10**9)
+    for s in range(len(p.workers)):
+        if s != side and p.workers[s]:
+            other = max(other, _side_score(p, s, occ, to_move_side))
+    return own - other if other > -(10**9) else own
