@@ -32,8 +32,18 @@ def test_s7_turn_text_table(text, cells, gods):
 
 
 def test_s7_turn_text_round_trips_for_every_legal_turn_with_every_god():
-    for gods in ("-,-", "apollo,-", "artemis,-", "atlas,-", "demeter,-", "hephaestus,-",
-                 "hermes,-", "minotaur,-", "pan,-", "prometheus,-"):
+    for gods in (
+        "-,-",
+        "apollo,-",
+        "artemis,-",
+        "atlas,-",
+        "demeter,-",
+        "hephaestus,-",
+        "hermes,-",
+        "minotaur,-",
+        "pan,-",
+        "prometheus,-",
+    ):
         p = make("b2=1A c3=2 d4=3 c2=B a1=A e5=B", gods=gods)
         for t in texts(p):
             assert str(parse_turn(t)) == t

@@ -267,6 +267,8 @@ def _parse_board(c: _Cursor, players: int) -> tuple[list[int], int, list[int]]:
             if ch == "x":
                 domes |= BITS[s]
                 c.i += 1
+                if c.peek() and c.peek() in "abcd":
+                    raise c.fail(f"no worker on the dome of {_FILES[f]}{r + 1}")
             elif ch.isalpha() and ch in "abcd":
                 if ch not in letters:
                     raise c.fail(

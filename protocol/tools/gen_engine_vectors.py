@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Regenerate the engine's vectors: perft counts, state hashes, notation cases, playthroughs.
+
+Writes protocol/vectors/perft.txt, state-hash.json, notation.json and playthroughs/*.txt from
+the installed package. The tests only read these files; a regenerated file is reviewed like
+code (a changed count or hash is a change to the rules or the format).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+from santorini_p2p.engine import (
+    OPENING,
+    Phase,
+    apply_action,
+    format_action,
+    format_position,
+    legal_actions,
+    new_game,
+    parse_position,
+    perft,
+    state_bytes,
+    state_hash,
+)
+from santorini_p2p.engine.position import Turn
+from santorini_p2p.errors import NotationError
+
+VECTORS = Path(__file__).resolve().parent.parent / "vectors"
+
+# (id, position, deepest depth to record); counts come from the engine, except the opening's,
+# which RULES.md section 7 gives and the test suite checks independently.
+
+
+def _walk(start: str, plies: int, seed: int) -> str:
+    """A position reached by ``plies`` seeded random turns from ``start`` (for vectors)."""
+    rng = random.Random(seed)
+    p = parse_position(start)
+    for _ in range(plies):
+        actions = legal_actions(p)
+        nxt = [a for a in actions if isinstance(a, Turn) and not a.is_win]
+        if not nxt:
+            break
+        candidate = apply_action(p, rng.choice(nxt))
+        if candidate.phase is not Phase.PLAY:
+            break
+        p = candidate
+    return format_position(p)
+
+
+_GODS_START = "00000/00B00A0/00000/00A00B0/00000 1 {} -"
+
+# (id, position, deepest depth to record); counts come from the engine, except the opening's,
+# which RULES.md section 7 gives and the test suite checks independently.
+PERFT_POSITIONS = [
+    ("opening", OPENING, 4),
+    ("base-midgame", _walk(OPENING, 12, 1), 3),
+    ("base-late", _walk(OPENING, 30, 2), 3),
+    ("apollo-minotaur", _walk(_GODS_START.format("apollo,minotaur"), 10, 3), 3),
+    ("artemis-athena", _walk(_GODS_START.format("artemis,athena"), 10, 4), 2),
+    ("athena-pan", _walk(_GODS_START.format("athena,pan"), 15, 5), 3),
+    ("atlas-demeter", _walk(_GODS_START.format("atlas,demeter"), 10, 6), 2),
+    ("hephaestus-prometheus", _walk(_GODS_START.format("hephaestus,prometheus"), 10, 7), 2),
+    ("hermes-pan", _walk(_GODS_START.format("hermes,pan"), 10, 8), 2),
+    ("three-players", _walk("0C0000C/00B00A0/00000/00A00B0/00000 1 -,-,- -", 9, 9), 3),
+    ("four-players", _walk(_GODS_START.format("apollo,artemis,atlas,demeter"), 8, 10), 2),
+]
+
+STATE_POSITIONS = [
+    ("opening", OPENING),
+    ("gods-athena-flag", "00000/00B10A0/01200/00A00B0/00100 2 athena,pan a"),
+    ("athena-to-move-flag-ignored", "00000/00B10A0/01200/00A00B0/00100 1 athena,pan a"),
+    ("athena-to-move-no-flag", "00000/00B10A0/01200/00A00B0/00100 1 athena,pan -"),
+    ("domes-and-levels", _walk(OPENING, 40, 11)),
+    ("three-players-eliminated", "00000/000C00/00000/000A00/0C00A00 1 -,-,- x2"),
+    ("four-players", "00000/00B00A0/00000/00A00B0/00000 3 apollo,artemis,atlas,demeter -"),
+    ("challenger-offer", "00000/00000/00000/00000/00000 2 ?,? c[apollo.pan]"),
+    ("draft", "00000/00000/00000/00000/00000 1 ?,?,? d[apollo.atlas.hermes.minotaur.pan]"),
+    ("naming", "00000/00000/00000/00000/00000 1 pan,apollo n"),
+    ("snake-placement", "00000/00000/000A00/00000/00000 2 -,- s"),
+    ("won", "00000/00000B/002A00/003A00/00B000 2 -,- w1"),
+]
+
+INVALID_POSITIONS = [
+    ("short-rank", "00000/00B00A0/00000/00A00B0/0000 1 -,- -"),
+    ("seat-out-of-range", "00000/00B00A0/00000/00A00B0/00000 5 -,- -"),
+    ("unknown-god", "00000/00B00A0/00000/00A00B0/00000 1 zeus,- -"),
+    ("unknown-flag", "00000/00B00A0/00000/00A00B0/00000 1 -,- q"),
+    ("athena-flag-without-athena", "00000/00B00A0/00000/00A00B0/00000 1 -,- a"),
+    ("letter-c-with-two-players", "00000/00B00A0/00000/00A00C0/00000 1 -,- -"),
+    ("three-workers", "0A0000/00B00A0/00000/00A00B0/00000 1 -,- -"),
+    ("worker-on-dome", "0XA0000/00B00A0/00000/00A00B0/00000 1 -,- -"),
+    ("duplicate-god", "00000/00B00A0/00000/00A00B0/00000 1 pan,pan -"),
+    ("eliminated-to-move", "00000/000C00/00000/000A00/0C00A00 2 -,-,- x2"),
+    ("elimination-with-two-players", "00000/00B00A0/00000/00A00B0/00000 1 -,- x2"),
+    ("placement-wrong-seat", "00000/00000/000A00/00000/00000 2 -,- -"),
+    ("workers-before-gods", "00000/00B00A0/00000/00A00B0/00000 1 ?,? c[]"),
+    ("five-fields", "00000/00B00A0/00000/00A00B0/00000 1 -,- - -"),
+]
+
+PLAYTHROUGHS = [
+    ("base-2p", 2, "none", (), 11),
+    ("gods-2p-draft", 2, "draft", ("apollo", "artemis", "hermes", "prometheus"), 12),
+    ("gods-2p-random", 2, "random", ("minotaur", "athena"), 13),
+    ("gods-3p-random", 3, "random", ("demeter", "pan", "atlas"), 14),
+    ("gods-4p-random", 4, "random", ("hephaestus", "athena", "hermes", "apollo"), 15),
+]
+
+
+def write_perft() -> None:
+    """Write perft.txt in python-chess's id/epd/perft line format."""
+    lines = ["# perft counts; 'perft D N': N complete-turn sequences of length D", ""]
+    for ident, pos, depth in PERFT_POSITIONS:
+        p = parse_position(pos)
+        lines += [f"id {ident}", f"epd {pos}"]
+        for d in range(1, depth + 1):
+            lines.append(f"perft {d} {perft(p, d)}")
+        lines.append("")
+    (VECTORS / "perft.txt").write_text("\n".join(lines))
+
+
+def write_state_hash() -> None:
+    """Write state-hash.json: positions with their state bytes and hashes."""
+    cases = []
+    for i, (ident, pos) in enumerate(STATE_POSITIONS, 1):
+        p = parse_position(pos)
+        cases.append(
+            {
+                "tcId": i,
+                "id": ident,
+                "comment": f"state bytes and hash of {ident}",
+                "flags": [],
+                "position": pos,
+                "state_bytes": state_bytes(p).hex(),
+                "state_hash": state_hash(p).hex(),
+                "result": "valid",
+            }
+        )
+    doc = {"schema": "state-hash.schema.json", "version": 1, "tests": cases}
+    (VECTORS / "state-hash.json").write_text(json.dumps(doc, indent=2) + "\n")
+
+
+def write_notation() -> None:
+    """Write notation.json: valid position strings (canonical forms) and invalid ones."""
+    cases = []
+    tc = 0
+    for ident, pos in STATE_POSITIONS:
+        tc += 1
+        cases.append(
+            {
+                "tcId": tc,
+                "id": f"position-{ident}",
+                "comment": "a valid position string; the canonical form is itself",
+                "flags": [],
+                "kind": "position",
+                "input": pos.lower() if ident == "opening" else pos,
+                "canonical": format_position(parse_position(pos)),
+                "result": "valid",
+            }
+        )
+    for ident, pos in INVALID_POSITIONS:
+        tc += 1
+        try:
+            parse_position(pos)
+        except NotationError as e:
+            cases.append(
+                {
+                    "tcId": tc,
+                    "id": f"position-{ident}",
+                    "comment": f"rejected: {e.reason}",
+                    "flags": [],
+                    "kind": "position",
+                    "input": pos,
+                    "result": "invalid",
+                    "error": "InvalidPositionError",
+                    "column": e.column,
+                }
+            )
+        else:
+            raise SystemExit(f"{ident}: expected {pos!r} to be rejected")
+    doc = {"schema": "notation.schema.json", "version": 1, "tests": cases}
+    (VECTORS / "notation.json").write_text(json.dumps(doc, indent=2) + "\n")
+
+
+def write_playthroughs() -> None:
+    """Write golden games: per action the position, the legal count, the action, the hash."""
+    out = VECTORS / "playthroughs"
+    out.mkdir(exist_ok=True)
+    for ident, players, mode, drawn, seed in PLAYTHROUGHS:
+        rng = random.Random(seed)
+        p = new_game(players, mode, drawn=drawn)  # type: ignore[arg-type]
+        lines = [
+            f"# playthrough {ident}: new_game({players}, {mode!r}, drawn={drawn!r}), "
+            f"actions drawn with random.Random({seed}).choice over legal_actions",
+            "",
+        ]
+        ply = 0
+        while p.phase is not Phase.OVER:
+            actions = legal_actions(p)
+            if not actions:
+                break
+            action = rng.choice(actions)
+            lines.append(f"position {format_position(p)}")
+            lines.append(f"hash {state_hash(p).hex()}")
+            lines.append(f"legal {len(actions)}")
+            lines.append(f"action {format_action(action)}")
+            lines.append("")
+            p = apply_action(p, action)
+            ply += 1
+        lines.append(f"final {format_position(p)}")
+        lines.append(f"hash {state_hash(p).hex()}")
+        lines.append("")
+        (out / f"{ident}.txt").write_text("\n".join(lines))
+
+
+def main() -> int:
+    """Regenerate every engine vector file."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.parse_args()
+    VECTORS.mkdir(parents=True, exist_ok=True)
+    write_perft()
+    write_state_hash()
+    write_notation()
+    write_playthroughs()
+    print(f"wrote engine vectors under {VECTORS}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
