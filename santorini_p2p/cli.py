@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from santorini_p2p import __version__
 from santorini_p2p.engine import (
@@ -24,6 +24,10 @@ from santorini_p2p.engine import (
     perft,
 )
 from santorini_p2p.errors import SantoriniError
+
+if TYPE_CHECKING:
+    from santorini_p2p.ai import Analysis
+    from santorini_p2p.ai.arena import GameRecord
 
 __all__ = ["main"]
 
@@ -114,6 +118,171 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _analysis_json(p: Position, level: str, a: Analysis) -> str:
+    return json.dumps(
+        {
+            "position": format_position(p),
+            "level": level,
+            "best": str(a.best),
+            "win": round(a.win, 4),
+            "mate": a.mate,
+            "score": a.score,
+            "depth": a.depth,
+            "nodes": a.nodes,
+            "pv": [str(x) for x in a.pv],
+        }
+    )
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from santorini_p2p.ai import analyse
+
+    p = _position_arg(args.position)
+    if args.think is not None and args.think <= 0:
+        raise UsageError(f"think: expected a number of seconds above 0, got {args.think}")
+    if args.nodes is not None and args.nodes < 1:
+        raise UsageError(f"nodes: expected a whole number of at least 1, got {args.nodes}")
+    try:
+        a = analyse(p, args.level, think=args.think, nodes=args.nodes)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if args.json:
+        print(_analysis_json(p, args.level, a))
+        return 0
+    if a.mate is not None:
+        kind = "win" if a.mate > 0 else "loss"
+        value = f"forced {kind} in {abs(a.mate)} turn{'s' if abs(a.mate) != 1 else ''}"
+    else:
+        value = f"win probability {a.win:.0%} (score {a.score:+d})"
+    print(f"evaluation: {value} for seat {p.to_move + 1}")
+    print(f"depth: {a.depth}  nodes: {a.nodes}")
+    print("line: " + " ".join(str(x) for x in a.pv))
+    print(a.best)
+    return 0
+
+
+def _progress(done: int, total: int, width: int = 30) -> None:
+    filled = width * done // max(1, total)
+    bar = "#" * filled + "-" * (width - filled)
+    end = "\n" if done == total else ""
+    print(f"\r[{bar}] {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+
+def _save_game(directory: str, record: GameRecord) -> None:
+    """Write one arena game as plain text: position strings and action texts in turn."""
+    from pathlib import Path
+
+    spec = record.spec
+    won = "no winner" if record.winner is None else f"seat {record.winner + 1} wins"
+    lines = [
+        f"# santorini arena game {spec.index + 1}",
+        f"# seats: {','.join(spec.seats)}  gods: {spec.gods}  seed: {spec.seed}",
+        f"# result: {won}",
+    ]
+    for position, action in zip(record.positions, record.actions, strict=False):
+        lines += [position, action]
+    lines.append(record.positions[-1])
+    path = Path(directory) / f"game-{spec.index + 1:04d}.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _cmd_arena(args: argparse.Namespace) -> int:
+    import math
+    import os
+    from pathlib import Path
+
+    from santorini_p2p.ai.arena import run, schedule, tally
+
+    if args.games < 1:
+        raise UsageError(f"games: expected a whole number of at least 1, got {args.games}")
+    if args.think is not None and args.think <= 0:
+        raise UsageError(f"think: expected a number of seconds above 0, got {args.think}")
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
+    a, b = args.levels
+    try:
+        specs = schedule(
+            a,
+            b,
+            args.games,
+            players=args.players,
+            gods=args.gods,
+            seed=args.seed,
+            think=args.think,
+            nodes=args.nodes,
+        )
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if args.save is not None:
+        try:
+            Path(args.save).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"save: cannot create {args.save!r}: {e.strerror}") from None
+    records: list[GameRecord] = []
+    _progress(0, len(specs))
+    for record in run(specs, jobs):
+        records.append(record)
+        if args.save is not None:
+            _save_game(args.save, record)
+        _progress(len(records), len(specs))
+    t = tally(a, b, records)
+    lo, hi = t.interval
+    elo = "+inf" if t.elo == math.inf else "-inf" if t.elo == -math.inf else f"{t.elo:+.0f}"
+    print(f"{'level':<8} {'games':>5} {'wins':>5} {'losses':>6} {'draws':>5} {'score':>6}  95%")
+    print(
+        f"{a:<8} {t.games:>5} {t.wins:>5} {t.losses:>6} {t.draws:>5} {t.score:>6.3f}"
+        f"  [{lo:.3f}, {hi:.3f}]"
+    )
+    print(f"Elo difference ({a} - {b}): {elo}")
+    return 0
+
+
+def _add_ai_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from santorini_p2p.ai.search import LEVELS
+
+    p = sub.add_parser(
+        "analyse",
+        help="find the best turn and evaluate a position",
+        description="Search a position: print its evaluation (a win probability or a forced "
+        "win or loss in N turns), the depth reached and the best line. The last line is the "
+        "best turn's text.",
+    )
+    p.add_argument("position", help="a position string")
+    p.add_argument("--level", choices=LEVELS, default="hard", help="search level (default hard)")
+    p.add_argument("--think", type=float, metavar="S", help="seconds to search (default 2)")
+    p.add_argument("--nodes", type=int, metavar="N", help="node budget (repeatable results)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"best", "win", "mate", "score", "depth", "nodes", "pv", ...}',
+    )
+    p.set_defaults(handler=_cmd_analyse)
+
+    p = sub.add_parser(
+        "arena",
+        help="play computer against computer and measure the difference",
+        description="Play LEVEL against LEVEL locally with the seats swapped, over several "
+        "processes; print wins, losses, the score with its 95%% interval and the Elo "
+        "difference. --save writes each game as a text file of position strings and actions.",
+    )
+    p.add_argument("levels", nargs=2, choices=LEVELS, metavar="LEVEL", help=", ".join(LEVELS))
+    p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players (2)")
+    p.add_argument(
+        "--gods",
+        choices=("none", "random", "challenger", "draft"),
+        default="none",
+        help="how gods are chosen (default none)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
+    p.add_argument("--think", type=float, metavar="S", help="seconds a turn (default: level's)")
+    p.add_argument("--nodes", type=int, metavar="N", help="node budget a turn")
+    p.add_argument("--save", metavar="DIR", help="write each game to DIR/game-NNNN.txt")
+    p.set_defaults(handler=_cmd_arena)
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="santorini",
@@ -150,6 +319,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("depth", type=int, help="the number of turns")
     p.add_argument("--divide", action="store_true", help="first print each turn with its count")
     p.set_defaults(handler=_cmd_perft)
+    _add_ai_commands(sub)
 
     return parser
 
