@@ -2,9 +2,26 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine import Phase, Position, outcome
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, TypeAlias
 
-__all__ = ["render_text"]
+from santorini_p2p.engine import Action, Phase, Position, Square, outcome
+from santorini_p2p.ui.state import SeatView
+
+__all__ = [
+    "BOARD_HEIGHT",
+    "BOARD_WIDTH",
+    "NO_MARKS",
+    "Fragments",
+    "Marks",
+    "format_clock",
+    "fragments_text",
+    "letter_of",
+    "render_board",
+    "render_panel",
+    "render_text",
+]
 
 _LETTERS_4P = "AB"
 _LETTERS = "ABC"
@@ -51,3 +68,178 @@ def _status(p: Position) -> str:
     else:
         state = f"seat {p.to_move + 1} to act ({p.phase.value} phase)"
     return f"{gods}; {state}"
+
+
+Fragments: TypeAlias = list[tuple[str, str]]
+"""Styled text as prompt_toolkit takes it: ``(style, text)`` pairs."""
+
+BOARD_WIDTH: Final = 35
+"""Columns the console board takes (ranks on both edges)."""
+BOARD_HEIGHT: Final = 13
+"""Rows the console board takes (files on both edges)."""
+
+_FILES_LINE: Final = "     a     b     c     d     e     "
+_RULE_LINE: Final = "  +-----+-----+-----+-----+-----+  "
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """The squares the board highlights while an action is typed.
+
+    ``targets`` are where the input can go next, ``chosen`` the squares it has already named
+    (the selected worker, its steps, its builds).
+    """
+
+    targets: frozenset[Square] = frozenset()
+    chosen: frozenset[Square] = frozenset()
+
+
+NO_MARKS: Final = Marks()
+
+
+def letter_of(p: Position, side: int) -> str:
+    """Return the worker letter of ``side``: A, B, C (the team letters A and B with 4 players)."""
+    return (_LETTERS_4P if p.players == 4 else _LETTERS)[side]
+
+
+def _square_fragments(p: Position, s: Square, marks: Marks) -> Fragments:
+    level = p.level(s)
+    left, right = " ", " "
+    extra = ""
+    if s in marks.targets:
+        left, right, extra = "[", "]", " class:target"
+    elif s in marks.chosen:
+        left, right, extra = "(", ")", " class:chosen"
+    digit = str(level) if level else " "
+    base = f"class:level{level}{extra}"
+    if p.has_dome(s):
+        return [(base, left + digit), (f"class:dome{extra}", " X"), (base, right)]
+    side = p.worker_side(s)
+    if side >= 0:
+        letter = letter_of(p, side)
+        return [
+            (base, left + digit + " "),
+            (f"class:worker class:worker.{letter.lower()}{extra}", letter),
+            (base, right),
+        ]
+    return [(base, left + digit + "  " + right)]
+
+
+def render_board(p: Position, marks: Marks = NO_MARKS) -> Fragments:
+    """Return the console board: 13 rows of 35 columns, ranks 5 to 1 down, files a to e across.
+
+    Each square shows its level (blank for 0) and shade (style ``level0``..``level3``), a dome
+    as ``X`` (style ``dome``), a worker as its side's letter (style ``worker.a``..). Squares
+    in ``marks.targets`` are bracketed ``[ ]``, other squares in ``marks.chosen`` parenthesised, so
+    the board reads the same without colour.
+    """
+    out: Fragments = [
+        ("class:board.edge", _FILES_LINE + "\n"),
+        ("class:board.rule", _RULE_LINE + "\n"),
+    ]
+    for r in range(4, -1, -1):
+        out.append(("class:board.edge", f"{r + 1} "))
+        for f in range(5):
+            out.append(("class:board.rule", "|"))
+            out.extend(_square_fragments(p, r * 5 + f, marks))
+        out.append(("class:board.rule", "|"))
+        out.append(("class:board.edge", f" {r + 1}\n"))
+        out.append(("class:board.rule", _RULE_LINE + "\n"))
+    out.append(("class:board.edge", _FILES_LINE))
+    return out
+
+
+def fragments_text(fragments: Fragments) -> str:
+    """Return the text of ``fragments`` without styles (how the screen reads without colour)."""
+    return "".join(text for _, text in fragments)
+
+
+def format_clock(ms: int) -> str:
+    """Return ``ms`` as ``m:ss``, rounding up so that ``0:00`` means the time is gone."""
+    seconds = -(-max(0, ms) // 1000)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _clock_text(view: SeatView) -> str:
+    c = view.clock
+    if c is None:
+        return ""
+    if c.running:
+        return f"{format_clock(c.move_ms)} +{format_clock(c.bank_ms)}"
+    return format_clock(c.bank_ms)
+
+
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(0, width - 1)] + "~"
+
+
+def render_panel(
+    p: Position,
+    seats: Sequence[SeatView],
+    actions: Sequence[Action],
+    width: int,
+    height: int,
+) -> Fragments:
+    """Return the side panel: each seat (letter, name, clock, god and power) then the turn list.
+
+    The seat to move is marked ``>``. The panel is ``width`` columns and at most ``height``
+    rows; the turn list keeps its latest entries when it does not fit.
+    """
+    from santorini_p2p.engine import find_god
+
+    out: Fragments = []
+    rows = 0
+    over = p.phase is Phase.OVER
+    for view in seats:
+        seat = view.seat
+        gone = bool(p.eliminated >> seat & 1) if p.players == 3 else False
+        mark = ">" if seat == p.to_move and not over else " "
+        letter = letter_of(p, p.side_of(seat))
+        who = view.name + (" " + view.fingerprint if view.fingerprint else "")
+        if view.connection is not None:
+            who += f" ({view.connection.value})"
+        if gone:
+            who += " (out)"
+        clock = _clock_text(view)
+        head = f"{mark} {letter} seat {seat + 1} "
+        room = width - len(head) - len(clock) - 1
+        name = _fit(who, max(0, room)).ljust(max(0, room))
+        style = "class:panel.tomove" if mark == ">" else "class:panel.seat"
+        out.append((style, head))
+        out.append((f"{style} class:worker.{letter.lower()}.name", name))
+        out.append(("class:panel.clock", " " + clock + "\n"))
+        god = p.gods[seat] if seat < len(p.gods) else ""
+        if god in ("", "?"):
+            line = "    no god" if god == "" else "    god not chosen yet"
+        else:
+            line = f"    {god}: {find_god(god).power}"
+        out.append(("class:panel.god", _fit(line, width) + "\n"))
+        rows += 2
+    if p.phase is Phase.GODS and p.pool:
+        out.append(
+            ("class:panel.god", _fit("  to choose from: " + ", ".join(p.pool), width) + "\n")
+        )
+        rows += 1
+    out.append(("class:panel.heading", "Turns" + "\n"))
+    rows += 1
+    lines = _turn_lines(actions, width)
+    room = max(0, height - rows)
+    if len(lines) > room:
+        lines = lines[len(lines) - room :]
+    out.extend(("class:panel.turns", line + "\n") for line in lines)
+    if out:
+        style, text = out[-1]
+        out[-1] = (style, text.rstrip("\n"))
+    return out
+
+
+def _turn_lines(actions: Sequence[Action], width: int) -> list[str]:
+    """Two numbered actions a line when they fit, else one."""
+    items = [f"{i + 1:>3}. {a}" for i, a in enumerate(actions)]
+    col = max((len(x) for x in items), default=0) + 2
+    per_line = 2 if 2 * col <= width else 1
+    lines = []
+    for i in range(0, len(items), per_line):
+        chunk = items[i : i + per_line]
+        lines.append("".join(x.ljust(col) for x in chunk).rstrip())
+    return lines

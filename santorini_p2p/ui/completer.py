@@ -1,0 +1,161 @@
+"""Completion of action text, one step at a time, from the engine's list of legal actions.
+
+An action's text splits into steps before each ``>``, ``^`` and ``,`` (and a final ``D``):
+``b2>c3^d4`` is ``b2``, ``>c3``, ``^d4``. Given what has been typed, the completer offers the
+next step of every legal action that starts with it, so after ``b2>`` it offers only the
+squares that worker can step to. The same prefixes give the squares to highlight.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from typing import Final
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+from santorini_p2p.engine import SQUARE_NAMES, Phase, Position, legal_actions
+from santorini_p2p.ui.board_view import Marks
+
+__all__ = [
+    "ActionCompleter",
+    "is_complete",
+    "is_prefix",
+    "last_step",
+    "legal_texts",
+    "marks_for",
+    "next_steps",
+    "squares_in",
+    "step_starts",
+]
+
+_SQUARE: Final = re.compile(r"[a-e][1-5]")
+_INDEX: Final = {name: i for i, name in enumerate(SQUARE_NAMES)}
+
+
+@lru_cache(maxsize=16)
+def legal_texts(p: Position) -> tuple[str, ...]:
+    """Return the text of every legal action in ``p``, in the engine's order (cached)."""
+    return tuple(str(a) for a in legal_actions(p))
+
+
+@lru_cache(maxsize=16)
+def _lower_texts(p: Position) -> tuple[tuple[str, str], ...]:
+    return tuple((t.lower(), t) for t in legal_texts(p))
+
+
+def step_starts(text: str) -> list[int]:
+    """Return where each step of an action's text starts after the first (see module doc)."""
+    return [
+        i
+        for i, ch in enumerate(text)
+        if i > 0 and (ch in ">^," or (ch == "D" and i == len(text) - 1))
+    ]
+
+
+def last_step(text: str) -> str:
+    """Return the last step of ``text`` (``>c3`` of ``b2>c3``; all of ``god pan``)."""
+    starts = step_starts(text)
+    return text[starts[-1] :] if starts else text
+
+
+def _step_end(text: str, after: int) -> int:
+    for i in step_starts(text):
+        if i > after:
+            return i
+    return len(text)
+
+
+def next_steps(p: Position, typed: str) -> list[str]:
+    """Return the distinct inputs one step on from ``typed``, in the engine's order.
+
+    Each is a prefix of a legal action (or a whole one) that starts with ``typed``, ignoring
+    case; an empty list means no legal action starts so.
+    """
+    low = typed.lower()
+    out: list[str] = []
+    seen: set[str] = set()
+    for lower, text in _lower_texts(p):
+        if lower.startswith(low) and len(text) > len(typed):
+            step = text[: _step_end(text, len(typed))]
+            if step not in seen:
+                seen.add(step)
+                out.append(step)
+    return out
+
+
+def is_complete(p: Position, typed: str) -> str | None:
+    """Return the legal action text that ``typed`` spells (ignoring case and spaces), or None."""
+    low = typed.strip().lower()
+    if not low:
+        return None
+    for lower, text in _lower_texts(p):
+        if lower == low:
+            return text
+    return None
+
+
+def is_prefix(p: Position, typed: str) -> bool:
+    """Return whether some legal action starts with ``typed`` (ignoring case)."""
+    low = typed.lower()
+    return any(lower.startswith(low) for lower, _ in _lower_texts(p))
+
+
+def squares_in(text: str) -> list[int]:
+    """Return the squares named in ``text``, in order."""
+    return [_INDEX[m] for m in _SQUARE.findall(text.lower())]
+
+
+def marks_for(p: Position, typed: str) -> Marks:
+    """Return the squares to highlight for ``typed``: those it names and those it can go to.
+
+    With nothing typed in the play phase, the targets are the workers that can start a turn.
+    """
+    if p.phase is Phase.OVER or not is_prefix(p, typed):
+        return Marks(chosen=frozenset(squares_in(typed)))
+    chosen = squares_in(typed)
+    targets: set[int] = set()
+    for step in next_steps(p, typed):
+        named = squares_in(last_step(step))
+        if named:
+            targets.add(named[-1])
+    return Marks(targets=frozenset(targets), chosen=frozenset(chosen))
+
+
+def _meta(p: Position, step: str) -> str:
+    if is_complete(p, step) is None:
+        return ""
+    from santorini_p2p.engine import Turn, parse_action
+
+    action = parse_action(step)
+    if isinstance(action, Turn) and action.is_win:
+        return "wins"
+    return "complete"
+
+
+class ActionCompleter(Completer):
+    """Offers the next step of every legal action for the position ``get_position`` returns.
+
+    Each completion replaces the whole input, so its case follows the canonical text.
+    """
+
+    def __init__(self, get_position: Callable[[], Position | None]) -> None:
+        self.get_position = get_position
+
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterable[Completion]:
+        """Yield the next steps for the text before the cursor."""
+        p = self.get_position()
+        if p is None:
+            return
+        typed = document.text_before_cursor
+        for step in next_steps(p, typed):
+            yield Completion(
+                step,
+                start_position=-len(typed),
+                display=last_step(step),
+                display_meta=_meta(p, step),
+            )

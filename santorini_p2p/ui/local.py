@@ -1,0 +1,448 @@
+"""Games played entirely on this terminal: against the computer, hot-seat, or two computers.
+
+:class:`LocalGame` implements :class:`~santorini_p2p.ui.state.GameController`. It keeps the
+position, the players behind the seats, the clocks and an undo history; computer players
+search in a worker thread so the screen and the clocks never wait for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from santorini_p2p.engine import (
+    GOD_NAMES,
+    Action,
+    GodMode,
+    NameStart,
+    Phase,
+    Position,
+    Turn,
+    apply_action,
+    legal_actions,
+    lose_on_time,
+    new_game,
+    outcome,
+    resign,
+)
+from santorini_p2p.errors import IllegalTurnError
+from santorini_p2p.ui.state import Clock, Listener, Message, MessageKind, SeatView
+
+__all__ = [
+    "STANDARD_TIME",
+    "Chooser",
+    "LocalGame",
+    "Player",
+    "TimeControl",
+    "choose_with_ai",
+    "monotonic_ms",
+    "side_letter",
+]
+
+
+def monotonic_ms() -> int:
+    """Return the monotonic clock in integer milliseconds."""
+    return time.monotonic_ns() // 1_000_000
+
+
+def side_letter(p: Position, seat: int) -> str:
+    """Return the letter of ``seat``'s workers: its side, A to C (teams A and B with 4 players)."""
+    return "ABC"[p.side_of(seat)]
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who sits at a seat of a local game: a person (``bot`` None) or a computer level."""
+
+    name: str
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """A time control: an allowance per move plus a bank that drains after it (milliseconds)."""
+
+    move_ms: int = 60_000
+    bank_ms: int = 300_000
+
+
+STANDARD_TIME: Final = TimeControl()
+"""RULES.md section 5: one minute per move plus a five-minute bank per player."""
+
+
+class Chooser(Protocol):
+    """Picks a computer player's action; runs in a worker thread and must honour ``stop``."""
+
+    def __call__(
+        self, position: Position, level: str, rng: random.Random, stop: threading.Event
+    ) -> Action:
+        """Return a legal action for the seat to move in ``position``."""
+        ...
+
+
+def choose_with_ai(
+    position: Position, level: str, rng: random.Random, stop: threading.Event
+) -> Action:
+    """The default chooser: the computer opponent of ``santorini_p2p.ai``."""
+    from santorini_p2p.ai import choose_action
+
+    return choose_action(position, level, rng=rng, stop=stop)
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """What undo restores: the state just before a local human action."""
+
+    position: Position
+    order: tuple[int, ...]
+    banks: tuple[int, ...]
+    actions: int
+
+
+class LocalGame:
+    """A game whose every seat is on this terminal; a :class:`GameController`.
+
+    ``players`` are listed in seat order of the new game (the first is the challenger with
+    the challenger rule). ``seed`` fixes the god draw and the computer players' choices.
+    ``time_control`` None plays untimed; ``clock`` returns monotonic milliseconds. ``pace_ms``
+    is the least time between two computer actions, so that people can follow them.
+    """
+
+    def __init__(
+        self,
+        players: Sequence[Player],
+        *,
+        gods: GodMode = "none",
+        snake: bool = False,
+        seed: int | None = None,
+        time_control: TimeControl | None = STANDARD_TIME,
+        title: str = "local game",
+        clock: Callable[[], int] = monotonic_ms,
+        pace_ms: int = 0,
+        chooser: Chooser = choose_with_ai,
+    ) -> None:
+        n = len(players)
+        self._rng = random.Random(seed)
+        drawn: tuple[str, ...] = ()
+        if gods == "draft":
+            drawn = tuple(self._rng.sample(GOD_NAMES, 4 if n == 2 else n + 2))
+        elif gods == "random":
+            drawn = tuple(self._rng.sample(GOD_NAMES, n))
+        self._position = new_game(n, gods, snake=snake, drawn=drawn)
+        self._players = tuple(players)
+        self._bot_rngs = [random.Random(self._rng.getrandbits(64)) for _ in players]
+        self._order = tuple(range(n))
+        self._time = time_control
+        self._clock = clock
+        self._banks = [time_control.bank_ms if time_control else 0] * n
+        self._started = clock()
+        self._pace_ms = pace_ms
+        self._chooser = chooser
+        self._title = title
+        self._actions: list[Action] = []
+        self._messages: list[Message] = []
+        self._history: list[_Snapshot] = []
+        self._listeners: list[Listener] = []
+        self._generation = 0
+        self._stop_search: threading.Event | None = None
+        self._wake: asyncio.Event | None = None
+        self._last_bot_ms: int | None = None
+        self._announce_start()
+
+    # -- reading -----------------------------------------------------------------------------
+
+    @property
+    def title(self) -> str:
+        """A short description of the game for the title bar."""
+        return self._title
+
+    @property
+    def position(self) -> Position:
+        """The current position."""
+        return self._position
+
+    @property
+    def actions(self) -> Sequence[Action]:
+        """Every action played so far."""
+        return self._actions
+
+    @property
+    def messages(self) -> Sequence[Message]:
+        """Every message so far, oldest first."""
+        return self._messages
+
+    @property
+    def stopped(self) -> str | None:
+        """Local games never stop early."""
+        return None
+
+    @property
+    def awaiting(self) -> int | None:
+        """The seat to move if a person here plays it and the game goes on."""
+        p = self._position
+        if p.phase is Phase.OVER:
+            return None
+        return p.to_move if self.player(p.to_move).bot is None else None
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether a local human action can be taken back."""
+        return bool(self._history)
+
+    def player(self, seat: int) -> Player:
+        """Return the player sitting at ``seat`` now (the challenger's choice renumbers seats)."""
+        return self._players[self._order[seat]]
+
+    def seats(self) -> Sequence[SeatView]:
+        """One view per seat, clocks read now."""
+        p = self._position
+        running = p.phase is not Phase.OVER
+        now = self._clock()
+        views = []
+        for seat in range(p.players):
+            who = self.player(seat)
+            clock = None
+            if self._time is not None:
+                bank = self._banks[self._order[seat]]
+                move = self._time.move_ms
+                ticking = running and seat == p.to_move
+                if ticking:
+                    used = now - self._started
+                    move = max(0, self._time.move_ms - used)
+                    bank = max(0, bank - max(0, used - self._time.move_ms))
+                clock = Clock(move_ms=move, bank_ms=bank, running=ticking)
+            views.append(
+                SeatView(seat=seat, name=who.name, local=True, human=who.bot is None, clock=clock)
+            )
+        return tuple(views)
+
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` after every change; return the function that stops it."""
+        self._listeners.append(listener)
+
+        def stop() -> None:
+            with contextlib.suppress(ValueError):
+                self._listeners.remove(listener)
+
+        return stop
+
+    # -- acting ------------------------------------------------------------------------------
+
+    def submit(self, action: Action) -> None:
+        """Play ``action`` for the person to move.
+
+        Raises:
+            IllegalTurnError: nobody here is to move, or the action is not legal.
+        """
+        if self.awaiting is None:
+            raise IllegalTurnError("it is not your turn")
+        before = self._snapshot()
+        self._apply(action)
+        self._history.append(before)
+
+    def resign(self) -> None:
+        """Resign for the person to move, or the first person seated.
+
+        Raises:
+            IllegalTurnError: the game is over or every seat is a computer.
+        """
+        p = self._position
+        seat = self.awaiting
+        if seat is None:
+            humans = [
+                s
+                for s in range(p.players)
+                if self.player(s).bot is None and not p.eliminated >> s & 1
+            ]
+            if p.phase is Phase.OVER or not humans:
+                raise IllegalTurnError("there is no seat here that can resign")
+            seat = humans[0]
+        before = self._snapshot()
+        self._charge_clock()
+        self._position = resign(p, seat)
+        self._history.append(before)
+        self._say(f"{self._who(seat)} resigned.", MessageKind.WARNING)
+        self._after_change()
+
+    def undo(self) -> None:
+        """Take back the last action typed here and the computer's replies to it.
+
+        Raises:
+            IllegalTurnError: there is nothing to take back.
+        """
+        if not self._history:
+            raise IllegalTurnError("there is nothing to undo")
+        snap = self._history.pop()
+        self._cancel_search()
+        self._position = snap.position
+        self._order = snap.order
+        self._banks = list(snap.banks)
+        del self._actions[snap.actions :]
+        self._started = self._clock()
+        self._say("Took back the last move.")
+        self._after_change()
+
+    def check_clock(self) -> None:
+        """End the game if the seat to move has run out of time (RULES.md section 5)."""
+        p = self._position
+        if self._time is None or p.phase is Phase.OVER:
+            return
+        if self._ms_left() > 0:
+            return
+        seat = p.to_move
+        self._cancel_search()
+        self._banks[self._order[seat]] = 0
+        self._position = lose_on_time(p, seat)
+        self._say(f"{self._who(seat)} ran out of time.", MessageKind.WARNING)
+        self._after_change()
+
+    async def run(self) -> None:
+        """Play the computer seats and watch the clocks until the game is over or cancelled."""
+        self._wake = asyncio.Event()
+        task: asyncio.Task[None] | None = None
+        generation = -1
+        try:
+            while self._position.phase is not Phase.OVER:
+                seat = self._position.to_move
+                if self.player(seat).bot is not None and (
+                    task is None or task.done() or generation != self._generation
+                ):
+                    generation = self._generation
+                    task = asyncio.create_task(self._computer_turn(generation))
+                timeout = None
+                if self._time is not None:
+                    timeout = max(0, self._ms_left()) / 1000 + 0.01
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), timeout)
+                self._wake.clear()
+                if task is not None and task.done() and not task.cancelled():
+                    task.result()
+                self.check_clock()
+        finally:
+            self._cancel_search()
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    # -- inside ------------------------------------------------------------------------------
+
+    async def _computer_turn(self, generation: int) -> None:
+        p = self._position
+        seat = p.to_move
+        who = self._order[seat]
+        level = self._players[who].bot
+        assert level is not None
+        stop = threading.Event()
+        self._stop_search = stop
+        rng = self._bot_rngs[who]
+        try:
+            action = await asyncio.to_thread(self._chooser, p, level, rng, stop)
+        finally:
+            stop.set()
+        if self._pace_ms > 0:
+            since = self._clock() - (self._last_bot_ms or 0)
+            if since < self._pace_ms:
+                await asyncio.sleep((self._pace_ms - since) / 1000)
+        if generation != self._generation or self._position is not p:
+            return
+        self._last_bot_ms = self._clock()
+        self._apply(action)
+
+    def _cancel_search(self) -> None:
+        self._generation += 1
+        if self._stop_search is not None:
+            self._stop_search.set()
+
+    def _ms_left(self) -> int:
+        assert self._time is not None
+        used = self._clock() - self._started
+        bank = self._banks[self._order[self._position.to_move]]
+        return self._time.move_ms + bank - used
+
+    def _charge_clock(self) -> None:
+        if self._time is None:
+            return
+        now = self._clock()
+        used = now - self._started
+        who = self._order[self._position.to_move]
+        self._banks[who] = max(0, self._banks[who] - max(0, used - self._time.move_ms))
+        self._started = now
+
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(self._position, self._order, tuple(self._banks), len(self._actions))
+
+    def _apply(self, action: Action) -> None:
+        p = self._position
+        if action not in legal_actions(p):
+            raise IllegalTurnError(f"{action} is not legal now")
+        mover = self._who(p.to_move)
+        self._charge_clock()
+        q = apply_action(p, action)
+        if isinstance(action, NameStart):
+            n = p.players
+            self._order = tuple(self._order[(action.seat + i) % n] for i in range(n))
+        self._position = q
+        self._actions.append(action)
+        self._say(f"{mover} played {action}.")
+        for s in range(q.players):
+            if q.eliminated >> s & 1 and not p.eliminated >> s & 1:
+                self._say(
+                    f"{self._who(s)} has no turn left and leaves the game.", MessageKind.WARNING
+                )
+        self._after_change()
+
+    def _who(self, seat: int) -> str:
+        name = self.player(seat).name
+        return f"{name} (seat {seat + 1}, {side_letter(self._position, seat)})"
+
+    def _say(self, text: str, kind: MessageKind = MessageKind.INFO) -> None:
+        self._messages.append(Message(text, kind))
+
+    def _announce_start(self) -> None:
+        p = self._position
+        if p.phase is Phase.GODS and p.pool:
+            self._say(f"Gods drawn for the draft: {', '.join(p.pool)}.")
+        elif any(p.gods):
+            for seat in range(p.players):
+                self._say(f"{self._who(seat)} has {p.gods[seat]}.")
+        if self._time is not None:
+            t = self._time
+            self._say(f"Clocks: {t.move_ms // 1000} s a move plus {t.bank_ms // 60000} min bank.")
+
+    def _after_change(self) -> None:
+        p = self._position
+        if p.phase is Phase.OVER:
+            self._announce_end()
+        if self._wake is not None:
+            self._wake.set()
+        for listener in list(self._listeners):
+            listener()
+
+    def _announce_end(self) -> None:
+        p = self._position
+        result = outcome(p)
+        if result.winner is None:
+            self._say("The game is over with no winner.", MessageKind.WARNING)
+            return
+        winner = result.winner
+        humans = {s for s in range(p.players) if self.player(s).bot is None}
+        how = ""
+        last = self._actions[-1] if self._actions else None
+        if isinstance(last, Turn) and last.is_win:
+            how = f" with {last}"
+        text = f"{self._who(winner)} wins{how}."
+        if humans and len(humans) < p.players:
+            won = any(p.side_of(s) == p.side_of(winner) for s in humans)
+            self._say(
+                ("You win! " if won else "You lose. ") + text,
+                MessageKind.WIN if won else MessageKind.LOSS,
+            )
+        else:
+            self._say(text, MessageKind.WIN)

@@ -1,0 +1,109 @@
+"""Checking action text as it is typed: the first character no legal action allows, and why.
+
+Text is fine while some legal action starts with it (so a half-typed turn is fine), or when
+it parses to a legal action in another spelling (``place d4,b2``). Otherwise the error points
+at the first character that no legal action continues with and lists what could come there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from prompt_toolkit.document import Document
+from prompt_toolkit.validation import ValidationError, Validator
+
+from santorini_p2p.engine import Phase, Position, legal_actions, parse_action
+from santorini_p2p.errors import NotationError
+from santorini_p2p.ui.completer import is_prefix, last_step, next_steps, step_starts
+
+__all__ = ["ActionValidator", "InputProblem", "check_input", "find_action"]
+
+_LIST_LIMIT = 8
+
+
+@dataclass(frozen=True, slots=True)
+class InputProblem:
+    """What is wrong with typed text: ``index`` of the bad character (0-based) and why."""
+
+    index: int
+    message: str
+
+
+def find_action(p: Position, text: str) -> str | None:
+    """Return the canonical text of the legal action ``text`` spells, or None."""
+    t = text.strip()
+    if not t:
+        return None
+    try:
+        action = parse_action(t)
+    except NotationError:
+        return None
+    return str(action) if action in legal_actions(p) else None
+
+
+def _options(p: Position, base: str) -> str:
+    steps = [last_step(s).lstrip(">^,") for s in next_steps(p, base)]
+    shown = ", ".join(steps[:_LIST_LIMIT])
+    if len(steps) > _LIST_LIMIT:
+        shown += f" (and {len(steps) - _LIST_LIMIT} more)"
+    return shown
+
+
+def check_input(p: Position, text: str) -> InputProblem | None:
+    """Return the first problem with ``text`` as (the start of) an action in ``p``, or None."""
+    if not text.strip():
+        return None
+    if p.phase is Phase.OVER:
+        return InputProblem(0, "the game is over")
+    if is_prefix(p, text) or find_action(p, text) is not None:
+        return None
+    good = 0
+    while good < len(text) and is_prefix(p, text[: good + 1]):
+        good += 1
+    try:
+        parse_action(text.strip())
+    except NotationError as e:
+        if e.column and e.column - 1 <= good and not is_prefix(p, text):
+            return InputProblem(min(good, len(text) - 1), f"{e.reason} (at column {e.column})")
+    starts = step_starts(text)
+    before = [i for i in starts if i <= good]
+    base = text[: before[-1]] if before else ""
+    lead = text[len(base) : len(base) + 1]
+    options = _options(p, base)
+    after = [i for i in starts if i > good]
+    bad = text[len(base) : after[0] if after else len(text)]
+    if not base:
+        what = "your workers" if p.phase is Phase.PLAY else "you can type"
+        message = f"nothing legal starts with {bad!r}; {what}: {options}"
+    elif lead == ">":
+        message = f"the worker cannot move to {bad[1:]!r}; it can move to: {options}"
+    elif lead == "^":
+        message = f"no build on {bad[1:]!r} here; it can build on: {options}"
+    elif lead == "D":
+        message = "a dome is not allowed here"
+    else:
+        message = f"{bad!r} does not fit here; it can go on with: {options}"
+    if not options:
+        message = f"{text[:good]!r} is already a whole action: press Enter"
+    return InputProblem(good, message)
+
+
+class ActionValidator(Validator):
+    """Marks the first bad character of the input for the position ``get_position`` returns."""
+
+    def __init__(self, get_position: Callable[[], Position | None]) -> None:
+        self.get_position = get_position
+
+    def validate(self, document: Document) -> None:
+        """Raise ``ValidationError`` at the first bad character, with the reason.
+
+        Raises:
+            ValidationError: the text cannot become a legal action.
+        """
+        p = self.get_position()
+        if p is None:
+            return
+        problem = check_input(p, document.text)
+        if problem is not None:
+            raise ValidationError(cursor_position=problem.index, message=problem.message)
