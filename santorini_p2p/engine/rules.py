@@ -211,11 +211,22 @@ def has_legal_turn(p: Position) -> bool:
     occ = p.domes
     for m in p.workers:
         occ |= m
+    free = ALL & ~occ
     reach = _reach(p, athena_restricts(p, p.to_move))
-    for w in bits(mine):
-        h = p.level(w)
-        for t in bits(NEIGHBOURS[w] & ~occ & reach[h]):
-            if (p.level(t) == 3 and h < 3) or NEIGHBOURS[t] & ~(occ ^ BITS[w]):
+    g1, g2, g3 = p.ge1, p.ge2, p.ge3
+    while mine:
+        wb = mine & -mine
+        mine ^= wb
+        w = wb.bit_length() - 1
+        h = (g1 >> w & 1) + (g2 >> w & 1) + (g3 >> w & 1)
+        targets = NEIGHBOURS[w] & free & reach[h]
+        if h == 2 and targets & g3:
+            return True
+        while targets:
+            tb = targets & -targets
+            targets ^= tb
+            # The square just left is always free to build on, but check in general.
+            if NEIGHBOURS[tb.bit_length() - 1] & (free | wb):
                 return True
     return bool(_generate(p))
 
@@ -271,11 +282,26 @@ def _play(p: Position, turn: Turn) -> Position:
             domes |= BITS[b]
         else:
             ge1, ge2, ge3, domes = _build(ge1, ge2, ge3, domes, b)
-    after = replace(
-        p, ge1=ge1, ge2=ge2, ge3=ge3, domes=domes, workers=tuple(workers), athena=athena
+    nxt = next_seat(p, seat)
+    won = not turn.builds and not turn.hermes
+    after = Position(
+        ge1,
+        ge2,
+        ge3,
+        domes,
+        tuple(workers),
+        nxt,
+        p.gods,
+        athena,
+        p.eliminated,
+        seat if won else -1,
+        p.selection,
+        p.pool,
+        p.naming,
+        p.snake,
     )
-    if not turn.builds and not turn.hermes:
-        return replace(after, winner=seat, to_move=next_seat(p, seat))
+    if won or has_legal_turn(after):
+        return after
     return _settle(after, seat)
 
 
