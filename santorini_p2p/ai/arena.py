@@ -199,7 +199,7 @@ class Tally:
         s = self.score
         centre = (s + z * z / (2 * n)) / (1 + z * z / n)
         half = z * math.sqrt(s * (1 - s) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return max(0.0, centre - half), min(1.0, centre + half)
+        return max(0.0, min(s, centre - half)), min(1.0, max(s, centre + half))
 
     @property
     def elo(self) -> float:

@@ -357,13 +357,14 @@ def choose_action(
     think: float | None = None,
     nodes: int | None = None,
     stop: threading.Event | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Action:
     """Return a legal action for the seat to move in ``position``, in any phase.
 
     ``think`` is the time budget in seconds and ``nodes`` the node budget (default: the
     level's); with a node budget and no time budget the choice depends only on the
     position, the level and ``rng``. Setting ``stop`` makes a search return its best action
-    so far at once.
+    so far at once. ``clock`` (seconds) measures the time budget.
 
     Raises:
         ValueError: an unknown level, or a position with no legal action (the game is over).
@@ -380,7 +381,7 @@ def choose_action(
         return rng.choice(actions)
     if not generate_turns(position):
         raise ValueError(f"no legal action: {position}")
-    return _search(position, lv, rng, think, nodes, stop).best
+    return _search(position, lv, rng, think, nodes, stop, clock).best
 
 
 def _probability(score: int) -> float:
@@ -398,8 +399,12 @@ def analyse(
     think: float | None = None,
     nodes: int | None = None,
     stop: threading.Event | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Analysis:
     """Search ``position`` and return the best action with its evaluation and variation.
+
+    The budgets, ``stop`` and ``clock`` work as for ``choose_action``; the search itself is
+    deterministic (no random tie-breaks), so a node budget gives a repeatable answer.
 
     In the setup phase the best action is the level's choice, with no search behind it.
 
@@ -415,7 +420,7 @@ def analyse(
         return Analysis(best, 0.5, None, 0, (best,), 0, 0)
     if not generate_turns(position):
         raise ValueError(f"no legal action: {position}")
-    r = _search(position, lv, rng, think, nodes, stop)
+    r = _search(position, lv, rng, think, nodes, stop, clock)
     mate: int | None = None
     if r.score > _MATE:
         mate = WIN - r.score

@@ -1,0 +1,312 @@
+import json
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from santorini_p2p.ai import LEVELS, analyse, choose_action
+from santorini_p2p.ai.arena import GameSpec, play_game, schedule, tally
+from santorini_p2p.ai.evaluate import can_win_now
+from santorini_p2p.cli import main
+from santorini_p2p.engine import (
+    GOD_NAMES,
+    OPENING,
+    Phase,
+    Turn,
+    apply_action,
+    generate_turns,
+    legal_actions,
+    new_game,
+    parse_position,
+)
+
+SEARCH_LEVELS = ("easy", "medium", "hard")
+NODES = 300
+
+# Seat 1's worker on c3 (level 2) steps up onto d3 (level 3).
+WIN_IN_ONE_CLIMB = "00000B/0B0000/002A30/00000/0A0000 1 -,- -"
+# Seat 2's worker on c3 (level 2) threatens d3; seat 1 must dome d3 from e4.
+BLOCK_IN_ONE_DOME = "00000/00000A/002B30/00000/0A000B0 1 -,- -"
+# Seat 2 threatens both b3 and d3 from c3; seat 1 can dome only one: lost in two turns.
+DOUBLE_THREAT_LOST = "00000/00000A/032B30/00000/0A000B0 1 -,- -"
+# Pan on c3 (level 2) steps down onto b3 (level 0) and wins.
+WIN_IN_ONE_PAN_DROP = "00000B/0B0000/002A00/00000/0A0000 1 pan,- -"
+# Apollo on c3 (level 2) swaps onto seat 2's worker standing on d3 (level 3).
+WIN_IN_ONE_APOLLO_SWAP = "00000/0B0000/002A3B0/00000/0A0000 1 apollo,- -"
+# Artemis on b3 (level 1) steps onto c3 (level 2), then up onto d3 (level 3).
+WIN_IN_ONE_ARTEMIS_TWO_STEPS = "00000B/0B0000/01A230/00000/0A0000 1 artemis,- -"
+# Three players: seat 3's worker on c3 (level 2) steps up onto d3.
+WIN_IN_ONE_THREE_PLAYERS = "0B0000C/0B0000/002C30/0A0000/0A0000 3 -,-,- -"
+# Four players: seat 4 moves team B's worker on c3 (level 2) up onto d3.
+WIN_IN_ONE_TEAMS = "00000/0A0000/002B30/0B0000/0A0000 4 -,-,-,- -"
+
+
+def _turn(action):
+    assert isinstance(action, Turn)
+    return action
+
+
+def _play_out(position, level, rng, nodes=NODES, limit=400):
+    seen_phases = set()
+    steps = 0
+    while position.phase is not Phase.OVER and steps < limit:
+        action = choose_action(position, level, rng=rng, nodes=nodes)
+        assert action in legal_actions(position)
+        seen_phases.add(position.phase)
+        position = apply_action(position, action)
+        steps += 1
+    return position, seen_phases
+
+
+def test_levels_are_named_weakest_first():
+    assert LEVELS == ("random", "easy", "medium", "hard")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("gods", ["none", "challenger", "draft", "random"])
+def test_every_level_returns_legal_actions_in_every_phase(players, gods):
+    rng = random.Random(players * 10 + len(gods))
+    want = 4 if players == 2 else players + 2
+    drawn = {
+        "none": (),
+        "challenger": (),
+        "draft": tuple(rng.sample(GOD_NAMES, want)),
+        "random": tuple(rng.sample(GOD_NAMES, players)),
+    }[gods]
+    start = new_game(players, gods, drawn=drawn)
+    for level in LEVELS:
+        end, phases = _play_out(start, level, random.Random(level), nodes=60)
+        assert end.phase is Phase.OVER
+        assert Phase.PLACE in phases
+        assert Phase.PLAY in phases
+        if gods in ("challenger", "draft"):
+            assert Phase.GODS in phases
+
+
+@pytest.mark.parametrize("god", GOD_NAMES)
+def test_search_plays_legal_turns_with_every_god(god):
+    other = GOD_NAMES[(GOD_NAMES.index(god) + 3) % len(GOD_NAMES)]
+    for gods in ((god, other), (other, god)):
+        start = new_game(2, "random", drawn=gods)
+        end, _ = _play_out(start, "hard", random.Random(god), nodes=120)
+        assert end.phase is Phase.OVER
+
+
+@pytest.mark.parametrize("god", GOD_NAMES)
+def test_search_plays_legal_turns_with_every_god_in_three_and_four_players(god):
+    rest = [g for g in GOD_NAMES if g != god]
+    for players in (3, 4):
+        gods = (god, *rest[: players - 1])
+        start = new_game(players, "random", drawn=gods)
+        end, _ = _play_out(start, "medium", random.Random(players), nodes=60, limit=60)
+        assert end.phase in (Phase.PLAY, Phase.OVER)
+
+
+@pytest.mark.parametrize(
+    ("position", "winning"),
+    [
+        (WIN_IN_ONE_CLIMB, "c3>d3"),
+        (WIN_IN_ONE_PAN_DROP, None),
+        (WIN_IN_ONE_APOLLO_SWAP, "c3>d3"),
+        (WIN_IN_ONE_ARTEMIS_TWO_STEPS, "b3>c3>d3"),
+        (WIN_IN_ONE_THREE_PLAYERS, "c3>d3"),
+        (WIN_IN_ONE_TEAMS, "c3>d3"),
+    ],
+)
+@pytest.mark.parametrize("level", SEARCH_LEVELS)
+def test_finds_win_in_one(position, winning, level):
+    p = parse_position(position)
+    assert can_win_now(p)
+    turn = _turn(choose_action(p, level, rng=random.Random(1), nodes=NODES))
+    assert turn.is_win
+    assert apply_action(p, turn).winner == p.to_move
+    if winning is not None:
+        assert str(turn) == winning
+
+
+@pytest.mark.parametrize("level", SEARCH_LEVELS)
+def test_blocks_win_in_one_with_a_dome(level):
+    p = parse_position(BLOCK_IN_ONE_DOME)
+    for seed in range(3):
+        turn = _turn(choose_action(p, level, rng=random.Random(seed), nodes=NODES))
+        assert 13 in turn.builds  # d3 gets its dome
+        after = apply_action(p, turn)
+        assert after.has_dome(13)
+        assert not can_win_now(after)
+
+
+def test_random_level_does_not_search():
+    p = parse_position(BLOCK_IN_ONE_DOME)
+    turns = {str(choose_action(p, "random", rng=random.Random(s))) for s in range(30)}
+    assert len(turns) > 5
+
+
+def test_analyse_reports_win_in_one():
+    a = analyse(parse_position(WIN_IN_ONE_CLIMB), nodes=NODES)
+    assert str(a.best) == "c3>d3"
+    assert a.mate == 1
+    assert a.win == 1.0
+
+
+def test_analyse_reports_double_threat_as_forced_loss():
+    a = analyse(parse_position(DOUBLE_THREAT_LOST), nodes=2000)
+    assert a.mate == -2
+    assert a.win == 0.0
+    assert a.best in generate_turns(parse_position(DOUBLE_THREAT_LOST))
+
+
+def test_analyse_principal_variation_is_playable():
+    p = parse_position(OPENING)
+    a = analyse(p, nodes=3000)
+    assert a.pv[0] == a.best
+    assert a.depth >= 2
+    for action in a.pv:
+        p = apply_action(p, action)
+    assert 0.0 < a.win < 1.0
+
+
+def test_analyse_in_setup_gives_a_setup_action():
+    p = new_game(2, "challenger")
+    a = analyse(p, nodes=100)
+    assert a.best in legal_actions(p)
+
+
+def test_node_budget_is_respected():
+    p = parse_position(OPENING)
+    for budget in (1, 50, 700):
+        a = analyse(p, nodes=budget)
+        assert a.nodes <= budget + 1
+        assert a.best in generate_turns(p)
+
+
+def test_time_budget_stops_the_search_on_a_fake_clock():
+    ticks = iter(range(10**9))
+
+    def clock():
+        return next(ticks) / 1000.0  # every reading advances a millisecond
+
+    p = parse_position(OPENING)
+    a = analyse(p, think=0.05, clock=clock)
+    assert a.nodes <= 64 * 60
+    assert a.best in generate_turns(p)
+
+
+def test_stop_event_returns_at_once_with_a_legal_turn():
+    stop = threading.Event()
+    stop.set()
+    p = parse_position(OPENING)
+    a = analyse(p, think=60.0, stop=stop)
+    assert a.nodes <= 1
+    assert a.best in generate_turns(p)
+    turn = choose_action(p, "hard", rng=random.Random(0), think=60.0, stop=stop)
+    assert turn in generate_turns(p)
+
+
+def test_same_seed_same_choice_across_threads():
+    p = parse_position(OPENING)
+
+    def pick(seed):
+        return str(choose_action(p, "hard", rng=random.Random(seed), nodes=800))
+
+    serial = [pick(s) for s in range(4)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parallel = list(pool.map(pick, range(4)))
+    assert serial == parallel
+
+
+def test_same_seed_same_game():
+    spec = GameSpec(0, ("medium", "easy"), "random", seed=7, nodes=150)
+    first = play_game(spec)
+    second = play_game(spec)
+    assert first == second
+    assert first.positions[-1] != first.positions[0]
+    other = play_game(GameSpec(0, ("medium", "easy"), "random", seed=8, nodes=150))
+    assert other.actions != first.actions
+
+
+def test_unknown_level_is_a_value_error():
+    with pytest.raises(ValueError, match="level"):
+        choose_action(parse_position(OPENING), "grandmaster", rng=random.Random(0))
+
+
+def test_finished_game_has_no_action():
+    p = apply_action(
+        parse_position(WIN_IN_ONE_CLIMB),
+        choose_action(parse_position(WIN_IN_ONE_CLIMB), "easy", rng=random.Random(0)),
+    )
+    with pytest.raises(ValueError, match="over"):
+        choose_action(p, "hard", rng=random.Random(0))
+
+
+def test_schedule_swaps_seats_and_pairs_seeds():
+    specs = schedule("hard", "random", 4, seed=3)
+    assert [s.seats for s in specs] == [("hard", "random"), ("random", "hard")] * 2
+    assert specs[0].seed == specs[1].seed
+    assert specs[1].seed != specs[2].seed
+    three = schedule("hard", "random", 6, players=3)
+    for seat in range(3):
+        assert {s.seats[seat] for s in three} == {"hard", "random"}
+
+
+def test_tally_score_interval_and_elo():
+    specs = schedule("easy", "random", 4)
+    records = [play_game(GameSpec(s.index, s.seats, s.gods, s.seed, None, 40)) for s in specs]
+    t = tally("easy", "random", records)
+    assert t.wins + t.losses + t.draws == 4
+    lo, hi = t.interval
+    assert 0.0 <= lo <= t.score <= hi <= 1.0
+
+
+def test_elo_of_three_quarters_is_191():
+    from santorini_p2p.ai.arena import elo
+
+    assert round(elo(0.75)) == 191
+    assert elo(0.5) == 0.0
+
+
+def test_analyse_cli_last_line_is_the_best_turn(capsys):
+    assert main(["analyse", WIN_IN_ONE_CLIMB, "--nodes", "200"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == "c3>d3"
+    assert "forced win in 1 turn" in lines[0]
+
+
+def test_analyse_cli_plain_output_on_opening(capsys):
+    assert main(["analyse", OPENING, "--level", "medium", "--nodes", "500"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    p = parse_position(OPENING)
+    assert lines[-1] in {str(t) for t in generate_turns(p)}
+    assert lines[0].startswith("evaluation: win probability")
+
+
+def test_analyse_cli_json(capsys):
+    assert main(["analyse", BLOCK_IN_ONE_DOME, "--nodes", "500", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["position"] == BLOCK_IN_ONE_DOME
+    assert data["best"].endswith("^d3")
+    assert data["pv"][0] == data["best"]
+    assert set(data) >= {"win", "mate", "depth", "nodes", "score", "level"}
+
+
+def test_analyse_cli_rejects_finished_game(capsys):
+    over = "00000B/0B0000/0023A0/00000/0A0000 2 -,- w1"
+    assert main(["analyse", over]) == 2
+    assert "santorini: error:" in capsys.readouterr().err
+
+
+def test_arena_cli_prints_table_and_saves_games(capsys, tmp_path):
+    argv = ["arena", "easy", "random", "--games", "2", "--jobs", "1", "--nodes", "40"]
+    assert main([*argv, "--save", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Elo difference (easy - random)" in out
+    saved = sorted(tmp_path.iterdir())
+    assert [f.name for f in saved] == ["game-0001.txt", "game-0002.txt"]
+    lines = [x for x in saved[0].read_text().splitlines() if not x.startswith("#")]
+    p = parse_position(lines[0])
+    for i in range(1, len(lines) - 1, 2):
+        from santorini_p2p.engine import parse_action
+
+        p = apply_action(p, parse_action(lines[i]))
+        assert str(p) == lines[i + 1]
+    assert p.phase is Phase.OVER
