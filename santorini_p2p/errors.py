@@ -7,6 +7,7 @@ __all__ = [
     "ChainError",
     "DecodeError",
     "DesyncError",
+    "IdentityError",
     "IllegalTurnError",
     "InvalidPositionError",
     "InvalidTurnError",
@@ -14,6 +15,7 @@ __all__ = [
     "NotationError",
     "PeerError",
     "PeerTimeout",
+    "RecordError",
     "ReplayError",
     "SantoriniError",
     "SignatureError",
@@ -92,6 +94,14 @@ class ChainError(WireError):
 
 class VersionError(WireError):
     """A protocol or file version this program does not speak."""
+
+
+class RecordError(WireError):
+    """A well-formed, correctly signed record that the log does not allow where it stands."""
+
+
+class IdentityError(SantoriniError):
+    """A key file that cannot be created, read or trusted (bad format, open permissions)."""
 
 
 class DesyncError(SantoriniError):

@@ -1,0 +1,135 @@
+"""The canonical msgpack codec: the only module that imports msgpack (protocol/SPEC.md 5).
+
+What is signed or hashed must be the same bytes on every machine, so the codec speaks a small,
+strict subset of msgpack:
+
+- values are ``None``, ``bool``, ``int`` (-2**63 .. 2**64-1), ``str`` (UTF-8), ``bytes`` and
+  tuples of values; no floats, no maps, no extension types;
+- each value has exactly one encoding: the smallest integer form, ``str`` as the str family,
+  ``bytes`` as the bin family, arrays positional.
+
+Public API:
+
+- ``encode(value) -> bytes``: the canonical encoding; raises ``TypeError`` on a value outside
+  the subset (a bug of the caller, not bad input);
+- ``decode(data, max_size=...) -> Value``: strict, bounded decoding of untrusted bytes. It
+  checks the size before msgpack sizes any buffer, then rejects anything that is not in the
+  subset, and finally re-encodes and rejects input whose bytes differ. It raises only
+  ``WireError`` subclasses: ``TooLargeError``, ``DecodeError``, ``NonCanonicalError``.
+"""
+
+from __future__ import annotations
+
+from typing import Final, TypeAlias
+
+import msgpack
+
+from santorini_p2p.errors import DecodeError, NonCanonicalError, TooLargeError
+
+__all__ = ["MAX_DEPTH", "MAX_RECORD_BYTES", "Value", "decode", "encode"]
+
+Value: TypeAlias = "bool | int | str | bytes | tuple[Value, ...] | None"
+"""A value the codec can carry: msgpack's nil, bool, int, str, bin and array."""
+
+MAX_RECORD_BYTES: Final = 4096
+"""The largest envelope or body, in bytes (protocol/SPEC.md section 9)."""
+MAX_DEPTH: Final = 4
+"""The deepest nesting of arrays the protocol uses (a header's seat list is depth 3)."""
+
+_INT_MIN: Final = -(2**63)
+_INT_MAX: Final = 2**64 - 1
+
+
+def _check(value: object, depth: int) -> None:
+    """Raise ``TypeError`` unless ``value`` is in the canonical subset."""
+    if value is None or isinstance(value, bool | str | bytes):
+        return
+    if isinstance(value, int):
+        if not _INT_MIN <= value <= _INT_MAX:
+            raise TypeError(f"integer out of msgpack range: {value}")
+        return
+    if isinstance(value, tuple | list):
+        if depth >= MAX_DEPTH:
+            raise TypeError(f"arrays nested deeper than {MAX_DEPTH}")
+        for item in value:
+            _check(item, depth + 1)
+        return
+    raise TypeError(f"cannot encode {type(value).__name__} canonically")
+
+
+def encode(value: Value) -> bytes:
+    """Return the one canonical msgpack encoding of ``value``.
+
+    Raises:
+        TypeError: ``value`` holds a float, dict, set or other type outside the subset.
+    """
+    _check(value, 0)
+    return _pack(value)
+
+
+def _pack(value: object) -> bytes:
+    # use_bin_type keeps bytes (bin) and str (str8 allowed) apart; msgpack-python already
+    # chooses the smallest integer and length forms, which is our canonical form.
+    return msgpack.packb(value, use_bin_type=True, strict_types=False)  # type: ignore[no-any-return]  # untyped
+
+
+def _reject_foreign(value: object, depth: int) -> Value:
+    """Return ``value`` if it is in the subset, else raise ``DecodeError`` naming the type."""
+    if value is None or isinstance(value, bool | str | bytes):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, tuple):
+        if depth >= MAX_DEPTH:
+            raise DecodeError(f"arrays nested deeper than {MAX_DEPTH}")
+        return tuple(_reject_foreign(v, depth + 1) for v in value)
+    if isinstance(value, float):
+        raise DecodeError("floats are not allowed")
+    if isinstance(value, dict):
+        raise DecodeError("maps are not allowed (arrays are positional)")
+    raise DecodeError(f"extension types are not allowed (got {type(value).__name__})")
+
+
+def decode(data: bytes, max_size: int = MAX_RECORD_BYTES) -> Value:
+    """Decode one canonical msgpack value from untrusted ``data``.
+
+    Raises:
+        TooLargeError: ``data`` is longer than ``max_size``.
+        DecodeError: not one well-formed msgpack value of the subset (floats, maps and
+            extension types are rejected; so are trailing bytes).
+        NonCanonicalError: well-formed, but not the one canonical encoding.
+    """
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise DecodeError(f"expected bytes, got {type(data).__name__}")
+    data = bytes(data)
+    if len(data) > max_size:
+        raise TooLargeError(f"{len(data)} bytes is over the limit of {max_size}")
+    if not data:
+        raise DecodeError("empty input")
+    try:
+        raw = msgpack.unpackb(
+            data,
+            raw=False,
+            use_list=False,
+            strict_map_key=True,
+            max_str_len=max_size,
+            max_bin_len=max_size,
+            max_array_len=max_size,
+            max_map_len=max_size,
+            max_ext_len=max_size,
+        )
+    except msgpack.ExtraData:
+        raise DecodeError("trailing bytes after the value") from None
+    except UnicodeDecodeError as e:
+        raise DecodeError(f"a string is not valid UTF-8 at byte {e.start}") from None
+    except ValueError as e:
+        if "incomplete" in str(e).lower():
+            raise DecodeError("truncated msgpack value") from None
+        raise DecodeError(f"malformed msgpack: {e or type(e).__name__}") from None
+    except Exception as e:
+        # msgpack's docstring: "Other exceptions can be raised during unpacking".
+        raise DecodeError(f"malformed msgpack: {type(e).__name__}: {e}") from None
+    value = _reject_foreign(raw, 0)
+    if _pack(value) != data:
+        raise NonCanonicalError("not the canonical encoding (smallest forms, str/bin types)")
+    return value

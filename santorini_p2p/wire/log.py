@@ -1,0 +1,931 @@
+"""The signed, hash-chained game log: the one reader, writer and validator (SPEC.md 4-9).
+
+A log is a sequence of envelopes ``[version, signer, body, signature]`` (``seal`` builds one);
+record 0 is the header, and every later record carries the chain hash of the record before.
+A replay file, and a journal on disk, is a magic prefix then the length-prefixed envelopes.
+
+Public API:
+
+- ``seal(identity, message) -> bytes``: sign a body and return the envelope bytes;
+  ``open_envelope(raw) -> Envelope`` decodes one without checking the signature;
+  ``chain_hash(raw) -> bytes`` is BLAKE2b-256 of the exact envelope bytes.
+- ``Validator``: the incremental fold. ``feed(raw) -> Record`` checks one envelope (size,
+  decoding, version, signature over the exact bytes, chain, the signer's right to the record,
+  legality in the engine, the state hash) and applies it; on any failure it raises
+  ``ReplayError`` whose ``record_index`` is the record's number and whose ``__cause__`` is the
+  specific error (a ``WireError`` subclass, ``IllegalTurnError`` or ``DesyncError``), and the
+  validator is left as it was. State: ``header``, ``position`` (``None`` until every slot has
+  revealed), ``seats`` (public keys in seat order), ``names``, ``clocks`` (bank ms per seat),
+  ``pending_acks``, ``records``, ``next_seq``, ``last_hash``, ``turns``, ``is_over``,
+  ``is_complete``, ``result``. ``expected_signers()`` says who may sign the next record.
+  ``make_*`` methods build the next record for an identity (not fed: feed it, journal it,
+  send it).
+- ``validate(envelopes) -> Validator``: fold a whole log.
+- ``encode_frames(envelopes) -> bytes`` / ``iter_frames(data)``: the replay file format;
+  ``read_log(data, complete=True) -> Validator``: read and check a replay file or journal,
+  reporting the first bad record by number (framing errors included, in order).
+- ``Journal``: the live log on disk; ``Journal.create(path, header_envelope)``,
+  ``Journal.open(path)`` (reads and verifies what is there, for resume), ``append(raw)``
+  (validates, writes, flushes and fsyncs), ``validator``, ``close()``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Final, Self, cast
+
+from santorini_p2p.engine import (
+    NO_WINNER,
+    GodMode,
+    NameStart,
+    Phase,
+    Position,
+    Turn,
+    apply_action,
+    format_action,
+    format_position,
+    lose_on_time,
+    new_game,
+    outcome,
+    parse_action,
+    resign,
+    state_hash,
+)
+from santorini_p2p.errors import (
+    ChainError,
+    DecodeError,
+    DesyncError,
+    IllegalTurnError,
+    NotationError,
+    RecordError,
+    ReplayError,
+    SignatureError,
+    TooLargeError,
+    VersionError,
+    WireError,
+)
+from santorini_p2p.wire.codec import MAX_RECORD_BYTES, decode, encode
+from santorini_p2p.wire.draw import commitment, draw_seed, draw_setup
+from santorini_p2p.wire.identity import Identity, check_name, fingerprint, verify
+from santorini_p2p.wire.messages import (
+    GOD_MODES,
+    OFFER_KINDS,
+    OPTIONS,
+    PROTOCOL_VERSION,
+    Accept,
+    Ack,
+    Act,
+    Commit,
+    Header,
+    Message,
+    Offer,
+    Resign,
+    Result,
+    Reveal,
+    Seat,
+    Timeout,
+    decode_body,
+    encode_body,
+)
+
+__all__ = [
+    "ENVELOPE_VERSION",
+    "FILE_MAGIC",
+    "FILE_VERSION",
+    "MAX_RECORDS",
+    "SIGNING_DOMAIN",
+    "ZERO_HASH",
+    "Envelope",
+    "Journal",
+    "Record",
+    "Validator",
+    "chain_hash",
+    "encode_frames",
+    "iter_frames",
+    "make_header",
+    "open_envelope",
+    "read_log",
+    "seal",
+    "signing_input",
+    "validate",
+]
+
+ENVELOPE_VERSION: Final = 1
+SIGNING_DOMAIN: Final = b"santorini-p2p/1 record\x00"
+"""Prefix of the signed bytes, so a record signature is never valid for anything else."""
+FILE_MAGIC: Final = b"SNTR"
+FILE_VERSION: Final = 1
+MAX_RECORDS: Final = 20_000
+"""The longest log, in records (SPEC.md section 9)."""
+ZERO_HASH: Final = bytes(32)
+_HEAD: Final = FILE_MAGIC + bytes([FILE_VERSION])
+
+
+def _short(h: bytes) -> str:
+    return h.hex()[:16]
+
+
+def chain_hash(raw: bytes) -> bytes:
+    """Return the chain hash of an envelope: BLAKE2b-256 of its exact bytes."""
+    return hashlib.blake2b(raw, digest_size=32).digest()
+
+
+def signing_input(body: bytes) -> bytes:
+    """Return the bytes a record signature covers: ``SIGNING_DOMAIN || body``."""
+    return SIGNING_DOMAIN + body
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """A decoded envelope: version, signer public key, body bytes, signature."""
+
+    version: int
+    signer: bytes
+    body: bytes
+    signature: bytes
+
+
+def seal(identity: Identity, message: Message) -> bytes:
+    """Sign ``message`` with ``identity`` and return the canonical envelope bytes."""
+    body = encode_body(message)
+    sig = identity.sign(signing_input(body))
+    return encode((ENVELOPE_VERSION, identity.public_key, body, sig))
+
+
+def open_envelope(raw: bytes) -> Envelope:
+    """Decode envelope bytes and check their shape and version (not the signature).
+
+    Raises:
+        WireError: ``TooLargeError``, ``DecodeError``, ``NonCanonicalError`` or
+            ``VersionError``.
+    """
+    value = decode(raw, MAX_RECORD_BYTES)
+    if type(value) is not tuple or len(value) != 4:
+        raise DecodeError("envelope: expected an array [version, signer, body, signature]")
+    version, signer, body, sig = value
+    if type(version) is not int:
+        raise DecodeError(f"envelope: version must be an integer, got {version!r}")
+    if version != ENVELOPE_VERSION:
+        raise VersionError(
+            f"unsupported envelope version {version} (this program speaks {ENVELOPE_VERSION})"
+        )
+    if type(signer) is not bytes or len(signer) != 32:
+        raise DecodeError("envelope: the signer must be a 32-byte public key")
+    if type(body) is not bytes:
+        raise DecodeError("envelope: the body must be binary")
+    if type(sig) is not bytes or len(sig) != 64:
+        raise DecodeError("envelope: the signature must be 64 bytes")
+    return Envelope(version, signer, body, sig)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One checked record: its number, exact bytes, chain hash, signer and message.
+
+    ``slot`` is the signer's place in the header's seat list; ``seat`` the seat it held when
+    it signed (0-based; ``None`` before the draw fixed the seats).
+    """
+
+    index: int
+    raw: bytes
+    hash: bytes
+    signer: bytes
+    slot: int
+    seat: int | None
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class _Offer:
+    kind: str
+    seq: int
+    accepted: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class _State:
+    """Everything the fold carries from record to record; replaced whole on success."""
+
+    header: Header | None = None
+    keys: tuple[bytes, ...] = ()
+    commitments: tuple[bytes, ...] = ()
+    nonces: tuple[bytes, ...] = ()
+    position: Position | None = None
+    hash: bytes = b""
+    seat_slots: tuple[int, ...] = ()
+    banks: tuple[int, ...] = ()
+    pending: frozenset[int] = frozenset()
+    last_act: int = -1
+    offer: _Offer | None = None
+    ended: str = ""
+    results: frozenset[int] = frozenset()
+    turns: int = 0
+    drawn: tuple[str, ...] = ()
+
+
+def make_header(
+    game_id: bytes,
+    seats: Iterable[tuple[bytes, str]],
+    *,
+    gods: GodMode = "none",
+    move_ms: int = 0,
+    bank_ms: int = 0,
+    options: Iterable[str] = (),
+    created_ms: int = 0,
+) -> Header:
+    """Return a header record (seq 0) for a new game; the host (slot 0) seals it."""
+    return Header(
+        0,
+        ZERO_HASH,
+        game_id,
+        PROTOCOL_VERSION,
+        created_ms,
+        tuple(Seat(k, n) for k, n in seats),
+        gods,
+        move_ms,
+        bank_ms,
+        tuple(sorted(set(options))),
+    )
+
+
+class Validator:
+    """The incremental fold of a log: feed envelopes one by one, read the game state."""
+
+    def __init__(self) -> None:
+        self._s = _State()
+        self._records: list[Record] = []
+        self._last = ZERO_HASH
+
+    # -- state -----------------------------------------------------------------------------
+
+    @property
+    def header(self) -> Header | None:
+        """The header, once record 0 is in."""
+        return self._s.header
+
+    @property
+    def position(self) -> Position | None:
+        """The current position; ``None`` until every slot has revealed."""
+        return self._s.position
+
+    @property
+    def state_hash(self) -> bytes:
+        """The state hash of ``position`` (empty before it exists)."""
+        return self._s.hash
+
+    @property
+    def seats(self) -> tuple[bytes, ...]:
+        """Public keys in current seat order (header slot order before the draw)."""
+        s = self._s
+        if not s.seat_slots:
+            return s.keys
+        return tuple(s.keys[i] for i in s.seat_slots)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Display names in the same order as ``seats``."""
+        h = self._s.header
+        if h is None:
+            return ()
+        order = self._s.seat_slots or tuple(range(h.players))
+        return tuple(h.seats[i].name for i in order)
+
+    @property
+    def clocks(self) -> tuple[int, ...]:
+        """Bank time left per seat in ms, in the order of ``seats`` (all 0 when untimed)."""
+        s = self._s
+        order = s.seat_slots or tuple(range(len(s.banks)))
+        return tuple(s.banks[i] for i in order)
+
+    @property
+    def pending_acks(self) -> tuple[int, ...]:
+        """Seats (0-based, ascending) that still owe an ack of the last action."""
+        return tuple(sorted(self._seat_of_slot(i) for i in self._s.pending))
+
+    @property
+    def drawn(self) -> tuple[str, ...]:
+        """The gods the commit-reveal draw produced (draft pool or random deal)."""
+        return self._s.drawn
+
+    @property
+    def records(self) -> tuple[Record, ...]:
+        """Every record accepted so far, in order."""
+        return tuple(self._records)
+
+    @property
+    def next_seq(self) -> int:
+        """The number the next record must carry."""
+        return len(self._records)
+
+    @property
+    def last_hash(self) -> bytes:
+        """The chain hash the next record must carry as ``prev``."""
+        return self._last
+
+    @property
+    def turns(self) -> int:
+        """The number of turns of play (setup actions not counted)."""
+        return self._s.turns
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (a result may now be signed)."""
+        p = self._s.position
+        return p is not None and p.phase is Phase.OVER
+
+    @property
+    def is_complete(self) -> bool:
+        """Whether every seat has signed the result: the log is a finished replay."""
+        h = self._s.header
+        return h is not None and len(self._s.results) == h.players
+
+    @property
+    def result(self) -> tuple[int, str] | None:
+        """``(winner seat or -1, reason)`` once the game is over, else ``None``."""
+        p = self._s.position
+        if p is None or p.phase is not Phase.OVER:
+            return None
+        won = outcome(p).winner
+        return (-1 if won is None else won), (self._s.ended or "win")
+
+    def seat_of(self, public_key: bytes) -> int | None:
+        """Return the seat (0-based) ``public_key`` holds now, or ``None``."""
+        s = self._s
+        if public_key not in s.keys:
+            return None
+        return self._seat_of_slot(s.keys.index(public_key))
+
+    def _seat_of_slot(self, slot: int) -> int:
+        order = self._s.seat_slots
+        return order.index(slot) if order else slot
+
+    def expected_signers(self) -> tuple[bytes, ...]:
+        """Public keys that may sign the next record of the lockstep order.
+
+        Before play that is the one slot whose header, commit or reveal is due; in play, the
+        seats owing an ack or, with none owed, the seat to move (any seat may also resign,
+        claim a timeout or offer to end the game); at the end, seats yet to sign the result.
+        """
+        s = self._s
+        n = len(self._records)
+        if s.header is None:
+            return ()
+        players = s.header.players
+        if n <= 2 * players:
+            return (s.keys[(n - 1) % players],)
+        if s.results or self.is_over:
+            return tuple(k for i, k in enumerate(s.keys) if i not in s.results)
+        if s.pending:
+            return tuple(s.keys[i] for i in sorted(s.pending))
+        assert s.position is not None
+        return (s.keys[s.seat_slots[s.position.to_move]],)
+
+    # -- feeding ---------------------------------------------------------------------------
+
+    def feed(self, raw: bytes) -> Record:
+        """Check envelope ``raw`` as the next record and apply it; return the record.
+
+        Raises:
+            ReplayError: the record is bad; ``record_index`` is its number and ``__cause__``
+                the specific error. The validator is unchanged.
+        """
+        index = len(self._records)
+        try:
+            record, state = self._check(bytes(raw), index)
+        except WireError as e:
+            e.record = index
+            raise ReplayError(e.reason, index) from e
+        except (IllegalTurnError, DesyncError) as e:
+            raise ReplayError(str(e), index) from e
+        self._records.append(record)
+        self._s = state
+        self._last = record.hash
+        return record
+
+    def _check(self, raw: bytes, index: int) -> tuple[Record, _State]:
+        if index >= MAX_RECORDS:
+            raise TooLargeError(f"a log may hold at most {MAX_RECORDS} records")
+        if len(raw) > MAX_RECORD_BYTES:
+            raise TooLargeError(f"{len(raw)} bytes is over the limit of {MAX_RECORD_BYTES}")
+        env = open_envelope(raw)
+        s = self._s
+        if index > 0 and env.signer not in s.keys:
+            raise SignatureError(f"signed by {fingerprint(env.signer)}, which holds no seat")
+        if not verify(env.signer, env.signature, signing_input(env.body)):
+            raise SignatureError(f"bad signature (signer {fingerprint(env.signer)})")
+        msg = decode_body(env.body)
+        if msg.prev != self._last:
+            if index == 0:
+                raise ChainError("the header's previous-record hash must be all zeros")
+            raise ChainError(
+                f"broken chain: previous-record hash {_short(msg.prev)} is not the hash "
+                f"{_short(self._last)} of record {index - 1}"
+            )
+        if msg.seq != index:
+            raise ChainError(f"record number field says {msg.seq}")
+        if index == 0:
+            state = self._header(msg, env.signer)
+            slot = 0
+        else:
+            slot = s.keys.index(env.signer)
+            state = self._step(msg, slot, index)
+        seat = None if not s.seat_slots else s.seat_slots.index(slot)
+        rec = Record(index, raw, chain_hash(raw), env.signer, slot, seat, msg)
+        return rec, state
+
+    def _header(self, msg: Message, signer: bytes) -> _State:
+        if not isinstance(msg, Header):
+            raise RecordError(f"record 0 must be the header, got {type(msg).__name__.lower()}")
+        if msg.protocol != PROTOCOL_VERSION:
+            raise VersionError(
+                f"unsupported protocol version {msg.protocol} (this program speaks "
+                f"{PROTOCOL_VERSION})"
+            )
+        keys = tuple(seat.public_key for seat in msg.seats)
+        if not 2 <= len(keys) <= 4:
+            raise RecordError(f"header: expected 2 to 4 seats, got {len(keys)}")
+        if len(set(keys)) != len(keys):
+            raise RecordError("header: a public key holds two seats")
+        if signer != keys[0]:
+            raise SignatureError("the header must be signed by the first seat's key")
+        for i, seat in enumerate(msg.seats):
+            try:
+                check_name(seat.name)
+            except ValueError as e:
+                raise RecordError(f"header: seat {i + 1}: {e}") from None
+        if msg.gods not in GOD_MODES:
+            raise RecordError(f"header: unknown god selection {msg.gods!r}")
+        if list(msg.options) != sorted(set(msg.options)):
+            raise RecordError("header: options must be sorted with no repeats")
+        for opt in msg.options:
+            if opt not in OPTIONS:
+                raise RecordError(f"header: unknown rule option {opt!r}")
+        if (msg.move_ms == 0) != (msg.bank_ms == 0) and msg.bank_ms != 0:
+            raise RecordError("header: a bank needs a time per move")
+        return _State(header=msg, keys=keys, banks=(msg.bank_ms,) * len(keys))
+
+    def _step(self, msg: Message, slot: int, index: int) -> _State:
+        s = self._s
+        assert s.header is not None
+        n = s.header.players
+        if s.results and not isinstance(msg, Result):
+            raise RecordError("only result records may follow a result")
+        if index <= n:
+            return self._commit(msg, slot, index)
+        if index <= 2 * n:
+            return self._reveal(msg, slot, index)
+        if len(s.results) == n:
+            raise RecordError("the game is complete: no record may follow")
+        match msg:
+            case Act():
+                return self._act(msg, slot)
+            case Ack():
+                return self._ack(msg, slot)
+            case Resign():
+                return self._resign(msg, slot)
+            case Timeout():
+                return self._timeout(msg, slot)
+            case Offer():
+                return self._offer(msg, slot)
+            case Accept():
+                return self._accept(msg, slot)
+            case Result():
+                return self._result(msg, slot)
+            case _:
+                raise RecordError(f"a {type(msg).__name__.lower()} record is not allowed in play")
+
+    def _commit(self, msg: Message, slot: int, index: int) -> _State:
+        want = index - 1
+        if not isinstance(msg, Commit):
+            raise RecordError(f"expected slot {want + 1}'s commit, got {_kind(msg)}")
+        if slot != want:
+            raise SignatureError(f"signed by slot {slot + 1}, but slot {want + 1} commits here")
+        return replace(self._s, commitments=(*self._s.commitments, msg.commitment))
+
+    def _reveal(self, msg: Message, slot: int, index: int) -> _State:
+        s = self._s
+        h = s.header
+        assert h is not None
+        want = index - 1 - h.players
+        if not isinstance(msg, Reveal):
+            raise RecordError(f"expected slot {want + 1}'s reveal, got {_kind(msg)}")
+        if slot != want:
+            raise SignatureError(f"signed by slot {slot + 1}, but slot {want + 1} reveals here")
+        if commitment(h.game_id, s.keys[slot], msg.nonce) != s.commitments[slot]:
+            raise RecordError(f"slot {slot + 1}'s nonce does not match its commitment")
+        nonces = (*s.nonces, msg.nonce)
+        if len(nonces) < h.players:
+            return replace(s, nonces=nonces)
+        start, drawn = draw_setup(draw_seed(h.game_id, nonces), h.players, h.gods)
+        p = new_game(h.players, cast(GodMode, h.gods), snake="snake" in h.options, drawn=drawn)
+        slots = tuple((start + i) % h.players for i in range(h.players))
+        return replace(
+            s, nonces=nonces, position=p, hash=state_hash(p), seat_slots=slots, drawn=drawn
+        )
+
+    def _playing(self, what: str) -> Position:
+        p = self._s.position
+        assert p is not None
+        if p.phase is Phase.OVER:
+            raise RecordError(f"{what} after the game is over")
+        return p
+
+    def _active_slots(self, p: Position) -> frozenset[int]:
+        order = self._s.seat_slots
+        gone = p.eliminated if p.players == 3 else 0
+        return frozenset(order[i] for i in range(p.players) if not gone >> i & 1)
+
+    def _check_hash(self, got: bytes, p: Position) -> bytes:
+        want = state_hash(p)
+        if got != want:
+            raise DesyncError(len(self._records), got, want)
+        return want
+
+    def _act(self, msg: Act, slot: int) -> _State:
+        s = self._s
+        h = s.header
+        assert h is not None
+        p = self._playing("an action")
+        if s.pending:
+            owing = ", ".join(str(self._seat_of_slot(i) + 1) for i in sorted(s.pending))
+            raise RecordError(f"an action before seat {owing} acknowledged record {s.last_act}")
+        mover = p.to_move
+        if s.seat_slots[mover] != slot:
+            raise SignatureError(
+                f"signed by seat {self._seat_of_slot(slot) + 1}, but seat {mover + 1} is to move"
+            )
+        try:
+            action = parse_action(msg.action)
+        except NotationError as e:
+            raise RecordError(f"action text {msg.action!r} does not parse: {e.reason}") from None
+        if format_action(action) != msg.action:
+            raise RecordError(
+                f"action text {msg.action!r} is not canonical ({format_action(action)!r})"
+            )
+        banks = s.banks
+        if h.move_ms:
+            left = banks[slot] - max(0, msg.clock_ms - h.move_ms)
+            if left < 0:
+                raise RecordError(
+                    f"seat {mover + 1} ran out of time: the move took {msg.clock_ms} ms with "
+                    f"{h.move_ms} ms per move and {banks[slot]} ms in the bank"
+                )
+            banks = (*banks[:slot], left, *banks[slot + 1 :])
+        try:
+            q = apply_action(p, action)
+        except IllegalTurnError:
+            kind = "turn" if isinstance(action, Turn) else "action"
+            raise IllegalTurnError(
+                f"illegal {kind} {msg.action!r} by seat {mover + 1} in {format_position(p)}"
+            ) from None
+        digest = self._check_hash(msg.state_hash, q)
+        seat_slots = s.seat_slots
+        if isinstance(action, NameStart):
+            k, m = action.seat, len(seat_slots)
+            seat_slots = tuple(seat_slots[(k + i) % m] for i in range(m))
+        pending = self._active_slots(q) - {slot} if q.phase is not Phase.OVER else frozenset()
+        return replace(
+            s,
+            position=q,
+            hash=digest,
+            seat_slots=seat_slots,
+            banks=banks,
+            pending=pending,
+            last_act=msg.seq,
+            offer=None,
+            turns=s.turns + isinstance(action, Turn),
+        )
+
+    def _ack(self, msg: Ack, slot: int) -> _State:
+        s = self._s
+        if slot not in s.pending:
+            raise SignatureError(
+                f"signed by seat {self._seat_of_slot(slot) + 1}, which owes no acknowledgement"
+            )
+        if msg.acked != s.last_act:
+            raise RecordError(f"acknowledges record {msg.acked}, not the last action {s.last_act}")
+        if msg.state_hash != s.hash:
+            raise DesyncError(len(self._records), msg.state_hash, s.hash)
+        return replace(s, pending=s.pending - {slot})
+
+    def _resign(self, msg: Resign, slot: int) -> _State:
+        s = self._s
+        p = self._playing("a resignation")
+        if slot not in self._active_slots(p):
+            raise SignatureError(f"signed by slot {slot + 1}, which is no longer playing")
+        q = resign(p, s.seat_slots.index(slot))
+        digest = self._check_hash(msg.state_hash, q)
+        return replace(
+            s, position=q, hash=digest, pending=s.pending - {slot}, offer=None, ended="resign"
+        )
+
+    def _timeout(self, msg: Timeout, slot: int) -> _State:
+        s = self._s
+        p = self._playing("a timeout")
+        if slot not in self._active_slots(p):
+            raise SignatureError(f"signed by slot {slot + 1}, which is no longer playing")
+        if msg.seat != p.to_move:
+            raise RecordError(
+                f"claims seat {msg.seat + 1} ran out of time, but seat {p.to_move + 1}'s clock runs"
+            )
+        loser = s.seat_slots[msg.seat]
+        q = lose_on_time(p, msg.seat)
+        digest = self._check_hash(msg.state_hash, q)
+        return replace(
+            s, position=q, hash=digest, pending=s.pending - {loser}, offer=None, ended="time"
+        )
+
+    def _offer(self, msg: Offer, slot: int) -> _State:
+        p = self._playing("an offer")
+        if msg.kind not in OFFER_KINDS:
+            raise RecordError(f"unknown offer {msg.kind!r} (expected draw or abort)")
+        if slot not in self._active_slots(p):
+            raise SignatureError(f"signed by slot {slot + 1}, which is no longer playing")
+        return replace(self._s, offer=_Offer(msg.kind, msg.seq, frozenset({slot})))
+
+    def _accept(self, msg: Accept, slot: int) -> _State:
+        s = self._s
+        p = self._playing("an acceptance")
+        o = s.offer
+        if o is None or o.kind != msg.kind or o.seq != msg.offer:
+            raise RecordError(f"accepts a {msg.kind} offer in record {msg.offer} that is not open")
+        active = self._active_slots(p)
+        if slot not in active or slot in o.accepted:
+            raise SignatureError(f"signed by slot {slot + 1}, which cannot accept this offer")
+        accepted = o.accepted | {slot}
+        if accepted >= active:
+            q = replace(p, winner=NO_WINNER)
+            return replace(
+                s, position=q, hash=state_hash(q), offer=None, ended=o.kind, pending=frozenset()
+            )
+        return replace(s, offer=_Offer(o.kind, o.seq, accepted))
+
+    def _result(self, msg: Result, slot: int) -> _State:
+        s = self._s
+        if not self.is_over:
+            raise RecordError("a result before the game is over")
+        if slot in s.results:
+            raise SignatureError(f"slot {slot + 1} has already signed the result")
+        res = self.result
+        assert res is not None
+        if (msg.winner, msg.reason) != res:
+            raise RecordError(
+                f"result says winner {msg.winner + 1 if msg.winner >= 0 else 'none'} by "
+                f"{msg.reason!r}; the log gives {res[0] + 1 if res[0] >= 0 else 'none'} by "
+                f"{res[1]!r}"
+            )
+        if msg.state_hash != s.hash:
+            raise DesyncError(len(self._records), msg.state_hash, s.hash)
+        return replace(s, results=s.results | {slot}, pending=frozenset())
+
+    # -- building the next record ----------------------------------------------------------
+
+    def _seal(self, identity: Identity, message: Message) -> bytes:
+        return seal(identity, message)
+
+    def make_commit(self, identity: Identity, nonce: bytes) -> bytes:
+        """Return the signed commit to ``nonce`` (32 random bytes kept for the reveal)."""
+        h = self._s.header
+        assert h is not None, "the header comes first"
+        c = commitment(h.game_id, identity.public_key, nonce)
+        return seal(identity, Commit(self.next_seq, self._last, c))
+
+    def make_reveal(self, identity: Identity, nonce: bytes) -> bytes:
+        """Return the signed reveal of ``nonce``."""
+        return seal(identity, Reveal(self.next_seq, self._last, nonce))
+
+    def make_act(self, identity: Identity, action: str, clock_ms: int = 0) -> bytes:
+        """Return the signed action (canonical text of ``action``) with the state hash after.
+
+        Raises:
+            NotationError: ``action`` does not parse.
+            IllegalTurnError: it is not legal now.
+        """
+        p = self._s.position
+        if p is None:
+            raise IllegalTurnError("no position yet: the draw is not complete")
+        a = parse_action(action)
+        q = apply_action(p, a)
+        msg = Act(self.next_seq, self._last, format_action(a), clock_ms, state_hash(q))
+        return seal(identity, msg)
+
+    def make_ack(self, identity: Identity) -> bytes:
+        """Return the signed acknowledgement of the last action."""
+        return seal(identity, Ack(self.next_seq, self._last, self._s.last_act, self._s.hash))
+
+    def make_resign(self, identity: Identity) -> bytes:
+        """Return the signed resignation of ``identity``'s seat.
+
+        Raises:
+            IllegalTurnError: the seat cannot resign now.
+        """
+        p, seat = self._position_and_seat(identity)
+        return seal(identity, Resign(self.next_seq, self._last, state_hash(resign(p, seat))))
+
+    def make_timeout(self, identity: Identity) -> bytes:
+        """Return the signed claim that the seat to move ran out of time."""
+        p, _ = self._position_and_seat(identity)
+        after = state_hash(lose_on_time(p, p.to_move))
+        return seal(identity, Timeout(self.next_seq, self._last, p.to_move, after))
+
+    def make_offer(self, identity: Identity, kind: str) -> bytes:
+        """Return the signed offer to end the game: ``kind`` is ``draw`` or ``abort``."""
+        return seal(identity, Offer(self.next_seq, self._last, kind))
+
+    def make_accept(self, identity: Identity) -> bytes:
+        """Return the signed acceptance of the open offer."""
+        o = self._s.offer
+        if o is None:
+            raise IllegalTurnError("there is no open offer to accept")
+        return seal(identity, Accept(self.next_seq, self._last, o.kind, o.seq))
+
+    def make_result(self, identity: Identity) -> bytes:
+        """Return ``identity``'s signed result record of the finished game."""
+        res = self.result
+        if res is None:
+            raise IllegalTurnError("the game is not over")
+        return seal(identity, Result(self.next_seq, self._last, res[0], res[1], self._s.hash))
+
+    def _position_and_seat(self, identity: Identity) -> tuple[Position, int]:
+        p = self._s.position
+        seat = self.seat_of(identity.public_key)
+        if p is None or seat is None:
+            raise IllegalTurnError("no position yet, or the identity holds no seat")
+        return p, seat
+
+
+def _kind(msg: Message) -> str:
+    return type(msg).__name__.lower()
+
+
+def validate(envelopes: Iterable[bytes]) -> Validator:
+    """Fold ``envelopes`` through a fresh ``Validator`` and return it.
+
+    Raises:
+        ReplayError: the first bad record, by number.
+    """
+    v = Validator()
+    for raw in envelopes:
+        v.feed(raw)
+    return v
+
+
+# -- the replay file ------------------------------------------------------------------------
+
+
+def encode_frames(envelopes: Iterable[bytes]) -> bytes:
+    """Return a replay file: ``SNTR``, version byte 1, then each envelope with a length prefix."""
+    parts = [_HEAD]
+    for raw in envelopes:
+        parts.append(len(raw).to_bytes(4, "big"))
+        parts.append(raw)
+    return b"".join(parts)
+
+
+def _check_magic(data: bytes) -> None:
+    if len(data) < len(_HEAD) or data[:4] != FILE_MAGIC:
+        raise DecodeError("not a replay file (no SNTR magic)")
+    if data[4] != FILE_VERSION:
+        raise VersionError(
+            f"unsupported replay file version {data[4]} (this program reads {FILE_VERSION})"
+        )
+
+
+def iter_frames(data: bytes) -> Iterator[bytes]:
+    """Yield the envelopes of a replay file in order; errors come when their record is reached.
+
+    Raises:
+        WireError: not a replay file or an unsupported version (``record`` None), an
+            oversized record (``TooLargeError``), or a truncated one (``DecodeError``); the
+            error's ``record`` is the number of the record that could not be read.
+    """
+    _check_magic(data)
+    at = len(_HEAD)
+    index = 0
+    end = len(data)
+    while at < end:
+        if index >= MAX_RECORDS:
+            raise TooLargeError(f"a log may hold at most {MAX_RECORDS} records", index)
+        if end - at < 4:
+            raise DecodeError(f"truncated file: {end - at} bytes of a length prefix", index)
+        size = int.from_bytes(data[at : at + 4], "big")
+        at += 4
+        if size > MAX_RECORD_BYTES:
+            raise TooLargeError(
+                f"record length {size} is over the limit of {MAX_RECORD_BYTES}", index
+            )
+        if size == 0:
+            raise DecodeError("empty record", index)
+        if end - at < size:
+            raise DecodeError(
+                f"truncated file: the record needs {size} bytes, {end - at} left", index
+            )
+        yield data[at : at + size]
+        at += size
+        index += 1
+
+
+def read_log(data: bytes, *, complete: bool = True) -> Validator:
+    """Read and check a whole replay file (or, with ``complete=False``, a journal).
+
+    Raises:
+        ReplayError: the first bad record by number (``record_index`` None when the file is
+            not a replay file at all); with ``complete``, a log that ends before every seat
+            signed the result fails at the index one past its last record.
+    """
+    v = Validator()
+    try:
+        for raw in iter_frames(data):
+            v.feed(raw)
+    except WireError as e:
+        raise ReplayError(e.reason, e.record) from e
+    if complete and not v.is_complete:
+        n = v.next_seq
+        reason = "truncated: the log ends before every seat signed the result"
+        err = RecordError(reason, n)
+        raise ReplayError(reason, n) from err
+    return v
+
+
+# -- the journal ------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Journal:
+    """The live log on disk: each appended record is checked, written and fsynced at once."""
+
+    path: Path
+    validator: Validator
+    _fd: int = field(repr=False)
+
+    @classmethod
+    def create(cls, path: Path | str, header: bytes) -> Self:
+        """Create a new journal at ``path`` (which must not exist) starting with ``header``.
+
+        Raises:
+            ReplayError: the header record is bad.
+            FileExistsError: ``path`` exists.
+        """
+        v = Validator()
+        v.feed(header)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+        j = cls(Path(path), v, fd)
+        j._write(_HEAD + len(header).to_bytes(4, "big") + header)
+        return j
+
+    @classmethod
+    def open(cls, path: Path | str) -> Self:
+        """Open an existing journal to resume: read it, verify every record, append after.
+
+        A journal whose last frame was cut by a crash is trimmed to its last whole record.
+
+        Raises:
+            ReplayError: a record is bad (the game cannot resume from this journal).
+        """
+        data = Path(path).read_bytes()
+        v = Validator()
+        good = len(_HEAD)
+        try:
+            for raw in iter_frames(data):
+                v.feed(raw)
+                good += 4 + len(raw)
+        except WireError as e:
+            if not (isinstance(e, DecodeError) and e.reason.startswith("truncated")):
+                raise ReplayError(e.reason, e.record) from e
+        fd = os.open(path, os.O_WRONLY | getattr(os, "O_BINARY", 0))
+        os.ftruncate(fd, good)
+        os.lseek(fd, good, os.SEEK_SET)
+        return cls(Path(path), v, fd)
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            done = os.write(self._fd, view)
+            view = view[done:]
+        os.fsync(self._fd)
+
+    def append(self, raw: bytes) -> Record:
+        """Check ``raw`` as the next record, then write it and fsync; return the record.
+
+        Raises:
+            ReplayError: the record is bad; nothing is written.
+        """
+        rec = self.validator.feed(raw)
+        self._write(len(raw).to_bytes(4, "big") + raw)
+        return rec
+
+    def close(self) -> None:
+        """Close the file (the journal stays on disk)."""
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
