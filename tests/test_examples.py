@@ -1,0 +1,29 @@
+"""Every script in examples/ runs unattended and exits 0, so the examples cannot rot."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
+
+
+def test_there_are_examples():
+    assert EXAMPLES
+
+
+@pytest.mark.parametrize("script", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_example_runs(script, tmp_path):
+    env = {"SANTORINI_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    p = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
