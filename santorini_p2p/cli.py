@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING, TextIO
 from santorini_p2p import __version__
 from santorini_p2p.engine import (
     Position,
+    Turn,
+    apply_action,
     apply_unchecked,
     divide,
     format_position,
-    legal_turns,
+    legal_actions,
     outcome,
     parse_position,
     perft,
@@ -55,8 +57,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def _moves_json(p: Position) -> str:
     turns = []
-    for t in legal_turns(p):
-        child = apply_unchecked(p, t)
+    for t in legal_actions(p):
+        child = apply_unchecked(p, t) if isinstance(t, Turn) else apply_action(p, t)
         won = outcome(child)
         turns.append(
             {
@@ -74,7 +76,7 @@ def _cmd_moves(args: argparse.Namespace) -> int:
         if args.json:
             print(_moves_json(p))
         else:
-            for t in legal_turns(p):
+            for t in legal_actions(p):
                 print(t)
         return 0
     return _moves_batch(sys.stdin, sys.stdout, args.json)
@@ -98,7 +100,7 @@ def _moves_batch(inp: TextIO, out: TextIO, as_json: bool) -> int:
         if as_json:
             out.write(_moves_json(p) + "\n")
         else:
-            out.write(" ".join(str(t) for t in legal_turns(p)) + "\n")
+            out.write(" ".join(str(t) for t in legal_actions(p)) + "\n")
         out.flush()
     return status
 
@@ -283,6 +285,102 @@ def _add_ai_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.set_defaults(handler=_cmd_arena)
 
 
+def _cmd_id(args: argparse.Namespace) -> int:
+    from santorini_p2p.wire.identity import (
+        KEY_FILE,
+        check_name,
+        home_dir,
+        load_or_create_identity,
+        save_name,
+    )
+
+    if args.name is not None:
+        try:
+            check_name(args.name)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    me = save_name(args.name) if args.name is not None else load_or_create_identity()
+    if args.json:
+        print(json.dumps({"fingerprint": me.fingerprint, "name": me.name}))
+    else:
+        print(f"fingerprint  {me.fingerprint}")
+        print(f"name         {me.name}")
+        print(f"key file     {home_dir() / KEY_FILE}")
+    return 0
+
+
+def _cmd_replay_verify(args: argparse.Namespace) -> int:
+    import os
+
+    from santorini_p2p.replay.verify import verify_files
+
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
+    files: list[str] = args.files
+    show = len(files) >= 20 and sys.stderr.isatty() and not args.json
+    failed = 0
+    verdicts = []
+    for done, v in enumerate(verify_files(files, jobs), 1):
+        if show:
+            print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+        if args.json:
+            verdicts.append(v.to_json())
+        elif v.ok:
+            print(v.line(), flush=show)
+        else:
+            print(f"santorini: error: {v.line()}", file=sys.stderr)
+        failed += not v.ok
+        if show:
+            _progress(done, len(files))
+    if args.json:
+        print(json.dumps(verdicts, indent=None))
+    return 1 if failed else 0
+
+
+def _add_replay_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``id`` and the ``replay`` group; each replay action is one ``actions.add_parser``."""
+    p = sub.add_parser(
+        "id",
+        help="print this player's fingerprint and display name",
+        description="Print the fingerprint and display name of this player's identity, "
+        "creating the key on first use (under $SANTORINI_HOME, or the user's data directory).",
+    )
+    p.add_argument("--name", help="change the display name (1 to 64 bytes, printable)")
+    p.add_argument("--json", action="store_true", help='print {"fingerprint", "name"}')
+    p.set_defaults(handler=_cmd_id)
+
+    group = sub.add_parser(
+        "replay",
+        help="work with replay files (signed game records)",
+        description="Work with replay files.",
+    )
+    group.set_defaults(handler=lambda _args: _usage(group))
+    actions = group.add_subparsers(dest="replay_action", metavar="ACTION")
+
+    p = actions.add_parser(
+        "verify",
+        help="check replay files: signatures, chain, legality, state hashes",
+        description="Check every record of each replay file: signature, chain, the signer's "
+        "right to the record, the legality of each action and the state hash after it. Print "
+        "one line per good file (players, gods, result, turns, ok); name the first bad record "
+        "of a bad file and why, and exit 1.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="replay files")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print [{"file", "ok", "players", "gods", "result", "turns", ...}, ...]',
+    )
+    p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
+    p.set_defaults(handler=_cmd_replay_verify)
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="santorini",
@@ -298,8 +396,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "moves",
         help="list the legal turns of a position",
-        description="List the legal turns. With no POSITION, read positions from standard "
-        "input, one per line, and write one line per position, in order.",
+        description="List the legal turns (in the setup phase, the legal setup actions). With "
+        "no POSITION, read positions from standard input, one per line, and write one line "
+        "per position, in order.",
     )
     p.add_argument("position", nargs="?", help="a position string (default: read standard input)")
     p.add_argument(
@@ -320,6 +419,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--divide", action="store_true", help="first print each turn with its count")
     p.set_defaults(handler=_cmd_perft)
     _add_ai_commands(sub)
+    _add_replay_commands(sub)
 
     return parser
 
