@@ -110,3 +110,8 @@ def test_bad_input_is_an_error_naming_the_problem_with_exit_2(args, message):
     assert p.stderr.startswith(("santorini: error:", "usage:"))
     assert message in p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_moves_in_the_setup_phase_lists_setup_actions(capsys):
+    assert main(["moves", "00000/00000/00000/00000/00000 2 ?,? c[apollo.pan]"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["god apollo", "god pan"]
