@@ -218,11 +218,11 @@ class _State:
     hash: bytes = b""
     seat_slots: tuple[int, ...] = ()
     banks: tuple[int, ...] = ()
-    pending: frozenset[int] = frozenset()
+    pending: tuple[int, ...] = ()
     last_act: int = -1
     offer: _Offer | None = None
     ended: str = ""
-    results: frozenset[int] = frozenset()
+    results: tuple[int, ...] = ()
     turns: int = 0
     drawn: tuple[str, ...] = ()
 
@@ -303,8 +303,8 @@ class Validator:
 
     @property
     def pending_acks(self) -> tuple[int, ...]:
-        """Seats (0-based, ascending) that still owe an ack of the last action."""
-        return tuple(sorted(self._seat_of_slot(i) for i in self._s.pending))
+        """Seats (0-based) that still owe an ack of the last action, in the order they ack."""
+        return tuple(self._seat_of_slot(i) for i in self._s.pending)
 
     @property
     def drawn(self) -> tuple[str, ...]:
@@ -378,9 +378,9 @@ class Validator:
         if n <= 2 * players:
             return (s.keys[(n - 1) % players],)
         if s.results or self.is_over:
-            return tuple(k for i, k in enumerate(s.keys) if i not in s.results)
+            return (s.keys[s.seat_slots[len(s.results)]],)
         if s.pending:
-            return tuple(s.keys[i] for i in sorted(s.pending))
+            return (s.keys[s.pending[0]],)
         assert s.position is not None
         return (s.keys[s.seat_slots[s.position.to_move]],)
 
@@ -534,8 +534,8 @@ class Validator:
             raise RecordError(f"{what} after the game is over")
         return p
 
-    def _active_slots(self, p: Position) -> frozenset[int]:
-        order = self._s.seat_slots
+    def _active_slots(self, p: Position, order: tuple[int, ...] = ()) -> frozenset[int]:
+        order = order or self._s.seat_slots
         gone = p.eliminated if p.players == 3 else 0
         return frozenset(order[i] for i in range(p.players) if not gone >> i & 1)
 
@@ -551,7 +551,7 @@ class Validator:
         assert h is not None
         p = self._playing("an action")
         if s.pending:
-            owing = ", ".join(str(self._seat_of_slot(i) + 1) for i in sorted(s.pending))
+            owing = ", ".join(str(self._seat_of_slot(i) + 1) for i in s.pending)
             raise RecordError(f"an action before seat {owing} acknowledged record {s.last_act}")
         mover = p.to_move
         if s.seat_slots[mover] != slot:
@@ -587,7 +587,14 @@ class Validator:
         if isinstance(action, NameStart):
             k, m = action.seat, len(seat_slots)
             seat_slots = tuple(seat_slots[(k + i) % m] for i in range(m))
-        pending = self._active_slots(q) - {slot} if q.phase is not Phase.OVER else frozenset()
+        pending: tuple[int, ...] = ()
+        if q.phase is not Phase.OVER:
+            # Acks come in seat order after the mover, so every record's signer is fixed.
+            active = self._active_slots(q, seat_slots)
+            m = len(seat_slots)
+            here = seat_slots.index(slot)
+            after = (seat_slots[(here + i) % m] for i in range(1, m))
+            pending = tuple(x for x in after if x in active)
         return replace(
             s,
             position=q,
@@ -602,15 +609,16 @@ class Validator:
 
     def _ack(self, msg: Ack, slot: int) -> _State:
         s = self._s
-        if slot not in s.pending:
+        if not s.pending or slot != s.pending[0]:
+            due = f"seat {self._seat_of_slot(s.pending[0]) + 1}'s" if s.pending else "no"
             raise SignatureError(
-                f"signed by seat {self._seat_of_slot(slot) + 1}, which owes no acknowledgement"
+                f"signed by seat {self._seat_of_slot(slot) + 1}, but {due} acknowledgement is due"
             )
         if msg.acked != s.last_act:
             raise RecordError(f"acknowledges record {msg.acked}, not the last action {s.last_act}")
         if msg.state_hash != s.hash:
             raise DesyncError(len(self._records), msg.state_hash, s.hash)
-        return replace(s, pending=s.pending - {slot})
+        return replace(s, pending=s.pending[1:])
 
     def _resign(self, msg: Resign, slot: int) -> _State:
         s = self._s
@@ -620,7 +628,12 @@ class Validator:
         q = resign(p, s.seat_slots.index(slot))
         digest = self._check_hash(msg.state_hash, q)
         return replace(
-            s, position=q, hash=digest, pending=s.pending - {slot}, offer=None, ended="resign"
+            s,
+            position=q,
+            hash=digest,
+            pending=_without(s.pending, slot),
+            offer=None,
+            ended="resign",
         )
 
     def _timeout(self, msg: Timeout, slot: int) -> _State:
@@ -636,7 +649,7 @@ class Validator:
         q = lose_on_time(p, msg.seat)
         digest = self._check_hash(msg.state_hash, q)
         return replace(
-            s, position=q, hash=digest, pending=s.pending - {loser}, offer=None, ended="time"
+            s, position=q, hash=digest, pending=_without(s.pending, loser), offer=None, ended="time"
         )
 
     def _offer(self, msg: Offer, slot: int) -> _State:
@@ -659,17 +672,19 @@ class Validator:
         accepted = o.accepted | {slot}
         if accepted >= active:
             q = replace(p, winner=NO_WINNER)
-            return replace(
-                s, position=q, hash=state_hash(q), offer=None, ended=o.kind, pending=frozenset()
-            )
+            return replace(s, position=q, hash=state_hash(q), offer=None, ended=o.kind, pending=())
         return replace(s, offer=_Offer(o.kind, o.seq, accepted))
 
     def _result(self, msg: Result, slot: int) -> _State:
         s = self._s
         if not self.is_over:
             raise RecordError("a result before the game is over")
-        if slot in s.results:
-            raise SignatureError(f"slot {slot + 1} has already signed the result")
+        due = s.seat_slots[len(s.results)]
+        if slot != due:
+            raise SignatureError(
+                f"signed by seat {self._seat_of_slot(slot) + 1}, but seat "
+                f"{self._seat_of_slot(due) + 1} signs the result next (seat order)"
+            )
         res = self.result
         assert res is not None
         if (msg.winner, msg.reason) != res:
@@ -680,7 +695,7 @@ class Validator:
             )
         if msg.state_hash != s.hash:
             raise DesyncError(len(self._records), msg.state_hash, s.hash)
-        return replace(s, results=s.results | {slot}, pending=frozenset())
+        return replace(s, results=(*s.results, slot), pending=())
 
     # -- building the next record ----------------------------------------------------------
 
@@ -756,6 +771,10 @@ class Validator:
         if p is None or seat is None:
             raise IllegalTurnError("no position yet, or the identity holds no seat")
         return p, seat
+
+
+def _without(items: tuple[int, ...], item: int) -> tuple[int, ...]:
+    return tuple(x for x in items if x != item)
 
 
 def _kind(msg: Message) -> str:

@@ -2,8 +2,8 @@
 
 ``play_script`` plays the lockstep order of protocol/SPEC.md section 8 for a list of
 identities (all held locally): header, commits, reveals, then for every action the mover's
-``Act`` and each other seat's ``Ack``, and at the end a ``Result`` from every seat. A live
-session does the same, one peer per identity.
+``Act`` and each other seat's ``Ack``, and at the end a ``Result`` from every seat in seat
+order. A live session does the same, one peer per identity.
 """
 
 from __future__ import annotations
@@ -95,6 +95,6 @@ def play_script(
         p = v.position
         assert p is not None
         add(v.make_resign(by_key[v.seats[p.to_move]]))
-    for ident in identities:
-        add(v.make_result(ident))
+    for seat in range(len(identities)):
+        add(v.make_result(by_key[v.seats[seat]]))
     return out
