@@ -119,7 +119,7 @@ class _Search:
         self.seat = root.to_move
         self.paranoid = root.players == 3
         self.table: dict[Position, tuple[int, int, int, Turn | None]] = {}
-        self.history: dict[Turn, int] = {}
+        self.history: dict[int, int] = {}
         self.nodes = 0
         self.max_nodes = max_nodes
         self.deadline = deadline
@@ -148,43 +148,41 @@ class _Search:
     def order(self, p: Position, turns: list[Turn], first: Turn | None) -> list[Turn]:
         """Sort ``turns`` best first by cheap signs: blocks, climbs, history."""
         ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
+        lv = [(ge1 >> s & 1) + (ge2 >> s & 1) + (ge3 >> s & 1) for s in range(25)]
         side = p.side_of(p.to_move)
         danger = 0
-        for s in range(len(p.workers)):
-            if s != side:
-                danger |= threat_squares(p, s)
-        opp2 = 0
-        for s, m in enumerate(p.workers):
-            if s != side:
-                opp2 |= m & ge2 & ~ge3
         near_opp2 = 0
-        for w in _bits(opp2):
-            near_opp2 |= NEIGHBOURS[w]
+        for s, m in enumerate(p.workers):
+            if s != side and m:
+                danger |= threat_squares(p, s)
+                for w in _bits(m & ge2 & ~ge3):
+                    near_opp2 |= NEIGHBOURS[w]
+        # Raising a square to level 3 next to an opponent's level-2 worker hands it a win.
+        gift = near_opp2 & ge2 & ~ge3
         hist = self.history
-        keyed: list[tuple[int, int, Turn]] = []
+        first_key = _key(first) if first is not None else -1
+        keyed: list[tuple[int, int]] = []
         for i, t in enumerate(turns):
-            if t is first or t == first:
-                keyed.append((-(10**9), i, t))
+            k = _key(t)
+            if k == first_key and t == first:
+                keyed.append((-(10**9), i))
                 continue
-            key = 0
+            key = hist.get(k, 0)
             if not t.hermes:
-                src = t.worker
+                hs = lv[t.worker]
                 dst = t.path[-1]
-                hs = (ge1 >> src & 1) + (ge2 >> src & 1) + (ge3 >> src & 1)
-                hd = (ge1 >> dst & 1) + (ge2 >> dst & 1) + (ge3 >> dst & 1)
+                hd = lv[dst]
                 key += 120 * (hd - hs) + 40 * hd
                 if danger >> dst & 1:
                     key += 3000
             for b in t.builds:
-                bit = 1 << b
-                if danger & bit:
+                if danger >> b & 1:
                     key += 3000
-                elif near_opp2 & bit and ge2 & bit and not ge3 & bit and not t.dome:
+                elif gift >> b & 1 and not t.dome:
                     key -= 2000
-            key += hist.get(t, 0)
-            keyed.append((-key, i, t))
+            keyed.append((-key, i))
         keyed.sort()
-        return [t for _, _, t in keyed]
+        return [turns[i] for _, i in keyed]
 
     def value(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The minimax value of ``p`` for the searching side, within ``alpha``..``beta``."""
@@ -223,7 +221,8 @@ class _Search:
                     if v > alpha:
                         alpha = v
                         if alpha >= beta:
-                            self.history[t] = self.history.get(t, 0) + depth * depth
+                            k = _key(t)
+                            self.history[k] = self.history.get(k, 0) + depth * depth
                             break
         else:
             best = _INF
@@ -235,7 +234,8 @@ class _Search:
                     if v < beta:
                         beta = v
                         if alpha >= beta:
-                            self.history[t] = self.history.get(t, 0) + depth * depth
+                            k = _key(t)
+                            self.history[k] = self.history.get(k, 0) + depth * depth
                             break
         flag = _EXACT
         if best <= a0:
@@ -260,6 +260,12 @@ class _Search:
                 break
             seen.add(p)
         return tuple(line)
+
+
+def _key(t: Turn) -> int:
+    """A small int naming a turn's worker, destination and first build (for the history)."""
+    b = t.builds[0] if t.builds else 25
+    return ((t.worker + 1) * 26 + t.path[-1]) * 26 + b + (1 << 20) * t.hermes
 
 
 def _bits(mask: int) -> list[int]:
