@@ -30,6 +30,7 @@ from santorini_p2p.errors import SantoriniError
 if TYPE_CHECKING:
     from santorini_p2p.ai import Analysis
     from santorini_p2p.ai.arena import GameRecord
+    from santorini_p2p.ui.start import GameOptions
 
 __all__ = ["main"]
 
@@ -375,6 +376,16 @@ def _add_replay_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
     p.set_defaults(handler=_cmd_replay_verify)
 
+    p = actions.add_parser(
+        "show",
+        help="step through a replay file on the game screen",
+        description="Open the replay viewer: Left/Right step, Home/End jump, the turn list "
+        "marks the current turn, and the verification status is shown at the top.",
+    )
+    p.add_argument("file", metavar="FILE", help="a replay file")
+    p.add_argument("--no-mouse", dest="mouse", action="store_false", help="ignore the mouse")
+    p.set_defaults(handler=_cmd_replay_show)
+
 
 def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_help(sys.stderr)
@@ -420,6 +431,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=_cmd_perft)
     _add_ai_commands(sub)
     _add_replay_commands(sub)
+    _add_console_commands(sub)
 
     return parser
 
@@ -448,5 +460,76 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _open_console() -> int:
     """``santorini`` with no arguments: the console's start screen."""
-    _build_parser().print_help()
-    return 0
+    from santorini_p2p.ui.start import GameOptions, run_console
+
+    return run_console(GameOptions())
+
+
+def _console_options(args: argparse.Namespace) -> GameOptions:
+    from santorini_p2p.ui.start import GameOptions
+
+    return GameOptions(gods=args.gods, seed=args.seed, timed=not args.untimed, mouse=args.mouse)
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from santorini_p2p.ui.start import play
+
+    return play(args.bot, args.players, _console_options(args))
+
+
+def _cmd_watch(args: argparse.Namespace) -> int:
+    from santorini_p2p.ui.start import watch
+
+    if args.pace < 0:
+        raise UsageError(f"pace: expected milliseconds of at least 0, got {args.pace}")
+    levels = args.levels or ["medium"] * args.players
+    if len(levels) != args.players:
+        raise UsageError(f"levels: expected {args.players} levels, got {len(levels)}")
+    return watch(levels, _console_options(args), args.pace)
+
+
+def _cmd_replay_show(args: argparse.Namespace) -> int:
+    from santorini_p2p.ui.replay_view import show_replay
+
+    return show_replay(args.file, mouse=args.mouse)
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--players", type=int, choices=(2, 3, 4), default=2, help="number of players (default 2)"
+    )
+    p.add_argument(
+        "--gods",
+        choices=("none", "random", "draft", "challenger"),
+        default="none",
+        help="how gods are chosen (default none)",
+    )
+    p.add_argument("--seed", type=int, help="seed of the god draw and the computer's choices")
+    p.add_argument("--untimed", action="store_true", help="no clocks (default: 1 min + 5 min)")
+    p.add_argument("--no-mouse", dest="mouse", action="store_false", help="ignore the mouse")
+
+
+def _add_console_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``play`` and ``watch``: the console's games, opened straight from the command line."""
+    from santorini_p2p.ai import LEVELS
+
+    p = sub.add_parser(
+        "play",
+        help="play on this terminal: against the computer, or hot-seat",
+        description="Open the game screen: against the computer with --bot LEVEL, otherwise "
+        "hot-seat (players take turns at this terminal). Tab completes every legal action; "
+        "? shows the keys and the gods.",
+    )
+    p.add_argument("--bot", choices=LEVELS, metavar="LEVEL", help=", ".join(LEVELS))
+    _add_game_options(p)
+    p.set_defaults(handler=_cmd_play)
+
+    p = sub.add_parser(
+        "watch",
+        help="watch computer players play each other",
+        description="Open the game screen on a game between computer players.",
+    )
+    p.add_argument("--levels", nargs="+", choices=LEVELS, metavar="LEVEL", help="one per player")
+    p.add_argument("--pace", type=int, default=700, metavar="MS", help="least ms between turns")
+    _add_game_options(p)
+    p.set_defaults(handler=_cmd_watch)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.mouse_events import MouseEvent
 
 from santorini_p2p.engine import Action, Phase, Position, Square, outcome
 from santorini_p2p.ui.state import SeatView
@@ -13,6 +16,7 @@ __all__ = [
     "BOARD_HEIGHT",
     "BOARD_WIDTH",
     "NO_MARKS",
+    "ClickFactory",
     "Fragments",
     "Marks",
     "format_clock",
@@ -72,6 +76,8 @@ def _status(p: Position) -> str:
 
 Fragments: TypeAlias = list[tuple[str, str]]
 """Styled text as prompt_toolkit takes it: ``(style, text)`` pairs."""
+ClickFactory: TypeAlias = Callable[[Square], Callable[[MouseEvent], object]]
+"""Makes the mouse handler of a square."""
 
 BOARD_WIDTH: Final = 35
 """Columns the console board takes (ranks on both edges)."""
@@ -125,15 +131,18 @@ def _square_fragments(p: Position, s: Square, marks: Marks) -> Fragments:
     return [(base, left + digit + "  " + right)]
 
 
-def render_board(p: Position, marks: Marks = NO_MARKS) -> Fragments:
+def render_board(
+    p: Position, marks: Marks = NO_MARKS, on_click: ClickFactory | None = None
+) -> StyleAndTextTuples:
     """Return the console board: 13 rows of 35 columns, ranks 5 to 1 down, files a to e across.
 
     Each square shows its level (blank for 0) and shade (style ``level0``..``level3``), a dome
     as ``X`` (style ``dome``), a worker as its side's letter (style ``worker.a``..). Squares
     in ``marks.targets`` are bracketed ``[ ]``, other squares in ``marks.chosen`` parenthesised, so
-    the board reads the same without colour.
+    the board reads the same without colour. ``on_click(square)``, when given, makes the mouse
+    handler attached to that square's fragments.
     """
-    out: Fragments = [
+    out: StyleAndTextTuples = [
         ("class:board.edge", _FILES_LINE + "\n"),
         ("class:board.rule", _RULE_LINE + "\n"),
     ]
@@ -141,7 +150,12 @@ def render_board(p: Position, marks: Marks = NO_MARKS) -> Fragments:
         out.append(("class:board.edge", f"{r + 1} "))
         for f in range(5):
             out.append(("class:board.rule", "|"))
-            out.extend(_square_fragments(p, r * 5 + f, marks))
+            s = r * 5 + f
+            if on_click is None:
+                out.extend(_square_fragments(p, s, marks))
+            else:
+                handler = on_click(s)
+                out.extend((st, tx, handler) for st, tx in _square_fragments(p, s, marks))
         out.append(("class:board.rule", "|"))
         out.append(("class:board.edge", f" {r + 1}\n"))
         out.append(("class:board.rule", _RULE_LINE + "\n"))
@@ -149,9 +163,9 @@ def render_board(p: Position, marks: Marks = NO_MARKS) -> Fragments:
     return out
 
 
-def fragments_text(fragments: Fragments) -> str:
+def fragments_text(fragments: StyleAndTextTuples) -> str:
     """Return the text of ``fragments`` without styles (how the screen reads without colour)."""
-    return "".join(text for _, text in fragments)
+    return "".join(fragment[1] for fragment in fragments)
 
 
 def format_clock(ms: int) -> str:

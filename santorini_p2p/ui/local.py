@@ -439,10 +439,9 @@ class LocalGame:
             how = f" with {last}"
         text = f"{self._who(winner)} wins{how}."
         if humans and len(humans) < p.players:
-            won = any(p.side_of(s) == p.side_of(winner) for s in humans)
-            self._say(
-                ("You win! " if won else "You lose. ") + text,
-                MessageKind.WIN if won else MessageKind.LOSS,
-            )
+            if any(p.side_of(s) == p.side_of(winner) for s in humans):
+                self._say(f"You win{how}!", MessageKind.WIN)
+            else:
+                self._say(f"You lose: {text}", MessageKind.LOSS)
         else:
             self._say(text, MessageKind.WIN)

@@ -1,0 +1,494 @@
+"""The full-screen game screen: board, side panel, messages and the action input line.
+
+The screen reads a :class:`~santorini_p2p.ui.state.GameController` on every redraw and holds
+no rules: legal actions, completions and highlights all come from the engine through
+``completer.py`` and ``validator.py``. ``run_game`` runs the screen and the controller side by
+side on one event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Final
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Dimension,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.processors import (
+    Processor,
+    Transformation,
+    TransformationInput,
+)
+from prompt_toolkit.layout.utils import explode_text_fragments
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame, TextArea
+
+from santorini_p2p.engine import Action, Phase, Position, Turn, find_god, outcome
+from santorini_p2p.errors import SantoriniError
+from santorini_p2p.ui.board_view import (
+    BOARD_HEIGHT,
+    BOARD_WIDTH,
+    Marks,
+    letter_of,
+    render_board,
+    render_panel,
+)
+from santorini_p2p.ui.completer import (
+    ActionCompleter,
+    is_prefix,
+    last_step,
+    legal_texts,
+    marks_for,
+    next_steps,
+    squares_in,
+)
+from santorini_p2p.ui.state import GameController
+from santorini_p2p.ui.validator import ActionValidator, find_action
+
+__all__ = ["COMMANDS", "STYLE", "GameScreen", "help_text", "run_game"]
+
+COMMANDS: Final = ("undo", "resign", "quit", "help")
+"""Words the input line takes besides actions."""
+
+STYLE: Final = Style.from_dict(
+    {
+        "title": "reverse bold",
+        "level0": "bg:#e8e2d0 #000000",
+        "level1": "bg:#c9bfa3 #000000",
+        "level2": "bg:#9c9078 #000000",
+        "level3": "bg:#6b6150 #ffffff",
+        "dome": "bg:#000000 #ffffff bold",
+        "worker": "bold",
+        "worker.a": "bg:#1d4ed8 #ffffff",
+        "worker.b": "bg:#dc2626 #ffffff",
+        "worker.c": "bg:#15803d #ffffff",
+        "worker.a.name": "bg:default #3b82f6",
+        "worker.b.name": "bg:default #ef4444",
+        "worker.c.name": "bg:default #22c55e",
+        "target": "bg:#facc15 #000000 bold",
+        "chosen": "bg:#7dd3fc #000000 bold",
+        "board.rule": "#808080",
+        "board.edge": "bold",
+        "panel.tomove": "bold",
+        "panel.heading": "bold underline",
+        "panel.god": "italic",
+        "msg.error": "#ef4444 bold",
+        "msg.loss": "#ef4444 bold",
+        "msg.win": "#22c55e bold",
+        "msg.warning": "#eab308",
+        "msg.last": "bold",
+        "input.bad": "reverse bold #ef4444",
+        "hint": "",
+        "hint.error": "#ef4444 bold",
+        "help": "bg:#202020 #e0e0e0",
+    }
+)
+"""Colours for the console; without colour (``NO_COLOR``) bold, reverse and brackets remain."""
+
+_NOTATION: Final = {
+    "apollo": "b2>c3^d4 onto an opponent's worker swaps the two",
+    "artemis": "b2>c3>d4^e5 takes a second step",
+    "atlas": "b2>c3^d4D builds a dome at any level",
+    "demeter": "b2>c3^b3^d4 builds twice (squares in a1..e5 order)",
+    "hephaestus": "b2>c3^d4^d4 builds a second block on the same square",
+    "hermes": "Ha1,c2^b2 moves both workers on one level, then builds",
+    "minotaur": "b2>c3^d4 onto an opponent's worker pushes it on",
+    "prometheus": "b2^c2>b3^c2 builds before moving (then no moving up)",
+}
+
+_KEYS_HELP: Final = """\
+Keys
+  Tab, Shift-Tab  cycle the legal next steps (after b2> only that worker's)
+  Enter           play the action, or go one step on with what is typed
+  mouse           click a worker, then where it moves, then where it builds
+  Ctrl-Z, undo    take back your last move (games on this terminal only)
+  resign          resign the game
+  Ctrl-Q, quit    back to the start screen (Ctrl-C quits the program)
+  ?, F1           this help (Esc closes it)
+
+Turns: b2>c3^d4 moves the worker on b2 to c3 and builds on d4; a winning
+move up to level 3 has no build. Setup: god NAME, place b2,d4, start N.
+Board: the digit is the level, X a dome, A/B/C the workers; [ ] marks where
+the input can go next, ( ) what it has named."""
+
+
+def help_text(p: Position) -> str:
+    """Return the help: the keys, the notation, and the gods in play with their powers."""
+    lines = [_KEYS_HELP]
+    gods = [g for g in dict.fromkeys(p.gods + p.pool) if g and g != "?"]
+    if gods:
+        lines.append("")
+        lines.append("Gods in this game")
+        for name in gods:
+            lines.append(f"  {name}: {find_god(name).power}")
+            if name in _NOTATION:
+                lines.append(f"    type: {_NOTATION[name]}")
+    return "\n".join(lines)
+
+
+class _MarkBadCharacter(Processor):
+    """Shows the character the validator rejected in reverse video."""
+
+    def apply_transformation(self, ti: TransformationInput) -> Transformation:
+        error = ti.buffer_control.buffer.validation_error
+        if error is None:
+            return Transformation(ti.fragments)
+        fragments = explode_text_fragments(ti.fragments)
+        index = ti.source_to_display(error.cursor_position)
+        if 0 <= index < len(fragments):
+            style, text = fragments[index][0], fragments[index][1]
+            fragments[index] = (style + " class:input.bad", text)
+        return Transformation(fragments)
+
+
+class GameScreen:
+    """The game screen's state and layout around one controller (ptpython's split of state)."""
+
+    def __init__(self, controller: GameController, *, mouse: bool = True) -> None:
+        self.controller = controller
+        self.show_help = False
+        self.error: str | None = None
+        self.input = TextArea(
+            multiline=False,
+            height=1,
+            prompt=self._prompt,
+            completer=ActionCompleter(self._input_position),
+            validator=ActionValidator(self._input_position),
+            complete_while_typing=True,
+            accept_handler=self._accept,
+            input_processors=[_MarkBadCharacter()],
+            style="class:input",
+        )
+        self.input.buffer.validate_while_typing = Condition(lambda: True)
+        self.app: Application[str] = Application(
+            layout=Layout(self._layout(), focused_element=self.input),
+            key_bindings=self._key_bindings(),
+            style=STYLE,
+            full_screen=True,
+            mouse_support=mouse,
+            refresh_interval=0.25,
+        )
+        self._unlisten = controller.listen(self._changed)
+
+    # -- state the layout reads ---------------------------------------------------------------
+
+    def _input_position(self) -> Position | None:
+        c = self.controller
+        return c.position if c.awaiting is not None else None
+
+    def _changed(self) -> None:
+        self.app.invalidate()
+
+    def _prompt(self) -> StyleAndTextTuples:
+        c = self.controller
+        p = c.position
+        seat = c.awaiting
+        if seat is None:
+            return [("class:prompt", "  > ")]
+        letter = letter_of(p, p.side_of(seat))
+        return [(f"class:prompt class:worker.{letter.lower()}.name bold", f"{letter}> ")]
+
+    def _status(self) -> str:
+        c = self.controller
+        p = c.position
+        if c.stopped:
+            return "stopped"
+        if p.phase is Phase.OVER:
+            result = outcome(p)
+            if result.winner is None:
+                return "game over"
+            return f"game over: seat {result.winner + 1} won"
+        view = c.seats()[p.to_move]
+        who = f"{view.name} (seat {p.to_move + 1}, {letter_of(p, p.side_of(p.to_move))})"
+        if c.awaiting is not None:
+            return f"{who} to play: your turn"
+        if not view.human:
+            return f"{who} is thinking"
+        return f"waiting for {who}"
+
+    def _title(self) -> StyleAndTextTuples:
+        text = f" Santorini | {self.controller.title} | {self._status()}"
+        width = get_app().output.get_size().columns
+        right = "? help "
+        room = max(0, width - len(right))
+        return [("class:title", text[:room].ljust(room) + right)]
+
+    def _board(self) -> StyleAndTextTuples:
+        c = self.controller
+        p = c.position
+        if c.awaiting is not None:
+            marks = marks_for(p, self.input.buffer.text)
+        else:
+            last = c.actions[-1] if c.actions else None
+            chosen = frozenset(squares_in(str(last))) if isinstance(last, Turn) else frozenset()
+            marks = Marks(chosen=chosen)
+        return render_board(p, marks, self._click_handler)
+
+    def _click_handler(self, square: int) -> Callable[[MouseEvent], object]:
+        def handler(event: MouseEvent) -> object:
+            if event.event_type != MouseEventType.MOUSE_UP:
+                return NotImplemented
+            self.click(square)
+            return None
+
+        return handler
+
+    def _panel(self) -> StyleAndTextTuples:
+        c = self.controller
+        width = max(20, get_app().output.get_size().columns - BOARD_WIDTH - 1)
+        return list(render_panel(c.position, c.seats(), c.actions, width, BOARD_HEIGHT))
+
+    def _messages(self) -> StyleAndTextTuples:
+        messages = self.controller.messages
+        out: StyleAndTextTuples = []
+        for i, m in enumerate(messages):
+            style = f"class:msg.{m.kind.value}"
+            if i == len(messages) - 1:
+                style += " class:msg.last"
+            out.append((style, " " + m.text + "\n"))
+        if self.error:
+            out.append(("class:msg.error", " " + self.error + "\n"))
+        return out
+
+    def _message_cursor(self) -> Point:
+        return Point(0, max(0, len(self.controller.messages) + (1 if self.error else 0) - 1))
+
+    def _hint(self) -> StyleAndTextTuples:
+        c = self.controller
+        p = c.position
+        error = self.input.buffer.validation_error
+        if error is not None and c.awaiting is not None:
+            return [("class:hint.error", f" ! {error.message}")]
+        if c.stopped:
+            return [("class:hint.error", f" {c.stopped}")]
+        if p.phase is Phase.OVER:
+            undo = ", Ctrl-Z to undo" if c.can_undo else ""
+            return [("class:hint", f" Game over: Enter for the start screen{undo}.")]
+        if c.awaiting is None:
+            return [("class:hint", f" {self._status()}...")]
+        if p.phase is Phase.GODS:
+            return [("class:hint", " Choose: Tab shows the choices, Enter takes one.")]
+        if p.phase is Phase.PLACE:
+            return [("class:hint", " Place your workers: Tab for a square, Enter, Tab, Enter.")]
+        return [
+            (
+                "class:hint",
+                " Your turn: worker, move, build (like b2>c3^d4). Tab completes, Enter plays.",
+            )
+        ]
+
+    def _toolbar(self) -> StyleAndTextTuples:
+        undo = "  Ctrl-Z undo" if self.controller.can_undo else ""
+        return [("class:title", f" Tab complete  Enter play{undo}  ? help  Ctrl-Q leave ")]
+
+    # -- layout -------------------------------------------------------------------------------
+
+    def _layout(self) -> FloatContainer:
+        board = Window(
+            FormattedTextControl(self._board, focusable=False),
+            width=BOARD_WIDTH,
+            height=BOARD_HEIGHT,
+        )
+        panel = Window(FormattedTextControl(self._panel), height=BOARD_HEIGHT, wrap_lines=False)
+        messages = Window(
+            FormattedTextControl(self._messages, get_cursor_position=self._message_cursor),
+            height=Dimension(min=1, preferred=8),
+            wrap_lines=True,
+        )
+        body = HSplit(
+            [
+                Window(FormattedTextControl(self._title), height=1),
+                VSplit([board, Window(width=1), panel]),
+                messages,
+                Window(FormattedTextControl(self._hint), height=1, wrap_lines=False),
+                self.input,
+                Window(FormattedTextControl(self._toolbar), height=1),
+            ]
+        )
+        help_box = ConditionalContainer(
+            Frame(
+                Window(
+                    FormattedTextControl(lambda: help_text(self.controller.position)),
+                    wrap_lines=True,
+                ),
+                title="Help",
+                style="class:help",
+            ),
+            filter=Condition(lambda: self.show_help),
+        )
+        return FloatContainer(
+            body,
+            floats=[
+                Float(
+                    xcursor=True,
+                    ycursor=True,
+                    content=CompletionsMenu(max_height=8, scroll_offset=1),
+                ),
+                Float(content=help_box, top=1, bottom=1, left=2, right=2),
+            ],
+        )
+
+    def _key_bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        helping = Condition(lambda: self.show_help)
+
+        @kb.add("f1")
+        @kb.add("?")
+        def _help(event: KeyPressEvent) -> None:
+            self.show_help = not self.show_help
+
+        @kb.add("escape", filter=helping, eager=True)
+        def _close_help(event: KeyPressEvent) -> None:
+            self.show_help = False
+
+        @kb.add("tab")
+        def _next(event: KeyPressEvent) -> None:
+            b = event.current_buffer
+            if b.complete_state:
+                b.complete_next()
+            else:
+                b.start_completion(select_first=True)
+
+        @kb.add("s-tab")
+        def _previous(event: KeyPressEvent) -> None:
+            b = event.current_buffer
+            if b.complete_state:
+                b.complete_previous()
+            else:
+                b.start_completion(select_last=True)
+
+        @kb.add("c-z")
+        def _undo(event: KeyPressEvent) -> None:
+            self.command("undo")
+
+        @kb.add("c-q")
+        def _leave(event: KeyPressEvent) -> None:
+            event.app.exit(result="menu")
+
+        @kb.add("c-c")
+        def _quit(event: KeyPressEvent) -> None:
+            event.app.exit(result="quit")
+
+        return kb
+
+    # -- input --------------------------------------------------------------------------------
+
+    def command(self, word: str) -> None:
+        """Carry out one of ``COMMANDS``; errors become the screen's error line."""
+        self.error = None
+        try:
+            if word == "undo":
+                self.controller.undo()
+            elif word == "resign":
+                self.controller.resign()
+            elif word == "quit":
+                self.app.exit(result="menu")
+            elif word == "help":
+                self.show_help = True
+        except SantoriniError as e:
+            self.error = str(e)
+        self.input.buffer.reset()
+        self.app.invalidate()
+
+    def _accept(self, buffer: Buffer) -> bool:
+        """Play a complete action, go one step on with a partial one, or run a command."""
+        c = self.controller
+        text = buffer.text.strip()
+        self.error = None
+        if text.lower() in COMMANDS:
+            self.command(text.lower())
+            return False
+        if c.awaiting is None:
+            if not text and (c.position.phase is Phase.OVER or c.stopped):
+                self.app.exit(result="menu")
+            return False
+        p = c.position
+        canonical = find_action(p, text)
+        if canonical is not None:
+            self._submit(p, canonical)
+            return False
+        if not text or is_prefix(p, text):
+            # A finished completion state would stop the next one from starting.
+            buffer.complete_state = None
+            buffer.start_completion(select_first=False)
+        return True
+
+    def _submit(self, p: Position, canonical: str) -> None:
+        by_text: dict[str, Action] = {t: a for t, a in zip(legal_texts(p), _legal(p), strict=True)}
+        try:
+            self.controller.submit(by_text[canonical])
+        except SantoriniError as e:
+            self.error = str(e)
+
+    def click(self, square: int) -> None:
+        """Extend the input with a clicked square; play the action when it is complete."""
+        c = self.controller
+        if c.awaiting is None:
+            return
+        p = c.position
+        b = self.input.buffer
+        typed = b.text.strip()
+        step = _step_to(p, typed, square) or _step_to(p, "", square)
+        if step is None:
+            return
+        b.text = step
+        b.cursor_position = len(step)
+        if find_action(p, step) is not None and not next_steps(p, step):
+            self._submit(p, step)
+            b.reset()
+        self.app.invalidate()
+
+
+def _legal(p: Position) -> list[Action]:
+    from santorini_p2p.engine import legal_actions
+
+    return legal_actions(p)
+
+
+def _step_to(p: Position, typed: str, square: int) -> str | None:
+    """The next step from ``typed`` that names ``square`` (the first, in the engine's order)."""
+    for step in next_steps(p, typed):
+        named = squares_in(last_step(step))
+        if named and named[-1] == square:
+            return step
+    return None
+
+
+async def run_game(controller: GameController, *, mouse: bool = True) -> str:
+    """Run the game screen and ``controller.run()`` together; return ``"menu"`` or ``"quit"``."""
+    screen = GameScreen(controller, mouse=mouse)
+    task = asyncio.create_task(controller.run())
+
+    def finished(t: asyncio.Task[None]) -> None:
+        if not t.cancelled() and t.exception() is not None:
+            screen.error = f"the game stopped: {t.exception()}"
+            screen.app.invalidate()
+
+    task.add_done_callback(finished)
+    try:
+        result = await screen.app.run_async()
+    finally:
+        screen._unlisten()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    return result or "menu"

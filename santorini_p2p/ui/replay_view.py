@@ -1,0 +1,286 @@
+"""The replay viewer: step through a replay file's positions with the arrow keys.
+
+``load_replay`` folds the file through the one log validator (``wire.log``) and keeps the
+position after every record that changed it; a file that fails verification keeps every
+step up to its first bad record, which the viewer marks. ``ReplaySteps`` is the pure step
+model; ``view_replay`` is the screen around it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, VSplit, Window
+
+from santorini_p2p.engine import Position
+from santorini_p2p.errors import ReplayError, WireError
+from santorini_p2p.ui.app import STYLE
+from santorini_p2p.ui.board_view import (
+    BOARD_HEIGHT,
+    BOARD_WIDTH,
+    Marks,
+    render_board,
+    render_panel,
+)
+from santorini_p2p.ui.completer import squares_in
+from santorini_p2p.ui.state import SeatView
+
+__all__ = ["ReplaySteps", "Step", "load_replay", "show_replay", "view_replay", "view_replay_file"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One position of a replay and the record that led to it (``text`` its action or event)."""
+
+    position: Position
+    text: str
+    record: int
+
+
+@dataclass(slots=True)
+class ReplaySteps:
+    """The step model: the positions of a replay, where the viewer stands, and what verified.
+
+    ``steps[0]`` is the first position (``text`` empty); ``index`` the one shown. ``status``
+    is the verification line for the top of the screen; ``bad`` the first bad record's number
+    and ``bad_reason`` why, when the file fails verification.
+    """
+
+    steps: list[Step]
+    names: tuple[str, ...] = ()
+    fingerprints: tuple[str, ...] = ()
+    status: str = ""
+    ok: bool = True
+    bad: int | None = None
+    bad_reason: str = ""
+    index: int = field(default=0)
+
+    @property
+    def current(self) -> Step:
+        """The step shown now."""
+        return self.steps[self.index]
+
+    def forward(self) -> None:
+        """Go one step on (stays at the end)."""
+        self.index = min(self.index + 1, len(self.steps) - 1)
+
+    def back(self) -> None:
+        """Go one step back (stays at the start)."""
+        self.index = max(self.index - 1, 0)
+
+    def to_start(self) -> None:
+        """Jump to the first position."""
+        self.index = 0
+
+    def to_end(self) -> None:
+        """Jump to the last position."""
+        self.index = len(self.steps) - 1
+
+    def lines(self) -> list[tuple[bool, str]]:
+        """Return the turn list as ``(is_current, text)``, the bad record last when there is one."""
+        out = [(i == self.index, f"{i:>3}. {s.text}") for i, s in enumerate(self.steps) if i]
+        if self.bad is not None:
+            out.append((False, f"  !! record {self.bad}: {self.bad_reason}"))
+        return out
+
+
+def load_replay(data: bytes, name: str = "<replay>") -> ReplaySteps:
+    """Fold a replay file into steps; never raises for bad input (the model says what failed)."""
+    from santorini_p2p.replay.verify import verify_bytes
+    from santorini_p2p.wire.identity import fingerprint
+    from santorini_p2p.wire.log import Validator, iter_frames
+    from santorini_p2p.wire.messages import Act, Resign, Result, Timeout
+
+    verdict = verify_bytes(data, name)
+    v = Validator()
+    steps: list[Step] = []
+    bad: int | None = None
+    reason = ""
+    index = 0
+    try:
+        for raw in iter_frames(data):
+            record = v.feed(raw)
+            index += 1
+            p = v.position
+            if p is None:
+                continue
+            msg = record.message
+            if not steps:
+                steps.append(Step(p, "", record.index))
+                continue
+            if p == steps[-1].position and not isinstance(msg, Act):
+                continue
+            if isinstance(msg, Act):
+                text = msg.action
+            elif isinstance(msg, Resign):
+                text = f"seat {(record.seat or 0) + 1} resigns"
+            elif isinstance(msg, Timeout):
+                text = f"seat {msg.seat + 1} runs out of time"
+            elif isinstance(msg, Result):
+                text = f"result: {msg.reason}"
+            else:
+                text = type(msg).__name__.lower()
+            steps.append(Step(p, text, record.index))
+    except ReplayError as e:
+        bad, reason = (e.record_index if e.record_index is not None else index), e.reason
+    except WireError as e:
+        bad, reason = (e.record if e.record is not None else index), e.reason
+    if not verdict.ok and bad is None:
+        bad, reason = verdict.record, verdict.error
+    if not steps:
+        from santorini_p2p.engine import new_game
+
+        steps.append(Step(new_game(2), "", 0))
+    status = verdict.line() if verdict.ok else f"FAILS VERIFICATION: {verdict.line()}"
+    names = v.names if v.position is not None else ()
+    prints = tuple(fingerprint(k) for k in v.seats) if v.position is not None else ()
+    return ReplaySteps(
+        steps,
+        names=names,
+        fingerprints=prints,
+        status=status,
+        ok=verdict.ok,
+        bad=bad,
+        bad_reason=reason,
+    )
+
+
+def _seat_views(model: ReplaySteps, p: Position) -> Sequence[SeatView]:
+    out = []
+    for seat in range(p.players):
+        name = model.names[seat] if seat < len(model.names) else f"seat {seat + 1}"
+        short = model.fingerprints[seat][:9] if seat < len(model.fingerprints) else ""
+        out.append(SeatView(seat=seat, name=name, local=False, human=True, fingerprint=short))
+    return out
+
+
+async def view_replay(model: ReplaySteps, *, mouse: bool = False) -> None:
+    """Show ``model`` until the viewer quits (q, Escape or Ctrl-C)."""
+
+    def title() -> StyleAndTextTuples:
+        width = get_app().output.get_size().columns
+        where = f" step {model.index}/{len(model.steps) - 1}"
+        return [
+            (
+                "class:title",
+                (" Replay | " + model.status)[: width - len(where)].ljust(width - len(where))
+                + where,
+            )
+        ]
+
+    def board() -> StyleAndTextTuples:
+        step = model.current
+        last = frozenset(squares_in(step.text)) if step.text[:1] in "Habcde" else frozenset()
+        return render_board(step.position, Marks(chosen=last))
+
+    def panel() -> StyleAndTextTuples:
+        p = model.current.position
+        width = max(20, get_app().output.get_size().columns - BOARD_WIDTH - 1)
+        return list(render_panel(p, _seat_views(model, p), (), width, 2 * p.players + 1))
+
+    def turns() -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        for current, text in model.lines():
+            style = "reverse bold" if current else ""
+            if text.startswith("  !!"):
+                style = "class:msg.error"
+            out.append((style, ("> " if current else "  ") + text + "\n"))
+        return out
+
+    def cursor() -> Point:
+        return Point(0, max(0, model.index - 1))
+
+    kb = KeyBindings()
+
+    @kb.add("right")
+    @kb.add("l")
+    @kb.add("n")
+    @kb.add("space")
+    def _forward(event: KeyPressEvent) -> None:
+        model.forward()
+
+    @kb.add("left")
+    @kb.add("h")
+    @kb.add("p")
+    def _back(event: KeyPressEvent) -> None:
+        model.back()
+
+    @kb.add("home")
+    @kb.add("g")
+    def _start(event: KeyPressEvent) -> None:
+        model.to_start()
+
+    @kb.add("end")
+    @kb.add("G")
+    def _end(event: KeyPressEvent) -> None:
+        model.to_end()
+
+    @kb.add("q")
+    @kb.add("escape", eager=True)
+    @kb.add("c-c")
+    @kb.add("c-q")
+    def _quit(event: KeyPressEvent) -> None:
+        event.app.exit()
+
+    footer: StyleAndTextTuples = [("class:title", " Left/Right step  Home/End jump  q back ")]
+    turn_list = Window(
+        FormattedTextControl(turns, get_cursor_position=cursor),
+        wrap_lines=False,
+    )
+    right = HSplit(
+        [Window(FormattedTextControl(panel), height=lambda: _panel_rows(model)), turn_list]
+    )
+    layout = HSplit(
+        [
+            Window(FormattedTextControl(title), height=1),
+            VSplit(
+                [
+                    Window(FormattedTextControl(board), width=BOARD_WIDTH, height=BOARD_HEIGHT),
+                    Window(width=1),
+                    right,
+                ]
+            ),
+            Window(),
+            Window(FormattedTextControl(footer), height=1),
+        ]
+    )
+    app: Application[None] = Application(
+        layout=Layout(layout), key_bindings=kb, style=STYLE, full_screen=True, mouse_support=mouse
+    )
+    await app.run_async()
+
+
+def _panel_rows(model: ReplaySteps) -> int:
+    """Rows the seat panel takes: two a seat and the heading."""
+    return 2 * model.current.position.players + 1
+
+
+async def view_replay_file(path: str, *, mouse: bool = False) -> str | None:
+    """Open the replay file at ``path`` in the viewer; return why it could not be read, or None."""
+    try:
+        data = await asyncio.to_thread(Path(path).read_bytes)
+    except OSError as e:
+        return f"cannot read {path}: {e.strerror or e}"
+    await view_replay(load_replay(data, path), mouse=mouse)
+    return None
+
+
+def show_replay(path: str, *, mouse: bool = False) -> int:
+    """``santorini replay show FILE``: 0 after viewing, 1 if the file cannot be read or fails."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        print(f"santorini: error: cannot read {path}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    model = load_replay(data, path)
+    asyncio.run(view_replay(model, mouse=mouse))
+    return 0 if model.ok else 1

@@ -1,0 +1,324 @@
+"""The start screen and the console's entry points: pick a game, play it, come back.
+
+``console`` is what ``santorini`` with no arguments runs; ``play`` and ``watch`` are the
+same games opened straight from the command line. Network games come in through a
+:class:`NetworkGames` object that the network layer supplies; without one the host and join
+entries say so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
+from prompt_toolkit.widgets import TextArea
+
+from santorini_p2p.engine import GodMode
+from santorini_p2p.ui.app import STYLE, run_game
+from santorini_p2p.ui.local import STANDARD_TIME, LocalGame, Player
+from santorini_p2p.ui.state import GameController
+
+__all__ = [
+    "GameOptions",
+    "NetworkGames",
+    "ask",
+    "choose",
+    "computer_game",
+    "console",
+    "hotseat_game",
+    "play",
+    "watch",
+    "watch_game",
+]
+
+_LOGO: Final = """\
+   ____              _             _       _
+  / ___|  __ _ _ __ | |_ ___  _ __(_)_ __ (_)
+  \\___ \\ / _` | '_ \\| __/ _ \\| '__| | '_ \\| |
+   ___) | (_| | | | | || (_) | |  | | | | | |
+  |____/ \\__,_|_| |_|\\__\\___/|_|  |_|_| |_|_|
+"""
+
+WATCH_PACE_MS: Final = 700
+"""The least time between two computer actions when watching, so people can follow them."""
+
+
+class NetworkGames(Protocol):
+    """What the network layer gives the start screen: host and join open a network game.
+
+    Each may use ``choose`` and ``ask`` from this module for its own questions (which game on
+    the LAN, which address) and returns the controller of the game, or None if the player
+    backed out.
+    """
+
+    async def host(self) -> GameController | None:
+        """Offer a game on the LAN and return it once a peer has joined."""
+        ...
+
+    async def join(self) -> GameController | None:
+        """List the games on the LAN (or take ``host:port``) and return the joined game."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """How a local game is set up: gods, seed, clocks, mouse."""
+
+    gods: GodMode = "none"
+    seed: int | None = None
+    timed: bool = True
+    mouse: bool = True
+
+
+def computer_game(level: str, players: int, options: GameOptions) -> LocalGame:
+    """Return a game of one person (seat 1) against ``players - 1`` computer players."""
+    seats = [Player("You")] + [
+        Player(f"Computer {i}" if players > 2 else "Computer", level) for i in range(1, players)
+    ]
+    return LocalGame(
+        seats,
+        gods=options.gods,
+        seed=options.seed,
+        time_control=STANDARD_TIME if options.timed else None,
+        title=f"you vs the computer ({level})",
+    )
+
+
+def hotseat_game(players: int, options: GameOptions) -> LocalGame:
+    """Return a game of ``players`` people taking turns at this terminal."""
+    return LocalGame(
+        [Player(f"Player {i + 1}") for i in range(players)],
+        gods=options.gods,
+        seed=options.seed,
+        time_control=STANDARD_TIME if options.timed else None,
+        title="hot-seat",
+    )
+
+
+def watch_game(
+    levels: Sequence[str], options: GameOptions, pace_ms: int = WATCH_PACE_MS
+) -> LocalGame:
+    """Return a game between computer players of ``levels``, paced for watching."""
+    return LocalGame(
+        [Player(f"Computer {i + 1} ({lv})", lv) for i, lv in enumerate(levels)],
+        gods=options.gods,
+        seed=options.seed,
+        time_control=STANDARD_TIME if options.timed else None,
+        title="watching the computer",
+        pace_ms=pace_ms,
+    )
+
+
+async def choose(
+    title: str, items: Sequence[tuple[str, str]], *, default: int = 0, note: str = ""
+) -> str | None:
+    """Show a menu of ``(key, label)`` items; return the chosen key, or None on Escape.
+
+    Up, Down, Tab and Shift-Tab move; Enter or an item's number chooses.
+    """
+    selected = [default]
+
+    def menu() -> StyleAndTextTuples:
+        out: StyleAndTextTuples = [("class:logo", _LOGO + "\n"), ("bold", f"  {title}\n\n")]
+        for i, (_, label) in enumerate(items):
+            mark = ">" if i == selected[0] else " "
+            style = "reverse bold" if i == selected[0] else ""
+            out.append(("", f"  {mark} "))
+            out.append((style, f"{i + 1}. {label}"))
+            out.append(("", "\n"))
+        if note:
+            out.append(("class:msg.warning", f"\n  {note}\n"))
+        return out
+
+    kb = KeyBindings()
+
+    @kb.add("down")
+    @kb.add("tab")
+    @kb.add("j")
+    def _down(event: KeyPressEvent) -> None:
+        selected[0] = (selected[0] + 1) % len(items)
+
+    @kb.add("up")
+    @kb.add("s-tab")
+    @kb.add("k")
+    def _up(event: KeyPressEvent) -> None:
+        selected[0] = (selected[0] - 1) % len(items)
+
+    @kb.add("enter")
+    def _enter(event: KeyPressEvent) -> None:
+        event.app.exit(result=items[selected[0]][0])
+
+    @kb.add("escape", eager=True)
+    @kb.add("c-c")
+    @kb.add("c-q")
+    def _back(event: KeyPressEvent) -> None:
+        event.app.exit(result=None)
+
+    for number in range(1, min(9, len(items)) + 1):
+
+        def pick(event: KeyPressEvent, n: int = number) -> None:
+            event.app.exit(result=items[n - 1][0])
+
+        kb.add(str(number))(pick)
+
+    footer: StyleAndTextTuples = [("class:title", " Up/Down or Tab move  Enter choose  Esc back ")]
+    app: Application[str | None] = Application(
+        layout=Layout(
+            HSplit(
+                [Window(FormattedTextControl(menu)), Window(FormattedTextControl(footer), height=1)]
+            )
+        ),
+        key_bindings=kb,
+        style=STYLE,
+        full_screen=True,
+    )
+    return await app.run_async()
+
+
+async def ask(title: str, prompt: str) -> str | None:
+    """Ask for one line of text (a file name, an address); None on Escape."""
+    kb = KeyBindings()
+
+    @kb.add("escape", eager=True)
+    @kb.add("c-c")
+    def _back(event: KeyPressEvent) -> None:
+        event.app.exit(result=None)
+
+    app: Application[str | None] = Application(full_screen=True, style=STYLE, key_bindings=kb)
+
+    def accept(buffer: object) -> bool:
+        app.exit(result=field.text.strip())
+        return True
+
+    field = TextArea(multiline=False, prompt=prompt, accept_handler=accept)
+    header: StyleAndTextTuples = [("class:logo", _LOGO + "\n"), ("bold", f"  {title}\n")]
+    app.layout = Layout(HSplit([Window(FormattedTextControl(header), height=8), field, Window()]))
+    app.layout.focus(field)
+    return await app.run_async()
+
+
+_GODS_MENU: Final = (
+    ("none", "no gods (the simple game)"),
+    ("random", "a random god for each player"),
+    ("draft", "draft: take turns picking from gods drawn at random"),
+    ("challenger", "challenger: seat 1 offers gods, the others pick"),
+)
+_LEVELS_MENU: Final = (
+    ("easy", "easy"),
+    ("medium", "medium"),
+    ("hard", "hard"),
+    ("random", "random moves"),
+)
+_PLAYERS_MENU: Final = (("2", "2 players"), ("3", "3 players"), ("4", "4 players (2 vs 2)"))
+
+
+async def _gods(options: GameOptions) -> GameOptions | None:
+    mode = await choose("Gods", _GODS_MENU)
+    if mode is None:
+        return None
+    gods: GodMode = "none"
+    for name in ("random", "draft", "challenger"):
+        if mode == name:
+            gods = name
+    return GameOptions(gods=gods, seed=options.seed, timed=options.timed, mouse=options.mouse)
+
+
+async def _start_game(
+    choice: str, options: GameOptions, network: NetworkGames | None
+) -> GameController | str | None:
+    """Ask what the chosen entry needs; return a game, a note to show, or None (backed out)."""
+    if choice == "computer":
+        level = await choose("How strong a computer?", _LEVELS_MENU)
+        if level is None:
+            return None
+        chosen = await _gods(options)
+        return computer_game(level, 2, chosen) if chosen else None
+    if choice == "hotseat":
+        count = await choose("How many players?", _PLAYERS_MENU)
+        if count is None:
+            return None
+        chosen = await _gods(options)
+        return hotseat_game(int(count), chosen) if chosen else None
+    if choice == "watch":
+        chosen = await _gods(options)
+        return watch_game(("medium", "medium"), chosen) if chosen else None
+    if choice in ("host", "join"):
+        if network is None:
+            return "LAN games are not available in this build."
+        return await (network.host() if choice == "host" else network.join())
+    if choice == "replay":
+        name = await ask("Open a replay file", "file: ")
+        if not name:
+            return None
+        from santorini_p2p.ui.replay_view import view_replay_file
+
+        return await view_replay_file(name, mouse=options.mouse)
+    return None
+
+
+_START_MENU: Final = (
+    ("computer", "Play the computer"),
+    ("hotseat", "Play hot-seat on this terminal"),
+    ("host", "Host a LAN game"),
+    ("join", "Join a LAN game"),
+    ("watch", "Watch two computer players"),
+    ("replay", "Open a replay"),
+    ("quit", "Quit"),
+)
+
+
+async def console(options: GameOptions, network: NetworkGames | None = None) -> int:
+    """Run the start screen until the player quits; return the exit code."""
+    note = ""
+    default = 0
+    while True:
+        choice = await choose("What would you like to do?", _START_MENU, default=default, note=note)
+        note = ""
+        if choice is None or choice == "quit":
+            return 0
+        default = [k for k, _ in _START_MENU].index(choice)
+        game = await _start_game(choice, options, network)
+        if isinstance(game, str):
+            note = game
+            continue
+        if game is None:
+            continue
+        if await run_game(game, mouse=options.mouse) == "quit":
+            return 0
+
+
+async def _until_left(open_game: Callable[[], Awaitable[GameController]], mouse: bool) -> int:
+    game = await open_game()
+    await run_game(game, mouse=mouse)
+    return 0
+
+
+def play(level: str | None, players: int, options: GameOptions) -> int:
+    """``santorini play``: against the computer at ``level``, or hot-seat when it is None."""
+
+    async def open_game() -> GameController:
+        if level is None:
+            return hotseat_game(players, options)
+        return computer_game(level, players, options)
+
+    return asyncio.run(_until_left(open_game, options.mouse))
+
+
+def watch(levels: Sequence[str], options: GameOptions, pace_ms: int = WATCH_PACE_MS) -> int:
+    """``santorini watch``: computer players of ``levels`` against each other."""
+
+    async def open_game() -> GameController:
+        return watch_game(levels, options, pace_ms)
+
+    return asyncio.run(_until_left(open_game, options.mouse))
+
+
+def run_console(options: GameOptions, network: NetworkGames | None = None) -> int:
+    """``santorini`` with no arguments: the start screen."""
+    return asyncio.run(console(options, network))
