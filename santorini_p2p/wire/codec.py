@@ -75,14 +75,14 @@ def _pack(value: object) -> bytes:
 
 def _reject_foreign(value: object, depth: int) -> Value:
     """Return ``value`` if it is in the subset, else raise ``DecodeError`` naming the type."""
-    if value is None or isinstance(value, bool | str | bytes):
-        return value
-    if isinstance(value, int):
-        return value
-    if isinstance(value, tuple):
+    kind = type(value)
+    if value is None or kind is bool or kind is str or kind is bytes or kind is int:
+        return value  # type: ignore[return-value]  # checked just above
+    if kind is tuple:
+        # Exact type: msgpack's ExtType is a namedtuple and must not pass as an array.
         if depth >= MAX_DEPTH:
             raise DecodeError(f"arrays nested deeper than {MAX_DEPTH}")
-        return tuple(_reject_foreign(v, depth + 1) for v in value)
+        return tuple(_reject_foreign(v, depth + 1) for v in value)  # type: ignore[attr-defined]  # a tuple
     if isinstance(value, float):
         raise DecodeError("floats are not allowed")
     if isinstance(value, dict):

@@ -91,7 +91,7 @@ def play_script(
             add(v.make_ack(by_key[v.seats[seat]]))
     if not finish:
         return out
-    if not v.is_over:
+    while not v.is_over:
         p = v.position
         assert p is not None
         add(v.make_resign(by_key[v.seats[p.to_move]]))

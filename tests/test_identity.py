@@ -1,0 +1,143 @@
+"""Identities: deterministic Ed25519 from seeds, fingerprints, names, the key file (SPEC.md 4)."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from santorini_p2p.errors import IdentityError
+from santorini_p2p.wire.identity import (
+    KEY_FILE,
+    Identity,
+    check_name,
+    fingerprint,
+    home_dir,
+    load_identity,
+    load_or_create_identity,
+    save_name,
+    verify,
+)
+
+# RFC 8032 section 7.1, TEST 1 (empty message).
+RFC_SEED = bytes.fromhex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
+RFC_PUBLIC = bytes.fromhex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
+RFC_SIG = bytes.fromhex(
+    "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bac"
+    "c61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"
+)
+
+
+def test_identity_from_seed_matches_rfc8032():
+    me = Identity.from_seed(RFC_SEED, "rfc")
+    assert me.public_key == RFC_PUBLIC
+    assert me.sign(b"") == RFC_SIG
+    assert verify(RFC_PUBLIC, RFC_SIG, b"")
+
+
+def test_verify_is_false_for_bad_input_and_never_raises():
+    assert not verify(RFC_PUBLIC, RFC_SIG, b"x")
+    assert not verify(RFC_PUBLIC, RFC_SIG[:-1], b"")
+    assert not verify(RFC_PUBLIC[:31], RFC_SIG, b"")
+    assert not verify(b"\xff" * 32, RFC_SIG, b"")
+    bad = bytearray(RFC_SIG)
+    bad[63] ^= 0x80
+    assert not verify(RFC_PUBLIC, bytes(bad), b"")
+
+
+def test_fingerprint_is_four_groups_of_blake2b_hex():
+    fp = fingerprint(RFC_PUBLIC)
+    assert len(fp) == 19
+    assert fp.count("-") == 3
+    import hashlib
+
+    assert fp.replace("-", "") == hashlib.blake2b(RFC_PUBLIC, digest_size=32).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("name", ["a", "Zoë", "x" * 64, "two words", "王"])
+def test_valid_names(name):
+    assert check_name(name) == name
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("", "bytes"),
+        ("x" * 65, "bytes"),
+        ("王" * 22, "bytes"),
+        (" lead", "spaces"),
+        ("trail ", "spaces"),
+        ("tab\there", "printable"),
+        ("new\nline", "printable"),
+        ("zero\u200bwidth", "printable"),
+    ],
+)
+def test_invalid_names_say_why(name, why):
+    with pytest.raises(ValueError, match=why):
+        check_name(name)
+
+
+def test_seed_must_be_32_bytes():
+    with pytest.raises(ValueError, match="32 bytes"):
+        Identity.from_seed(b"short", "x")
+
+
+def test_home_dir_honours_santorini_home(monkeypatch, tmp_path):
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+    assert home_dir() == tmp_path
+    monkeypatch.delenv("SANTORINI_HOME")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    if os.name == "posix" and os.uname().sysname == "Linux":
+        assert home_dir() == tmp_path / "xdg" / "santorini-p2p"
+
+
+def test_key_is_created_once_with_mode_0600(tmp_path):
+    home = tmp_path / "home"
+    me = load_or_create_identity(home, name="alice")
+    path = home / KEY_FILE
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    again = load_or_create_identity(home, name="ignored")
+    assert again.public_key == me.public_key
+    assert again.name == "alice"
+    assert load_identity(home).seed == me.seed
+
+
+def test_save_name_keeps_the_key(tmp_path):
+    me = load_or_create_identity(tmp_path, name="alice")
+    renamed = save_name("Alice B", tmp_path)
+    assert renamed.name == "Alice B"
+    assert renamed.public_key == me.public_key
+    with pytest.raises(IdentityError, match="spaces"):
+        save_name(" x", tmp_path)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes")
+def test_a_key_file_readable_by_others_is_refused(tmp_path):
+    load_or_create_identity(tmp_path, name="alice")
+    (tmp_path / KEY_FILE).chmod(0o644)
+    with pytest.raises(IdentityError, match="chmod 600"):
+        load_identity(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("hello\n", ":1:"),
+        ("santorini-p2p identity 1\nseed zz\nname a\n", ":2:"),
+        ("santorini-p2p identity 1\nseed 00\nname a\n", ":2:"),
+        ("santorini-p2p identity 1\nseed " + "00" * 32 + "\nnom a\n", ":3:"),
+        ("santorini-p2p identity 1\nseed " + "00" * 32 + "\nname \n", ":3:"),
+    ],
+)
+def test_malformed_key_files_name_the_line(tmp_path, text, where):
+    path = tmp_path / KEY_FILE
+    path.write_text(text)
+    path.chmod(0o600)
+    with pytest.raises(IdentityError, match=where):
+        load_identity(tmp_path)
+
+
+def test_missing_key_file(tmp_path):
+    with pytest.raises(IdentityError, match="no identity"):
+        load_identity(tmp_path)

@@ -1,0 +1,330 @@
+"""The signed log: validator checks, lockstep order, seat rotation, clocks, journal."""
+
+from __future__ import annotations
+
+import pytest
+
+from santorini_p2p.engine import Phase, format_position, state_hash
+from santorini_p2p.errors import (
+    ChainError,
+    DesyncError,
+    IllegalTurnError,
+    RecordError,
+    ReplayError,
+    SignatureError,
+    VersionError,
+)
+from santorini_p2p.wire.codec import encode
+from santorini_p2p.wire.draw import commitment
+from santorini_p2p.wire.identity import Identity
+from santorini_p2p.wire.log import (
+    Journal,
+    Validator,
+    chain_hash,
+    encode_frames,
+    make_header,
+    open_envelope,
+    read_log,
+    seal,
+    validate,
+)
+from santorini_p2p.wire.messages import Ack, Act, Header, Result, Reveal, decode_body
+from santorini_p2p.wire.script import play_script, script_nonce
+from tests.replays import IDS, MODES, STRANGER, game
+
+ALICE, BOB, CAROL = IDS[:3]
+
+
+def started(players=2, gods="none", **header) -> tuple[Validator, list[bytes]]:
+    """A validator past the commit-reveal draw, and the envelopes so far."""
+    env = play_script(IDS[:players], [], gods=gods, finish=False, **header)
+    return validate(env), env
+
+
+def by_seat(v: Validator, seat: int) -> Identity:
+    return next(i for i in IDS if i.public_key == v.seats[seat])
+
+
+def expect(v: Validator, raw: bytes, error: type[Exception], match: str | None = None):
+    before = v.next_seq
+    with pytest.raises(ReplayError, match=match) as info:
+        v.feed(raw)
+    assert isinstance(info.value.__cause__, error), repr(info.value.__cause__)
+    assert info.value.record_index == before
+    assert v.next_seq == before, "a failed feed leaves the validator unchanged"
+    return info.value
+
+
+@pytest.mark.parametrize(("players", "gods"), MODES)
+def test_every_mode_produces_a_complete_valid_replay(players, gods):
+    env = game(players, gods)
+    v = read_log(encode_frames(env))
+    assert v.is_complete
+    assert v.position is not None
+    assert v.position.phase is Phase.OVER
+    assert sorted(v.seats) == sorted(i.public_key for i in IDS[:players])
+    assert v.next_seq == len(env)
+
+
+def test_envelope_layout_and_chain():
+    env = game()
+    first = open_envelope(env[0])
+    assert first.version == 1
+    assert first.signer == ALICE.public_key
+    header = decode_body(first.body)
+    assert isinstance(header, Header)
+    assert header.prev == bytes(32)
+    second = decode_body(open_envelope(env[1]).body)
+    assert second.prev == chain_hash(env[0])
+    assert second.seq == 1
+
+
+def test_seal_is_deterministic_and_canonical():
+    h = make_header(bytes(16), [(ALICE.public_key, "alice"), (BOB.public_key, "bob")])
+    assert seal(ALICE, h) == seal(ALICE, h)
+    assert encode(decode_body(open_envelope(seal(ALICE, h)).body).seq) == b"\x00"
+
+
+def test_draw_fixes_the_start_player_and_the_draft_pool():
+    v, _ = started(2, "draft")
+    assert v.position is not None
+    assert len(v.drawn) == 4
+    assert set(v.position.pool) == set(v.drawn)
+    assert v.position.phase is Phase.GODS
+
+
+def test_random_deal_gives_each_seat_a_god():
+    v, _ = started(3, "random")
+    assert v.position is not None
+    assert v.position.gods == v.drawn
+    assert v.position.phase is Phase.PLACE
+
+
+def test_challenger_start_rotates_the_seats():
+    v, _ = started(3, "challenger")
+    challenger = v.seats[0]
+    v.feed(v.make_act(by_seat(v, 0), "gods apollo,pan,atlas"))
+    for seat in v.pending_acks:
+        v.feed(v.make_ack(by_seat(v, seat)))
+    for _ in range(2):
+        p = v.position
+        assert p is not None
+        v.feed(v.make_act(by_seat(v, p.to_move), f"god {p.pool[0]}"))
+        for seat in v.pending_acks:
+            v.feed(v.make_ack(by_seat(v, seat)))
+    before = v.seats
+    v.feed(v.make_act(by_seat(v, 0), "start 3"))
+    assert v.seats == (before[2], before[0], before[1])
+    assert v.seats[1] == challenger
+    assert v.pending_acks == (2, 0)
+    assert v.expected_signers() == (v.seats[2],)
+
+
+def test_action_by_the_wrong_seat_is_a_signature_error():
+    v, _ = started()
+    other = by_seat(v, 1)
+    expect(v, v.make_act(other, "place b2,d4"), SignatureError, "seat 1 is to move")
+
+
+def test_illegal_turn_is_reported_with_the_position():
+    v, _ = started()
+    mover = by_seat(v, 0)
+    v.feed(v.make_act(mover, "place b2,d4"))
+    v.feed(v.make_ack(by_seat(v, 1)))
+    p = v.position
+    bad = seal(by_seat(v, 1), Act(v.next_seq, v.last_hash, "place b2,c3", 0, state_hash(p)))
+    e = expect(v, bad, IllegalTurnError, "illegal action 'place b2,c3'")
+    assert format_position(p) in str(e)
+
+
+def test_state_hash_mismatch_is_a_desync():
+    v, _ = started()
+    raw = seal(by_seat(v, 0), Act(v.next_seq, v.last_hash, "place b2,d4", 0, bytes(32)))
+    expect(v, raw, DesyncError, "desync")
+
+
+def test_non_canonical_action_text_is_refused():
+    v, _ = started()
+    raw = seal(by_seat(v, 0), Act(v.next_seq, v.last_hash, "place d4,b2", 0, bytes(32)))
+    expect(v, raw, RecordError)
+
+
+def test_next_action_before_the_ack_is_refused():
+    v, _ = started()
+    v.feed(v.make_act(by_seat(v, 0), "place b2,d4"))
+    p = v.position
+    raw = seal(by_seat(v, 1), Act(v.next_seq, v.last_hash, "place a1,e5", 0, bytes(32)))
+    expect(v, raw, RecordError, "acknowledged")
+    assert p is v.position
+
+
+def test_ack_with_the_wrong_hash_or_record():
+    v, _ = started()
+    v.feed(v.make_act(by_seat(v, 0), "place b2,d4"))
+    acker = by_seat(v, 1)
+    expect(v, seal(acker, Ack(v.next_seq, v.last_hash, v.next_seq - 1, bytes(32))), DesyncError)
+    expect(v, seal(acker, Ack(v.next_seq, v.last_hash, 2, v.state_hash)), RecordError)
+    expect(v, v.make_ack(by_seat(v, 0)), SignatureError, "acknowledgement is due")
+
+
+def test_stranger_and_broken_chain_and_wrong_seq():
+    v, _ = started()
+    expect(v, v.make_act(STRANGER, "place b2,d4"), SignatureError, "holds no seat")
+    mover = by_seat(v, 0)
+    p = v.position
+    q_hash = state_hash(p)  # not used: the chain check comes first
+    expect(v, seal(mover, Act(v.next_seq, bytes(32), "place b2,d4", 0, q_hash)), ChainError)
+    expect(v, seal(mover, Act(v.next_seq + 1, v.last_hash, "place b2,d4", 0, q_hash)), ChainError)
+
+
+def test_reveal_must_match_the_commitment():
+    env = play_script(IDS[:2], [], finish=False)
+    v = validate(env[:3])
+    wrong = seal(ALICE, Reveal(3, v.last_hash, bytes(32)))
+    expect(v, wrong, RecordError, "commitment")
+    assert (
+        commitment(bytes(16), ALICE.public_key, script_nonce(bytes(16), 0))
+        == decode_body(open_envelope(env[1]).body).commitment
+    )
+
+
+def test_header_rules():
+    v = Validator()
+    h = make_header(bytes(16), [(ALICE.public_key, "alice"), (ALICE.public_key, "again")])
+    expect(v, seal(ALICE, h), RecordError, "two seats")
+    h = make_header(bytes(16), [(ALICE.public_key, "alice"), (BOB.public_key, "bob")])
+    expect(v, seal(BOB, h), SignatureError, "first seat")
+    h = make_header(bytes(16), [(ALICE.public_key, "alice"), (BOB.public_key, "b\tb")])
+    expect(v, seal(ALICE, h), RecordError, "seat 2")
+    h = make_header(bytes(16), [(ALICE.public_key, "a"), (BOB.public_key, "b")], options=["x"])
+    expect(v, seal(ALICE, h), RecordError, "option")
+    from dataclasses import replace
+
+    h = make_header(bytes(16), [(ALICE.public_key, "a"), (BOB.public_key, "b")])
+    expect(v, seal(ALICE, replace(h, protocol=2)), VersionError, "protocol version 2")
+    expect(v, seal(ALICE, replace(h, gods="odd")), RecordError, "god selection")
+
+
+def test_clocks_drain_and_running_out_is_refused():
+    v, _ = started(2, "none", move_ms=1_000, bank_ms=5_000)
+    assert v.clocks == (5_000, 5_000)
+    v.feed(v.make_act(by_seat(v, 0), "place b2,d4", clock_ms=3_500))
+    assert v.clocks == (2_500, 5_000)
+    v.feed(v.make_ack(by_seat(v, 1)))
+    v.feed(v.make_act(by_seat(v, 1), "place a1,e5", clock_ms=900))
+    assert v.clocks == (2_500, 5_000)
+    v.feed(v.make_ack(by_seat(v, 0)))
+    expect(v, v.make_act(by_seat(v, 0), "b2>c3^c4", clock_ms=3_501 + 1_000), RecordError, "ran out")
+
+
+def test_timeout_claim_ends_the_game():
+    v, _ = started(2, "none", move_ms=1_000, bank_ms=5_000)
+    loser = v.seats[0]
+    v.feed(v.make_timeout(by_seat(v, 1)))
+    assert v.is_over
+    assert v.result is not None
+    assert v.result[1] == "time"
+    assert v.seats[v.result[0]] != loser
+    for seat in range(2):
+        v.feed(v.make_result(by_seat(v, seat)))
+    assert v.is_complete
+
+
+def test_draw_by_agreement_in_three_players():
+    v, _ = started(3)
+    v.feed(v.make_offer(by_seat(v, 1), "draw"))
+    v.feed(v.make_accept(by_seat(v, 0)))
+    assert not v.is_over
+    expect(v, v.make_accept(by_seat(v, 1)), SignatureError)
+    v.feed(v.make_accept(by_seat(v, 2)))
+    assert v.result == (-1, "draw")
+    for seat in range(3):
+        v.feed(v.make_result(by_seat(v, seat)))
+    assert v.is_complete
+    expect(v, v.make_offer(by_seat(v, 0), "abort"), RecordError, "only result|complete")
+
+
+def test_an_action_withdraws_the_offer():
+    v, _ = started()
+    v.feed(v.make_offer(by_seat(v, 1), "abort"))
+    offer_seq = v.next_seq - 1
+    v.feed(v.make_act(by_seat(v, 0), "place b2,d4"))
+    v.feed(v.make_ack(by_seat(v, 1)))
+    from santorini_p2p.wire.messages import Accept
+
+    expect(v, seal(by_seat(v, 0), Accept(v.next_seq, v.last_hash, "abort", offer_seq)), RecordError)
+
+
+def test_resignation_in_three_players_removes_the_seat():
+    v, _ = started(3)
+    for squares in ("place a1,a2", "place c1,c2", "place e1,e2"):
+        p = v.position
+        v.feed(v.make_act(by_seat(v, p.to_move), squares))
+        for seat in v.pending_acks:
+            v.feed(v.make_ack(by_seat(v, seat)))
+    v.feed(v.make_resign(by_seat(v, 1)))
+    assert not v.is_over
+    assert v.position.eliminated == 0b010
+    v.feed(v.make_act(by_seat(v, 0), "a1>b2^b3"))
+    assert v.pending_acks == (2,)
+
+
+def test_result_rules():
+    v, _ = started()
+    expect(v, seal(ALICE, Result(v.next_seq, v.last_hash, 0, "win", v.state_hash)), RecordError)
+    v.feed(v.make_resign(by_seat(v, 0)))
+    expect(v, v.make_result(by_seat(v, 1)), SignatureError, "signs the result next")
+    wrong = seal(by_seat(v, 0), Result(v.next_seq, v.last_hash, 0, "resign", v.state_hash))
+    expect(v, wrong, RecordError, "the log gives 2")
+    v.feed(v.make_result(by_seat(v, 0)))
+    expect(v, v.make_offer(by_seat(v, 1), "draw"), RecordError, "only result")
+    v.feed(v.make_result(by_seat(v, 1)))
+    assert v.is_complete
+
+
+def test_incomplete_log_is_reported_one_past_the_end():
+    env = game()
+    with pytest.raises(ReplayError, match="truncated") as info:
+        read_log(encode_frames(env[:-1]))
+    assert info.value.record_index == len(env) - 1
+    assert read_log(encode_frames(env[:-1]), complete=False).next_seq == len(env) - 1
+
+
+def test_not_a_replay_file_and_bad_version():
+    with pytest.raises(ReplayError, match="not a replay file") as info:
+        read_log(b"hello world")
+    assert info.value.record_index is None
+    with pytest.raises(ReplayError, match="version 9") as info:
+        read_log(b"SNTR\x09")
+    assert isinstance(info.value.__cause__, VersionError)
+
+
+def test_journal_appends_fsyncs_and_resumes(tmp_path):
+    env = game()
+    path = tmp_path / "game.journal"
+    with Journal.create(path, env[0]) as j:
+        for raw in env[1:20]:
+            j.append(raw)
+        with pytest.raises(ReplayError):
+            j.append(env[25])
+    assert path.read_bytes() == encode_frames(env[:20])
+    # A crash in the middle of a write leaves a partial frame: resume trims it.
+    with path.open("ab") as f:
+        f.write(len(env[20]).to_bytes(4, "big") + env[20][:10])
+    with Journal.open(path) as j:
+        assert j.validator.next_seq == 20
+        for raw in env[20:]:
+            j.append(raw)
+        assert j.validator.is_complete
+    assert read_log(path.read_bytes()).is_complete
+
+
+def test_journal_refuses_a_tampered_file(tmp_path):
+    data = bytearray(encode_frames(game()))
+    data[300] ^= 1
+    path = tmp_path / "bad.journal"
+    path.write_bytes(bytes(data))
+    with pytest.raises(ReplayError):
+        Journal.open(path)
+    with pytest.raises(FileExistsError):
+        Journal.create(path, game()[0])
