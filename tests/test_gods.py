@@ -47,14 +47,16 @@ def test_s2_forced_is_not_moved_apollo_swap_onto_level_3_does_not_win():
     # Apollo on level 3 swaps with B on level 2: B is forced up onto level 3 and does not win.
     p = make("c3=3A d4=2B a1=A e5=B", gods="apollo,-")
     after = play(p, "c3>d4^e4")
-    assert after.level(sq("c3")) == 3 and after.worker_side(sq("c3")) == 1
+    assert after.level(sq("c3")) == 3
+    assert after.worker_side(sq("c3")) == 1
     assert not outcome(after).over
 
 
 def test_s2_forced_is_not_moved_minotaur_push_onto_level_3_does_not_win():
     p = make("b2=1A c3=2B d4=3 a1=A e1=B", gods="minotaur,-")
     after = play(p, "b2>c3^b2")
-    assert after.worker_side(sq("d4")) == 1 and after.level(sq("d4")) == 3
+    assert after.worker_side(sq("d4")) == 1
+    assert after.level(sq("d4")) == 3
     assert not outcome(after).over
 
 
@@ -62,7 +64,8 @@ def test_s2_forced_is_not_moved_for_athena():
     # Apollo forces Athena's worker up: that is not Athena moving up.
     p = make("c3=A d4=1B a1=A e5=B", seat=2, gods="athena,apollo")
     after = play(p, "d4>c3^c4")
-    assert after.worker_side(sq("d4")) == 0 and after.level(sq("d4")) == 1
+    assert after.worker_side(sq("d4")) == 0
+    assert after.level(sq("d4")) == 1
     assert after.athena is False
 
 
@@ -157,7 +160,8 @@ def test_artemis_builds_next_to_the_final_square():
 def test_athena_moving_up_sets_the_flag_and_blocks_the_opponent():
     p = make("c3=A c4=1 a1=A e5=B d5=1 e1=B", gods="athena,-")
     after = play(p, "c3>c4^c3")
-    assert after.athena and str(after).endswith(" a")
+    assert after.athena
+    assert str(after).endswith(" a")
     assert not any(x.startswith("e5>d5") for x in texts(after))
 
 
@@ -180,7 +184,8 @@ def test_athena_lasts_until_her_next_turn_with_three_players():
     p2 = play(p, "c3>c4^c3")
     assert not any(x.startswith("e5>d5") for x in texts(p2))
     p3 = play(p2, "e1>d1^c1")
-    assert p3.athena and not any(x.startswith("a5>b5") for x in texts(p3))
+    assert p3.athena
+    assert not any(x.startswith("a5>b5") for x in texts(p3))
 
 
 def test_athena_with_four_players_her_teammate_is_free():
@@ -191,7 +196,8 @@ def test_athena_with_four_players_her_teammate_is_free():
     p3 = play(p2, "e1>e2^e1")
     assert any(x.startswith("a1>b1^") for x in texts(p3))  # seat 3, her teammate, moves up
     p4 = play(p3, "a1>a2^a1")
-    assert p4.to_move == 3 and p4.athena
+    assert p4.to_move == 3
+    assert p4.athena
     assert not any(x.startswith("e5>d5") for x in texts(p4))  # seat 4, the other team
 
 
@@ -213,13 +219,15 @@ def test_atlas_builds_a_dome_on_level_0_1_or_2():
     t = texts(p)
     assert {"c3>c4^c5D", "c3>c4^d4D", "c3>c4^b4D"} <= t
     after = play(p, "c3>c4^d4D")
-    assert after.has_dome(sq("d4")) and after.level(sq("d4")) == 1
+    assert after.has_dome(sq("d4"))
+    assert after.level(sq("d4")) == 1
 
 
 def test_atlas_dome_on_level_3_is_the_normal_build_without_d():
     p = make("c3=A d4=3 a1=A e5=B e1=B", gods="atlas,-")
     t = texts(p)
-    assert "c3>c4^d4" in t and "c3>c4^d4D" not in t
+    assert "c3>c4^d4" in t
+    assert "c3>c4^d4D" not in t
 
 
 # --- Demeter -------------------------------------------------------------------------------
@@ -228,14 +236,16 @@ def test_atlas_dome_on_level_3_is_the_normal_build_without_d():
 def test_demeter_second_build_on_another_square_optional():
     p = make("c3=A a1=A e5=B e1=B", gods="demeter,-")
     t = texts(p)
-    assert "c3>c4^c3" in t and "c3>c4^c3^c5" in t
+    assert "c3>c4^c3" in t
+    assert "c3>c4^c3^c5" in t
     assert "c3>c4^c5^c5" not in t
 
 
 def test_demeter_second_build_may_be_a_dome():
     p = make("c3=A d4=3 a1=A e5=B e1=B", gods="demeter,-")
     after = play(p, "c3>c4^c5^d4")
-    assert after.has_dome(sq("d4")) and after.level(sq("c5")) == 1
+    assert after.has_dome(sq("d4"))
+    assert after.level(sq("c5")) == 1
 
 
 def test_demeter_builds_are_written_in_ascending_order_and_order_does_not_matter():
@@ -257,7 +267,8 @@ def test_hephaestus_second_block_on_the_same_square():
 def test_hephaestus_only_when_the_first_build_went_onto_level_0_or_1():
     p = make("c3=A d4=2 b4=3 a1=A e5=B e1=B", gods="hephaestus,-")
     t = texts(p)
-    assert "c3>c4^d4^d4" not in t and "c3>c4^b4^b4" not in t
+    assert "c3>c4^d4^d4" not in t
+    assert "c3>c4^b4^b4" not in t
     assert "c3>c4^c5^b5" not in t  # the extra block goes on the same square only
 
 
@@ -268,7 +279,8 @@ def test_hermes_zero_moves_then_a_build_is_legal():
     p = make("c3=A a1=A e5=B e1=B", gods="hermes,-")
     assert "Ha1,c3^c4" in texts(p)
     after = play(p, "Ha1,c3^b2")
-    assert after.level(sq("b2")) == 1 and after.worker_side(sq("a1")) == 0
+    assert after.level(sq("b2")) == 1
+    assert after.worker_side(sq("a1")) == 0
 
 
 def test_hermes_moves_both_workers_any_number_of_same_level_steps():
@@ -313,7 +325,8 @@ def test_hermes_normal_turn_still_available_and_moving_up_onto_level_3_wins():
 def test_hermes_power_turn_is_written_in_h_form_even_for_one_step():
     p = make("c3=A a1=A e5=B e1=B", gods="hermes,-")
     t = texts(p)
-    assert "Ha1,c4^c3" in t and "c3>c4^c3" not in t
+    assert "Ha1,c4^c3" in t
+    assert "c3>c4^c3" not in t
 
 
 # --- Minotaur ------------------------------------------------------------------------------
@@ -322,7 +335,8 @@ def test_hermes_power_turn_is_written_in_h_form_even_for_one_step():
 def test_minotaur_pushes_straight_on_to_an_unoccupied_square_at_any_level():
     p = make("b2=A c3=B d4=2 a1=A e5=B", gods="minotaur,-")
     after = play(p, "b2>c3^b2")
-    assert after.worker_side(sq("d4")) == 1 and after.worker_side(sq("c3")) == 0
+    assert after.worker_side(sq("d4")) == 1
+    assert after.worker_side(sq("c3")) == 0
 
 
 def test_minotaur_push_square_must_be_on_the_board_with_no_worker_and_no_dome():

@@ -61,7 +61,9 @@ def test_s7_each_legal_turn_has_exactly_one_text():
 def test_s7_opening_position_string():
     p = parse_position(OPENING)
     assert format_position(p) == OPENING
-    assert p.players == 2 and p.to_move == 0 and p.gods == ("", "")
+    assert p.players == 2
+    assert p.to_move == 0
+    assert p.gods == ("", "")
 
 
 def test_s7_position_input_is_case_insensitive():

@@ -87,7 +87,8 @@ def test_s2_build_neighbours_the_moved_worker_including_the_square_it_left():
 def test_s2_build_a_dome_on_level_3():
     p = make("c3=A d4=3 e1=A a5=B a1=B")
     after = play(p, "c3>c4^d4")
-    assert after.has_dome(parse_square("d4")) and after.level(parse_square("d4")) == 3
+    assert after.has_dome(parse_square("d4"))
+    assert after.level(parse_square("d4")) == 3
     assert "c3>c4^d4D" not in texts(p)
 
 
@@ -97,7 +98,9 @@ def test_s2_moving_up_onto_level_3_wins_at_once_with_no_build():
     assert not any(x.startswith("c3>d4^") for x in texts(p))
     after = play(p, "c3>d4")
     result = outcome(after)
-    assert result.over and result.winner == 0 and result.losers == (1,)
+    assert result.over
+    assert result.winner == 0
+    assert result.losers == (1,)
     assert legal_turns(after) == []
 
 
@@ -111,7 +114,8 @@ def test_s2_a_player_with_no_complete_turn_loses():
     p = make("a1=A b1=2 a2=2 b2=2 e5=A d5=2 e4=2 d4=2 c3=B c4=B", seat=1)
     assert legal_turns(p) == []
     result = outcome(p)
-    assert result.over and result.winner == 1
+    assert result.over
+    assert result.winner == 1
 
 
 def test_s2_a_turn_that_leaves_the_opponent_without_a_turn_wins():
@@ -163,7 +167,9 @@ def test_s4_three_players_a_win_by_anyone_ends_the_game():
     p = make("c3=2A d4=3 a1=A e1=B e2=B a5=C e5=C", gods="-,-,-")
     after = play(p, "c3>d4")
     result = outcome(after)
-    assert result.over and result.winner == 0 and result.losers == (1, 2)
+    assert result.over
+    assert result.winner == 0
+    assert result.losers == (1, 2)
 
 
 def test_s4_three_players_last_side_standing_wins():
@@ -180,9 +186,11 @@ def test_s4_four_players_teams_alternate_and_share_two_workers():
     p = make(FOUR, gods="-,-,-,-")
     assert {x[:2] for x in texts(p)} == {"a1", "c3"}  # seat 1 moves team A's workers
     p2 = play(p, "c3>c4^c3")
-    assert p2.to_move == 1 and {x[:2] for x in texts(p2)} == {"e1", "e5"}
+    assert p2.to_move == 1
+    assert {x[:2] for x in texts(p2)} == {"e1", "e5"}
     p3 = play(p2, "e1>d1^c1")
-    assert p3.to_move == 2 and {x[:2] for x in texts(p3)} == {"a1", "c4"}  # seat 3, team A
+    assert p3.to_move == 2
+    assert {x[:2] for x in texts(p3)} == {"a1", "c4"}
 
 
 def test_s4_four_players_each_player_uses_their_own_god():
@@ -195,7 +203,8 @@ def test_s4_four_players_each_player_uses_their_own_god():
 def test_s4_four_players_a_win_is_the_team_win():
     p = make("c3=2A d4=3 a1=A e1=B e5=B", seat=3, gods="-,-,-,-")
     result = outcome(play(p, "c3>d4"))
-    assert result.winner == 2 and result.losers == (1, 3)
+    assert result.winner == 2
+    assert result.losers == (1, 3)
 
 
 def test_s4_four_players_opponent_means_the_other_team():
@@ -222,7 +231,8 @@ def test_s5_resignation_with_two_players_loses():
 def test_s5_resignation_with_three_players_workers_leave_and_play_goes_on():
     p = make(THREE, gods="-,-,-")
     q = resign(p, 1)
-    assert q.workers[1] == 0 and q.eliminated == 0b010
+    assert q.workers[1] == 0
+    assert q.eliminated == 0b010
     assert not outcome(q).over
     assert q.to_move == 0
     r = resign(p, 0)  # the seat to move resigns: the next seat moves
@@ -232,7 +242,8 @@ def test_s5_resignation_with_three_players_workers_leave_and_play_goes_on():
 def test_s5_resignation_with_four_players_loses_for_the_team():
     p = make(FOUR, gods="-,-,-,-")
     result = outcome(resign(p, 2))
-    assert result.over and result.losers == (0, 2)
+    assert result.over
+    assert result.losers == (0, 2)
 
 
 def test_s5_a_player_whose_time_runs_out_loses():

@@ -28,17 +28,20 @@ def act(p, *texts):
 
 def test_s3_challenger_offers_one_god_per_player_others_pick_challenger_keeps_last():
     p = new_game(3, "challenger")
-    assert p.phase is Phase.GODS and p.to_move == 0
+    assert p.phase is Phase.GODS
+    assert p.to_move == 0
     assert format_position(p) == "00000/00000/00000/00000/00000 1 ?,?,? c[]"
     assert len(legal_actions(p)) == 120  # C(10, 3) offers
     p = act(p, "gods pan,apollo,atlas")
-    assert p.to_move == 1 and p.pool == ("apollo", "atlas", "pan")
+    assert p.to_move == 1
+    assert p.pool == ("apollo", "atlas", "pan")
     p = act(p, "god atlas")
     assert p.to_move == 2
     with pytest.raises(IllegalTurnError):
         act(p, "god atlas")  # already taken
     p = act(p, "god pan")
-    assert p.gods == ("apollo", "atlas", "pan") and p.naming
+    assert p.gods == ("apollo", "atlas", "pan")
+    assert p.naming
     assert format_position(p).endswith(" 1 apollo,atlas,pan n")
 
 
@@ -48,7 +51,8 @@ def test_s3_challenger_names_the_start_player_and_seats_renumber():
     q = act(p, "start 2")
     # The player who picked atlas (provisional seat 2) is now seat 1, then pan, then apollo.
     assert q.gods == ("atlas", "pan", "apollo")
-    assert q.phase is Phase.PLACE and q.to_move == 0
+    assert q.phase is Phase.PLACE
+    assert q.to_move == 0
 
 
 def test_s3_draft_start_player_takes_first_then_each_in_turn_order():
@@ -61,7 +65,9 @@ def test_s3_draft_start_player_takes_first_then_each_in_turn_order():
         "god pan",
     ]
     p = act(p, "god hermes", "god pan")
-    assert p.gods == ("hermes", "pan") and p.phase is Phase.PLACE and p.pool == ()
+    assert p.gods == ("hermes", "pan")
+    assert p.phase is Phase.PLACE
+    assert p.pool == ()
 
 
 def test_s3_draft_draws_n_plus_2_gods_with_3_or_4_players():
@@ -69,12 +75,14 @@ def test_s3_draft_draws_n_plus_2_gods_with_3_or_4_players():
         new_game(3, "draft", drawn=("pan", "atlas", "hermes", "apollo"))
     p = new_game(4, "draft", drawn=("pan", "atlas", "hermes", "apollo", "athena", "demeter"))
     p = act(p, "god pan", "god atlas", "god hermes", "god apollo")
-    assert p.gods == ("pan", "atlas", "hermes", "apollo") and p.phase is Phase.PLACE
+    assert p.gods == ("pan", "atlas", "hermes", "apollo")
+    assert p.phase is Phase.PLACE
 
 
 def test_s3_random_deal_comes_from_the_caller():
     p = new_game(2, "random", drawn=("minotaur", "athena"))
-    assert p.gods == ("minotaur", "athena") and p.phase is Phase.PLACE
+    assert p.gods == ("minotaur", "athena")
+    assert p.phase is Phase.PLACE
     with pytest.raises(ValueError, match="different"):
         new_game(2, "random", drawn=("pan", "pan"))
 
@@ -89,16 +97,19 @@ def test_s3_placement_start_player_places_both_then_each_side_in_order():
     assert all(isinstance(a, Place) and len(a.squares) == 2 for a in legal_actions(p))
     assert len(legal_actions(p)) == 300
     p = act(p, "place c3,b2")
-    assert p.to_move == 1 and str(p).startswith("00000/00000/000A00/00A000/00000 2")
+    assert p.to_move == 1
+    assert str(p).startswith("00000/00000/000A00/00A000/00000 2")
     p = act(p, "place a1,e5")
     assert p.to_move == 2
     p = act(p, "place e1,a5")
-    assert p.phase is Phase.PLAY and p.to_move == 0
+    assert p.phase is Phase.PLAY
+    assert p.to_move == 0
 
 
 def test_s3_placement_four_players_seat_1_places_team_a_seat_2_team_b():
     p = act(new_game(4), "place b2,d4", "place b4,d2")
-    assert p.phase is Phase.PLAY and p.to_move == 0
+    assert p.phase is Phase.PLAY
+    assert p.to_move == 0
     assert str(p) == "00000/00B00A0/00000/00A00B0/00000 1 -,-,-,- -"
 
 
@@ -106,11 +117,14 @@ def test_s3_snake_placement_one_then_two_then_the_last():
     p = new_game(2, snake=True)
     assert all(len(a.squares) == 1 for a in legal_actions(p))
     p = act(p, "place c3")
-    assert p.to_move == 1 and all(len(a.squares) == 2 for a in legal_actions(p))
+    assert p.to_move == 1
+    assert all(len(a.squares) == 2 for a in legal_actions(p))
     p = act(p, "place b2,d4")
-    assert p.to_move == 0 and all(len(a.squares) == 1 for a in legal_actions(p))
+    assert p.to_move == 0
+    assert all(len(a.squares) == 1 for a in legal_actions(p))
     p = act(p, "place e5")
-    assert p.phase is Phase.PLAY and p.to_move == 0
+    assert p.phase is Phase.PLAY
+    assert p.to_move == 0
     assert str(p).endswith(" 1 -,- s")
 
 
