@@ -215,7 +215,14 @@ class _Search:
             best = -_INF
             for t in self.order(p, turns, first):
                 self._tick()
-                v = self.value(apply_unchecked(p, t), depth - 1, alpha, beta, ply + 1)
+                child = apply_unchecked(p, t)
+                if best_turn is None or depth == 1:
+                    v = self.value(child, depth - 1, alpha, beta, ply + 1)
+                else:
+                    # Principal variation search: prove the rest worse with a null window.
+                    v = self.value(child, depth - 1, alpha, alpha + 1, ply + 1)
+                    if alpha < v < beta:
+                        v = self.value(child, depth - 1, alpha, beta, ply + 1)
                 if v > best:
                     best, best_turn = v, t
                     if v > alpha:
@@ -228,7 +235,13 @@ class _Search:
             best = _INF
             for t in self.order(p, turns, first):
                 self._tick()
-                v = self.value(apply_unchecked(p, t), depth - 1, alpha, beta, ply + 1)
+                child = apply_unchecked(p, t)
+                if best_turn is None or depth == 1:
+                    v = self.value(child, depth - 1, alpha, beta, ply + 1)
+                else:
+                    v = self.value(child, depth - 1, beta - 1, beta, ply + 1)
+                    if alpha < v < beta:
+                        v = self.value(child, depth - 1, alpha, beta, ply + 1)
                 if v < best:
                     best, best_turn = v, t
                     if v < beta:
@@ -336,7 +349,13 @@ def _search(
             new_scores: dict[Turn, int] = {}
             for t in ordered:
                 s._tick()
-                v = s.value(apply_unchecked(p, t), depth - 1, alpha, _INF, 1)
+                child = apply_unchecked(p, t)
+                if cur_best is None or depth == 1:
+                    v = s.value(child, depth - 1, alpha, _INF, 1)
+                else:
+                    v = s.value(child, depth - 1, alpha, alpha + 1, 1)
+                    if v > alpha:
+                        v = s.value(child, depth - 1, alpha, _INF, 1)
                 if noise and abs(v) < _MATE:
                     v += noise[t]
                 new_scores[t] = v
