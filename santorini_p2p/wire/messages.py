@@ -1,7 +1,7 @@
 """Record bodies: one frozen dataclass per message type, and their canonical bytes.
 
 Every body is a positional msgpack array ``[type, seq, prev, field...]`` (protocol/SPEC.md
-section 6): ``type`` is the tag below, ``seq`` the record's index in its log (the header is 0),
+section 7): ``type`` is the tag below, ``seq`` the record's index in its log (the header is 0),
 ``prev`` the chain hash of the record before (32 zero bytes in the header).
 
 | tag | class | fields after ``prev`` |
