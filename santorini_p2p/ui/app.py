@@ -220,7 +220,7 @@ class GameScreen:
         view = c.seats()[p.to_move]
         who = f"{view.name} (seat {p.to_move + 1}, {letter_of(p, p.side_of(p.to_move))})"
         if c.awaiting is not None:
-            return f"{who} to play: your turn"
+            return f"your turn, {who}"
         if not view.human:
             return f"{who} is thinking"
         return f"waiting for {who}"
@@ -390,6 +390,25 @@ class GameScreen:
 
         return kb
 
+    async def run(self) -> str:
+        """Show the screen with ``controller.run()`` beside it; return ``"menu"`` or ``"quit"``."""
+        task = asyncio.create_task(self.controller.run())
+
+        def finished(t: asyncio.Task[None]) -> None:
+            if not t.cancelled() and t.exception() is not None:
+                self.error = f"the game stopped: {t.exception()}"
+                self.app.invalidate()
+
+        task.add_done_callback(finished)
+        try:
+            result = await self.app.run_async()
+        finally:
+            self._unlisten()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        return result or "menu"
+
     # -- input --------------------------------------------------------------------------------
 
     def command(self, word: str) -> None:
@@ -475,20 +494,4 @@ def _step_to(p: Position, typed: str, square: int) -> str | None:
 
 async def run_game(controller: GameController, *, mouse: bool = True) -> str:
     """Run the game screen and ``controller.run()`` together; return ``"menu"`` or ``"quit"``."""
-    screen = GameScreen(controller, mouse=mouse)
-    task = asyncio.create_task(controller.run())
-
-    def finished(t: asyncio.Task[None]) -> None:
-        if not t.cancelled() and t.exception() is not None:
-            screen.error = f"the game stopped: {t.exception()}"
-            screen.app.invalidate()
-
-    task.add_done_callback(finished)
-    try:
-        result = await screen.app.run_async()
-    finally:
-        screen._unlisten()
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-    return result or "menu"
+    return await GameScreen(controller, mouse=mouse).run()

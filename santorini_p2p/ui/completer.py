@@ -130,9 +130,7 @@ def _meta(p: Position, step: str) -> str:
     from santorini_p2p.engine import Turn, parse_action
 
     action = parse_action(step)
-    if isinstance(action, Turn) and action.is_win:
-        return "wins"
-    return "complete"
+    return "wins" if isinstance(action, Turn) and action.is_win else ""
 
 
 class ActionCompleter(Completer):

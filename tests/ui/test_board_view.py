@@ -1,0 +1,123 @@
+"""The console board and side panel, by exact strings (STYLE.md section 9, UI)."""
+
+from __future__ import annotations
+
+from santorini_p2p.engine import OPENING, parse_action, parse_position
+from santorini_p2p.ui.board_view import (
+    BOARD_HEIGHT,
+    BOARD_WIDTH,
+    Marks,
+    format_clock,
+    fragments_text,
+    render_board,
+    render_panel,
+    render_text,
+)
+from santorini_p2p.ui.state import Clock, Connection, SeatView
+
+BUSY = "00000X/00B00A0/0302X0/0A002B0/00000 2 apollo,pan -"
+
+
+def test_board_shows_levels_domes_workers_and_marks_as_plain_text():
+    p = parse_position(BUSY)
+    text = fragments_text(render_board(p, Marks(frozenset({12, 13}), frozenset({6}))))
+    assert text == (
+        "     a     b     c     d     e     \n"
+        "  +-----+-----+-----+-----+-----+  \n"
+        "5 |     |     |     |     |   X | 5\n"
+        "  +-----+-----+-----+-----+-----+  \n"
+        "4 |     |   B |     |   A |     | 4\n"
+        "  +-----+-----+-----+-----+-----+  \n"
+        "3 |     | 3   |[   ]|[2 X]|     | 3\n"
+        "  +-----+-----+-----+-----+-----+  \n"
+        "2 |   A |(   )|     | 2 B |     | 2\n"
+        "  +-----+-----+-----+-----+-----+  \n"
+        "1 |     |     |     |     |     | 1\n"
+        "  +-----+-----+-----+-----+-----+  \n"
+        "     a     b     c     d     e     "
+    )
+    lines = text.split("\n")
+    assert len(lines) == BOARD_HEIGHT
+    assert {len(line) for line in lines} == {BOARD_WIDTH}
+
+
+def test_board_styles_shade_levels_and_colour_workers_by_side():
+    p = parse_position(BUSY)
+    frags = render_board(p)
+    styles = {text: style for style, text, *_ in frags if text.strip(" |")}
+    assert "class:level3" in styles[" 3   "]
+    assert "class:dome" in styles[" X"]
+    assert any("worker.b" in style for style, text, *_ in frags if text == "B")
+    assert any("worker.a" in style for style, text, *_ in frags if text == "A")
+
+
+def test_board_click_factory_attaches_the_square_to_each_cell():
+    seen = []
+    frags = render_board(parse_position(OPENING), on_click=lambda s: lambda e, s=s: seen.append(s))
+    handlers = [f[2] for f in frags if len(f) == 3]
+    for h in handlers:
+        h(None)
+    assert sorted(set(seen)) == list(range(25))
+    assert seen[0] == 20  # a5 is drawn first
+
+
+def test_targets_win_over_chosen_so_a_build_on_the_start_square_shows():
+    p = parse_position(OPENING)
+    text = fragments_text(render_board(p, Marks(frozenset({6}), frozenset({6, 12}))))
+    assert "2 |     |[  A]|" in text
+    assert "3 |     |     |(   )|" in text
+
+
+def test_panel_lists_seats_gods_clocks_and_turns():
+    p = parse_position(BUSY)
+    seats = [
+        SeatView(0, "Alice", True, True, clock=Clock(42_001, 300_000, False)),
+        SeatView(
+            1, "Computer", True, False, fingerprint="ab12-cd34", clock=Clock(1_500, 61_000, True)
+        ),
+    ]
+    actions = [parse_action("place b2,d4"), parse_action("place b4,d2"), parse_action("b2>c3^d4")]
+    text = fragments_text(render_panel(p, seats, actions, 44, 7))
+    assert text == (
+        "  A seat 1 Alice                        5:00\n"
+        "    apollo: Your worker may move into an op~\n"
+        "> B seat 2 Computer ab12-cd34     0:02 +1:01\n"
+        "    pan: You also win if your worker moves ~\n"
+        "Turns\n"
+        "  1. place b2,d4    2. place d2,b4\n"
+        "  3. b2>c3^d4"
+    )
+
+
+def test_panel_keeps_the_latest_turns_and_shows_connections():
+    p = parse_position(OPENING)
+    seats = [
+        SeatView(0, "bob", False, True, connection=Connection.RECONNECTING),
+        SeatView(1, "me", True, True),
+    ]
+    actions = [parse_action(t) for t in ("b2>a1^a2", "d2>e1^e2", "a1>b2^a1", "e1>d2^e1")] * 3
+    text = fragments_text(render_panel(p, seats, actions, 40, 6))
+    assert text.split("\n")[0].rstrip() == "> A seat 1 bob (reconnecting)"
+    assert text.split("\n")[-1] == " 11. a1>b2^a1   12. e1>d2^e1"
+    assert len(text.split("\n")) == 6
+
+
+def test_clock_format_rounds_up_so_zero_means_gone():
+    assert format_clock(0) == "0:00"
+    assert format_clock(1) == "0:01"
+    assert format_clock(60_000) == "1:00"
+    assert format_clock(299_001) == "5:00"
+    assert format_clock(-5) == "0:00"
+
+
+def test_show_output_stays_plain_text():
+    assert render_text(parse_position(OPENING)) == (
+        "5  .  .  .  .  . \n"
+        "4  .  0B .  0A . \n"
+        "3  .  .  .  .  . \n"
+        "2  .  0A .  0B . \n"
+        "1  .  .  .  .  . \n"
+        "   a  b  c  d  e \n"
+        "\n"
+        "seat 1 (A) no god, seat 2 (B) no god; seat 1 to move"
+    )

@@ -1,0 +1,143 @@
+"""The completer and the validator, called directly (prompt_toolkit's own test style)."""
+
+from __future__ import annotations
+
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from prompt_toolkit.validation import ValidationError
+
+from santorini_p2p.engine import OPENING, legal_actions, new_game, parse_position
+from santorini_p2p.ui.completer import (
+    ActionCompleter,
+    is_complete,
+    marks_for,
+    next_steps,
+    step_starts,
+)
+from santorini_p2p.ui.validator import ActionValidator, check_input, find_action
+
+START = parse_position(OPENING)
+
+
+def completions(p, text):
+    c = ActionCompleter(lambda: p)
+    return list(c.get_completions(Document(text), CompleteEvent(completion_requested=True)))
+
+
+def test_steps_split_before_each_operator():
+    assert step_starts("b2>c3^d4") == [2, 5]
+    assert step_starts("b2^c2>b3^c2") == [2, 5, 8]
+    assert step_starts("Ha1,c2^b2") == [3, 6]
+    assert step_starts("b2>c3^d4D") == [2, 5, 8]
+    assert step_starts("god apollo") == []
+
+
+def test_empty_input_offers_the_workers_that_can_start_a_turn():
+    assert next_steps(START, "") == ["b2", "d4"]
+
+
+def test_after_a_worker_only_its_steps_are_offered():
+    steps = next_steps(START, "b2>")
+    assert steps == ["b2>a1", "b2>a2", "b2>a3", "b2>b1", "b2>b3", "b2>c1", "b2>c2", "b2>c3"]
+    assert next_steps(START, "b2") == steps
+
+
+def test_after_a_move_the_builds_of_that_worker_are_offered():
+    assert next_steps(START, "b2>c3") == [
+        "b2>c3^b2",
+        "b2>c3^b3",
+        "b2>c3^c2",
+        "b2>c3^c4",
+        "b2>c3^d3",
+    ]
+
+
+def test_every_legal_turn_is_reached_by_following_steps():
+    reached = set()
+    frontier = [""]
+    while frontier:
+        text = frontier.pop()
+        for step in next_steps(START, text):
+            if is_complete(START, step):
+                reached.add(step)
+            frontier.append(step)
+    assert reached == {str(a) for a in legal_actions(START)}
+
+
+def test_completion_ignores_case_and_replaces_the_whole_input():
+    got = completions(START, "B2>C3^B")
+    assert [c.text for c in got] == ["b2>c3^b2", "b2>c3^b3"]
+    assert all(c.start_position == -7 for c in got)
+    assert [c.display_text for c in got] == ["^b2", "^b3"]
+
+
+def test_a_winning_turn_is_labelled():
+    p = parse_position("00000/00000/00100/02A30B0/0A0B000 1 -,- -")
+    got = {c.text: c.display_meta_text for c in completions(p, "b2>")}
+    assert got["b2>c2"] == "wins"
+
+
+def test_setup_completion_goes_one_square_at_a_time():
+    p = new_game(2)
+    first = next_steps(p, "")
+    assert first[0] == "place a1"
+    assert len(first) == 24
+    assert next_steps(p, "place a1")[:2] == ["place a1,b1", "place a1,c1"]
+
+
+def test_god_choices_complete_in_the_draft():
+    p = new_game(2, "draft", drawn=("apollo", "pan", "atlas", "minotaur"))
+    assert next_steps(p, "") == ["god apollo", "god atlas", "god minotaur", "god pan"]
+    assert next_steps(p, "god m") == ["god minotaur"]
+
+
+def test_marks_highlight_workers_then_targets_and_name_the_chosen():
+    assert marks_for(START, "").targets == {6, 18}
+    m = marks_for(START, "b2>c3")
+    assert m.chosen == {6, 12}
+    assert m.targets == {6, 7, 11, 13, 17}
+
+
+def test_no_completion_without_a_position():
+    assert list(ActionCompleter(lambda: None).get_completions(Document(""), CompleteEvent())) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "index", "words"),
+    [
+        ("a1", 0, "your workers: b2, d4"),
+        ("b2>c9", 4, "rank"),
+        ("b2>c4", 4, "cannot move to 'c4'"),
+        ("b2>c3^e5", 6, "no build on 'e5'"),
+        ("b2>c3^d3^c4", 8, "already a whole action"),
+        ("zz", 0, "file"),
+    ],
+)
+def test_validator_points_at_the_first_bad_character(text, index, words):
+    problem = check_input(START, text)
+    assert problem is not None
+    assert problem.index == index
+    assert words in problem.message
+
+
+@pytest.mark.parametrize("text", ["", "b", "b2", "B2>", "b2>c3^b2", "d4>e5^e4"])
+def test_validator_accepts_legal_prefixes(text):
+    assert check_input(START, text) is None
+
+
+def test_validator_accepts_placements_in_any_order():
+    p = new_game(2)
+    assert check_input(p, "place d4,b2") is None
+    assert find_action(p, "place d4,b2") == "place b2,d4"
+    bad = check_input(p, "place b2,b2")
+    assert bad is not None
+    assert "once" in bad.message
+
+
+def test_validator_raises_validation_error_at_the_character():
+    v = ActionValidator(lambda: START)
+    with pytest.raises(ValidationError) as e:
+        v.validate(Document("b2>c4"))
+    assert e.value.cursor_position == 4
+    v.validate(Document("b2>c3"))
