@@ -172,7 +172,7 @@ class GameScreen:
             height=1,
             prompt=self._prompt,
             completer=ActionCompleter(self._input_position),
-            validator=ActionValidator(self._input_position),
+            validator=ActionValidator(self._input_position, COMMANDS),
             complete_while_typing=True,
             accept_handler=self._accept,
             input_processors=[_MarkBadCharacter()],

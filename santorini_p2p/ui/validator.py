@@ -7,7 +7,7 @@ at the first character that no legal action continues with and lists what could 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from prompt_toolkit.document import Document
@@ -65,7 +65,7 @@ def check_input(p: Position, text: str) -> InputProblem | None:
         parse_action(text.strip())
     except NotationError as e:
         if e.column and e.column - 1 <= good and not is_prefix(p, text):
-            return InputProblem(min(good, len(text) - 1), f"{e.reason} (at column {e.column})")
+            return InputProblem(min(good, len(text) - 1), e.reason)
     starts = step_starts(text)
     before = [i for i in starts if i <= good]
     base = text[: before[-1]] if before else ""
@@ -90,10 +90,16 @@ def check_input(p: Position, text: str) -> InputProblem | None:
 
 
 class ActionValidator(Validator):
-    """Marks the first bad character of the input for the position ``get_position`` returns."""
+    """Marks the first bad character of the input for the position ``get_position`` returns.
 
-    def __init__(self, get_position: Callable[[], Position | None]) -> None:
+    ``words`` (commands such as ``undo``) and their beginnings are accepted too.
+    """
+
+    def __init__(
+        self, get_position: Callable[[], Position | None], words: Sequence[str] = ()
+    ) -> None:
         self.get_position = get_position
+        self.words = tuple(words)
 
     def validate(self, document: Document) -> None:
         """Raise ``ValidationError`` at the first bad character, with the reason.
@@ -103,6 +109,9 @@ class ActionValidator(Validator):
         """
         p = self.get_position()
         if p is None:
+            return
+        typed = document.text.strip().lower()
+        if typed and any(w.startswith(typed) for w in self.words):
             return
         problem = check_input(p, document.text)
         if problem is not None:

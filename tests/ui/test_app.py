@@ -1,0 +1,227 @@
+"""The real console driven by keys: create_pipe_input() in, DummyOutput() out."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.application.current import get_app_or_none
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from santorini_p2p.engine import Phase, legal_actions
+from santorini_p2p.ui.app import GameScreen, help_text
+from santorini_p2p.ui.board_view import fragments_text
+from santorini_p2p.ui.local import LocalGame, Player
+from santorini_p2p.ui.start import GameOptions, console
+
+TAB, ENTER, CTRL_Q, CTRL_Z = "\t", "\r", "\x11", "\x1a"
+
+
+@contextlib.contextmanager
+def terminal():
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        yield keys
+
+
+async def poll(condition, limit: float = 10.0) -> None:
+    """Wait, at most ``limit`` seconds, for ``condition``: key handling has no event to await."""
+    async with asyncio.timeout(limit):
+        while not condition():  # noqa: ASYNC110
+            await asyncio.sleep(0.002)
+
+
+def random_choice(position, level, rng, stop):
+    return rng.choice(legal_actions(position))
+
+
+def start(screen: GameScreen) -> asyncio.Task[str]:
+    return asyncio.create_task(screen.run())
+
+
+def test_a_whole_hotseat_game_typed_as_text():
+    async def main():
+        with terminal() as keys:
+            game = LocalGame(
+                [Player("Ann"), Player("Ben")], seed=2, time_control=None, gods="random"
+            )
+            screen = GameScreen(game)
+            task = start(screen)
+            rng = random.Random(7)
+            while game.position.phase is not Phase.OVER:
+                before = len(game.actions)
+                keys.send_text(str(rng.choice(legal_actions(game.position))).upper() + ENTER)
+                await poll(lambda before=before: len(game.actions) > before)
+            assert " wins" in game.messages[-1].text
+            assert "Enter for the start screen" in fragments_text(screen._hint())
+            keys.send_text(ENTER)
+            assert await asyncio.wait_for(task, 5) == "menu"
+
+    asyncio.run(main())
+
+
+def test_a_whole_game_against_the_computer_with_tab_and_enter_only():
+    async def main():
+        with terminal() as keys:
+            game = LocalGame(
+                [Player("You"), Player("Computer", "random")],
+                seed=4,
+                time_control=None,
+                gods="draft",
+                chooser=random_choice,
+            )
+            screen = GameScreen(game)
+            buffer = screen.input.buffer
+            task = start(screen)
+            presses = 0
+            while game.position.phase is not Phase.OVER:
+                assert presses < 1000
+                await poll(lambda: game.awaiting is not None or game.position.phase is Phase.OVER)
+                if game.awaiting is None:
+                    continue
+                before = len(game.actions)
+                keys.send_text(TAB)
+                await poll(
+                    lambda: (
+                        buffer.complete_state is not None
+                        and buffer.complete_state.current_completion is not None
+                    )
+                )
+                keys.send_text(ENTER)
+                await poll(
+                    lambda before=before: (
+                        len(game.actions) > before
+                        or (
+                            buffer.complete_state is not None
+                            and buffer.complete_state.complete_index is None
+                            and bool(buffer.complete_state.completions)
+                        )
+                    )
+                )
+                presses += 2
+            assert any(str(a).startswith("god ") for a in game.actions)
+            assert game.messages[-1].text.startswith(("You win", "You lose"))
+            keys.send_text(CTRL_Q)
+            assert await asyncio.wait_for(task, 5) == "menu"
+
+    asyncio.run(main())
+
+
+def test_a_bad_character_is_marked_and_enter_does_not_play():
+    async def main():
+        with terminal() as keys:
+            game = LocalGame([Player("Ann"), Player("Ben")], time_control=None)
+            screen = GameScreen(game)
+            task = start(screen)
+            keys.send_text("place a1,a1")
+            buffer = screen.input.buffer
+            await poll(lambda: buffer.text == "place a1,a1" and buffer.validation_error is not None)
+            assert buffer.validation_error.cursor_position == 10
+            keys.send_text(ENTER)
+            await poll(lambda: "once" in fragments_text(screen._hint()))
+            assert game.actions == []
+            keys.send_text("\x7f2" + ENTER)
+            await poll(lambda: len(game.actions) == 1)
+            assert str(game.actions[0]) == "place a1,a2"
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
+
+
+def test_help_opens_with_question_mark_and_names_the_gods_in_play():
+    async def main():
+        with terminal() as keys:
+            game = LocalGame(
+                [Player("Ann"), Player("Ben")], time_control=None, gods="random", seed=1
+            )
+            screen = GameScreen(game)
+            task = start(screen)
+            keys.send_text("?")
+            await poll(lambda: screen.show_help)
+            assert screen.input.buffer.text == ""
+            text = help_text(game.position)
+            for god in game.position.gods:
+                assert f"  {god}: " in text
+            keys.send_text("\x1b")
+            await poll(lambda: not screen.show_help)
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
+
+
+def test_ctrl_z_and_the_undo_word_take_back_moves():
+    async def main():
+        with terminal() as keys:
+            game = LocalGame([Player("Ann"), Player("Ben")], time_control=None)
+            screen = GameScreen(game)
+            task = start(screen)
+            keys.send_text("place b2,d4" + ENTER + "place b4,d2" + ENTER)
+            await poll(lambda: len(game.actions) == 2)
+            keys.send_text(CTRL_Z)
+            await poll(lambda: len(game.actions) == 1)
+            keys.send_text("undo" + ENTER)
+            await poll(lambda: len(game.actions) == 0)
+            keys.send_text("undo" + ENTER)
+            await poll(lambda: screen.error is not None)
+            assert "nothing to undo" in screen.error
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
+
+
+def test_clicking_worker_move_and_build_plays_the_turn():
+    async def main():
+        with terminal() as keys:
+            game = LocalGame([Player("Ann"), Player("Ben")], time_control=None)
+            screen = GameScreen(game)
+            task = start(screen)
+            keys.send_text("place b2,d4" + ENTER + "place b4,d2" + ENTER)
+            await poll(lambda: len(game.actions) == 2)
+            screen.click(6)
+            assert screen.input.buffer.text == "b2"
+            screen.click(12)
+            assert screen.input.buffer.text == "b2>c3"
+            screen.click(24)  # not a build square: ignored
+            assert screen.input.buffer.text == "b2>c3"
+            screen.click(11)
+            assert str(game.actions[-1]) == "b2>c3^b3"
+            assert screen.input.buffer.text == ""
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
+
+
+def test_start_screen_opens_a_game_against_the_computer_and_quits():
+    async def main():
+        with terminal() as keys:
+            seen = []
+
+            async def next_app():
+                await poll(
+                    lambda: (a := get_app_or_none()) is not None and a.is_running and a not in seen
+                )
+                seen.append(get_app_or_none())
+
+            run = asyncio.create_task(console(GameOptions(timed=False, seed=3, mouse=False)))
+            await next_app()
+            keys.send_text(ENTER)  # play the computer
+            await next_app()
+            keys.send_text("4")  # random moves
+            await next_app()
+            keys.send_text(ENTER)  # no gods
+            await next_app()
+            assert "you vs the computer" in fragments_text(
+                seen[-1].layout.container.get_children()[0].get_children()[0].content.text()
+            )  # type: ignore[attr-defined]
+            keys.send_text(CTRL_Q)
+            await next_app()
+            keys.send_text("7")
+            assert await asyncio.wait_for(run, 5) == 0
+
+    asyncio.run(main())
