@@ -8,7 +8,8 @@ Public API:
 
 - ``seal(identity, message) -> bytes``: sign a body and return the envelope bytes;
   ``open_envelope(raw) -> Envelope`` decodes one without checking the signature;
-  ``chain_hash(raw) -> bytes`` is BLAKE2b-256 of the exact envelope bytes.
+  ``chain_hash(raw) -> bytes`` is BLAKE2b-256 of the exact envelope bytes;
+  ``verify_envelope(raw) -> (Envelope, Message)`` runs every check that needs no log.
 - ``Validator``: the incremental fold. ``feed(raw) -> Record`` checks one envelope (size,
   decoding, version, signature over the exact bytes, chain, the signer's right to the record,
   legality in the engine, the state hash) and applies it; on any failure it raises
@@ -112,6 +113,7 @@ __all__ = [
     "seal",
     "signing_input",
     "validate",
+    "verify_envelope",
 ]
 
 ENVELOPE_VERSION: Final = 1
@@ -180,6 +182,21 @@ def open_envelope(raw: bytes) -> Envelope:
     if type(sig) is not bytes or len(sig) != 64:
         raise DecodeError("envelope: the signature must be 64 bytes")
     return Envelope(version, signer, body, sig)
+
+
+def verify_envelope(raw: bytes) -> tuple[Envelope, Message]:
+    """Check one envelope on its own: size, decoding, version, signature, then the body.
+
+    This is every check that needs no log (SPEC.md section 8, steps 1, 2, 4 and 5).
+
+    Raises:
+        WireError: ``TooLargeError``, ``DecodeError``, ``NonCanonicalError``,
+            ``VersionError`` or ``SignatureError``.
+    """
+    env = open_envelope(raw)
+    if not verify(env.signer, env.signature, signing_input(env.body)):
+        raise SignatureError(f"bad signature (signer {fingerprint(env.signer)})")
+    return env, decode_body(env.body)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,708 @@
+#!/usr/bin/env python3
+"""Regenerate the wire vectors: codec, envelope, draw and replay cases (protocol/SPEC.md 13).
+
+Writes protocol/vectors/codec.json, envelope.json, draw.json, replays.json and the complete
+games in replays/*.sntr from the installed package. Keys come from fixed seeds (``01`` x 32 for
+slot 0, ``02`` x 32 for slot 1, ...), and Ed25519 is deterministic, so a run gives the same
+bytes every time. The tests only read these files; ``--check`` compares instead of writing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from santorini_p2p.engine import format_action, legal_actions
+from santorini_p2p.errors import ReplayError, WireError
+from santorini_p2p.wire.codec import Value, decode, encode
+from santorini_p2p.wire.draw import DrawStream, commitment, draw_seed, draw_setup
+from santorini_p2p.wire.identity import Identity
+from santorini_p2p.wire.log import (
+    FILE_MAGIC,
+    Validator,
+    encode_frames,
+    make_header,
+    open_envelope,
+    read_log,
+    seal,
+    signing_input,
+    validate,
+    verify_envelope,
+)
+from santorini_p2p.wire.messages import Ack, Act, Header, Offer, Result, Reveal
+from santorini_p2p.wire.script import play_script
+
+PROTOCOL = Path(__file__).resolve().parent.parent
+VECTORS = PROTOCOL / "vectors"
+
+ALICE = Identity.from_seed(b"\x01" * 32, "alice")
+BOB = Identity.from_seed(b"\x02" * 32, "bob")
+CAROL = Identity.from_seed(b"\x03" * 32, "carol")
+DAVE = Identity.from_seed(b"\x04" * 32, "dave")
+MALLORY = Identity.from_seed(b"\x77" * 32, "mallory")
+PLAYERS = (ALICE, BOB, CAROL, DAVE)
+
+NOTES = {
+    "canonical": "the one encoding the spec allows",
+    "non-canonical": "valid msgpack that is not the shortest or right-typed form",
+    "malformed": "bytes that are not one msgpack value of the subset",
+    "limit": "input over a size limit of SPEC.md section 9",
+    "signature": "the signature or the signer's right to the record",
+    "chain": "the previous-record hash or the record number",
+    "version": "a version this program does not speak",
+    "order": "a record that the log does not allow where it stands",
+    "rules": "an action the rules engine refuses",
+    "state-hash": "a state hash that differs from the engine's",
+    "framing": "the replay file's magic, lengths or end",
+    "spec-example": "a value worked by hand in SPEC.md",
+    "tampered": "a real log altered after signing",
+}
+
+
+def _typed(value: Value) -> Any:
+    """Return ``value`` as typed JSON (big integers as strings, bytes as hex)."""
+    if value is None:
+        return {"nil": None}
+    if isinstance(value, bool):
+        return {"bool": value}
+    if isinstance(value, int):
+        return {"int": str(value)}
+    if isinstance(value, str):
+        return {"str": value}
+    if isinstance(value, bytes):
+        return {"bin": value.hex()}
+    return {"array": [_typed(v) for v in value]}
+
+
+class Cases:
+    """Collects test cases with running tcIds."""
+
+    def __init__(self) -> None:
+        self.items: list[dict[str, Any]] = []
+
+    def add(self, id_: str, comment: str, flags: list[str], **fields: Any) -> None:
+        """Append a case; every flag must be defined in NOTES."""
+        for f in flags:
+            assert f in NOTES, f
+        self.items.append(
+            {"tcId": len(self.items) + 1, "id": id_, "comment": comment, "flags": flags, **fields}
+        )
+
+
+def _doc(schema: str, cases: Cases, **extra: Any) -> dict[str, Any]:
+    return {"schema": schema, "version": 1, "notes": NOTES, **extra, "tests": cases.items}
+
+
+# -- codec ------------------------------------------------------------------------------------
+
+
+def codec_vectors() -> dict[str, Any]:
+    """Values with their canonical bytes, and bytes that must be refused."""
+    c = Cases()
+    valid: list[tuple[str, Value, str]] = [
+        ("nil", None, "nil"),
+        ("false", False, "false"),
+        ("true", True, "true"),
+        ("int-0", 0, "zero as positive fixint"),
+        ("int-127", 127, "largest positive fixint"),
+        ("int-128", 128, "smallest uint8"),
+        ("int-65535", 65535, "largest uint16"),
+        ("int-65536", 65536, "smallest uint32"),
+        ("int-2^32", 2**32, "smallest uint64"),
+        ("int-2^64-1", 2**64 - 1, "largest integer"),
+        ("int--1", -1, "negative fixint"),
+        ("int--32", -32, "smallest negative fixint"),
+        ("int--33", -33, "largest int8 outside fixint"),
+        ("int--2^63", -(2**63), "smallest integer"),
+        ("str-empty", "", "empty fixstr"),
+        ("str-31", "x" * 31, "longest fixstr"),
+        ("str-32", "x" * 32, "shortest str8"),
+        ("str-utf8", "Zoë 王", "UTF-8 text"),
+        ("bin-empty", b"", "empty bin8"),
+        ("bin-32", bytes(range(32)), "a 32-byte key as bin8"),
+        ("array-empty", (), "empty fixarray"),
+        ("array-16", tuple(range(16)), "shortest array16"),
+        ("array-nested", (1, (b"\xff", ("a",)), None), "nested arrays"),
+    ]
+    for id_, value, comment in valid:
+        c.add(
+            f"valid-{id_}",
+            comment,
+            ["canonical"],
+            input=encode(value).hex(),
+            result="valid",
+            value=_typed(value),
+        )
+    invalid = [
+        ("cc01", "NonCanonicalError", "uint8 for a positive fixint", "non-canonical"),
+        ("cd00ff", "NonCanonicalError", "uint16 for a value that fits uint8", "non-canonical"),
+        ("d000", "NonCanonicalError", "int8 for zero", "non-canonical"),
+        ("d1ffdf", "NonCanonicalError", "int16 for -33", "non-canonical"),
+        ("d9016a", "NonCanonicalError", "str8 for a 1-byte string", "non-canonical"),
+        ("c5000101", "NonCanonicalError", "bin16 for a 1-byte binary", "non-canonical"),
+        ("dc000101", "NonCanonicalError", "array16 for a 1-element array", "non-canonical"),
+        ("", "DecodeError", "empty input", "malformed"),
+        ("c1", "DecodeError", "the never-used byte c1", "malformed"),
+        ("ca3f800000", "DecodeError", "float32", "malformed"),
+        ("cb3ff0000000000000", "DecodeError", "float64", "malformed"),
+        ("81a16101", "DecodeError", "a map", "malformed"),
+        ("d4010a", "DecodeError", "an extension type", "malformed"),
+        ("d6ff00000001", "DecodeError", "the timestamp extension", "malformed"),
+        ("0101", "DecodeError", "trailing bytes", "malformed"),
+        ("92", "DecodeError", "a truncated array", "malformed"),
+        ("a2c328", "DecodeError", "invalid UTF-8 in a str", "malformed"),
+        ("ddffffffff", "DecodeError", "an array claiming 2^32-1 elements", "malformed"),
+        ("91919191919101", "DecodeError", "arrays nested 6 deep", "malformed"),
+        ("c0" * 4097, "TooLargeError", "4097 bytes, over the 4096-byte limit", "limit"),
+    ]
+    for hexed, error, comment, flag in invalid:
+        try:
+            decode(bytes.fromhex(hexed))
+            got = "accepted"
+        except WireError as e:
+            got = type(e).__name__
+        if got != error:
+            raise SystemExit(f"codec case {hexed}: expected {error}, got {got}")
+        c.add(
+            f"invalid-{hexed[:16] or 'empty'}",
+            comment,
+            [flag],
+            input=hexed,
+            result="invalid",
+            error=error,
+        )
+    return _doc("codec.schema.json", c)
+
+
+# -- envelopes --------------------------------------------------------------------------------
+
+
+def _envelope_case(c: Cases, id_: str, comment: str, flags: list[str], raw: bytes) -> None:
+    try:
+        env, msg = verify_envelope(raw)
+    except WireError as e:
+        c.add(id_, comment, flags, input=raw.hex(), result="invalid", error=type(e).__name__)
+        return
+    c.add(
+        id_,
+        comment,
+        flags,
+        input=raw.hex(),
+        result="valid",
+        signer=env.signer.hex(),
+        body=env.body.hex(),
+        type=type(msg).__name__.lower(),
+    )
+
+
+def _resign_body(raw: bytes, body: bytes, key: Identity) -> bytes:
+    return encode((1, key.public_key, body, key.sign(signing_input(body))))
+
+
+def envelope_vectors() -> dict[str, Any]:
+    """Single envelopes: the worked example of SPEC.md 6.1 and one break per check."""
+    c = Cases()
+    offer = seal(ALICE, Offer(5, b"\x11" * 32, "draw"))
+    _envelope_case(
+        c,
+        "spec-6.1-offer",
+        "the envelope worked by hand in SPEC.md section 6.1",
+        ["spec-example", "canonical"],
+        offer,
+    )
+    header = make_header(bytes(range(16)), [(ALICE.public_key, "alice"), (BOB.public_key, "bob")])
+    good = seal(ALICE, header)
+    _envelope_case(c, "valid-header", "a header signed by slot 0", ["canonical"], good)
+    e = open_envelope(offer)
+    bad_sig = bytearray(offer)
+    bad_sig[-1] ^= 1
+    _envelope_case(
+        c, "signature-flipped", "one bit of the signature flipped", ["signature"], bytes(bad_sig)
+    )
+    swapped = encode((1, BOB.public_key, e.body, e.signature))
+    _envelope_case(c, "signer-swapped", "alice's signature under bob's key", ["signature"], swapped)
+    prefixless = encode((1, ALICE.public_key, e.body, ALICE.sign(e.body)))
+    _envelope_case(
+        c,
+        "signature-without-domain",
+        "signed without the signing prefix",
+        ["signature"],
+        prefixless,
+    )
+    _envelope_case(
+        c,
+        "version-2",
+        "envelope version 2",
+        ["version"],
+        encode((2, e.signer, e.body, e.signature)),
+    )
+    _envelope_case(
+        c,
+        "version-uint8",
+        "version 1 written as uint8 cc01",
+        ["non-canonical"],
+        b"\x94\xcc\x01" + offer[2:],
+    )
+    _envelope_case(
+        c,
+        "three-fields",
+        "an envelope with three fields",
+        ["malformed"],
+        encode((1, e.signer, e.body)),
+    )
+    _envelope_case(
+        c,
+        "signature-63",
+        "a 63-byte signature",
+        ["malformed"],
+        encode((1, e.signer, e.body, e.signature[:63])),
+    )
+    _envelope_case(
+        c,
+        "body-as-str",
+        "the body as str instead of bin",
+        ["malformed"],
+        encode((1, e.signer, "x", e.signature)),
+    )
+    _envelope_case(
+        c,
+        "body-non-canonical",
+        "a signed body with seq 5 as uint8 cc05",
+        ["non-canonical"],
+        _resign_body(offer, b"\x94\x07\xcc\x05" + e.body[3:], ALICE),
+    )
+    _envelope_case(
+        c,
+        "body-unknown-type",
+        "a signed body of record type 12",
+        ["malformed"],
+        _resign_body(offer, encode((12, 5, b"\x11" * 32)), ALICE),
+    )
+    _envelope_case(
+        c,
+        "body-wrong-arity",
+        "an offer body with an extra field",
+        ["malformed"],
+        _resign_body(offer, encode((7, 5, b"\x11" * 32, "draw", 1)), ALICE),
+    )
+    _envelope_case(
+        c,
+        "body-bool-as-int",
+        "true where seq (an int) belongs",
+        ["malformed"],
+        _resign_body(offer, encode((7, True, b"\x11" * 32, "draw")), ALICE),
+    )
+    _envelope_case(
+        c,
+        "body-short-hash",
+        "a 31-byte previous-record hash",
+        ["malformed"],
+        _resign_body(offer, encode((7, 5, b"\x11" * 31, "draw")), ALICE),
+    )
+    _envelope_case(
+        c,
+        "body-float",
+        "a float in the body",
+        ["malformed"],
+        _resign_body(
+            offer, b"\x94\x07\x05\xc4\x20" + b"\x11" * 32 + b"\xca\x00\x00\x00\x00", ALICE
+        ),
+    )
+    big = _resign_body(offer, encode((7, 5, b"\x11" * 32, "d" * 4000)), ALICE)
+    _envelope_case(c, "too-large", "an envelope over 4096 bytes", ["limit"], big)
+    return _doc("envelope.schema.json", c)
+
+
+# -- draw -------------------------------------------------------------------------------------
+
+
+def draw_vectors() -> dict[str, Any]:
+    """Commitments, seeds, stream bytes and draws (SPEC.md section 11)."""
+    c = Cases()
+    game_id = bytes(range(16))
+    setups = [
+        ("spec-11-draft-2", 2, "draft", [b"\xaa" * 32, b"\xbb" * 32], ["spec-example"]),
+        ("random-3", 3, "random", [b"\xaa" * 32, b"\xbb" * 32, b"\xcc" * 32], []),
+        ("draft-4", 4, "draft", [bytes([i]) * 32 for i in range(4)], []),
+        ("challenger-2", 2, "challenger", [bytes(32), b"\xff" * 32], []),
+        ("none-3", 3, "none", [bytes([i * 7]) * 32 for i in range(3)], []),
+    ]
+    for id_, players, gods, nonces, flags in setups:
+        keys = [p.public_key for p in PLAYERS[:players]]
+        seed = draw_seed(game_id, tuple(nonces))
+        stream = DrawStream(seed)
+        start, drawn = draw_setup(seed, players, gods)
+        c.add(
+            id_,
+            f"the draw for {players} players, gods {gods}",
+            flags,
+            game_id=game_id.hex(),
+            players=players,
+            gods=gods,
+            public_keys=[k.hex() for k in keys],
+            nonces=[n.hex() for n in nonces],
+            commitments=[
+                commitment(game_id, k, n).hex() for k, n in zip(keys, nonces, strict=True)
+            ],
+            seed=seed.hex(),
+            stream=bytes(stream.byte() for _ in range(16)).hex(),
+            start_slot=start,
+            drawn=list(drawn),
+            result="valid",
+        )
+    return _doc("draw.schema.json", c)
+
+
+# -- replays ----------------------------------------------------------------------------------
+
+
+def _short_game() -> list[bytes]:
+    """A short complete game: placements, one turn each, then a resignation."""
+    return play_script(
+        (ALICE, BOB),
+        ["place b2,d4", "place b4,d2", "b2>c3^c4", "d2>d3^e4"],
+        game_id=b"short game 00001",
+        move_ms=60_000,
+        bank_ms=300_000,
+        clock_ms=2_000,
+        created_ms=1_790_000_000_000,
+    )
+
+
+def _after(env: list[bytes], k: int) -> Validator:
+    return validate(env[:k])
+
+
+def _replay_case(
+    c: Cases, id_: str, comment: str, flags: list[str], data: bytes, file: str | None = None
+) -> None:
+    fields: dict[str, Any] = {"file": file} if file else {"input": data.hex()}
+    if file:
+        fields["sha256"] = hashlib.sha256(data).hexdigest()
+    try:
+        v = read_log(data)
+    except ReplayError as e:
+        cause = e.__cause__
+        c.add(
+            id_,
+            comment,
+            flags,
+            **fields,
+            result="invalid",
+            error=type(cause).__name__,
+            record=e.record_index,
+        )
+        return
+    res = v.result
+    assert res is not None
+    assert v.position is not None
+    c.add(
+        id_,
+        comment,
+        flags,
+        **fields,
+        result="valid",
+        records=v.next_seq,
+        turns=v.turns,
+        winner=res[0],
+        reason=res[1],
+        state_hash=v.state_hash.hex(),
+        seats=[k.hex() for k in v.seats],
+        gods=list(v.position.gods),
+    )
+
+
+def _tamper(env: list[bytes], k: int, make: Callable[[Validator], bytes]) -> bytes:
+    """The file with record ``k`` replaced by ``make(validator after records 0..k-1)``."""
+    out = list(env)
+    out[k] = make(_after(env, k))
+    return encode_frames(out)
+
+
+def replay_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
+    """Complete games (as files) and tampered short games (inline), with the verdicts."""
+    c = Cases()
+    files: dict[str, bytes] = {}
+    full = [
+        ("2p-none", (ALICE, BOB), "none", 11, 0, 0),
+        ("2p-challenger-timed", (ALICE, BOB), "challenger", 12, 60_000, 300_000),
+        ("3p-draft", (ALICE, BOB, CAROL), "draft", 13, 0, 0),
+        ("4p-random", PLAYERS, "random", 14, 0, 0),
+    ]
+    for name, ids, gods, seed, move_ms, bank_ms in full:
+        rng = random.Random(seed)
+        env = play_script(
+            ids,
+            lambda p, rng=rng: format_action(rng.choice(legal_actions(p))),  # type: ignore[misc]
+            game_id=hashlib.blake2b(name.encode(), digest_size=16).digest(),
+            gods=gods,  # type: ignore[arg-type]
+            move_ms=move_ms,
+            bank_ms=bank_ms,
+            clock_ms=1_234 if move_ms else 0,
+            created_ms=1_790_000_000_000,
+        )
+        data = encode_frames(env)
+        files[f"replays/{name}.sntr"] = data
+        _replay_case(
+            c,
+            f"game-{name}",
+            f"a complete random game: {len(ids)} players, {gods}",
+            ["canonical"],
+            data,
+            file=f"replays/{name}.sntr",
+        )
+
+    env = _short_game()
+    good = encode_frames(env)
+    _replay_case(c, "short-valid", "a short complete game ending by resignation", [], good)
+    # Framing.
+    _replay_case(c, "not-a-replay", "text, not a replay file", ["framing"], b"hello world\n")
+    _replay_case(
+        c,
+        "file-version-2",
+        "replay file format version 2",
+        ["version", "framing"],
+        FILE_MAGIC + b"\x02" + good[5:],
+    )
+    _replay_case(c, "empty-log", "the magic and version with no records", ["framing"], good[:5])
+    cut = 5 + sum(4 + len(r) for r in env[:6]) + 30
+    _replay_case(
+        c, "truncated-mid-record", "the file ends inside record 6", ["framing"], good[:cut]
+    )
+    _replay_case(
+        c,
+        "truncated-at-boundary",
+        "the file ends after record 9 (no result)",
+        ["framing"],
+        encode_frames(env[:10]),
+    )
+    at = 5 + sum(4 + len(r) for r in env[:4])
+    big = good[:at] + (5000).to_bytes(4, "big") + good[at + 4 :]
+    _replay_case(c, "frame-too-large", "record 4's length prefix says 5000 bytes", ["limit"], big)
+    # Signatures and the signer's right.
+    flipped = bytearray(good)
+    flipped[5 + sum(4 + len(r) for r in env[:7]) - 1] ^= 0x01
+    _replay_case(
+        c,
+        "signature-flipped",
+        "the last byte of record 6's signature flipped",
+        ["signature", "tampered"],
+        bytes(flipped),
+    )
+
+    def wrong_seat(v: Validator) -> bytes:
+        p = v.position
+        assert p is not None
+        other = ALICE if v.seats[p.to_move] == BOB.public_key else BOB
+        return v.make_act(other, "place b2,d4")
+
+    _replay_case(
+        c,
+        "act-by-wrong-seat",
+        "the seat not to move signs the first placement",
+        ["signature"],
+        _tamper(env, 5, wrong_seat),
+    )
+    _replay_case(
+        c,
+        "act-by-stranger",
+        "a key that holds no seat signs record 5",
+        ["signature"],
+        _tamper(env, 5, lambda v: v.make_act(MALLORY, "place b2,d4")),
+    )
+    _replay_case(
+        c,
+        "header-by-slot-1",
+        "the header signed by slot 1, not the host",
+        ["signature"],
+        _tamper(env, 0, lambda v: seal(BOB, _header(env))),
+    )
+    # Chain.
+    _replay_case(
+        c,
+        "record-dropped",
+        "record 4 removed",
+        ["chain", "tampered"],
+        encode_frames(env[:4] + env[5:]),
+    )
+    _replay_case(
+        c,
+        "records-swapped",
+        "records 6 and 7 swapped",
+        ["chain", "tampered"],
+        encode_frames([*env[:6], env[7], env[6], *env[8:]]),
+    )
+    _replay_case(
+        c,
+        "record-duplicated",
+        "record 8 appears twice",
+        ["chain", "tampered"],
+        encode_frames([*env[:9], env[8], *env[9:]]),
+    )
+
+    def wrong_seq(v: Validator) -> bytes:
+        p = v.position
+        assert p is not None
+        from santorini_p2p.engine import apply_action, parse_action, state_hash
+
+        after = state_hash(apply_action(p, parse_action("place b2,d4")))
+        who = ALICE if v.seats[p.to_move] == ALICE.public_key else BOB
+        return seal(who, Act(v.next_seq + 1, v.last_hash, "place b2,d4", 0, after))
+
+    _replay_case(
+        c, "wrong-seq", "record 5 says it is record 6", ["chain"], _tamper(env, 5, wrong_seq)
+    )
+    # Versions.
+    _replay_case(
+        c,
+        "protocol-2",
+        "a header of protocol version 2",
+        ["version"],
+        _tamper(env, 0, lambda v: seal(ALICE, replace(_header(env), protocol=2))),
+    )
+    e3 = open_envelope(env[3])
+    _replay_case(
+        c,
+        "envelope-version-2",
+        "record 3 in envelope version 2",
+        ["version"],
+        encode_frames([*env[:3], encode((2, e3.signer, e3.body, e3.signature)), *env[4:]]),
+    )
+    _replay_case(
+        c,
+        "envelope-non-canonical",
+        "record 3 with its version as uint8 cc01",
+        ["non-canonical"],
+        encode_frames([*env[:3], b"\x94\xcc\x01" + env[3][2:], *env[4:]]),
+    )
+    # Order and content.
+    _replay_case(
+        c,
+        "reveal-mismatch",
+        "slot 0 reveals a nonce it did not commit to",
+        ["order"],
+        _tamper(env, 3, lambda v: seal(ALICE, Reveal(3, v.last_hash, bytes(32)))),
+    )
+
+    def act_before_ack(v: Validator) -> bytes:
+        p = v.position
+        assert p is not None
+        mover = ALICE if v.seats[p.to_move] == ALICE.public_key else BOB
+        return seal(mover, Act(v.next_seq, v.last_hash, "place a1,e5", 0, bytes(32)))
+
+    _replay_case(
+        c,
+        "act-before-ack",
+        "the next placement comes before the ack of record 5",
+        ["order"],
+        _tamper(env, 6, act_before_ack),
+    )
+    _replay_case(
+        c,
+        "result-too-early",
+        "a result while the game is still on",
+        ["order"],
+        _tamper(
+            env, 7, lambda v: seal(_seat(v, 0), Result(7, v.last_hash, 0, "win", v.state_hash))
+        ),
+    )
+    _replay_case(
+        c,
+        "stray-offer-after-result",
+        "an offer after the first result",
+        ["order"],
+        encode_frames(
+            [
+                *env[:-1],
+                _after(env, len(env) - 1).make_offer(_seat(_after(env, len(env) - 1), 1), "draw"),
+            ]
+        ),
+    )
+
+    def illegal(v: Validator) -> bytes:
+        p = v.position
+        assert p is not None
+        mover = _seat(v, p.to_move)
+        return seal(mover, Act(v.next_seq, v.last_hash, "place b2,c3", 0, v.state_hash))
+
+    _replay_case(
+        c,
+        "illegal-placement",
+        "the second side places on an occupied square",
+        ["rules"],
+        _tamper(env, 7, illegal),
+    )
+    _replay_case(
+        c,
+        "act-state-hash",
+        "the first placement claims the wrong state hash",
+        ["state-hash"],
+        _tamper(
+            env, 5, lambda v: seal(_seat(v, 0), Act(5, v.last_hash, "place b2,d4", 0, bytes(32)))
+        ),
+    )
+    _replay_case(
+        c,
+        "ack-state-hash",
+        "the ack of record 5 claims the wrong state hash",
+        ["state-hash"],
+        _tamper(env, 6, lambda v: seal(_seat(v, 1), Ack(6, v.last_hash, 5, bytes(32)))),
+    )
+    return _doc("replays.schema.json", c), files
+
+
+def _header(env: list[bytes]) -> Header:
+    from santorini_p2p.wire.messages import decode_body
+
+    h = decode_body(open_envelope(env[0]).body)
+    assert isinstance(h, Header)
+    return h
+
+
+def _seat(v: Validator, seat: int) -> Identity:
+    key = v.seats[seat]
+    return next(i for i in (*PLAYERS, MALLORY) if i.public_key == key)
+
+
+def _dump(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def main() -> int:
+    """Write (or with ``--check`` compare) every wire vector file."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--check", action="store_true", help="compare, do not write")
+    args = parser.parse_args()
+    replays, files = replay_vectors()
+    outputs: dict[str, bytes] = {
+        "codec.json": _dump(codec_vectors()).encode(),
+        "envelope.json": _dump(envelope_vectors()).encode(),
+        "draw.json": _dump(draw_vectors()).encode(),
+        "replays.json": _dump(replays).encode(),
+        **files,
+    }
+    stale = []
+    for name, data in outputs.items():
+        path = VECTORS / name
+        if args.check:
+            if not path.exists() or path.read_bytes() != data:
+                stale.append(name)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        print(f"wrote {path.relative_to(PROTOCOL.parent)}")
+    if stale:
+        print("stale: " + ", ".join(stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
