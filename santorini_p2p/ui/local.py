@@ -112,6 +112,10 @@ class LocalGame:
     the challenger rule). ``seed`` fixes the god draw and the computer players' choices.
     ``time_control`` None plays untimed; ``clock`` returns monotonic milliseconds. ``pace_ms``
     is the least time between two computer actions, so that people can follow them.
+    ``start``, when given, is the position to play from instead of a new game.
+
+    Raises:
+        ValueError: ``start`` is for another number of players.
     """
 
     def __init__(
@@ -126,6 +130,7 @@ class LocalGame:
         clock: Callable[[], int] = monotonic_ms,
         pace_ms: int = 0,
         chooser: Chooser = choose_with_ai,
+        start: Position | None = None,
     ) -> None:
         n = len(players)
         self._rng = random.Random(seed)
@@ -134,7 +139,9 @@ class LocalGame:
             drawn = tuple(self._rng.sample(GOD_NAMES, 4 if n == 2 else n + 2))
         elif gods == "random":
             drawn = tuple(self._rng.sample(GOD_NAMES, n))
-        self._position = new_game(n, gods, snake=snake, drawn=drawn)
+        if start is not None and start.players != n:
+            raise ValueError(f"start: a position for {start.players} players, not {n}")
+        self._position = start or new_game(n, gods, snake=snake, drawn=drawn)
         self._players = tuple(players)
         self._bot_rngs = [random.Random(self._rng.getrandbits(64)) for _ in players]
         self._order = tuple(range(n))
