@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Replay verification speed: records per second against the raw Ed25519 verification floor.
+
+Writes a batch of seeded random replays to a temporary directory, then measures in one run:
+
+- the raw Ed25519 rate: ``Ed25519PublicKey.verify`` over exactly the signatures of the batch
+  (keys loaded beforehand), the floor that verification cannot beat on one core;
+- single-core verification: ``read_log`` over every file in this process (all checks:
+  decoding, signatures, chain, signer's rights, engine legality, state hashes);
+- ``verify_files`` with 1 and with ``--jobs`` processes, file reading included.
+
+Target: single-core verification at least 80% of the raw rate, near-linear speed-up with jobs.
+Run by hand: ``python benchmarks/replay.py [--games N] [--jobs N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from santorini_p2p.engine import format_action, legal_actions
+from santorini_p2p.replay.verify import verify_files
+from santorini_p2p.wire.identity import Identity
+from santorini_p2p.wire.log import (
+    encode_frames,
+    iter_frames,
+    open_envelope,
+    read_log,
+    signing_input,
+)
+from santorini_p2p.wire.script import play_script
+
+IDS = [Identity.from_seed(bytes([i + 1]) * 32, n) for i, n in enumerate(("alice", "bob", "carol"))]
+MODES = [(2, "none"), (2, "random"), (2, "draft"), (3, "random")]
+
+
+def make_batch(directory: Path, games: int, seed: int) -> list[Path]:
+    """Write ``games`` seeded random replays into ``directory`` and return their paths."""
+    paths = []
+    for g in range(games):
+        players, gods = MODES[g % len(MODES)]
+        rng = random.Random(seed * 1_000_003 + g)
+        env = play_script(
+            IDS[:players],
+            lambda p, rng=rng: format_action(rng.choice(legal_actions(p))),  # type: ignore[misc]
+            game_id=g.to_bytes(16, "big"),
+            gods=gods,  # type: ignore[arg-type]
+        )
+        path = directory / f"game-{g:04d}.sntr"
+        path.write_bytes(encode_frames(env))
+        paths.append(path)
+    return paths
+
+
+def best_of(repeats: int, fn: Callable[[], object]) -> float:
+    """Return the shortest wall time of ``repeats`` runs of ``fn``."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> int:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=40, help="replays in the batch (40)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=3, help="best of N runs (3)")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = make_batch(Path(tmp), args.games, args.seed)
+        datas = [p.read_bytes() for p in paths]
+        frames = [raw for data in datas for raw in iter_frames(data)]
+        records = len(frames)
+        keys: dict[bytes, Ed25519PublicKey] = {}
+        triples = []
+        for raw in frames:
+            env = open_envelope(raw)
+            if env.signer not in keys:
+                keys[env.signer] = Ed25519PublicKey.from_public_bytes(env.signer)
+            triples.append((keys[env.signer], env.signature, signing_input(env.body)))
+
+        def raw_verify() -> None:
+            for key, sig, data in triples:
+                key.verify(sig, data)
+
+        def validate_all() -> None:
+            for data in datas:
+                read_log(data)
+
+        names = [str(p) for p in paths]
+        # Interleave the two single-core measurements so that machine load affects both alike.
+        floor_s = min(best_of(1, raw_verify) for _ in range(args.repeats))
+        single_s = min(best_of(1, validate_all) for _ in range(args.repeats))
+        floor_s = min(floor_s, best_of(args.repeats, raw_verify))
+        one_s = best_of(1, lambda: list(verify_files(names, 1)))
+        many_s = best_of(1, lambda: list(verify_files(names, args.jobs)))
+
+    floor = records / floor_s
+    single = records / single_s
+    print(f"batch: {args.games} replays, {records} records (= signatures)")
+    print(f"raw Ed25519 verify          {floor:10.0f} signatures/s")
+    print(f"read_log, one core          {single:10.0f} records/s  ({single / floor:.0%} of raw)")
+    print(f"verify_files --jobs 1       {records / one_s:10.0f} records/s")
+    print(
+        f"verify_files --jobs {args.jobs:<2}      {records / many_s:10.0f} records/s  "
+        f"(speed-up {one_s / many_s:.2f}x on {os.cpu_count()} cores)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
