@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import textwrap
 from collections.abc import Callable
 from typing import Final
 
@@ -104,6 +105,7 @@ STYLE: Final = Style.from_dict(
 )
 """Colours for the console; without colour (``NO_COLOR``) bold, reverse and brackets remain."""
 
+_HELP_WIDTH: Final = 74
 _NOTATION: Final = {
     "apollo": "b2>c3^d4 onto an opponent's worker swaps the two",
     "artemis": "b2>c3>d4^e5 takes a second step",
@@ -116,19 +118,16 @@ _NOTATION: Final = {
 }
 
 _KEYS_HELP: Final = """\
-Keys
-  Tab, Shift-Tab  cycle the legal next steps (after b2> only that worker's)
-  Enter           play the action, or go one step on with what is typed
-  mouse           click a worker, then where it moves, then where it builds
-  Ctrl-Z, undo    take back your last move (games on this terminal only)
-  resign          resign the game
-  Ctrl-Q, quit    back to the start screen (Ctrl-C quits the program)
-  ?, F1           this help (Esc closes it)
+Tab, Shift-Tab  next, previous legal step   Enter   play, or go one step on
+Ctrl-Z, undo    take back your last move    resign  resign the game
+Ctrl-Q, quit    back to the start screen    Ctrl-C  quit the program
+mouse           click worker, move, build   ?, F1   this help (Esc closes)
+Up, Down        scroll this help
 
-Turns: b2>c3^d4 moves the worker on b2 to c3 and builds on d4; a winning
-move up to level 3 has no build. Setup: god NAME, place b2,d4, start N.
-Board: the digit is the level, X a dome, A/B/C the workers; [ ] marks where
-the input can go next, ( ) what it has named."""
+Turns: b2>c3^d4 is the worker on b2 moving to c3 and building on d4; a
+move up to level 3 wins and has no build. Setup: god NAME, place b2,d4,
+start N. Board: the digit is the level, X a dome, A B C the workers;
+[ ] is where the input can go next, ( ) the squares it has named."""
 
 
 def help_text(p: Position) -> str:
@@ -139,7 +138,14 @@ def help_text(p: Position) -> str:
         lines.append("")
         lines.append("Gods in this game")
         for name in gods:
-            lines.append(f"  {name}: {find_god(name).power}")
+            lines.append(
+                textwrap.fill(
+                    f"{name}: {find_god(name).power}",
+                    width=_HELP_WIDTH,
+                    initial_indent="  ",
+                    subsequent_indent="    ",
+                )
+            )
             if name in _NOTATION:
                 lines.append(f"    type: {_NOTATION[name]}")
     return "\n".join(lines)
@@ -166,6 +172,7 @@ class GameScreen:
     def __init__(self, controller: GameController, *, mouse: bool = True) -> None:
         self.controller = controller
         self.show_help = False
+        self._help_line = 0
         self.error: str | None = None
         self.input = TextArea(
             multiline=False,
@@ -272,6 +279,11 @@ class GameScreen:
     def _message_cursor(self) -> Point:
         return Point(0, max(0, len(self.controller.messages) + (1 if self.error else 0) - 1))
 
+    def _help_cursor(self) -> Point:
+        last = help_text(self.controller.position).count("\n")
+        self._help_line = min(self._help_line, last)
+        return Point(0, self._help_line)
+
     def _hint(self) -> StyleAndTextTuples:
         c = self.controller
         p = c.position
@@ -324,12 +336,16 @@ class GameScreen:
                 Window(FormattedTextControl(self._toolbar), height=1),
             ]
         )
+        self._help_window = Window(
+            FormattedTextControl(
+                lambda: help_text(self.controller.position),
+                get_cursor_position=self._help_cursor,
+            ),
+            wrap_lines=True,
+        )
         help_box = ConditionalContainer(
             Frame(
-                Window(
-                    FormattedTextControl(lambda: help_text(self.controller.position)),
-                    wrap_lines=True,
-                ),
+                self._help_window,
                 title="Help",
                 style="class:help",
             ),
@@ -343,7 +359,7 @@ class GameScreen:
                     ycursor=True,
                     content=CompletionsMenu(max_height=8, scroll_offset=1),
                 ),
-                Float(content=help_box, top=1, bottom=1, left=2, right=2),
+                Float(content=help_box, top=1, bottom=1, left=1, right=1),
             ],
         )
 
@@ -355,10 +371,24 @@ class GameScreen:
         @kb.add("?")
         def _help(event: KeyPressEvent) -> None:
             self.show_help = not self.show_help
+            self._help_line = 0
 
         @kb.add("escape", filter=helping, eager=True)
         def _close_help(event: KeyPressEvent) -> None:
             self.show_help = False
+
+        @kb.add("up", filter=helping)
+        def _help_up(event: KeyPressEvent) -> None:
+            info = self._help_window.render_info
+            top = info.first_visible_line() if info else 0
+            self._help_line = max(0, top - 1)
+
+        @kb.add("down", filter=helping)
+        def _help_down(event: KeyPressEvent) -> None:
+            info = self._help_window.render_info
+            bottom = info.last_visible_line() if info else 0
+            last = help_text(self.controller.position).count("\n")
+            self._help_line = min(last, bottom + 1)
 
         @kb.add("tab")
         def _next(event: KeyPressEvent) -> None:

@@ -18,6 +18,7 @@ from typing import Final, Protocol
 
 from santorini_p2p.engine import (
     GOD_NAMES,
+    UNDECIDED,
     Action,
     GodMode,
     NameStart,
@@ -416,7 +417,12 @@ class LocalGame:
         p = self._position
         if p.phase is Phase.GODS and p.pool:
             self._say(f"Gods drawn for the draft: {', '.join(p.pool)}.")
-        elif any(p.gods):
+        elif p.phase is Phase.GODS:
+            self._say(
+                f"{self._who(0)} is the challenger: offer {p.players} gods; the others pick "
+                "in turn, the challenger keeps the last and names the start player."
+            )
+        elif all(g and g != UNDECIDED for g in p.gods):
             for seat in range(p.players):
                 self._say(f"{self._who(seat)} has {p.gods[seat]}.")
         if self._time is not None:
