@@ -1,0 +1,109 @@
+"""Record bodies: every type round-trips, and malformed bodies raise only wire errors."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from santorini_p2p.errors import DecodeError, ReplayError, WireError
+from santorini_p2p.wire.codec import encode
+from santorini_p2p.wire.log import Validator, open_envelope, read_log, verify_envelope
+from santorini_p2p.wire.messages import (
+    Accept,
+    Ack,
+    Act,
+    Commit,
+    Header,
+    Offer,
+    Resign,
+    Result,
+    Reveal,
+    Seat,
+    Timeout,
+    decode_body,
+    encode_body,
+)
+from tests.replays import replay_file
+
+h32 = st.binary(min_size=32, max_size=32)
+seq = st.integers(0, 2**63 - 1)
+small = st.integers(0, 2**40)
+text = st.text(max_size=16)
+
+messages = st.one_of(
+    st.builds(
+        Header,
+        seq,
+        h32,
+        st.binary(min_size=16, max_size=16),
+        small,
+        small,
+        st.lists(st.builds(Seat, h32, text), min_size=1, max_size=4).map(tuple),
+        text,
+        small,
+        small,
+        st.lists(text, max_size=3).map(tuple),
+    ),
+    st.builds(Commit, seq, h32, h32),
+    st.builds(Reveal, seq, h32, h32),
+    st.builds(Act, seq, h32, st.text(max_size=64), small, h32),
+    st.builds(Ack, seq, h32, small, h32),
+    st.builds(Resign, seq, h32, h32),
+    st.builds(Timeout, seq, h32, st.integers(0, 3), h32),
+    st.builds(Offer, seq, h32, text),
+    st.builds(Accept, seq, h32, text, small),
+    st.builds(Result, seq, h32, st.integers(-1, 3), text, h32),
+)
+
+
+@given(messages)
+def test_every_message_round_trips(message):
+    data = encode_body(message)
+    assert decode_body(data) == message
+    assert encode_body(decode_body(data)) == data
+
+
+@pytest.mark.parametrize(
+    ("value", "match"),
+    [
+        ((), "expected an array"),
+        ((10, 0, bytes(32)), "unknown record type 10"),
+        ((True, 0, bytes(32)), "unknown record type"),
+        ((7, 0, bytes(32)), "expected 4 fields, got 3"),
+        ((7, -1, bytes(32), "draw"), "offer field 1"),
+        ((7, 0, bytes(31), "draw"), "offer field 2: expected 32 bytes"),
+        ((7, 0, bytes(32), b"draw"), "offer field 3: expected text"),
+        ((6, 0, bytes(32), 4, bytes(32)), "timeout field 3"),
+        ((9, 0, bytes(32), -2, "win", bytes(32)), "result field 3"),
+        ((3, 0, bytes(32), "x" * 65, 0, bytes(32)), "act field 3"),
+        ((0, 0, bytes(32), bytes(16), 1, 0, ((bytes(32),),), "none", 0, 0, ()), "seats"),
+        ((0, 0, bytes(32), bytes(16), 1, 0, (), "none", 0, 0, ()), "1 to 4 seats"),
+    ],
+)
+def test_malformed_bodies_name_the_field(value, match):
+    with pytest.raises(DecodeError, match=match):
+        decode_body(encode(value))
+
+
+@given(st.binary(max_size=300))
+def test_arbitrary_bytes_to_every_reader_raise_only_our_errors(data):
+    for reader in (decode_body, open_envelope, verify_envelope):
+        with contextlib.suppress(WireError):
+            reader(data)
+    with contextlib.suppress(ReplayError):
+        Validator().feed(data)
+    with contextlib.suppress(ReplayError):
+        read_log(b"SNTR\x01" + len(data).to_bytes(4, "big") + data)
+
+
+@given(st.data())
+def test_mangled_replays_raise_only_replay_errors(data):
+    blob = bytearray(replay_file(2, "none", 0))
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(blob) - 1))
+        blob[at] = data.draw(st.integers(0, 255))
+    with contextlib.suppress(ReplayError):
+        read_log(bytes(blob))
