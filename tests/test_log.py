@@ -140,7 +140,7 @@ def test_illegal_turn_is_reported_with_the_position():
 def test_state_hash_mismatch_is_a_desync():
     v, _ = started()
     raw = seal(by_seat(v, 0), Act(v.next_seq, v.last_hash, "place b2,d4", 0, bytes(32)))
-    expect(v, raw, DesyncError, "desync")
+    expect(v, raw, DesyncError, "state hash mismatch: the record says 0000")
 
 
 def test_non_canonical_action_text_is_refused():
@@ -280,6 +280,7 @@ def test_result_rules():
     expect(v, v.make_offer(by_seat(v, 1), "draw"), RecordError, "only result")
     v.feed(v.make_result(by_seat(v, 1)))
     assert v.is_complete
+    assert v.expected_signers() == ()
 
 
 def test_incomplete_log_is_reported_one_past_the_end():

@@ -394,6 +394,8 @@ class Validator:
         players = s.header.players
         if n <= 2 * players:
             return (s.keys[(n - 1) % players],)
+        if len(s.results) == players:
+            return ()
         if s.results or self.is_over:
             return (s.keys[s.seat_slots[len(s.results)]],)
         if s.pending:
@@ -416,7 +418,13 @@ class Validator:
         except WireError as e:
             e.record = index
             raise ReplayError(e.reason, index) from e
-        except (IllegalTurnError, DesyncError) as e:
+        except DesyncError as e:
+            reason = (
+                f"state hash mismatch: the record says {_short(e.actual)}, the engine gives "
+                f"{_short(e.expected)}"
+            )
+            raise ReplayError(reason, index) from e
+        except IllegalTurnError as e:
             raise ReplayError(str(e), index) from e
         self._records.append(record)
         self._s = state
@@ -559,7 +567,7 @@ class Validator:
     def _check_hash(self, got: bytes, p: Position) -> bytes:
         want = state_hash(p)
         if got != want:
-            raise DesyncError(len(self._records), got, want)
+            raise DesyncError(self._s.turns, want, got)
         return want
 
     def _act(self, msg: Act, slot: int) -> _State:
@@ -634,7 +642,7 @@ class Validator:
         if msg.acked != s.last_act:
             raise RecordError(f"acknowledges record {msg.acked}, not the last action {s.last_act}")
         if msg.state_hash != s.hash:
-            raise DesyncError(len(self._records), msg.state_hash, s.hash)
+            raise DesyncError(self._s.turns, s.hash, msg.state_hash)
         return replace(s, pending=s.pending[1:])
 
     def _resign(self, msg: Resign, slot: int) -> _State:
@@ -711,7 +719,7 @@ class Validator:
                 f"{res[1]!r}"
             )
         if msg.state_hash != s.hash:
-            raise DesyncError(len(self._records), msg.state_hash, s.hash)
+            raise DesyncError(self._s.turns, s.hash, msg.state_hash)
         return replace(s, results=(*s.results, slot), pending=())
 
     # -- building the next record ----------------------------------------------------------
