@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import textwrap
 from collections.abc import Callable
 from typing import Final
@@ -66,6 +67,8 @@ from santorini_p2p.ui.state import GameController
 from santorini_p2p.ui.validator import ActionValidator, find_action
 
 __all__ = ["COMMANDS", "STYLE", "GameScreen", "help_text", "run_game"]
+
+LOG = logging.getLogger(__name__)
 
 COMMANDS: Final = ("undo", "resign", "quit", "help")
 """Words the input line takes besides actions."""
@@ -151,6 +154,19 @@ def help_text(p: Position) -> str:
     return "\n".join(lines)
 
 
+def _safe(draw: Callable[[], StyleAndTextTuples]) -> Callable[[], StyleAndTextTuples]:
+    """Wrap a drawing function so that a bug in it shows as a line instead of ending the game."""
+
+    def guarded() -> StyleAndTextTuples:
+        try:
+            return draw()
+        except Exception as e:  # the screen must outlive a drawing bug; the game goes on
+            LOG.exception("drawing failed")
+            return [("class:msg.error", f"(cannot draw this part: {e})")]
+
+    return guarded
+
+
 class _MarkBadCharacter(Processor):
     """Shows the character the validator rejected in reverse video."""
 
@@ -225,12 +241,12 @@ class GameScreen:
                 return "game over"
             return f"game over: seat {result.winner + 1} won"
         view = c.seats()[p.to_move]
-        who = f"{view.name} (seat {p.to_move + 1}, {letter_of(p, p.side_of(p.to_move))})"
+        who = f"seat {p.to_move + 1} ({letter_of(p, p.side_of(p.to_move))}) {view.name}"
         if c.awaiting is not None:
-            return f"your turn, {who}"
+            return f"{who}: your turn"
         if not view.human:
-            return f"{who} is thinking"
-        return f"waiting for {who}"
+            return f"{who}: thinking"
+        return f"{who}: waiting"
 
     def _title(self) -> StyleAndTextTuples:
         text = f" Santorini | {self.controller.title} | {self._status()}"
@@ -309,31 +325,35 @@ class GameScreen:
         ]
 
     def _toolbar(self) -> StyleAndTextTuples:
-        undo = "  Ctrl-Z undo" if self.controller.can_undo else ""
-        return [("class:title", f" Tab complete  Enter play{undo}  ? help  Ctrl-Q leave ")]
+        c = self.controller
+        keys = " Tab complete  Enter play " if any(v.local and v.human for v in c.seats()) else " "
+        undo = " Ctrl-Z undo " if c.can_undo else ""
+        return [("class:title", f"{keys}{undo} ? help  Ctrl-Q leave ")]
 
     # -- layout -------------------------------------------------------------------------------
 
     def _layout(self) -> FloatContainer:
         board = Window(
-            FormattedTextControl(self._board, focusable=False),
+            FormattedTextControl(_safe(self._board), focusable=False),
             width=BOARD_WIDTH,
             height=BOARD_HEIGHT,
         )
-        panel = Window(FormattedTextControl(self._panel), height=BOARD_HEIGHT, wrap_lines=False)
+        panel = Window(
+            FormattedTextControl(_safe(self._panel)), height=BOARD_HEIGHT, wrap_lines=False
+        )
         messages = Window(
-            FormattedTextControl(self._messages, get_cursor_position=self._message_cursor),
+            FormattedTextControl(_safe(self._messages), get_cursor_position=self._message_cursor),
             height=Dimension(min=1, preferred=8),
             wrap_lines=True,
         )
         body = HSplit(
             [
-                Window(FormattedTextControl(self._title), height=1),
+                Window(FormattedTextControl(_safe(self._title)), height=1),
                 VSplit([board, Window(width=1), panel]),
                 messages,
-                Window(FormattedTextControl(self._hint), height=1, wrap_lines=False),
+                Window(FormattedTextControl(_safe(self._hint)), height=1, wrap_lines=False),
                 self.input,
-                Window(FormattedTextControl(self._toolbar), height=1),
+                Window(FormattedTextControl(_safe(self._toolbar)), height=1),
             ]
         )
         self._help_window = Window(
@@ -460,6 +480,14 @@ class GameScreen:
 
     def _accept(self, buffer: Buffer) -> bool:
         """Play a complete action, go one step on with a partial one, or run a command."""
+        try:
+            return self._accept_text(buffer)
+        except Exception as e:  # an edge (STYLE.md section 6): report, keep the game
+            LOG.exception("input failed")
+            self.error = f"that did not work: {e}"
+            return True
+
+    def _accept_text(self, buffer: Buffer) -> bool:
         c = self.controller
         text = buffer.text.strip()
         self.error = None

@@ -9,8 +9,11 @@ entries say so.
 from __future__ import annotations
 
 import asyncio
+import logging
+import tempfile
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final, Protocol
 
 from prompt_toolkit.application import Application
@@ -106,7 +109,7 @@ def watch_game(
 ) -> LocalGame:
     """Return a game between computer players of ``levels``, paced for watching."""
     return LocalGame(
-        [Player(f"Computer {i + 1} ({lv})", lv) for i, lv in enumerate(levels)],
+        [Player(f"{lv.capitalize()} computer {i + 1}", lv) for i, lv in enumerate(levels)],
         gods=options.gods,
         seed=options.seed,
         time_control=STANDARD_TIME if options.timed else None,
@@ -293,6 +296,16 @@ async def console(options: GameOptions, network: NetworkGames | None = None) -> 
             return 0
 
 
+def _log_to_file() -> None:
+    """Send log records to a file: the full-screen terminal has no room for them."""
+    root = logging.getLogger()
+    if not root.handlers:
+        path = Path(tempfile.gettempdir()) / "santorini-console.log"
+        handler = logging.FileHandler(path, encoding="utf-8")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+        root.addHandler(handler)
+
+
 async def _until_left(open_game: Callable[[], Awaitable[GameController]], mouse: bool) -> int:
     game = await open_game()
     await run_game(game, mouse=mouse)
@@ -307,6 +320,7 @@ def play(level: str | None, players: int, options: GameOptions) -> int:
             return hotseat_game(players, options)
         return computer_game(level, players, options)
 
+    _log_to_file()
     return asyncio.run(_until_left(open_game, options.mouse))
 
 
@@ -316,9 +330,11 @@ def watch(levels: Sequence[str], options: GameOptions, pace_ms: int = WATCH_PACE
     async def open_game() -> GameController:
         return watch_game(levels, options, pace_ms)
 
+    _log_to_file()
     return asyncio.run(_until_left(open_game, options.mouse))
 
 
 def run_console(options: GameOptions, network: NetworkGames | None = None) -> int:
     """``santorini`` with no arguments: the start screen."""
+    _log_to_file()
     return asyncio.run(console(options, network))
