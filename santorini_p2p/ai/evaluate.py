@@ -89,7 +89,11 @@ def can_win_now(p: Position) -> bool:
 
 
 def threat_squares(p: Position, side: int) -> int:
-    """Return the free level-3 squares a level-2 worker of ``side`` could move up onto."""
+    """Return the squares where a worker of ``side`` would win by moving (basic rule only).
+
+    These are the free level-3 squares next to its level-2 workers; the evaluation adds
+    the gods' ways of winning.
+    """
     top = p.ge3 & ~p.domes
     occ = p.domes
     for m in p.workers:
@@ -100,11 +104,11 @@ def threat_squares(p: Position, side: int) -> int:
     return out
 
 
-def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> int:
-    """The strength of one side's workers, ignoring everyone else's."""
+def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[int, int]:
+    """The strength of one side's workers, ignoring everyone else's, and its threat squares."""
     mine = p.workers[side]
     if not mine:
-        return 0
+        return 0, 0
     ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
     top = ge3 & ~p.domes
     lvl2 = ge2 & ~ge3
@@ -147,22 +151,33 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> int:
         score += _THREAT_ONE if threats & (threats - 1) == 0 else _THREAT_MANY
     if side == to_move_side:
         score += _TEMPO
-    return score
+    return score, threats
 
 
-def evaluate(p: Position, side: int) -> int:
-    """Return the static score of ``p`` for ``side``: its strength minus its opponents'.
+def evaluate(p: Position, side: int) -> tuple[int, int]:
+    """Return the static score of ``p`` for ``side`` and the threats facing the seat to move.
 
-    With 3 players the opponents are taken together (the paranoid view): the score is the
-    side's strength minus the strongest opponent's.
+    The score is the side's strength minus its opponents'; with 3 players the opponents are
+    taken together (the paranoid view): minus the strongest opponent's. The second value is
+    the number of squares on which an opponent of the seat to move would win by moving there
+    (with its god's power); two or more usually cannot all be blocked in one turn.
     """
     occ = p.domes
     for m in p.workers:
         occ |= m
     to_move_side = p.side_of(p.to_move)
-    own = _side_score(p, side, occ, to_move_side)
+    own = 0
     other = -(10**9)
+    against = 0
     for s in range(len(p.workers)):
-        if s != side and p.workers[s]:
-            other = max(other, _side_score(p, s, occ, to_move_side))
-    return own - other if other > -(10**9) else own
+        if not p.workers[s]:
+            continue
+        score, threats = _side_score(p, s, occ, to_move_side)
+        if s == side:
+            own = score
+        else:
+            other = max(other, score)
+        if s != to_move_side:
+            against |= threats
+    pressure = against.bit_count()
+    return (own - other if other > -(10**9) else own), pressure

@@ -15,7 +15,7 @@ import math
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -145,8 +145,14 @@ class _Search:
             return ply - WIN
         return None
 
-    def order(self, p: Position, turns: list[Turn], first: Turn | None) -> list[Turn]:
-        """Sort ``turns`` best first by cheap signs: blocks, climbs, history."""
+    def _candidates(self, p: Position, first: Turn | None) -> Iterator[Turn]:
+        """The turns to try: the table's turn first (often enough), then the rest in order."""
+        if first is not None:
+            yield first
+        yield from self.order(p, generate_turns(p), first)
+
+    def order(self, p: Position, turns: list[Turn], skip: Turn | None) -> list[Turn]:
+        """Sort ``turns`` best first by cheap signs (blocks, climbs, history), less ``skip``."""
         ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
         lv = [(ge1 >> s & 1) + (ge2 >> s & 1) + (ge3 >> s & 1) for s in range(25)]
         side = p.side_of(p.to_move)
@@ -160,29 +166,29 @@ class _Search:
         # Raising a square to level 3 next to an opponent's level-2 worker hands it a win.
         gift = near_opp2 & ge2 & ~ge3
         hist = self.history
-        first_key = _key(first) if first is not None else -1
         keyed: list[tuple[int, int]] = []
         for i, t in enumerate(turns):
-            k = _key(t)
-            if k == first_key and t == first:
-                keyed.append((-(10**9), i))
-                continue
-            key = hist.get(k, 0)
-            if not t.hermes:
-                hs = lv[t.worker]
-                dst = t.path[-1]
+            builds = t.builds
+            dst = t.path[-1]
+            b0 = builds[0] if builds else 25
+            if t.hermes:
+                key = hist.get(((1 << 20) + dst) * 26 + b0, 0)
+            else:
+                key = hist.get(((t.worker + 1) * 26 + dst) * 26 + b0, 0)
                 hd = lv[dst]
-                key += 120 * (hd - hs) + 40 * hd
+                key += 160 * hd - 120 * lv[t.worker]
                 if danger >> dst & 1:
                     key += 3000
-            for b in t.builds:
+            for b in builds:
                 if danger >> b & 1:
                     key += 3000
                 elif gift >> b & 1 and not t.dome:
                     key -= 2000
             keyed.append((-key, i))
         keyed.sort()
-        return [turns[i] for _, i in keyed]
+        if skip is None:
+            return [turns[i] for _, i in keyed]
+        return [turns[i] for _, i in keyed if turns[i] != skip]
 
     def value(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The minimax value of ``p`` for the searching side, within ``alpha``..``beta``."""
@@ -193,7 +199,11 @@ class _Search:
         if can_win_now(p):
             return WIN - ply - 1 if maximising else ply + 1 - WIN
         if depth <= 0:
-            return evaluate(p, self.side)
+            score, pressure = evaluate(p, self.side)
+            if depth < 0 or pressure < 2:
+                return score
+            # Two or more threats against the seat to move: look one turn further to see
+            # whether a single turn blocks them all (quiescence).
         entry = self.table.get(p)
         first: Turn | None = None
         if entry is not None:
@@ -206,17 +216,14 @@ class _Search:
                     return score
                 if e_flag == _UPPER and score <= alpha:
                     return score
-        turns = generate_turns(p)
-        if not turns:
-            return ply - WIN if maximising else WIN - ply
         a0, b0 = alpha, beta
         best_turn: Turn | None = None
         if maximising:
             best = -_INF
-            for t in self.order(p, turns, first):
+            for t in self._candidates(p, first):
                 self._tick()
                 child = apply_unchecked(p, t)
-                if best_turn is None or depth == 1:
+                if best_turn is None or depth <= 1:
                     v = self.value(child, depth - 1, alpha, beta, ply + 1)
                 else:
                     # Principal variation search: prove the rest worse with a null window.
@@ -233,10 +240,10 @@ class _Search:
                             break
         else:
             best = _INF
-            for t in self.order(p, turns, first):
+            for t in self._candidates(p, first):
                 self._tick()
                 child = apply_unchecked(p, t)
-                if best_turn is None or depth == 1:
+                if best_turn is None or depth <= 1:
                     v = self.value(child, depth - 1, alpha, beta, ply + 1)
                 else:
                     v = self.value(child, depth - 1, beta - 1, beta, ply + 1)
@@ -250,6 +257,8 @@ class _Search:
                             k = _key(t)
                             self.history[k] = self.history.get(k, 0) + depth * depth
                             break
+        if best_turn is None:
+            return ply - WIN if maximising else WIN - ply
         flag = _EXACT
         if best <= a0:
             flag = _UPPER
@@ -278,7 +287,8 @@ class _Search:
 def _key(t: Turn) -> int:
     """A small int naming a turn's worker, destination and first build (for the history)."""
     b = t.builds[0] if t.builds else 25
-    return ((t.worker + 1) * 26 + t.path[-1]) * 26 + b + (1 << 20) * t.hermes
+    worker = (1 << 20) if t.hermes else t.worker + 1
+    return (worker * 26 + t.path[-1]) * 26 + b
 
 
 def _bits(mask: int) -> list[int]:
@@ -337,7 +347,7 @@ def _search(
             return _Result(t, WIN - 1, 1, (t,), 0)
     noise = {t: rng.randrange(level.noise + 1) for t in turns} if level.noise else {}
     if len(turns) == 1:
-        return _Result(turns[0], evaluate(p, s.side), 0, (turns[0],), 0)
+        return _Result(turns[0], evaluate(p, s.side)[0], 0, (turns[0],), 0)
     ordered = s.order(p, turns, None)
     best, best_score, best_depth = ordered[0], -_INF, 0
     scores: dict[Turn, int] = {}
