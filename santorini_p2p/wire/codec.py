@@ -73,21 +73,28 @@ def _pack(value: object) -> bytes:
     return msgpack.packb(value, use_bin_type=True, strict_types=False)  # type: ignore[no-any-return]  # untyped
 
 
-def _reject_foreign(value: object, depth: int) -> Value:
-    """Return ``value`` if it is in the subset, else raise ``DecodeError`` naming the type."""
+_SCALARS: Final = frozenset({type(None), bool, int, str, bytes})
+
+
+def _reject_foreign(value: object, depth: int) -> None:
+    """Raise ``DecodeError`` naming the type unless ``value`` is in the subset."""
     kind = type(value)
-    if value is None or kind is bool or kind is str or kind is bytes or kind is int:
-        return value  # type: ignore[return-value]  # checked just above
+    if kind in _SCALARS:
+        return
     if kind is tuple:
         # Exact type: msgpack's ExtType is a namedtuple and must not pass as an array.
         if depth >= MAX_DEPTH:
             raise DecodeError(f"arrays nested deeper than {MAX_DEPTH}")
-        return tuple(_reject_foreign(v, depth + 1) for v in value)  # type: ignore[attr-defined]  # a tuple
-    if isinstance(value, float):
+        assert isinstance(value, tuple)
+        for item in value:
+            if type(item) not in _SCALARS:
+                _reject_foreign(item, depth + 1)
+        return
+    if kind is float:
         raise DecodeError("floats are not allowed")
-    if isinstance(value, dict):
+    if kind is dict:
         raise DecodeError("maps are not allowed (arrays are positional)")
-    raise DecodeError(f"extension types are not allowed (got {type(value).__name__})")
+    raise DecodeError(f"extension types are not allowed (got {kind.__name__})")
 
 
 def decode(data: bytes, max_size: int = MAX_RECORD_BYTES) -> Value:
@@ -129,7 +136,7 @@ def decode(data: bytes, max_size: int = MAX_RECORD_BYTES) -> Value:
     except Exception as e:
         # msgpack's docstring: "Other exceptions can be raised during unpacking".
         raise DecodeError(f"malformed msgpack: {type(e).__name__}: {e}") from None
-    value = _reject_foreign(raw, 0)
-    if _pack(value) != data:
+    _reject_foreign(raw, 0)
+    if _pack(raw) != data:
         raise NonCanonicalError("not the canonical encoding (smallest forms, str/bin types)")
-    return value
+    return raw  # type: ignore[no-any-return]  # checked by _reject_foreign
