@@ -218,10 +218,15 @@ _LEVELS_MENU: Final = (
     ("hard", "hard"),
     ("random", "random moves"),
 )
+_CLOCKS_MENU: Final = (
+    ("timed", "1 minute a move plus a 5-minute bank (the standard)"),
+    ("untimed", "untimed"),
+)
 _PLAYERS_MENU: Final = (("2", "2 players"), ("3", "3 players"), ("4", "4 players (2 vs 2)"))
 
 
 async def _gods(options: GameOptions) -> GameOptions | None:
+    """Ask for the god rule and the clocks."""
     mode = await choose("Gods", _GODS_MENU)
     if mode is None:
         return None
@@ -229,7 +234,10 @@ async def _gods(options: GameOptions) -> GameOptions | None:
     for name in ("random", "draft", "challenger"):
         if mode == name:
             gods = name
-    return GameOptions(gods=gods, seed=options.seed, timed=options.timed, mouse=options.mouse)
+    clocks = await choose("Clocks", _CLOCKS_MENU, default=0 if options.timed else 1)
+    if clocks is None:
+        return None
+    return GameOptions(gods=gods, seed=options.seed, timed=clocks == "timed", mouse=options.mouse)
 
 
 async def _start_game(

@@ -216,6 +216,8 @@ def test_start_screen_opens_a_game_against_the_computer_and_quits():
             await next_app()
             keys.send_text(ENTER)  # no gods
             await next_app()
+            keys.send_text("2")  # untimed
+            await next_app()
             assert "you vs the computer" in fragments_text(
                 seen[-1].layout.container.get_children()[0].get_children()[0].content.text()
             )  # type: ignore[attr-defined]
