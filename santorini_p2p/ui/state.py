@@ -17,12 +17,16 @@ from santorini_p2p.engine import Action, Position
 
 __all__ = [
     "Clock",
+    "ClockLike",
     "Connection",
     "GameController",
     "Listener",
     "Message",
     "MessageKind",
+    "MessageLike",
+    "SeatLike",
     "SeatView",
+    "Valued",
 ]
 
 
@@ -85,6 +89,90 @@ class SeatView:
     clock: Clock | None = None
 
 
+class Valued(Protocol):
+    """An enum member as the screen reads it: only its string ``value``."""
+
+    @property
+    def value(self) -> str:
+        """The member's text (``"connected"``, ``"win"``, ...)."""
+        ...
+
+
+class ClockLike(Protocol):
+    """Anything shaped like :class:`Clock` (read-only fields)."""
+
+    @property
+    def move_ms(self) -> int:
+        """What is left of the move's allowance."""
+        ...
+
+    @property
+    def bank_ms(self) -> int:
+        """What is left of the bank."""
+        ...
+
+    @property
+    def running(self) -> bool:
+        """Whether this clock is the one running."""
+        ...
+
+
+class SeatLike(Protocol):
+    """Anything shaped like :class:`SeatView`: other layers may return their own frozen values.
+
+    ``connection.value`` is one of :class:`Connection`'s values; ``None`` for a seat here.
+    """
+
+    @property
+    def seat(self) -> int:
+        """The seat, 0-based."""
+        ...
+
+    @property
+    def name(self) -> str:
+        """The display name."""
+        ...
+
+    @property
+    def local(self) -> bool:
+        """Whether the seat is played on this terminal."""
+        ...
+
+    @property
+    def human(self) -> bool:
+        """Whether a person plays it."""
+        ...
+
+    @property
+    def fingerprint(self) -> str:
+        """The short identity fingerprint, or ""."""
+        ...
+
+    @property
+    def connection(self) -> Valued | None:
+        """The link to the seat's peer, or None."""
+        ...
+
+    @property
+    def clock(self) -> ClockLike | None:
+        """The seat's clock read now, or None when untimed."""
+        ...
+
+
+class MessageLike(Protocol):
+    """Anything shaped like :class:`Message`; ``kind.value`` is one of :class:`MessageKind`'s."""
+
+    @property
+    def text(self) -> str:
+        """The worded event."""
+        ...
+
+    @property
+    def kind(self) -> Valued:
+        """How it is shown."""
+        ...
+
+
 Listener = Callable[[], None]
 """Called on the event loop's thread whenever anything the screen shows has changed."""
 
@@ -102,6 +190,10 @@ class GameController(Protocol):
       or ``stopped`` changes, call every listener registered with ``listen`` (on the event
       loop thread: use ``loop.call_soon_threadsafe`` from other threads). Listeners only
       schedule a redraw; they never call back into the controller.
+    - **Values.** ``seats()`` and ``messages`` may return the implementer's own frozen values
+      shaped like :class:`SeatView` and :class:`Message` (:class:`SeatLike`,
+      :class:`MessageLike`); enum fields are read only through ``.value``, which must be one
+      of :class:`Connection`'s or :class:`MessageKind`'s values.
     - **Messages.** Append a :class:`Message` for every event the player should see: the
       opponent's turn, a peer disconnecting and reconnecting, a desync (with the report file's
       path), a win, a loss, a timeout. The screen shows the last few.
@@ -135,7 +227,7 @@ class GameController(Protocol):
         ...
 
     @property
-    def messages(self) -> Sequence[Message]:
+    def messages(self) -> Sequence[MessageLike]:
         """Every message so far, oldest first."""
         ...
 
@@ -154,7 +246,7 @@ class GameController(Protocol):
         """Why the game stopped before it was over (a desync and its report file), or None."""
         ...
 
-    def seats(self) -> Sequence[SeatView]:
+    def seats(self) -> Sequence[SeatLike]:
         """One view per seat of ``position``, in seat order, with clocks read now."""
         ...
 
