@@ -161,6 +161,16 @@ def test_verify_missing_and_foreign_files(tmp_path, capsys):
     assert "notes.txt: not a replay file" in err
 
 
+def test_verify_a_directory_or_empty_file_without_traceback(tmp_path, capsys):
+    empty = tmp_path / "empty.sntr"
+    empty.write_bytes(b"")
+    assert main(["replay", "verify", str(tmp_path), str(empty)]) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path}: cannot read" in err
+    assert "empty.sntr: not a replay file" in err
+    assert "Traceback" not in err
+
+
 def test_verify_in_parallel_keeps_the_order(files):
     good, bad = files
     paths = [str(good), str(bad)] * 3
