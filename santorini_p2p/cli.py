@@ -474,7 +474,10 @@ def _console_options(args: argparse.Namespace) -> GameOptions:
 def _cmd_play(args: argparse.Namespace) -> int:
     from santorini_p2p.ui.start import play
 
-    return play(args.bot, args.players, _console_options(args))
+    try:
+        return play(args.bot, args.players, _console_options(args), resume=args.resume)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 def _cmd_watch(args: argparse.Namespace) -> int:
@@ -521,6 +524,7 @@ def _add_console_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
         "? shows the keys and the gods.",
     )
     p.add_argument("--bot", choices=LEVELS, metavar="LEVEL", help=", ".join(LEVELS))
+    p.add_argument("--resume", action="store_true", help="play on the game left unfinished here")
     _add_game_options(p)
     p.set_defaults(handler=_cmd_play)
 

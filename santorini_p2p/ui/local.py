@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import logging
+import os
 import random
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final, Protocol
 
 from santorini_p2p.engine import (
@@ -26,16 +30,20 @@ from santorini_p2p.engine import (
     Position,
     Turn,
     apply_action,
+    format_position,
     legal_actions,
     lose_on_time,
     new_game,
     outcome,
+    parse_action,
+    parse_position,
     resign,
 )
 from santorini_p2p.errors import IllegalTurnError
 from santorini_p2p.ui.state import Clock, Listener, Message, MessageKind, SeatView
 
 __all__ = [
+    "JOURNAL_FORMAT",
     "STANDARD_TIME",
     "Chooser",
     "LocalGame",
@@ -45,6 +53,12 @@ __all__ = [
     "monotonic_ms",
     "side_letter",
 ]
+
+
+LOG = logging.getLogger(__name__)
+
+JOURNAL_FORMAT: Final = "santorini-local-game-1"
+"""The ``format`` field of a local game's journal (JSON: players, start position, actions)."""
 
 
 def monotonic_ms() -> int:
@@ -113,7 +127,9 @@ class LocalGame:
     the challenger rule). ``seed`` fixes the god draw and the computer players' choices.
     ``time_control`` None plays untimed; ``clock`` returns monotonic milliseconds. ``pace_ms``
     is the least time between two computer actions, so that people can follow them.
-    ``start``, when given, is the position to play from instead of a new game.
+    ``start``, when given, is the position to play from instead of a new game. ``journal``,
+    when given, is the file that keeps the game after every change so that ``resume`` can
+    pick it up after the program stopped; it is removed when the game is over.
 
     Raises:
         ValueError: ``start`` is for another number of players.
@@ -132,6 +148,7 @@ class LocalGame:
         pace_ms: int = 0,
         chooser: Chooser = choose_with_ai,
         start: Position | None = None,
+        journal: Path | None = None,
     ) -> None:
         n = len(players)
         self._rng = random.Random(seed)
@@ -161,6 +178,8 @@ class LocalGame:
         self._stop_search: threading.Event | None = None
         self._wake: asyncio.Event | None = None
         self._last_bot_ms: int | None = None
+        self._start = self._position
+        self._journal = journal
         self._announce_start()
 
     # -- reading -----------------------------------------------------------------------------
@@ -339,7 +358,78 @@ class LocalGame:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
 
+    @classmethod
+    def resume(
+        cls,
+        journal: Path,
+        *,
+        clock: Callable[[], int] = monotonic_ms,
+        pace_ms: int = 0,
+        chooser: Chooser = choose_with_ai,
+    ) -> LocalGame:
+        """Return the game kept in ``journal``, replayed to where it stopped.
+
+        Raises:
+            ValueError: the file is not a local game journal, or an action in it is illegal.
+        """
+        try:
+            data = json.loads(journal.read_text(encoding="utf-8"))
+            if data.get("format") != JOURNAL_FORMAT:
+                raise ValueError(f"{journal}: not a local game journal")
+            players = [
+                Player(str(name), None if bot is None else str(bot))
+                for name, bot in data["players"]
+            ]
+            time = data["time"]
+            game = cls(
+                players,
+                time_control=None if time is None else TimeControl(int(time[0]), int(time[1])),
+                title=str(data["title"]),
+                clock=clock,
+                pace_ms=pace_ms,
+                chooser=chooser,
+                start=parse_position(str(data["start"])),
+                journal=journal,
+            )
+            for text in data["actions"]:
+                game._apply(parse_action(str(text)), quiet=True)
+            game._banks = [int(b) for b in data["banks"]]
+        except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+            raise ValueError(f"{journal}: cannot resume: {e}") from e
+        game._say(f"Resumed the game from {journal} after {len(game._actions)} actions.")
+        return game
+
+    def journal_summary(self) -> str:
+        """A few words for the start screen: the title and how far the game got."""
+        return f"{self._title}, {len(self._actions)} actions played"
+
     # -- inside ------------------------------------------------------------------------------
+
+    def _save(self) -> None:
+        """Write the journal (atomically), or remove it once the game is over."""
+        if self._journal is None:
+            return
+        if self._position.phase is Phase.OVER:
+            with contextlib.suppress(OSError):
+                self._journal.unlink()
+            return
+        t = self._time
+        data = {
+            "format": JOURNAL_FORMAT,
+            "title": self._title,
+            "players": [[p.name, p.bot] for p in self._players],
+            "time": None if t is None else [t.move_ms, t.bank_ms],
+            "start": format_position(self._start),
+            "actions": [str(a) for a in self._actions],
+            "banks": self._banks,
+        }
+        try:
+            self._journal.parent.mkdir(parents=True, exist_ok=True)
+            part = self._journal.with_name(self._journal.name + ".part")
+            part.write_text(json.dumps(data), encoding="utf-8")
+            os.replace(part, self._journal)
+        except OSError as e:
+            LOG.warning("cannot write the journal %s: %s", self._journal, e)
 
     async def _computer_turn(self, generation: int) -> None:
         p = self._position
@@ -386,7 +476,7 @@ class LocalGame:
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(self._position, self._order, tuple(self._banks), len(self._actions))
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action, *, quiet: bool = False) -> None:
         p = self._position
         if action not in legal_actions(p):
             raise IllegalTurnError(f"{action} is not legal now")
@@ -398,6 +488,8 @@ class LocalGame:
             self._order = tuple(self._order[(action.seat + i) % n] for i in range(n))
         self._position = q
         self._actions.append(action)
+        if quiet:
+            return
         self._say(f"{mover} played {action}.")
         for s in range(q.players):
             if q.eliminated >> s & 1 and not p.eliminated >> s & 1:
@@ -433,6 +525,7 @@ class LocalGame:
         p = self._position
         if p.phase is Phase.OVER:
             self._announce_end()
+        self._save()
         if self._wake is not None:
             self._wake.set()
         for listener in list(self._listeners):

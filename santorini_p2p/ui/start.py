@@ -35,7 +35,9 @@ __all__ = [
     "computer_game",
     "console",
     "hotseat_game",
+    "journal_path",
     "play",
+    "resume_local",
     "watch",
     "watch_game",
 ]
@@ -79,6 +81,13 @@ class GameOptions:
     mouse: bool = True
 
 
+def journal_path() -> Path:
+    """Return where the unfinished game on this terminal is kept (under ``SANTORINI_HOME``)."""
+    from santorini_p2p.wire.identity import home_dir
+
+    return home_dir() / "local-game.json"
+
+
 def computer_game(level: str, players: int, options: GameOptions) -> LocalGame:
     """Return a game of one person (seat 1) against ``players - 1`` computer players."""
     seats = [Player("You")] + [
@@ -90,6 +99,7 @@ def computer_game(level: str, players: int, options: GameOptions) -> LocalGame:
         seed=options.seed,
         time_control=STANDARD_TIME if options.timed else None,
         title=f"you vs the computer ({level})",
+        journal=journal_path(),
     )
 
 
@@ -101,6 +111,7 @@ def hotseat_game(players: int, options: GameOptions) -> LocalGame:
         seed=options.seed,
         time_control=STANDARD_TIME if options.timed else None,
         title="hot-seat",
+        journal=journal_path(),
     )
 
 
@@ -284,17 +295,41 @@ _START_MENU: Final = (
 )
 
 
+def resume_local() -> LocalGame | str | None:
+    """Return the unfinished game kept on this terminal, why it cannot resume, or None."""
+    path = journal_path()
+    if not path.exists():
+        return None
+    try:
+        return LocalGame.resume(path)
+    except ValueError as e:
+        return str(e)
+
+
 async def console(options: GameOptions, network: NetworkGames | None = None) -> int:
     """Run the start screen until the player quits; return the exit code."""
     note = ""
     default = 0
     while True:
-        choice = await choose("What would you like to do?", _START_MENU, default=default, note=note)
+        menu = list(_START_MENU)
+        unfinished = resume_local()
+        if isinstance(unfinished, LocalGame):
+            menu.insert(
+                0, ("resume", f"Resume the unfinished game ({unfinished.journal_summary()})")
+            )
+        elif isinstance(unfinished, str):
+            note = note or unfinished
+        default = min(default, len(menu) - 1)
+        choice = await choose("What would you like to do?", menu, default=default, note=note)
         note = ""
         if choice is None or choice == "quit":
             return 0
-        default = [k for k, _ in _START_MENU].index(choice)
-        game = await _start_game(choice, options, network)
+        default = [k for k, _ in menu].index(choice)
+        game: GameController | str | None
+        if choice == "resume" and isinstance(unfinished, LocalGame):
+            game = unfinished
+        else:
+            game = await _start_game(choice, options, network)
         if isinstance(game, str):
             note = game
             continue
@@ -320,10 +355,21 @@ async def _until_left(open_game: Callable[[], Awaitable[GameController]], mouse:
     return 0
 
 
-def play(level: str | None, players: int, options: GameOptions) -> int:
-    """``santorini play``: against the computer at ``level``, or hot-seat when it is None."""
+def play(level: str | None, players: int, options: GameOptions, resume: bool = False) -> int:
+    """``santorini play``: against the computer at ``level``, or hot-seat when it is None.
+
+    With ``resume`` the unfinished game kept on this terminal is played on instead.
+
+    Raises:
+        ValueError: ``resume`` and there is no game to resume.
+    """
+    kept = resume_local() if resume else None
+    if resume and not isinstance(kept, LocalGame):
+        raise ValueError(kept or "there is no unfinished game on this terminal")
 
     async def open_game() -> GameController:
+        if isinstance(kept, LocalGame):
+            return kept
         if level is None:
             return hotseat_game(players, options)
         return computer_game(level, players, options)

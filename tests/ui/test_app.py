@@ -11,7 +11,7 @@ from prompt_toolkit.application.current import get_app_or_none
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from santorini_p2p.engine import Phase, legal_actions
+from santorini_p2p.engine import Phase, legal_actions, parse_action
 from santorini_p2p.ui.app import GameScreen, help_text
 from santorini_p2p.ui.board_view import fragments_text
 from santorini_p2p.ui.local import LocalGame, Player
@@ -197,7 +197,9 @@ def test_clicking_worker_move_and_build_plays_the_turn():
     asyncio.run(main())
 
 
-def test_start_screen_opens_a_game_against_the_computer_and_quits():
+def test_start_screen_opens_a_game_against_the_computer_and_quits(monkeypatch, tmp_path):
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+
     async def main():
         with terminal() as keys:
             seen = []
@@ -227,3 +229,29 @@ def test_start_screen_opens_a_game_against_the_computer_and_quits():
             assert await asyncio.wait_for(run, 5) == 0
 
     asyncio.run(main())
+
+
+def test_the_start_screen_offers_to_resume_an_unfinished_game(monkeypatch, tmp_path):
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+    from santorini_p2p.ui.start import journal_path
+
+    left = LocalGame([Player("Ann"), Player("Ben")], time_control=None, journal=journal_path())
+    left.submit(parse_action("place b2,d4"))
+
+    async def main():
+        with terminal() as keys:
+            run = asyncio.create_task(console(GameOptions(timed=False, mouse=False)))
+            await poll(lambda: (a := get_app_or_none()) is not None and a.is_running)
+            first = get_app_or_none()
+            keys.send_text(ENTER)  # the first entry: resume
+            await poll(
+                lambda: (a := get_app_or_none()) is not None and a is not first and a.is_running
+            )
+            keys.send_text("place b4,d2" + ENTER)
+            await poll(lambda: journal_path().exists() and "b4" in journal_path().read_text())
+            keys.send_text("\x03")  # Ctrl-C quits the program
+            assert await asyncio.wait_for(run, 5) == 0
+
+    asyncio.run(main())
+    again = LocalGame.resume(journal_path())
+    assert [str(a) for a in again.actions] == ["place b2,d4", "place d2,b4"]

@@ -224,3 +224,36 @@ def test_vs_computer_end_message_speaks_to_the_player():
         assert last.text.startswith(("You win", "You lose: Computer (seat 2, B) wins"))
 
     asyncio.run(main())
+
+
+def test_a_journal_keeps_the_game_and_resume_plays_on(tmp_path):
+    path = tmp_path / "home" / "local-game.json"
+    g = LocalGame(
+        [Player("Ann"), Player("Bot", "easy")],
+        gods="challenger",
+        time_control=TimeControl(60_000, 300_000),
+        journal=path,
+        chooser=first_choice,
+    )
+    g.submit(parse_action("gods apollo,pan"))
+    g._apply(parse_action("god pan"))
+    g.submit(parse_action("start 2"))
+    assert path.exists()
+    again = LocalGame.resume(path, chooser=first_choice)
+    assert again.position == g.position
+    assert [str(a) for a in again.actions] == [str(a) for a in g.actions]
+    assert again.player(0).name == "Bot"
+    assert again.messages[-1].text.startswith("Resumed the game from ")
+    assert again.journal_summary() == "local game, 3 actions played"
+    again.resign()
+    assert not path.exists()
+
+
+def test_resume_refuses_a_file_that_is_not_a_journal(tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text('{"format": "something else"}')
+    with pytest.raises(ValueError, match="not a local game journal"):
+        LocalGame.resume(path)
+    path.write_text("[1, 2")
+    with pytest.raises(ValueError, match="cannot resume"):
+        LocalGame.resume(path)
