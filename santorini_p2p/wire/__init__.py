@@ -22,6 +22,7 @@ from santorini_p2p.wire.log import (
     read_log,
     seal,
     validate,
+    verify_envelope,
 )
 from santorini_p2p.wire.messages import (
     Accept,
@@ -72,4 +73,5 @@ __all__ = [
     "seal",
     "validate",
     "verify",
+    "verify_envelope",
 ]

@@ -21,6 +21,7 @@ Public API:
   ``is_complete``, ``result``. ``expected_signers()`` says who may sign the next record.
   ``make_*`` methods build the next record for an identity (not fed: feed it, journal it,
   send it).
+- ``make_header(game_id, seats, ...) -> Header``: record 0 of a new game (the host seals it).
 - ``validate(envelopes) -> Validator``: fold a whole log.
 - ``encode_frames(envelopes) -> bytes`` / ``iter_frames(data)``: the replay file format;
   ``read_log(data, complete=True) -> Validator``: read and check a replay file or journal,
