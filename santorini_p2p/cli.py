@@ -52,6 +52,11 @@ def _cmd_show(args: argparse.Namespace) -> int:
     from santorini_p2p.ui.board_view import render_text
 
     p = _position_arg(args.position)
+    if args.svg:
+        from santorini_p2p.replay.svg import board_svg
+
+        print(board_svg(p, title=format_position(p)))
+        return 0
     print(render_text(p))
     return 0
 
@@ -339,6 +344,152 @@ def _cmd_replay_verify(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+# -- sharing replays (replay/export_*.py) -------------------------------------------------------
+
+
+def _read_input(path: str) -> bytes:
+    from pathlib import Path
+
+    from santorini_p2p.replay.verify import MAX_FILE_BYTES
+
+    try:
+        if Path(path).stat().st_size > 2 * MAX_FILE_BYTES:
+            raise UsageError(f"{path}: too large for a replay file")
+        return Path(path).read_bytes()
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def _write_output(out: str | None, data: bytes) -> None:
+    from pathlib import Path
+
+    if out is None or out == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        Path(out).write_bytes(data)
+    except OSError as e:
+        raise UsageError(f"cannot write {out}: {e.strerror or e}") from None
+
+
+def _cmd_replay_export(args: argparse.Namespace) -> int:
+    from santorini_p2p.replay.export_text import load_timeline
+
+    t = load_timeline(_read_input(args.file))
+    n = len(t.steps)
+    if args.ply is not None and not 0 <= args.ply <= n:
+        raise UsageError(f"ply: expected 0 to {n} (the game has {n} steps), got {args.ply}")
+    if args.format == "text":
+        from santorini_p2p.replay.export_text import export_text
+
+        text = export_text(t)
+    elif args.format == "html":
+        from santorini_p2p.replay.export_html import export_html
+
+        text = export_html(t, step=args.ply)
+    elif args.format == "json":
+        from santorini_p2p.replay.export_json import export_json
+
+        text = export_json(t)
+    else:
+        from santorini_p2p.replay.svg import board_svg
+        from santorini_p2p.replay.timeline import squares_of
+
+        at = n if args.ply is None else args.ply
+        step = t.steps[at - 1] if at else None
+        p = step.position if step is not None else t.start
+        if p is None:
+            raise SantoriniError(f"{args.file}: {t.verification}; no position to draw")
+        marks = squares_of(step.text) if step is not None and step.kind == "act" else ()
+        text = board_svg(p, marks, title=format_position(p)) + "\n"
+    _write_output(args.output, text.encode("utf-8"))
+    if not t.ok:
+        print(
+            f"santorini: error: {args.file}: {t.verification}; exported up to the last good record",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def _cmd_replay_info(args: argparse.Namespace) -> int:
+    from santorini_p2p.replay.export_text import load_timeline
+
+    t = load_timeline(_read_input(args.file))
+    h = t.header
+    print(f"file          {args.file}")
+    for p in t.players:
+        god = f"  {p.god}" if p.god not in ("", "?") else ""
+        print(f"seat {p.seat + 1}        {p.name}  {p.fingerprint}{god}")
+    if h is not None:
+        tc = t.time_control
+        print(
+            f"gods          {h.gods}" + (f"  options {', '.join(h.options)}" if h.options else "")
+        )
+        print(f"time control  {'untimed' if tc == '-' else tc + ' s (move+bank)'}")
+        print(f"date          {t.date} UTC")
+        print(f"game id       {h.game_id.hex()}")
+    print(f"result        {t.result_text}")
+    print(f"turns         {t.turns} ({len(t.steps)} actions, {len(t.records)} records)")
+    print(f"verification  {t.verification}")
+    return 0 if t.ok else 1
+
+
+def _cmd_replay_import(args: argparse.Namespace) -> int:
+    from santorini_p2p.replay.export_text import check_text
+
+    _, t = check_text(_read_input(args.file))
+    _write_output(args.output, t.data)
+    if not t.ok:
+        print(f"santorini: error: {args.file}: {t.verification}", file=sys.stderr)
+        return 1
+    if args.output != "-":
+        print(f"{args.output}: {len(t.data)} bytes, {len(t.records)} records; verification ok")
+    return 0
+
+
+def _add_export_commands(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``replay export``, ``replay info`` and ``replay import``."""
+    p = actions.add_parser(
+        "export",
+        help="export a replay as text, a web page, JSON or an SVG image",
+        description="Export a replay file (or a .santorini.txt text export) to standard output "
+        "or -o OUT: text (tags, numbered actions and the signed log, armoured), html (one "
+        "self-contained page that steps through the game offline), json (every record "
+        "decoded), svg (the board after step --ply N). A file that fails verification is "
+        "exported up to its first bad record, says so, and the command exits 1.",
+    )
+    p.add_argument("file", metavar="FILE", help="a replay file or a text export")
+    p.add_argument(
+        "--format", choices=("text", "html", "json", "svg"), default="text", help="(default text)"
+    )
+    p.add_argument(
+        "--ply", type=int, metavar="N", help="the step to show (0: the start; default last)"
+    )
+    p.add_argument("-o", "--output", metavar="OUT", help="write to OUT (default standard output)")
+    p.set_defaults(handler=_cmd_replay_export)
+
+    p = actions.add_parser(
+        "info",
+        help="summarise a replay: players, fingerprints, gods, result, verification",
+        description="Print the players with their key fingerprints and gods, the god mode, "
+        "time control, date, result, number of turns and the verification status.",
+    )
+    p.add_argument("file", metavar="FILE", help="a replay file or a text export")
+    p.set_defaults(handler=_cmd_replay_info)
+
+    p = actions.add_parser(
+        "import",
+        help="restore the replay file from a text export",
+        description="Decode the signed log armoured in a .santorini.txt text export, check that "
+        "the readable part agrees with it, and write the exact original replay file to OUT.",
+    )
+    p.add_argument("file", metavar="TEXTFILE", help="a .santorini.txt text export")
+    p.add_argument("-o", "--output", metavar="OUT", required=True, help="the replay file to write")
+    p.set_defaults(handler=_cmd_replay_import)
+
+
 def _add_replay_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``id`` and the ``replay`` group; each replay action is one ``actions.add_parser``."""
     p = sub.add_parser(
@@ -385,6 +536,7 @@ def _add_replay_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     p.add_argument("file", metavar="FILE", help="a replay file")
     p.add_argument("--no-mouse", dest="mouse", action="store_false", help="ignore the mouse")
     p.set_defaults(handler=_cmd_replay_show)
+    _add_export_commands(actions)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -402,6 +554,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("show", help="draw a position as text", description="Draw a position.")
     p.add_argument("position", help="a position string (protocol/SPEC.md)")
+    p.add_argument("--svg", action="store_true", help="draw it as an SVG image instead")
     p.set_defaults(handler=_cmd_show)
 
     p = sub.add_parser(

@@ -95,7 +95,11 @@ def _result_text(v: Validator) -> str:
 
 
 def verify_bytes(data: bytes, name: str = "<bytes>") -> Verdict:
-    """Verify the replay file ``data``; ``name`` is how the verdict names it."""
+    """Verify the replay file (or text export, SPEC.md 14) ``data``; ``name`` names it."""
+    from santorini_p2p.replay.export_text import is_text, verify_text
+
+    if is_text(data):
+        return verify_text(data, name)
     try:
         v = read_log(data, complete=True)
     except ReplayError as e:

@@ -1,0 +1,312 @@
+"""The HTML export: one self-contained page that steps through a game, offline.
+
+The page holds everything inline: the SVG board (``svg.board_svg``, the console's look), a
+small script, the style sheet, the game as JSON, and the text export (the signed log) to copy.
+Its Content-Security-Policy forbids every fetch, so no request leaves the page. Buttons, the
+arrow keys (Home/End too), a slider and the turn list step through the game; the players
+panel shows names, fingerprints, gods with their powers and clocks at each step.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Final
+
+from santorini_p2p import __version__
+from santorini_p2p.engine import GODS
+from santorini_p2p.replay.export_text import export_text
+from santorini_p2p.replay.svg import LEVEL_COLOURS, MARK_COLOUR, WORKER_COLOURS, board_svg
+from santorini_p2p.replay.timeline import Timeline, squares_of
+
+__all__ = ["CSP", "PAGE_BUDGET", "export_html"]
+
+PAGE_BUDGET: Final = 100_000
+"""The page carries the signed record (the text export) only while it stays this small."""
+
+CSP: Final = (
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+    "img-src data:; base-uri 'none'; form-action 'none'"
+)
+"""The page's Content-Security-Policy: inline style and script only, no fetch of any kind."""
+
+_DOT: Final = " \u00b7 "
+_SLOT: Final = "\x00record\x00"  # names never hold control characters (SPEC.md 4)
+_STYLE: Final = """
+:root{--bg:#1e1e1e;--fg:#e6e6e6;--dim:#a0a0a0;--line:#3a3a3a;--panel:#262626}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--fg);
+font:15px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif}
+header{padding:10px 14px;border-bottom:1px solid var(--line)}
+h1{font-size:1.25em;margin:0 0 2px}h2{font-size:1em;margin:14px 0 6px;color:var(--dim)}
+.meta{color:var(--dim);margin:0}
+#verify{margin:8px 0 0;padding:6px 10px;border-radius:6px;font-weight:600}
+#verify.ok{background:#14361f;color:#86efac}#verify.bad{background:#4a1515;color:#fca5a5}
+main{display:grid;grid-template-columns:minmax(0,560px) minmax(0,1fr);gap:16px;padding:12px 14px}
+@media (max-width:820px){main{grid-template-columns:minmax(0,1fr)}}
+.board{width:100%;height:auto;display:block;max-width:560px}
+#controls{display:flex;gap:6px;align-items:center;margin:8px 0;flex-wrap:wrap}
+#controls button{min-width:44px;min-height:40px;font-size:18px;border-radius:6px;
+border:1px solid var(--line);background:var(--panel);color:var(--fg);cursor:pointer}
+#slider{flex:1 1 160px;min-width:120px}
+#status{min-height:2.8em;color:var(--fg)}
+.seat{display:grid;grid-template-columns:30px 1fr auto;gap:2px 8px;padding:6px;
+border-radius:6px;border:1px solid var(--line);margin-bottom:6px;background:var(--panel)}
+.seat.tomove{border-color:#facc15}.seat.out{opacity:.55}
+.chip{grid-row:span 2;width:28px;height:28px;border-radius:50%;color:#fff;font-weight:700;
+display:flex;align-items:center;justify-content:center}
+.name{font-weight:600;overflow-wrap:anywhere}.fp{color:var(--dim);font-family:monospace}
+.clock{font-family:monospace;text-align:right}
+.god{grid-column:2/4;color:var(--dim);font-size:.92em}.god b{color:var(--fg)}
+#turns{list-style:none;margin:0;padding:0;max-height:40vh;overflow:auto;
+border:1px solid var(--line);border-radius:6px}
+#turns button{all:unset;display:block;width:100%;padding:2px 6px;cursor:pointer;
+font-family:monospace;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+#turns button.cur{background:#facc15;color:#000}
+#turns .bad{color:#fca5a5;font-family:monospace;padding:2px 6px}
+table{border-collapse:collapse;font-size:.9em}td,th{padding:2px 8px 2px 0;text-align:left;
+vertical-align:top}td.key{font-family:monospace;overflow-wrap:anywhere}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:11px;background:var(--panel);
+padding:8px;border-radius:6px;max-height:50vh;overflow:auto}
+details{margin-top:10px}summary{cursor:pointer;color:var(--dim)}
+"""
+
+_SCRIPT: Final = """
+(function(){
+"use strict";
+var D=JSON.parse(document.getElementById("game").textContent);
+var N=D.steps.length, cur=-1;
+var FILES="abcde", LETTERS=D.players4?"AB":"ABC";
+var slider=document.getElementById("slider"), list=document.getElementById("turns");
+var buttons=list.querySelectorAll("button");
+function cells(board){
+  var out=[], ranks=board.split("/");
+  for(var r=0;r<5;r++){
+    var row=ranks[r], i=0, sq=[];
+    while(i<row.length){var c="c"+row[i++];
+      if(i<row.length&&/[XABC]/.test(row[i]))c+=row[i++];sq.push(c);}
+    out.push(sq);
+  }
+  return out;
+}
+function clock(ms){var s=Math.ceil(Math.max(0,ms)/1000);
+  return Math.floor(s/60)+":"+String(s%60).padStart(2,"0");}
+function secs(ms){return (ms%1000?(ms/1000).toFixed(3).replace(/0+$/,""):String(ms/1000))+" s";}
+function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;
+  if(text!==undefined)e.textContent=text;return e;}
+function show(i){
+  i=Math.max(0,Math.min(N,i|0)); if(i===cur)return; cur=i;
+  var s=i?D.steps[i-1]:null, pos=(s?s[0]:D.start).split(" "), order=s?s[6]:D.startOrder;
+  var grid=cells(pos[0]);
+  for(var r=0;r<5;r++)for(var f=0;f<5;f++){
+    var name=FILES[f]+(5-r);
+    document.getElementById("sq-"+name).setAttribute("href","#"+grid[r][f]);
+  }
+  var marks=s&&s[2]==="act"?(s[3].match(/[a-e][1-5]/g)||[]):[];
+  for(var k=0;k<25;k++){var n=FILES[k%5]+(1+Math.floor(k/5));
+    document.getElementById("mk-"+n).setAttribute("visibility",marks.indexOf(n)>=0?"visible":"hidden");}
+  var gods=pos[2].split(","), toMove=+pos[1]-1, flags=pos[3];
+  var won=/w(\\d)/.exec(flags), out=/x(\\d+)/.exec(flags), over=!!won;
+  var seats=document.getElementById("seats"); seats.textContent="";
+  for(var seat=0;seat<gods.length;seat++){
+    var p=D.players[order[seat]], letter=LETTERS[D.players4?seat&1:seat];
+    var box=el("div","seat"+(seat===toMove&&!over?" tomove":"")+
+      (out&&out[1].indexOf(String(seat+1))>=0?" out":""));
+    var chip=el("div","chip",letter);
+    chip.style.background=D.colours[letter]; box.appendChild(chip);
+    var who=el("div"); who.appendChild(el("span","name",p.name+" "));
+    who.appendChild(el("span","fp",p.fp));
+    box.appendChild(who);
+    var mark=seat===toMove&&!over?" \\u25c0":"";
+    box.appendChild(el("div","clock",(D.timed?clock(s?s[5][seat]:D.bank):"")+mark));
+    var g=gods[seat], god=el("div","god");
+    if(g==="-")god.textContent="seat "+(seat+1)+", no god";
+    else if(g==="?")god.textContent="seat "+(seat+1)+", god not chosen yet";
+    else{god.appendChild(document.createTextNode("seat "+(seat+1)+", "));
+      god.appendChild(el("b","",g));
+      god.appendChild(document.createTextNode(": "+D.powers[g]));}
+    box.appendChild(god); seats.appendChild(box);
+  }
+  var st=document.getElementById("status");
+  var what=D.start.indexOf("?")>=0?"gods to choose":"workers to place";
+  if(!s)st.textContent="start: "+what+" \\u00b7 "+N+" steps";
+  else{var who2=D.players[s[4]].name;
+    var took=s[7]!==null?" \\u00b7 took "+secs(s[7]):"";
+    st.textContent=i+" / "+N+" \\u00b7 seat "+s[1]+" ("+who2+"): "+s[3]+took;
+    if(i===N&&D.result)st.textContent+=" \\u00b7 "+D.result;}
+  slider.value=i;
+  for(var b=0;b<buttons.length;b++)buttons[b].classList.toggle("cur",b===i-1);
+  if(i>0){var bt=buttons[i-1];var top=bt.offsetTop-list.offsetTop;
+    if(top<list.scrollTop||top>list.scrollTop+list.clientHeight-bt.offsetHeight)list.scrollTop=top-list.clientHeight/2;}
+  document.body.setAttribute("data-step",String(i));
+}
+document.getElementById("first").onclick=function(){show(0);};
+document.getElementById("prev").onclick=function(){show(cur-1);};
+document.getElementById("next").onclick=function(){show(cur+1);};
+document.getElementById("last").onclick=function(){show(N);};
+slider.addEventListener("input",function(){show(+slider.value);});
+list.addEventListener("click",function(e){var t=e.target.closest("button");
+  if(t)show(+t.getAttribute("data-i"));});
+document.addEventListener("keydown",function(e){
+  if(e.target===slider||e.altKey||e.ctrlKey||e.metaKey)return;
+  var k=e.key, to=k==="ArrowRight"||k==="ArrowDown"?cur+1:k==="ArrowLeft"||k==="ArrowUp"?cur-1:
+    k==="Home"?0:k==="End"?N:null;
+  if(to!==null){e.preventDefault();show(to);}
+});
+show(D.initial);
+document.body.setAttribute("data-ready","1");
+})();
+"""
+
+
+def _json_script(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _data(t: Timeline, step: int) -> dict[str, object]:
+    h = t.header
+    start = t.start
+    players = t.players
+    four = start is not None and start.players == 4
+    bank = h.bank_ms if h is not None else 0
+    timed = h is not None and (h.move_ms or h.bank_ms) != 0
+    return {
+        "players": [{"name": p.name, "fp": p.fingerprint} for p in players],
+        "players4": four,
+        "colours": WORKER_COLOURS,
+        "powers": {g.name: g.power for g in GODS},
+        "start": str(start) if start is not None else "00000/00000/00000/00000/00000 1 -,- -",
+        "startOrder": list(t.start_order) or list(range(len(players))),
+        "timed": timed,
+        "bank": bank,
+        "result": t.result_text if t.result is not None else "",
+        "initial": step,
+        "steps": [
+            [
+                s.position_text,
+                s.seat + 1,
+                s.kind,
+                s.text,
+                s.player,
+                list(s.banks) if timed else 0,
+                list(s.order),
+                s.clock_ms,
+            ]
+            for s in t.steps
+        ],
+    }
+
+
+def _players_title(t: Timeline) -> str:
+    names = [p.name for p in t.players]
+    return " vs ".join(names) if names else "an unreadable game"
+
+
+def export_html(t: Timeline, *, step: int | None = None) -> str:
+    """Return the page for ``t``, opened at ``step`` (default: the last)."""
+    n = len(t.steps)
+    at = n if step is None else max(0, min(n, step))
+    h = t.header
+    shown = t.steps[at - 1].position if at else t.start
+    marks = squares_of(t.steps[at - 1].text) if at and t.steps[at - 1].kind == "act" else ()
+    board = (
+        board_svg(shown, marks, ids=True, title="the board")
+        if shown is not None
+        else "<p>This file has no position to show.</p>"
+    )
+    title = _players_title(t)
+    meta = [t.date + " UTC"]
+    if h is not None:
+        meta.append(f"gods: {h.gods}")
+        tc = t.time_control
+        meta.append("untimed" if tc == "-" else f"{tc} s per move + bank")
+        if h.options:
+            meta.append("options: " + ", ".join(h.options))
+    meta.append(f"{t.turns} turns")
+    meta.append(t.result_text)
+    if t.ok:
+        verdict = (
+            f"Verified: all {len(t.records)} records: every Ed25519 signature, the hash chain, "
+            "each signer's right to its record, every action's legality and state hash."
+        )
+        css = "ok"
+    else:
+        verdict = (
+            f"FAILS VERIFICATION: {t.verification}. Shown up to the last good record "
+            f"({len(t.records)} records)."
+        )
+        css = "bad"
+    items = "".join(
+        f'<li><button data-i="{s.number}">{s.number}. seat {s.seat + 1}: {escape(s.text)}'
+        "</button></li>"
+        for s in t.steps
+    )
+    if not t.ok:
+        items += f'<li class="bad">!! {escape(t.verification)}</li>'
+    rows = "".join(
+        f"<tr><td>{p.seat + 1}</td><td>{escape(p.name)}</td><td class=key>{p.fingerprint}</td>"
+        f"<td class=key>{p.public_key.hex()}</td></tr>"
+        for p in t.players
+    )
+    facts = []
+    if h is not None:
+        facts.append(f"game id <span class=key>{h.game_id.hex()}</span>")
+        facts.append(f"protocol {h.protocol}")
+    if t.records:
+        facts.append(f"last chain hash <span class=key>{t.records[-1].hash.hex()}</span>")
+    if t.steps:
+        facts.append(f"final state hash <span class=key>{t.steps[-1].state_hash.hex()}</span>")
+    legend = " ".join(
+        f'<span style="background:{c};padding:0 6px;color:{"#fff" if i == 3 else "#000"}">'
+        f"{i}</span>"
+        for i, c in enumerate(LEVEL_COLOURS)
+    )
+    page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="{CSP}">
+<meta name="generator" content="santorini-p2p {escape(__version__)}">
+<title>{escape(title)}: Santorini replay</title>
+<style>{_STYLE}</style></head>
+<body data-step="{at}">
+<header><h1>{escape(title)}</h1><p class="meta">{escape(_DOT.join(meta))}</p>
+<div id="verify" class="{css}">{escape(verdict)}</div></header>
+<main><section>
+{board}
+<div id="controls"><button id="first" title="first (Home)" aria-label="first">|\u25c0</button>
+<button id="prev" title="back (Left)" aria-label="back">\u25c0</button>
+<button id="next" title="forward (Right)" aria-label="forward">\u25b6</button>
+<button id="last" title="last (End)" aria-label="last">\u25b6|</button>
+<input id="slider" type="range" min="0" max="{n}" value="{at}" aria-label="step"></div>
+<div id="status"></div>
+<p class="meta">levels {legend} \u00b7 <span style="color:{MARK_COLOUR}">\u25a1</span> squares
+of the last action \u00b7 keys: Left/Right, Home/End</p>
+</section><section>
+<h2>Players</h2><div id="seats"></div>
+<h2>Turns</h2><ol id="turns">{items}</ol>
+<h2>Result</h2><p>{escape(t.result_text)}</p>
+<h2>Verification</h2><p>{escape(verdict)} Checked by santorini-p2p {escape(__version__)} when
+this page was made; to check it yourself, save the signed record below as a
+<code>.santorini.txt</code> file and run <code>santorini replay verify</code> on it.</p>
+<table><tr><th>seat</th><th>player</th><th>fingerprint</th><th>public key</th></tr>{rows}</table>
+<p class="meta">{_DOT.join(facts)}</p>
+{_SLOT}
+</section></main>
+<script type="application/json" id="game">{_json_script(_data(t, at))}</script>
+<script>{_SCRIPT}</script>
+</body></html>
+"""
+    record = (
+        "<details><summary>Signed record (text export)</summary>"
+        f"<pre>{escape(export_text(t))}</pre></details>"
+    )
+    full = page.replace(_SLOT, record, 1)
+    if len(full.encode()) <= PAGE_BUDGET:
+        return full
+    note = (
+        "<p class=meta>The signed record is left out to keep this page under "
+        f"{PAGE_BUDGET // 1000} KB; <code>santorini replay export FILE --format text</code> "
+        "writes it.</p>"
+    )
+    return page.replace(_SLOT, note, 1)

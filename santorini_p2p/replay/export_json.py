@@ -1,0 +1,144 @@
+"""The JSON export: the header and every record decoded, with the position after each one.
+
+The document follows ``protocol/schemas/replay-export.schema.json``: bytes are lower-case
+hex, seats and slots are 1-based (a record's signer is the header's seat list entry of its
+slot), and every record that changes the game (the last reveal, each action, resignation,
+timeout or accepted offer) carries the position string and state hash after it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Final
+
+from santorini_p2p.engine import format_position, state_hash
+from santorini_p2p.replay.timeline import Timeline
+from santorini_p2p.wire.identity import fingerprint
+from santorini_p2p.wire.log import Record
+from santorini_p2p.wire.messages import (
+    Accept,
+    Ack,
+    Act,
+    Commit,
+    Header,
+    Offer,
+    Resign,
+    Result,
+    Reveal,
+    Timeout,
+)
+
+__all__ = ["EXPORT_SCHEMA", "EXPORT_VERSION", "export_json", "to_document"]
+
+EXPORT_SCHEMA: Final = "replay-export.schema.json"
+EXPORT_VERSION: Final = 1
+"""Version of the JSON export document (bumped with its schema)."""
+
+
+def _body(record: Record) -> dict[str, object]:
+    msg = record.message
+    match msg:
+        case Header():
+            return {
+                "game_id": msg.game_id.hex(),
+                "protocol": msg.protocol,
+                "created_ms": msg.created_ms,
+                "seats": [
+                    {
+                        "public_key": s.public_key.hex(),
+                        "fingerprint": fingerprint(s.public_key),
+                        "name": s.name,
+                    }
+                    for s in msg.seats
+                ],
+                "gods": msg.gods,
+                "move_ms": msg.move_ms,
+                "bank_ms": msg.bank_ms,
+                "options": list(msg.options),
+            }
+        case Commit():
+            return {"commitment": msg.commitment.hex()}
+        case Reveal():
+            return {"nonce": msg.nonce.hex()}
+        case Act():
+            return {
+                "action": msg.action,
+                "clock_ms": msg.clock_ms,
+                "state_hash": msg.state_hash.hex(),
+            }
+        case Ack():
+            return {"acked": msg.acked, "state_hash": msg.state_hash.hex()}
+        case Resign():
+            return {"state_hash": msg.state_hash.hex()}
+        case Timeout():
+            return {"seat": msg.seat + 1, "state_hash": msg.state_hash.hex()}
+        case Offer():
+            return {"kind": msg.kind}
+        case Accept():
+            return {"kind": msg.kind, "offer": msg.offer}
+        case Result():
+            return {
+                "winner": msg.winner + 1 if msg.winner >= 0 else None,
+                "reason": msg.reason,
+                "state_hash": msg.state_hash.hex(),
+            }
+        case _:
+            raise AssertionError(f"unknown record {msg!r}")
+
+
+def to_document(t: Timeline) -> dict[str, object]:
+    """Return the JSON export of ``t`` as a JSON-ready dict."""
+    records = []
+    before = None
+    for record, after in zip(t.records, t.positions, strict=True):
+        entry: dict[str, object] = {
+            "index": record.index,
+            "type": type(record.message).__name__.lower(),
+            "slot": record.slot + 1,
+            "seat": record.seat + 1 if record.seat is not None else None,
+            "hash": record.hash.hex(),
+            "prev": record.message.prev.hex(),
+            "bytes": len(record.raw),
+            "body": _body(record),
+        }
+        if after is not None and (after != before or isinstance(record.message, Act)):
+            entry["position"] = format_position(after)
+            entry["state_hash"] = state_hash(after).hex()
+        before = after
+        records.append(entry)
+    winner: int | None = None
+    result: dict[str, object] | None = None
+    if t.result is not None:
+        winner = t.result[0] + 1 if t.result[0] >= 0 else None
+        result = {"winner": winner, "reason": t.result[1], "text": t.result_text}
+    return {
+        "schema": EXPORT_SCHEMA,
+        "version": EXPORT_VERSION,
+        "verification": {
+            "ok": t.ok,
+            "text": t.verification,
+            "record": t.bad_record,
+            "error": t.error or None,
+            "kind": t.error_kind or None,
+        },
+        "players": [
+            {
+                "seat": p.seat + 1,
+                "name": p.name,
+                "public_key": p.public_key.hex(),
+                "fingerprint": p.fingerprint,
+                "god": p.god if p.god not in ("", "?") else None,
+                "power": p.power or None,
+            }
+            for p in t.players
+        ],
+        "start": format_position(t.start) if t.start is not None else None,
+        "records": records,
+        "result": result,
+        "turns": t.turns,
+    }
+
+
+def export_json(t: Timeline, *, indent: int | None = 1) -> str:
+    """Return the JSON export of ``t`` as text (UTF-8, names unescaped)."""
+    return json.dumps(to_document(t), indent=indent, ensure_ascii=False) + "\n"

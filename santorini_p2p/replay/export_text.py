@@ -1,0 +1,302 @@
+"""The text export (``.santorini.txt``, SPEC.md section 14): tags, numbered actions, armoured log.
+
+The readable part (tag lines, then one numbered line per action) is written from the log,
+and the whole signed log follows in base64 between ``BEGIN``/``END`` lines, so the text alone
+restores the exact replay file (``read_text``) and verifies it (``verify_text``). A reader
+rebuilds the readable part from the log and compares them line by line: an edit to a move
+without the log, or to the log, is reported with its line.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from dataclasses import dataclass, replace
+from typing import Final
+
+from santorini_p2p.errors import ReplayError, WireError
+from santorini_p2p.replay.timeline import (
+    Step,
+    Timeline,
+    format_clock,
+    read_timeline,
+)
+from santorini_p2p.replay.verify import Verdict, verify_bytes
+from santorini_p2p.wire.log import iter_frames
+
+__all__ = [
+    "ARMOUR_WIDTH",
+    "BEGIN_LINE",
+    "END_LINE",
+    "TextReplay",
+    "TextReplayError",
+    "check_text",
+    "export_text",
+    "is_text",
+    "load_timeline",
+    "move_lines",
+    "read_text",
+    "readable_lines",
+    "tag_lines",
+    "verify_text",
+]
+
+BEGIN_LINE: Final = "-----BEGIN SANTORINI REPLAY-----"
+END_LINE: Final = "-----END SANTORINI REPLAY-----"
+ARMOUR_WIDTH: Final = 64
+"""Base64 characters per armour line (48 bytes of the replay file)."""
+_BYTES_PER_LINE: Final = ARMOUR_WIDTH * 3 // 4
+_BASE64: Final = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+_INFO_TAG: Final = "[Verification "
+
+
+class TextReplayError(ReplayError):
+    """A text export that does not hold together; ``line`` is the 1-based line at fault."""
+
+    def __init__(self, message: str, line: int, record_index: int | None = None) -> None:
+        self.line = line
+        super().__init__(f"line {line}: {message}", record_index)
+        where = f" (record {record_index})" if record_index is not None else ""
+        self.args = (f"{self.reason}{where}",)
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def tag_lines(t: Timeline) -> list[str]:
+    """Return the tag lines ``[Name "value"]`` of ``t`` (SPEC.md section 14.1)."""
+    h = t.header
+    tags: list[tuple[str, str]] = [("Event", "santorini-p2p game")]
+    date, time = t.date.split(" ")
+    tags += [("Date", date.replace("-", ".")), ("Time", time)]
+    if h is not None:
+        tags += [
+            ("Game", h.game_id.hex()),
+            ("Protocol", str(h.protocol)),
+            ("Players", str(h.players)),
+            ("Mode", h.gods),
+            ("TimeControl", t.time_control),
+            ("Options", ",".join(h.options) or "-"),
+        ]
+    for p in t.players:
+        n = p.seat + 1
+        tags += [(f"Seat{n}", p.name), (f"Seat{n}Key", p.fingerprint)]
+        tags.append((f"Seat{n}God", p.god if p.god not in ("", "?") else "-"))
+    if t.result is None:
+        winner, reason = "*", "*"
+    else:
+        winner = str(t.result[0] + 1) if t.result[0] >= 0 else "-"
+        reason = t.result[1]
+    tags += [("Result", t.result_text), ("Winner", winner), ("Termination", reason)]
+    tags.append(("Turns", str(t.turns)))
+    last = t.steps[-1].position if t.steps else t.start
+    if last is not None:
+        tags.append(("Final", str(last)))
+    tags.append(("Verification", t.verification))
+    return [f"[{name} {_quote(value)}]" for name, value in tags]
+
+
+def _move_line(s: Step, timed: bool) -> str:
+    line = f"{s.number}. seat {s.seat + 1}: {s.text}"
+    if s.clock_ms is not None:
+        clock = format_clock(s.clock_ms)
+        line += f" {{{clock}, bank {format_clock(s.bank_ms)}}}" if timed else f" {{{clock}}}"
+    return line
+
+
+def move_lines(t: Timeline) -> list[str]:
+    """Return the numbered action lines of ``t`` (SPEC.md section 14.2)."""
+    timed = t.time_control != "-"
+    return [_move_line(s, timed) for s in t.steps]
+
+
+def readable_lines(t: Timeline) -> list[str]:
+    """Return the readable part: the tag lines, a blank line, the action lines."""
+    return [*tag_lines(t), "", *move_lines(t)]
+
+
+def _armour(data: bytes) -> list[str]:
+    text = base64.b64encode(data).decode("ascii")
+    return [text[i : i + ARMOUR_WIDTH] for i in range(0, len(text), ARMOUR_WIDTH)]
+
+
+def export_text(t: Timeline) -> str:
+    """Return the text export of ``t``: readable part, blank line, armoured replay file."""
+    lines = [*readable_lines(t), "", BEGIN_LINE, *_armour(t.data), END_LINE]
+    return "\n".join(lines) + "\n"
+
+
+def is_text(data: bytes) -> bool:
+    """Return whether ``data`` looks like a text export (it holds the BEGIN line)."""
+    return not data.startswith(b"SNTR") and BEGIN_LINE.encode() in data[: 1 << 22]
+
+
+@dataclass(frozen=True, slots=True)
+class TextReplay:
+    """A text export taken apart: the replay file and where each part stands.
+
+    ``readable`` holds ``(line number, text)`` of the non-blank-edged readable part;
+    ``begin`` is the line number of the BEGIN line (armour line k is ``begin + k``).
+    """
+
+    data: bytes
+    readable: tuple[tuple[int, str], ...]
+    begin: int
+
+    def lines_of(self, record: int) -> tuple[int, int]:
+        """Return the first and last armour line holding record ``record``'s frame."""
+        at = 5
+        for i, raw in enumerate(_frames(self.data)):
+            end = at + 4 + len(raw)
+            if i == record:
+                return self._line(at), self._line(end - 1)
+            at = end
+        last = self._line(max(0, len(self.data) - 1))
+        return last, last + 1
+
+    def _line(self, offset: int) -> int:
+        return self.begin + 1 + offset // _BYTES_PER_LINE
+
+
+def _frames(data: bytes) -> list[bytes]:
+    out: list[bytes] = []
+    try:
+        for raw in iter_frames(data):
+            out.append(raw)
+    except WireError:
+        pass  # a framing error ends the map at the frames read
+    return out
+
+
+def read_text(data: bytes) -> TextReplay:
+    """Take a text export apart and decode its armour to the exact replay file bytes.
+
+    The armour must be canonical: every line but the last exactly 64 base64 characters, no
+    other characters, padding bits zero. Trailing white space and CR are ignored on every line.
+
+    Raises:
+        TextReplayError: not UTF-8, no BEGIN/END lines, text after END, or bad armour; the
+            error names the line.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        at = data[: e.start].count(b"\n") + 1
+        raise TextReplayError("not UTF-8 text", at) from None
+    lines = [x.rstrip() for x in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
+    try:
+        begin = lines.index(BEGIN_LINE)
+    except ValueError:
+        raise TextReplayError(f"no {BEGIN_LINE} line", len(lines) + 1) from None
+    try:
+        end = lines.index(END_LINE, begin + 1)
+    except ValueError:
+        raise TextReplayError(f"no {END_LINE} line", len(lines) + 1) from None
+    for k in range(end + 1, len(lines)):
+        if lines[k]:
+            raise TextReplayError(f"text after the {END_LINE} line: {lines[k][:40]!r}", k + 1)
+    body = lines[begin + 1 : end]
+    if not body:
+        raise TextReplayError("the armour is empty", end + 1)
+    for k, line in enumerate(body):
+        number = begin + 2 + k
+        last = k == len(body) - 1
+        if not _BASE64.fullmatch(line) or ("=" in line and not last):
+            raise TextReplayError(f"not base64: {line[:40]!r}", number)
+        if (not last and len(line) != ARMOUR_WIDTH) or (last and not 0 < len(line) <= 64):
+            raise TextReplayError(
+                f"armour lines are {ARMOUR_WIDTH} characters (the last at most), got {len(line)}",
+                number,
+            )
+        if last and len(line) % 4:
+            raise TextReplayError("the armour ends in the middle of a base64 group", number)
+    joined = "".join(body)
+    decoded = base64.b64decode(joined, validate=True)
+    if base64.b64encode(decoded).decode("ascii") != joined:
+        raise TextReplayError("the armour is not canonical base64 (padding bits)", end)
+    head = [(i + 1, x) for i, x in enumerate(lines[:begin])]
+    while head and not head[0][1]:
+        head.pop(0)
+    while head and not head[-1][1]:
+        head.pop()
+    return TextReplay(decoded, tuple(head), begin + 1)
+
+
+def _same(got: str, want: str) -> bool:
+    if got.startswith(_INFO_TAG) and want.startswith(_INFO_TAG):
+        return True  # the exporter's own verdict: a reader checks for itself
+    return got == want
+
+
+def check_text(data: bytes) -> tuple[TextReplay, Timeline]:
+    """Read a text export and check that its readable part agrees with its log.
+
+    The log itself may still fail verification: ``Timeline.ok`` says.
+
+    Raises:
+        TextReplayError: bad armour, or the first readable line that differs from what the
+            log gives (``record_index`` the action's record when the line is an action).
+    """
+    tr = read_text(data)
+    t = read_timeline(tr.data)
+    want = readable_lines(t)
+    moves = len(want) - len(t.steps)
+    for k, (number, got) in enumerate(tr.readable):
+        if k >= len(want):
+            raise TextReplayError(f"{got[:60]!r} is not in the log", number)
+        if not _same(got, want[k]):
+            record = t.steps[k - moves].record if k >= moves else None
+            raise TextReplayError(
+                f"the text says {got[:60]!r}, the log says {want[k][:60]!r}", number, record
+            )
+    if len(tr.readable) < len(want):
+        raise TextReplayError(
+            f"the readable part ends early; the log goes on with {want[len(tr.readable)]!r}",
+            tr.begin,
+        )
+    return tr, t
+
+
+def verify_text(data: bytes, name: str = "<text>") -> Verdict:
+    """Verify a text export: the armoured log, then the readable part against it."""
+    try:
+        tr = read_text(data)
+    except TextReplayError as e:
+        return Verdict(name, False, error=e.reason, kind="TextReplayError")
+    verdict = verify_bytes(tr.data, name)
+    if not verdict.ok:
+        extra = ""
+        if verdict.record is not None:
+            first, last = tr.lines_of(verdict.record)
+            extra = f" (armour line {first})" if first == last else f" (lines {first}-{last})"
+        return Verdict(
+            name, False, error=verdict.error + extra, record=verdict.record, kind=verdict.kind
+        )
+    try:
+        check_text(data)
+    except TextReplayError as e:
+        return Verdict(name, False, error=e.reason, record=e.record_index, kind="TextReplayError")
+    return verdict
+
+
+def load_timeline(data: bytes) -> Timeline:
+    """Read a replay file or a text export into a timeline, for the exports.
+
+    A text export whose readable part disagrees with its log gives the log's timeline marked
+    as failing, with the line.
+
+    Raises:
+        TextReplayError: a text export whose armour cannot be decoded.
+    """
+    if not is_text(data):
+        return read_timeline(data)
+    try:
+        _, t = check_text(data)
+    except TextReplayError as e:
+        t = read_timeline(read_text(data).data)
+        if t.ok:
+            t = replace(t, ok=False, error=e.reason, bad_record=None, error_kind="TextReplayError")
+    return t

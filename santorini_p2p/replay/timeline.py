@@ -1,0 +1,308 @@
+"""The one replay reader behind every export: a replay file folded into a timeline.
+
+``read_timeline(data)`` folds a replay file through the log validator (``wire.log``) and keeps
+what the exports show: the players in final seat order with fingerprints and gods, the first
+position after the draw, one ``Step`` per record that a reader sees (actions, resignations,
+timeouts, offers and acceptances) with the position, state hash and clocks after it, and the
+result. A file that fails verification yields the timeline up to its first bad record, with
+``ok`` false and the record's number and reason, so every export says so.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Final
+
+from santorini_p2p.engine import Position, find_god, format_position
+from santorini_p2p.errors import ReplayError, WireError
+from santorini_p2p.wire.identity import fingerprint
+from santorini_p2p.wire.log import Record, Validator, encode_frames, iter_frames
+from santorini_p2p.wire.messages import Accept, Act, Header, Offer, Resign, Seat, Timeout
+
+__all__ = [
+    "Player",
+    "Step",
+    "Timeline",
+    "describe_result",
+    "format_clock",
+    "format_seconds",
+    "read_timeline",
+    "squares_of",
+]
+
+_SQUARE: Final = re.compile(r"[a-e][1-5]")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One player as the exports show it: final seat (0-based), name, key, god and its power."""
+
+    seat: int
+    name: str
+    public_key: bytes
+    fingerprint: str
+    god: str
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One record a reader sees, and the game after it.
+
+    ``number`` counts steps from 1; ``record`` is the record's number in the log; ``seat``
+    the signer's seat when it signed (0-based) and ``player`` who that is (an index into
+    ``Timeline.players``); ``kind`` is ``act``, ``resign``, ``timeout``,
+    ``offer`` or ``accept``; ``text`` the action text or a short phrase for the others;
+    ``clock_ms`` the mover's clock reading (acts only); ``banks`` the bank left per seat after
+    it (in ``position``'s seat order); ``order`` the player (index into ``Timeline.players``)
+    holding each seat of ``position``.
+    """
+
+    number: int
+    record: int
+    seat: int
+    player: int
+    kind: str
+    text: str
+    clock_ms: int | None
+    banks: tuple[int, ...]
+    order: tuple[int, ...]
+    position: Position
+    state_hash: bytes
+
+    @property
+    def position_text(self) -> str:
+        """The position string after this step."""
+        return format_position(self.position)
+
+    @property
+    def bank_ms(self) -> int:
+        """The signer's bank left after this step, in ms."""
+        return self.banks[self.order.index(self.player)]
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    """A replay as the exports need it; ``ok`` false means it stops before its first bad record.
+
+    ``data`` is the replay file of the records read (the whole file when it verified);
+    ``positions`` holds the position after each record (``None`` before the draw).
+    """
+
+    data: bytes
+    records: tuple[Record, ...]
+    positions: tuple[Position | None, ...]
+    header: Header | None
+    players: tuple[Player, ...]
+    start: Position | None
+    start_order: tuple[int, ...]
+    steps: tuple[Step, ...]
+    result: tuple[int, str] | None
+    ok: bool
+    error: str = ""
+    bad_record: int | None = None
+    error_kind: str = ""
+
+    @property
+    def turns(self) -> int:
+        """The number of turns of play (setup actions not counted)."""
+        return sum(1 for s in self.steps if s.kind == "act" and _is_turn(s.text))
+
+    @property
+    def result_text(self) -> str:
+        """The result in words (``unfinished`` when the log has none)."""
+        if self.result is None:
+            return "unfinished"
+        return describe_result(self.result, [p.name for p in self.players])
+
+    @property
+    def verification(self) -> str:
+        """``ok``, or where and why the file fails verification."""
+        if self.ok:
+            return "ok"
+        where = f"record {self.bad_record}: " if self.bad_record is not None else ""
+        return f"fails at {where}{self.error}"
+
+    @property
+    def date(self) -> str:
+        """The header's creation time as ``YYYY-MM-DD HH:MM:SS`` UTC (information only)."""
+        ms = self.header.created_ms if self.header is not None else 0
+        return datetime.fromtimestamp(ms // 1000, UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+    @property
+    def time_control(self) -> str:
+        """``MOVE+BANK`` in seconds, or ``-`` when untimed."""
+        h = self.header
+        if h is None or (h.move_ms == 0 and h.bank_ms == 0):
+            return "-"
+        return f"{format_seconds(h.move_ms)}+{format_seconds(h.bank_ms)}"
+
+
+def _is_turn(text: str) -> bool:
+    return text[:1] in "Habcde"
+
+
+def format_seconds(ms: int) -> str:
+    """Return ``ms`` as seconds: ``60``, or ``1.5`` when not whole (exact to the millisecond)."""
+    whole, rest = divmod(ms, 1000)
+    return str(whole) if rest == 0 else f"{whole}.{rest:03d}".rstrip("0")
+
+
+def format_clock(ms: int) -> str:
+    """Return ``ms`` as ``m:ss.mmm`` (exact, minutes unbounded)."""
+    minutes, rest = divmod(max(0, ms), 60_000)
+    return f"{minutes}:{rest // 1000:02d}.{rest % 1000:03d}"
+
+
+def squares_of(text: str) -> frozenset[int]:
+    """Return the squares (0-based indices) an action text names, for highlighting."""
+    return frozenset((int(m[1]) - 1) * 5 + "abcde".index(m[0]) for m in _SQUARE.findall(text))
+
+
+def describe_result(result: tuple[int, str], names: list[str]) -> str:
+    """Return the result ``(winner seat or -1, reason)`` in words, naming the players."""
+    winner, reason = result
+    if reason in ("draw", "abort"):
+        return "drawn by agreement" if reason == "draw" else "aborted by agreement"
+    if winner < 0:
+        return "ended with no winner"
+    if len(names) == 4:
+        who, verb = f"{names[winner]} and {names[(winner + 2) % 4]}", "won as a team"
+    else:
+        who, verb = names[winner], "won"
+    how = {"resign": " by resignation", "time": " on time"}.get(reason, "")
+    return f"{who} {verb}{how}"
+
+
+def _event(record: Record) -> tuple[str, str, int | None] | None:
+    """Return ``(kind, text, clock)`` for a record a reader sees, or ``None`` (acks, ...)."""
+    msg = record.message
+    match msg:
+        case Act():
+            return "act", msg.action, msg.clock_ms
+        case Resign():
+            return "resign", "resigns", None
+        case Timeout():
+            return "timeout", f"claims seat {msg.seat + 1} ran out of time", None
+        case Offer():
+            return "offer", "offers a draw" if msg.kind == "draw" else "offers to abort", None
+        case Accept():
+            return "accept", f"accepts the {msg.kind}", None
+        case _:
+            return None
+
+
+def read_timeline(data: bytes) -> Timeline:
+    """Fold the replay file ``data`` into a timeline; never raises for bad input.
+
+    A file that fails verification gives the records before the first bad one, ``ok``
+    false, and the bad record's number, reason and error kind.
+    """
+    v = Validator()
+    positions: list[Position | None] = []
+    steps: list[Step] = []
+    start: Position | None = None
+    start_keys: tuple[bytes, ...] = ()
+    error, bad, kind = "", None, ""
+    raws: list[bytes] = []
+    step_keys: list[tuple[bytes, ...]] = []
+    try:
+        for raw in iter_frames(data):
+            record = v.feed(raw)
+            raws.append(raw)
+            p = v.position
+            positions.append(p)
+            if p is None:
+                continue
+            if start is None:
+                start, start_keys = p, v.seats
+                continue
+            event = _event(record)
+            if event is None:
+                continue
+            kind_, text, clock = event
+            steps.append(
+                Step(
+                    len(steps) + 1,
+                    record.index,
+                    record.seat if record.seat is not None else -1,
+                    -1,
+                    kind_,
+                    text,
+                    clock,
+                    v.clocks,
+                    (),
+                    p,
+                    v.state_hash,
+                )
+            )
+            step_keys.append((record.signer, *v.seats))
+    except ReplayError as e:
+        cause = e.__cause__
+        error, bad = e.reason, e.record_index
+        kind = type(cause).__name__ if cause is not None else "ReplayError"
+    except WireError as e:
+        error, bad, kind = e.reason, e.record, type(e).__name__
+    ok = not error
+    if ok and not v.is_complete:
+        ok, bad, kind = False, v.next_seq, "RecordError"
+        error = "truncated: the log ends before every seat signed the result"
+    keys = v.seats if v.position is not None else tuple(s.public_key for s in _seats(v.header))
+    final = v.position
+    players = tuple(
+        Player(
+            i,
+            name,
+            key,
+            fingerprint(key),
+            god := (final.gods[i] if final is not None else ""),
+            find_god(god).power if god not in ("", "?") else "",
+        )
+        for i, (key, name) in enumerate(zip(keys, _names(v), strict=True))
+    )
+    index = {p.public_key: p.seat for p in players}
+    steps = [
+        _with_order(s, index[ks[0]], tuple(index[k] for k in ks[1:]))
+        for s, ks in zip(steps, step_keys, strict=True)
+    ]
+    return Timeline(
+        data=data if ok else encode_frames(raws),
+        records=v.records,
+        positions=tuple(positions),
+        header=v.header,
+        players=players,
+        start=start,
+        start_order=tuple(index[k] for k in start_keys),
+        steps=tuple(steps),
+        result=v.result,
+        ok=ok,
+        error=error,
+        bad_record=bad,
+        error_kind=kind,
+    )
+
+
+def _seats(header: Header | None) -> tuple[Seat, ...]:
+    return tuple(header.seats) if header is not None else ()
+
+
+def _names(v: Validator) -> tuple[str, ...]:
+    return v.names
+
+
+def _with_order(step: Step, player: int, order: tuple[int, ...]) -> Step:
+    return Step(
+        step.number,
+        step.record,
+        step.seat,
+        player,
+        step.kind,
+        step.text,
+        step.clock_ms,
+        step.banks,
+        order,
+        step.position,
+        step.state_hash,
+    )
