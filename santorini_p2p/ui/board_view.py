@@ -125,7 +125,7 @@ def _square_fragments(p: Position, s: Square, marks: Marks) -> Fragments:
         letter = letter_of(p, side)
         return [
             (base, left + digit + " "),
-            (f"class:worker class:worker.{letter.lower()}{extra}", letter),
+            (f"class:worker{extra} class:worker.{letter.lower()}", letter),
             (base, right),
         ]
     return [(base, left + digit + "  " + right)]

@@ -1,0 +1,515 @@
+"""A network game on the event loop: the session, its transport, and a computer player.
+
+:class:`NetworkGame` pumps frames between a :class:`~santorini_p2p.net.session.Session` and a
+:class:`~santorini_p2p.net.transport.FrameLink`, runs a computer player for the local seat
+when asked to (``asyncio.to_thread``), and offers what the console's game controller protocol
+reads (``ui/state.py``) by structure, without importing the console: ``messages`` are notes
+with ``text`` and ``kind`` (the console's kind values), ``seats()`` gives :class:`SeatInfo`.
+
+:func:`host_game`, :func:`join_game` and :func:`resume_game` set everything up from a
+``SANTORINI_HOME`` and run one game to its end; the command line calls them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from santorini_p2p.engine import Action, Position, legal_actions, new_game, parse_action
+from santorini_p2p.errors import IllegalTurnError
+from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
+from santorini_p2p.net.session import (
+    GameSettings,
+    Note,
+    SeatClock,
+    Session,
+    SessionError,
+    unfinished_games,
+)
+from santorini_p2p.net.transport import (
+    FrameLink,
+    JoinTransport,
+    TransportOptions,
+    bind_host,
+    close_context,
+    new_context,
+    parse_address,
+)
+from santorini_p2p.net.trust import KnownPeers
+from santorini_p2p.wire.identity import Identity, fingerprint
+from santorini_p2p.wire.messages import PROTOCOL_VERSION, Act
+
+if TYPE_CHECKING:
+    from santorini_p2p.net.discovery import Advertiser
+
+__all__ = [
+    "ConnectionState",
+    "GameOutcome",
+    "NetworkGame",
+    "PlayOptions",
+    "SeatInfo",
+    "SessionError",
+    "ai_bot",
+    "find_unfinished",
+    "host_game",
+    "join_game",
+    "lan_address",
+    "resume_game",
+]
+
+LOG = logging.getLogger(__name__)
+
+POLL_S: Final = 0.05
+"""The longest the pump waits for a frame before it lets time pass in the session."""
+LINGER_MS: Final = 5000
+"""How long a peer keeps answering after the game is complete, so that peers get every record."""
+STOP_LINGER_MS: Final = 500
+"""How long a stopped peer keeps sending, so that its stop frame reaches the others."""
+
+
+class ConnectionState(Enum):
+    """The link to the peer that plays a seat (the console's connection values)."""
+
+    CONNECTED = "connected"
+    DISCONNECTED = "disconnected"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat as the side panel shows it (the fields of the console's seat view)."""
+
+    seat: int
+    name: str
+    local: bool
+    human: bool
+    fingerprint: str = ""
+    connection: ConnectionState | None = None
+    clock: SeatClock | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """How a network game run ended: complete (every seat signed), or stopped and why."""
+
+    complete: bool
+    stopped: str | None
+    journal: Path | None
+    report: Path | None
+    result: str
+
+
+Bot = Callable[[Position, random.Random], Action]
+"""A computer player: the action for the seat to move (called in a worker thread)."""
+
+
+def ai_bot(level: str) -> Bot:
+    """Return the computer opponent at ``level`` (``santorini_p2p.ai``)."""
+    from santorini_p2p.ai import choose_action
+
+    def choose(position: Position, rng: random.Random) -> Action:
+        return choose_action(position, level, rng=rng)
+
+    return choose
+
+
+class NetworkGame:
+    """A session, its link and an optional computer player, run on the event loop."""
+
+    def __init__(
+        self,
+        session: Session,
+        link: FrameLink,
+        *,
+        bot: Bot | None = None,
+        rng: random.Random | None = None,
+        now: MonotonicMs = monotonic_ms,
+        title: str = "network game",
+    ) -> None:
+        self.session = session
+        self.link = link
+        self._bot = bot
+        self._rng = rng or random.Random()
+        self._now = now
+        self._title = title
+        self._listeners: list[Callable[[], None]] = []
+        self._bot_task: asyncio.Task[None] | None = None
+        session.listen(self._notify)
+
+    # -- the console's game controller protocol, by structure ---------------------------------
+
+    @property
+    def title(self) -> str:
+        """A short description for the title bar."""
+        return self._title
+
+    @property
+    def position(self) -> Position:
+        """The current position (a blank board before the start player is drawn)."""
+        p = self.session.position
+        if p is not None:
+            return p
+        v = self.session.validator
+        players = v.header.players if v is not None and v.header is not None else 2
+        return new_game(players)
+
+    @property
+    def actions(self) -> Sequence[Action]:
+        """Every action played so far, in order."""
+        return [
+            parse_action(r.message.action)
+            for r in self.session.records
+            if isinstance(r.message, Act)
+        ]
+
+    @property
+    def messages(self) -> Sequence[Note]:
+        """Every note so far, oldest first."""
+        return self.session.notes
+
+    @property
+    def awaiting(self) -> int | None:
+        """The local seat whose action a person should type now (None with a bot)."""
+        return None if self._bot is not None else self.session.awaiting
+
+    @property
+    def can_undo(self) -> bool:
+        """Never: a signed record cannot be taken back."""
+        return False
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the game stopped (with the report file), or None."""
+        s = self.session.stopped
+        if s is None:
+            return None
+        return f"{s} (report: {self.session.report_path})" if self.session.report_path else s
+
+    def seats(self) -> Sequence[SeatInfo]:
+        """One view per seat in seat order, clocks read now."""
+        s = self.session
+        keys = s.seat_keys()
+        names = s.seat_names()
+        clocks = s.clocks()
+        out = []
+        for i, (k, n) in enumerate(zip(keys, names, strict=False)):
+            local = k == s.identity.public_key
+            out.append(
+                SeatInfo(
+                    seat=i,
+                    name=n,
+                    local=local,
+                    human=self._bot is None if local else True,
+                    fingerprint=fingerprint(k),
+                    connection=None
+                    if local
+                    else ConnectionState.CONNECTED
+                    if s.is_connected(k)
+                    else ConnectionState.DISCONNECTED,
+                    clock=clocks[i] if i < len(clocks) else None,
+                )
+            )
+        return out
+
+    def submit(self, action: Action) -> None:
+        """Play ``action`` for the local seat (signed, journaled and sent at once).
+
+        Raises:
+            IllegalTurnError: no local action is awaited or it is not legal.
+        """
+        self.session.submit(action)
+        self._flush()
+
+    def resign(self) -> None:
+        """Resign the local seat.
+
+        Raises:
+            IllegalTurnError: no game in play.
+        """
+        self.session.resign()
+        self._flush()
+
+    def undo(self) -> None:
+        """Network games cannot undo.
+
+        Raises:
+            IllegalTurnError: always.
+        """
+        raise IllegalTurnError("a network game cannot take back a signed action")
+
+    def listen(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener`` after every change; return a function that stops the calls."""
+        self._listeners.append(listener)
+
+        def stop() -> None:
+            with contextlib.suppress(ValueError):
+                self._listeners.remove(listener)
+
+        return stop
+
+    # -- running --------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Pump frames, play the bot, let time pass, until the game is over or stopped."""
+        s = self.session
+        done_at: int | None = None
+        try:
+            while True:
+                self._flush()
+                now = self._now()
+                if s.stopped is not None or s.is_complete:
+                    done_at = now if done_at is None else done_at
+                    linger = STOP_LINGER_MS if s.stopped is not None else LINGER_MS
+                    if s.is_settled or now - done_at >= linger:
+                        break
+                self._play_bot()
+                got = await self.link.receive(POLL_S)
+                for _ in range(256):
+                    if got is None:
+                        break
+                    s.receive(*got)
+                    got = await self.link.receive(0)
+                s.tick()
+                if self._bot_task is not None and self._bot_task.done():
+                    task, self._bot_task = self._bot_task, None
+                    task.result()
+            self._flush()
+        finally:
+            if self._bot_task is not None:
+                self._bot_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, IllegalTurnError):
+                    await self._bot_task
+
+    def _play_bot(self) -> None:
+        if self._bot is None or self._bot_task is not None:
+            return
+        seat = self.session.awaiting
+        p = self.session.position
+        if seat is None or p is None or not legal_actions(p):
+            return
+        self._bot_task = asyncio.create_task(self._bot_turn(p))
+
+    async def _bot_turn(self, p: Position) -> None:
+        assert self._bot is not None
+        action = await asyncio.to_thread(self._bot, p, self._rng)
+        if self.session.position is p and self.session.awaiting is not None:
+            self.session.submit(action)
+            self._flush()
+
+    def _flush(self) -> None:
+        for peer, frame in self.session.outgoing():
+            self.link.send(peer, frame)
+
+    def _notify(self) -> None:
+        for f in list(self._listeners):
+            f()
+
+    def outcome(self) -> GameOutcome:
+        """Return how the run ended."""
+        s = self.session
+        v = s.validator
+        res = "unfinished"
+        if v is not None and v.result is not None:
+            winner, reason = v.result
+            res = f"{v.names[winner]} wins ({reason})" if winner >= 0 else f"no winner ({reason})"
+        return GameOutcome(
+            complete=s.is_complete,
+            stopped=s.stopped,
+            journal=s.journal_path if s.journal is not None else None,
+            report=s.report_path,
+            result=res,
+        )
+
+
+# -- setting games up -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOptions:
+    """What the command line passes for one game: home, identity, computer player, output."""
+
+    home: Path
+    identity: Identity
+    bot: str | None = None
+    seed: int | None = None
+    save: Path | None = None
+    on_note: Callable[[str], None] | None = None
+    on_start: Callable[[NetworkGame], None] | None = None
+    transport: TransportOptions | None = None
+    advertise: bool = True
+
+
+async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
+    shown = 0
+
+    def show() -> None:
+        nonlocal shown
+        if opts.on_note is None:
+            return
+        notes = game.session.notes
+        for n in notes[shown:]:
+            opts.on_note(n.text)
+        shown = len(notes)
+
+    game.listen(show)
+    show()
+    if opts.on_start is not None:
+        opts.on_start(game)
+    await game.run()
+    show()
+    out = game.outcome()
+    if out.complete and opts.save is not None and out.journal is not None:
+        shutil.copyfile(out.journal, opts.save)
+    game.session.close()
+    return out
+
+
+def _bot_of(opts: PlayOptions) -> Bot | None:
+    return ai_bot(opts.bot) if opts.bot else None
+
+
+async def host_game(
+    settings: GameSettings,
+    opts: PlayOptions,
+    *,
+    bind: str = "0.0.0.0",
+    port: int = 0,
+    on_listening: Callable[[int], None] | None = None,
+) -> GameOutcome:
+    """Offer a new game on ``bind:port``, wait for the players, and play it to the end."""
+    ctx = new_context()
+    link = await bind_host(ctx, bind, port, opts.transport)
+    advertiser = None
+    try:
+        if on_listening is not None:
+            on_listening(link.port)
+        address = f"{bind}:{link.port}"
+        session = Session.host(
+            opts.identity,
+            settings,
+            home=opts.home,
+            now=monotonic_ms,
+            known=KnownPeers(opts.home),
+            address=address,
+        )
+        if opts.advertise:
+            advertiser = await _advertise(opts.identity, settings, bind, link.port)
+        game = NetworkGame(session, link, bot=_bot_of(opts), rng=random.Random(opts.seed))
+        if advertiser is not None:
+            adv = advertiser
+
+            def withdraw() -> None:
+                nonlocal advertiser
+                if advertiser is not None and game.session.validator is not None:
+                    advertiser = None
+                    asyncio.get_running_loop().create_task(adv.stop())
+
+            game.listen(withdraw)
+        return await _run(game, opts)
+    finally:
+        if advertiser is not None:
+            await advertiser.stop()
+        link.close()
+        await close_context(ctx)
+
+
+async def _advertise(
+    identity: Identity, settings: GameSettings, bind: str, port: int
+) -> Advertiser | None:
+    from santorini_p2p.net.discovery import Advertiser, Offer
+
+    addr = bind if bind not in ("0.0.0.0", "") else lan_address()
+    offer = Offer(
+        name=f"{identity.name} {identity.fingerprint[:9]}",
+        address=addr,
+        port=port,
+        host_name=identity.name,
+        fingerprint=identity.fingerprint,
+        players=settings.players,
+        gods=settings.gods,
+        time=str(settings.time) if settings.time else "none",
+        version=PROTOCOL_VERSION,
+    )
+    adv = Advertiser(offer)
+    return adv if await adv.start() else None
+
+
+def lan_address() -> str:
+    """Return this machine's address on the LAN as best known (127.0.0.1 if none)."""
+    import socket
+
+    try:
+        addr = socket.gethostbyname(socket.gethostname())
+    except OSError:
+        return "127.0.0.1"
+    return addr
+
+
+async def join_game(address: str, opts: PlayOptions) -> GameOutcome:
+    """Join the game offered at ``address`` (``host:port``) and play it to the end.
+
+    Raises:
+        ValueError: ``address`` is not ``host:port``.
+    """
+    parse_address(address)
+    ctx = new_context()
+    link = JoinTransport(ctx, address, opts.transport)
+    try:
+        session = Session.join(
+            opts.identity,
+            home=opts.home,
+            now=monotonic_ms,
+            known=KnownPeers(opts.home),
+            address=address,
+        )
+        game = NetworkGame(session, link, bot=_bot_of(opts), rng=random.Random(opts.seed))
+        return await _run(game, opts)
+    finally:
+        link.close()
+        await close_context(ctx)
+
+
+async def resume_game(journal: Path, note: dict[str, object], opts: PlayOptions) -> GameOutcome:
+    """Resume an unfinished game from its journal: rebind or reconnect, then play on.
+
+    Raises:
+        SessionError: the journal or its note cannot be used.
+        ReplayError: the journal does not verify.
+    """
+    address = str(note.get("address", ""))
+    host, port = parse_address(address)
+    ctx = new_context()
+    link: FrameLink
+    if note.get("role") == "host":
+        link = await bind_host(ctx, host, port, opts.transport)
+    else:
+        link = JoinTransport(ctx, address, opts.transport)
+    try:
+        session = Session.resume(
+            opts.identity, journal, home=opts.home, now=monotonic_ms, known=KnownPeers(opts.home)
+        )
+        game = NetworkGame(session, link, bot=_bot_of(opts), rng=random.Random(opts.seed))
+        return await _run(game, opts)
+    finally:
+        link.close()
+        await close_context(ctx)
+
+
+def find_unfinished(
+    home: Path, *, role: str, address: str | None = None
+) -> tuple[Path, dict[str, object]] | None:
+    """Return the newest unfinished game under ``home`` with this role (and address)."""
+    for journal, note in unfinished_games(home):
+        if note.get("role") != role:
+            continue
+        if address is not None and note.get("address") != address:
+            continue
+        return journal, note
+    return None

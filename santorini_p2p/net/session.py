@@ -1,0 +1,1191 @@
+"""The lockstep session: a sans-I/O state machine over the signed log (protocol/SESSION.md).
+
+Feed it frames with :meth:`Session.receive`, let time pass with :meth:`Session.tick`, give it
+the local player's actions with :meth:`Session.submit`, and send what :meth:`Session.outgoing`
+returns. It never touches a socket, so tests drive two or more sessions over an in-memory link
+that drops, duplicates, delays and reorders frames.
+
+The log is the game: every record goes through ``wire.log``'s validator (signature over the
+exact bytes, chain, the signer's right to it, legality, state hash) and is appended to the
+journal, flushed and fsynced, before it is sent. Records have numbers, so acknowledgement and
+resending are a matter of counting: each peer says how many records it holds (``Status``), and
+whoever holds more sends the rest again; a record already held is ignored if it is the same
+bytes. The host relays every record to every other peer; it cannot forge one.
+
+Who writes the next record is fixed by the log (``Validator.expected_signers``); of several
+allowed signers the first writes first, so two peers never race for one record number, except
+for a timeout claim against a silent mover, which the host orders (a peer whose unconfirmed
+own record lost that race takes it back). Anything wrong stops the game on every peer, with a
+report.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Final, cast
+
+from santorini_p2p.engine import (
+    Action,
+    GodMode,
+    Phase,
+    Position,
+    format_action,
+    format_position,
+    is_legal_action,
+    outcome,
+    parse_action,
+)
+from santorini_p2p.errors import (
+    DesyncError,
+    IllegalTurnError,
+    ReplayError,
+    SantoriniError,
+    WireError,
+)
+from santorini_p2p.net.clock import TimeControl, is_flagged, read_clock
+from santorini_p2p.net.frames import (
+    Frame,
+    Hello,
+    RecordFrame,
+    Refuse,
+    Status,
+    Stop,
+    Welcome,
+    Who,
+    decode_frame,
+    encode_frame,
+    sign_hello,
+)
+from santorini_p2p.net.trust import ChangedKeyError, KnownPeers
+from santorini_p2p.wire.identity import Identity, fingerprint
+from santorini_p2p.wire.log import (
+    Journal,
+    Record,
+    Validator,
+    encode_frames,
+    make_header,
+    open_envelope,
+    read_log,
+    seal,
+)
+from santorini_p2p.wire.messages import PROTOCOL_VERSION, Act, Resign, Result, Timeout
+
+__all__ = [
+    "GRACE_MS",
+    "HOST_ID",
+    "RESEND_MS",
+    "GameSettings",
+    "Note",
+    "NoteKind",
+    "SeatClock",
+    "Session",
+    "SessionError",
+    "game_dir",
+]
+
+LOG = logging.getLogger(__name__)
+
+HOST_ID: Final = b"host"
+"""The peer id a joining session uses for the host (the transport's ``HOST_PEER``)."""
+RESEND_MS: Final = 300
+"""How long a peer that lacks records waits before they are sent again, and the keepalive."""
+DISCONNECT_MS: Final = 5000
+"""Silence after which a peer is shown as disconnected."""
+GRACE_MS: Final = 3000
+"""Extra time a silent mover gets, beyond its clock, before another seat claims a timeout."""
+SLACK_MS: Final = 2000
+"""A clock reading this far below what a peer observed is reported on screen."""
+_BUFFER_LIMIT: Final = 256
+_BATCH: Final = 64
+
+
+class SessionError(SantoriniError):
+    """A session cannot start or go on (refused by the peer, bad journal, changed key)."""
+
+
+class NoteKind(Enum):
+    """How a note is shown (the same values as the console's message kinds)."""
+
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+    WIN = "win"
+    LOSS = "loss"
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """One event the player should see, already worded."""
+
+    text: str
+    kind: NoteKind = NoteKind.INFO
+
+
+@dataclass(frozen=True, slots=True)
+class SeatClock:
+    """A seat's clock read now: what is left of the move and of the bank, in ms."""
+
+    move_ms: int
+    bank_ms: int
+    running: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameSettings:
+    """What a host offers: players, god selection, time control (None: untimed), options."""
+
+    players: int = 2
+    gods: str = "none"
+    time: TimeControl | None = None
+    options: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, 3, 4):
+            raise ValueError(f"players: expected 2, 3 or 4, got {self.players}")
+        if self.gods not in ("none", "challenger", "draft", "random"):
+            raise ValueError(f"gods: expected none, challenger, draft or random, not {self.gods}")
+
+
+@dataclass(slots=True)
+class _Peer:
+    """What a session knows about one connection."""
+
+    have: int = 0
+    last_sent_ms: int = -(10**9)
+    last_heard_ms: int = 0
+    slot: int | None = None
+    name: str = ""
+    connected: bool = True
+    sent_upto: int = 0
+
+
+def game_dir(home: Path) -> Path:
+    """Return the directory that holds journals, their notes and reports under ``home``."""
+    return home / "games"
+
+
+@dataclass(slots=True)
+class _Lobby:
+    """The host's seats before the header: (public key, name, peer id) in join order."""
+
+    seats: list[tuple[bytes, str, bytes]] = field(default_factory=list)
+
+
+class Session:
+    """One peer's side of a network game; see the module docstring.
+
+    Build one with :meth:`host`, :meth:`join` or :meth:`resume`. ``now`` is a monotonic clock
+    in milliseconds. ``on_change`` is called after anything visible changed.
+    """
+
+    def __init__(
+        self,
+        identity: Identity,
+        *,
+        is_host: bool,
+        home: Path,
+        now: Callable[[], int],
+        known: KnownPeers,
+        settings: GameSettings | None = None,
+        address: str = "",
+    ) -> None:
+        self.identity = identity
+        self.is_host = is_host
+        self.home = home
+        self.address = address
+        self.settings = settings
+        self._now = now
+        self._known = known
+        self.journal: Journal | None = None
+        self.notes: list[Note] = []
+        self.stopped: str | None = None
+        self.report_path: Path | None = None
+        self.welcome: Welcome | None = None
+        self._peers: dict[bytes, _Peer] = {}
+        self._lobby = _Lobby()
+        self._out: list[tuple[bytes, bytes]] = []
+        self._buffer: dict[int, bytes] = {}
+        self._nonce = b""
+        self._game_id = b""
+        self._resign_requested = False
+        self._move_key = -1
+        self._move_started = now()
+        self._warned_move = -1
+        self._started_ms = now()
+        self._hello_sent_ms = -(10**9)
+        self._listeners: list[Callable[[], None]] = []
+        self._announced = 0
+        if not is_host:
+            self._peers[HOST_ID] = _Peer(connected=False, last_heard_ms=now())
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def host(
+        cls,
+        identity: Identity,
+        settings: GameSettings,
+        *,
+        home: Path,
+        now: Callable[[], int],
+        known: KnownPeers | None = None,
+        game_id: bytes | None = None,
+        address: str = "",
+    ) -> Session:
+        """Return a host session offering a new game with ``settings``."""
+        s = cls(
+            identity,
+            is_host=True,
+            home=home,
+            now=now,
+            known=known or KnownPeers(home),
+            settings=settings,
+            address=address,
+        )
+        s._game_id = game_id or os.urandom(16)
+        s._nonce = os.urandom(32)
+        s._lobby.seats.append((identity.public_key, identity.name, b""))
+        s._save_note()
+        s._say(f"Offering a {settings.players}-player game; waiting for players.")
+        return s
+
+    @classmethod
+    def join(
+        cls,
+        identity: Identity,
+        *,
+        home: Path,
+        now: Callable[[], int],
+        known: KnownPeers | None = None,
+        address: str = "",
+    ) -> Session:
+        """Return a joining session; it says hello to the host on the first tick."""
+        s = cls(
+            identity,
+            is_host=False,
+            home=home,
+            now=now,
+            known=known or KnownPeers(home),
+            address=address,
+        )
+        s._nonce = os.urandom(32)
+        return s
+
+    @classmethod
+    def resume(
+        cls,
+        identity: Identity,
+        journal_path: Path,
+        *,
+        home: Path,
+        now: Callable[[], int],
+        known: KnownPeers | None = None,
+    ) -> Session:
+        """Return the session of an unfinished game, from its journal and note file.
+
+        Raises:
+            SessionError: the note file is missing or this identity holds no seat.
+            ReplayError: the journal does not verify.
+        """
+        note = _read_note(journal_path)
+        journal = Journal.open(journal_path)
+        v = journal.validator
+        header = v.header
+        if header is None or identity.public_key not in [s.public_key for s in header.seats]:
+            journal.close()
+            raise SessionError(f"{journal_path}: this identity holds no seat in that game")
+        is_host = header.seats[0].public_key == identity.public_key
+        s = cls(
+            identity,
+            is_host=is_host,
+            home=home,
+            now=now,
+            known=known or KnownPeers(home),
+            address=str(note.get("address", "")),
+        )
+        s.journal = journal
+        s._game_id = header.game_id
+        s._nonce = bytes.fromhex(str(note["nonce"]))
+        s._announced = len(v.records)
+        s._say(f"Resumed the game from {journal_path.name} at record {len(v.records)}.")
+        s._advance()
+        return s
+
+    # -- reading -------------------------------------------------------------------------------
+
+    @property
+    def validator(self) -> Validator | None:
+        """The log's validator, once the header is in."""
+        return self.journal.validator if self.journal else None
+
+    @property
+    def game_id(self) -> bytes:
+        """The game's 16-byte id (empty for a joiner before the welcome)."""
+        return self._game_id
+
+    @property
+    def journal_path(self) -> Path:
+        """Where this game's journal is (or will be) on disk."""
+        return game_dir(self.home) / f"{self._game_id.hex()}.sntr"
+
+    @property
+    def position(self) -> Position | None:
+        """The current position (None before the draw)."""
+        v = self.validator
+        return v.position if v else None
+
+    @property
+    def records(self) -> tuple[Record, ...]:
+        """Every record so far."""
+        v = self.validator
+        return v.records if v else ()
+
+    @property
+    def my_seat(self) -> int | None:
+        """This peer's seat (0-based) now, or None before the draw."""
+        v = self.validator
+        if v is None or v.position is None:
+            return None
+        return v.seat_of(self.identity.public_key)
+
+    @property
+    def is_complete(self) -> bool:
+        """Whether every seat has signed the result."""
+        v = self.validator
+        return v is not None and v.is_complete
+
+    @property
+    def is_settled(self) -> bool:
+        """Whether the game is complete and every peer is known to hold every record."""
+        if not self.is_complete:
+            return False
+        n = len(self.records)
+        return all(
+            p.have >= n for p in self._peers.values() if p.slot is not None or not self.is_host
+        )
+
+    @property
+    def awaiting(self) -> int | None:
+        """The local seat whose action is wanted now, or None."""
+        v = self.validator
+        if self.stopped or v is None or v.position is None or v.is_over or v.pending_acks:
+            return None
+        if self._resign_requested:
+            return None
+        seat = v.seat_of(self.identity.public_key)
+        if seat is None or v.position.to_move != seat:
+            return None
+        return seat
+
+    def seat_names(self) -> tuple[str, ...]:
+        """Display names in seat order (header order before the draw)."""
+        v = self.validator
+        return v.names if v else tuple(n for _, n, _ in self._lobby.seats)
+
+    def seat_keys(self) -> tuple[bytes, ...]:
+        """Public keys in seat order (header order before the draw)."""
+        v = self.validator
+        return v.seats if v else tuple(k for k, _, _ in self._lobby.seats)
+
+    def is_connected(self, public_key: bytes) -> bool:
+        """Whether the peer holding ``public_key`` is heard from (always True for oneself)."""
+        if public_key == self.identity.public_key:
+            return True
+        if not self.is_host:
+            return self._peers[HOST_ID].connected
+        v = self.validator
+        if v is None or v.header is None:
+            return True
+        slot = [s.public_key for s in v.header.seats].index(public_key)
+        return any(p.slot == slot and p.connected for p in self._peers.values())
+
+    def time_control(self) -> TimeControl | None:
+        """The game's time control, from the header (or the offer)."""
+        v = self.validator
+        if v is not None and v.header is not None:
+            h = v.header
+            return TimeControl(h.move_ms, h.bank_ms) if h.move_ms else None
+        return self.settings.time if self.settings else None
+
+    def clocks(self) -> tuple[SeatClock, ...]:
+        """Each seat's clock read now, in seat order (empty when untimed or before the draw)."""
+        v = self.validator
+        tc = self.time_control()
+        if v is None or v.position is None or tc is None:
+            return ()
+        p = v.position
+        running = p.phase is not Phase.OVER and not v.pending_acks and not self.stopped
+        out = []
+        for seat, bank in enumerate(v.clocks):
+            if running and seat == p.to_move:
+                move_left, bank_left = read_clock(tc, bank, self._now() - self._move_started)
+                out.append(SeatClock(move_left, bank_left, True))
+            else:
+                out.append(SeatClock(tc.move_ms, bank, False))
+        return tuple(out)
+
+    def outgoing(self) -> list[tuple[bytes, bytes]]:
+        """Return and forget the frames to send, as ``(peer id, frame bytes)``."""
+        out, self._out = self._out, []
+        return out
+
+    def listen(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` after every visible change."""
+        self._listeners.append(listener)
+
+    # -- input ---------------------------------------------------------------------------------
+
+    def submit(self, action: Action) -> None:
+        """Play ``action`` for the local seat: sign it, journal it, send it.
+
+        Raises:
+            IllegalTurnError: no local action is awaited or the action is not legal.
+        """
+        seat = self.awaiting
+        v = self.validator
+        if seat is None or v is None or v.position is None:
+            raise IllegalTurnError("no action of this player is awaited now")
+        if not is_legal_action(v.position, action):
+            raise IllegalTurnError(
+                f"illegal action: {format_action(action)!r} in {format_position(v.position)}"
+            )
+        elapsed = max(0, self._now() - self._move_started)
+        tc = self.time_control()
+        if tc is not None and is_flagged(tc, v.clocks[seat], elapsed):
+            self._write(v.make_timeout(self.identity))
+        else:
+            self._write(v.make_act(self.identity, format_action(action), elapsed))
+        self._advance()
+
+    def resign(self) -> None:
+        """Resign the local seat at its next chance to sign (at once if it is to move).
+
+        Raises:
+            IllegalTurnError: the game is not in play or is over.
+        """
+        v = self.validator
+        if v is None or v.position is None or v.is_over or self.stopped:
+            raise IllegalTurnError("there is no game in play to resign")
+        self._resign_requested = True
+        self._say("You resign; waiting for your turn to sign it.", NoteKind.WARNING)
+        self._advance()
+
+    def close(self) -> None:
+        """Close the journal (it stays on disk)."""
+        if self.journal is not None:
+            self.journal.close()
+
+    # -- frames in ----------------------------------------------------------------------------
+
+    def receive(self, peer: bytes, data: bytes) -> None:
+        """Handle one frame from ``peer``; never raises on bad input (it stops or ignores)."""
+        now = self._now()
+        try:
+            frame = decode_frame(data)
+        except WireError as e:
+            LOG.warning("ignored a malformed frame from %s: %s", peer.hex()[:8], e)
+            return
+        state = self._peers.get(peer)
+        if state is None:
+            if not self.is_host:
+                return
+            state = self._peers[peer] = _Peer(last_heard_ms=now)
+        state.last_heard_ms = now
+        if not state.connected:
+            state.connected = True
+            if state.name:
+                self._say(f"{state.name} is connected again.")
+        try:
+            self._handle(peer, state, frame)
+        except (OSError, SantoriniError) as e:
+            LOG.exception("stopping after an error")
+            self._stop(f"internal error: {e}", index=len(self.records))
+        self._changed()
+
+    def _handle(self, peer: bytes, state: _Peer, frame: Frame) -> None:
+        if (
+            self.is_host
+            and state.slot is None
+            and self.journal is not None
+            and isinstance(frame, RecordFrame | Status)
+        ):
+            self._on_unknown(peer)
+            return
+        match frame:
+            case Hello():
+                self._on_hello(peer, state, frame)
+            case Welcome():
+                self._on_welcome(frame)
+            case Refuse():
+                self._on_refuse(peer, state, frame)
+            case RecordFrame():
+                self._on_record(peer, state, frame)
+            case Status():
+                self._on_status(peer, state, frame)
+            case Stop():
+                self._on_stop(peer, state, frame)
+            case Who():
+                if not self.is_host:
+                    self._say_hello(self._now())
+
+    def _on_unknown(self, peer: bytes) -> None:
+        """A frame from a connection not yet tied to a seat (after a restart): ask who it is."""
+        self._send(peer, Who())
+
+    def _on_hello(self, peer: bytes, state: _Peer, hello: Hello) -> None:
+        if not self.is_host:
+            return
+        if hello.protocol != PROTOCOL_VERSION:
+            self._send(peer, Refuse(f"protocol {hello.protocol} is not {PROTOCOL_VERSION}"))
+            return
+        v = self.validator
+        if v is not None and v.header is not None:
+            keys = [s.public_key for s in v.header.seats]
+            # An empty game id is a hello sent before the header reached that peer.
+            if hello.public_key not in keys or hello.game_id not in (b"", self._game_id):
+                self._send(peer, Refuse("this game has started without you"))
+                return
+            self._bind_peer(peer, state, keys.index(hello.public_key), hello.name)
+            state.have = state.sent_upto = hello.have
+            self._send(peer, Status(len(v.records)))
+            self._send_missing(peer, state, force=True)
+            return
+        if hello.game_id and hello.game_id != self._game_id:
+            self._send(peer, Refuse("no such game here"))
+            return
+        for i, (k, n, _) in enumerate(self._lobby.seats):
+            if k == hello.public_key and i > 0:
+                self._lobby.seats[i] = (k, n, peer)
+                self._bind_peer(peer, state, i, n)
+                self._send(peer, self._welcome())
+                return
+        if any(n == hello.name for _, n, _ in self._lobby.seats):
+            self._send(peer, Refuse(f"the name {hello.name!r} is taken in this game"))
+            return
+        try:
+            self._known.check(hello.name, hello.public_key)
+        except ChangedKeyError as e:
+            self._say(str(e), NoteKind.ERROR)
+            self._send(peer, Refuse(str(e)))
+            return
+        assert self.settings is not None
+        if len(self._lobby.seats) >= self.settings.players:
+            self._send(peer, Refuse("the game is full"))
+            return
+        self._lobby.seats.append((hello.public_key, hello.name, peer))
+        self._bind_peer(peer, state, len(self._lobby.seats) - 1, hello.name)
+        self._say(f"{hello.name} ({fingerprint(hello.public_key)}) joined.")
+        self._send(peer, self._welcome())
+        if len(self._lobby.seats) == self.settings.players:
+            self._start()
+
+    def _bind_peer(self, peer: bytes, state: _Peer, slot: int, name: str) -> None:
+        """Attach connection ``peer`` to ``slot``, forgetting older connections of that slot."""
+        for other_id, other in list(self._peers.items()):
+            if other.slot == slot and other_id != peer:
+                del self._peers[other_id]
+        state.slot, state.name = slot, name
+
+    def _welcome(self) -> Welcome:
+        s = self.settings
+        assert s is not None
+        tc = s.time
+        return Welcome(
+            PROTOCOL_VERSION,
+            self._game_id,
+            s.players,
+            s.gods,
+            tc.move_ms if tc else 0,
+            tc.bank_ms if tc else 0,
+            s.options,
+            self.identity.public_key,
+            self.identity.name,
+        )
+
+    def _start(self) -> None:
+        """The host's lobby is full: write the header and start the log."""
+        s = self.settings
+        assert s is not None
+        tc = s.time
+        header = make_header(
+            self._game_id,
+            [(k, n) for k, n, _ in self._lobby.seats],
+            gods=cast(GodMode, s.gods),
+            move_ms=tc.move_ms if tc else 0,
+            bank_ms=tc.bank_ms if tc else 0,
+            options=s.options,
+        )
+        raw = seal(self.identity, header)
+        game_dir(self.home).mkdir(parents=True, exist_ok=True)
+        self.journal = Journal.create(self.journal_path, raw)
+        self._say("All seats are taken; drawing the start player.")
+        self._broadcast(0, raw)
+        self._advance()
+
+    def _on_welcome(self, w: Welcome) -> None:
+        if self.is_host or self.welcome is not None:
+            return
+        if w.protocol != PROTOCOL_VERSION:
+            self._stop(f"the host speaks protocol {w.protocol}, not {PROTOCOL_VERSION}", index=0)
+            return
+        try:
+            self._known.check(w.host_name, w.host_key)
+        except ChangedKeyError as e:
+            self._send(HOST_ID, Refuse(str(e)))
+            self._stop(str(e), index=0, notify=False)
+            return
+        self.welcome = w
+        self._game_id = w.game_id
+        self._save_note()
+        tc = f"{w.move_ms // 1000}+{w.bank_ms // 1000}" if w.move_ms else "untimed"
+        self._say(
+            f"Joined {w.host_name}'s {w.players}-player game (gods: {w.gods}, time: {tc}); "
+            f"host fingerprint {fingerprint(w.host_key)}."
+        )
+
+    def _on_refuse(self, peer: bytes, state: _Peer, r: Refuse) -> None:
+        if self.is_host and self.validator is None:
+            self._say(f"{state.name or 'a peer'} refused: {r.reason}", NoteKind.ERROR)
+            self._lobby.seats = [s for s in self._lobby.seats if s[2] != peer]
+            del self._peers[peer]
+            return
+        self._stop(f"refused by {state.name or 'the host'}: {r.reason}", index=0, notify=False)
+
+    def _on_status(self, peer: bytes, state: _Peer, st: Status) -> None:
+        if st.have > state.have:
+            state.have = st.have
+        if st.have < state.sent_upto:
+            state.sent_upto = st.have
+        self._send_missing(peer, state)
+
+    def _on_stop(self, peer: bytes, state: _Peer, st: Stop) -> None:
+        if self.stopped:
+            return
+        who = state.name or "a peer"
+        self._stop(
+            f"{who} stopped the game: {st.reason}", index=st.index, theirs=st.mine, skip=peer
+        )
+
+    def _on_record(self, peer: bytes, state: _Peer, rf: RecordFrame) -> None:
+        if self.stopped:
+            return
+        if self.journal is None:
+            if rf.index != 0 or self.is_host:
+                if rf.index > 0:
+                    self._send(peer, Status(0))
+                return
+            if not self._start_joined(rf.envelope):
+                return
+            self._ack_to(peer)
+            self._advance()
+            self._drain_buffer(peer)
+            return
+        v = self.journal.validator
+        n = len(v.records)
+        if rf.index < n:
+            if v.records[rf.index].raw != rf.envelope:
+                self._conflict(peer, state, rf)
+            self._ack_to(peer)
+            return
+        if rf.index > n:
+            if len(self._buffer) < _BUFFER_LIMIT:
+                self._buffer[rf.index] = rf.envelope
+            self._ack_to(peer)
+            return
+        if self._accept(peer, rf.envelope):
+            self._drain_buffer(peer)
+            self._advance()
+        self._ack_to(peer)
+
+    def _drain_buffer(self, peer: bytes) -> None:
+        while self.journal is not None and not self.stopped:
+            n = len(self.journal.validator.records)
+            raw = self._buffer.pop(n, None)
+            if raw is None:
+                break
+            if not self._accept(peer, raw):
+                break
+        if self.journal is not None:
+            n = len(self.journal.validator.records)
+            for i in [i for i in self._buffer if i < n]:
+                del self._buffer[i]
+
+    def _start_joined(self, raw: bytes) -> bool:
+        """A joiner receives the header: check it against the offer and the known keys.
+
+        Returns whether the journal was started.
+        """
+        v = Validator()
+        try:
+            v.feed(raw)
+        except ReplayError as e:
+            self._stop(f"the header is not valid: {e}", index=0, offending=raw)
+            return False
+        h = v.header
+        assert h is not None
+        keys = [s.public_key for s in h.seats]
+        if self.identity.public_key not in keys:
+            self._stop("the header gives this player no seat", index=0)
+            return False
+        w = self.welcome
+        if w is not None and (
+            h.game_id != w.game_id
+            or h.players != w.players
+            or h.gods != w.gods
+            or h.move_ms != w.move_ms
+            or h.bank_ms != w.bank_ms
+            or keys[0] != w.host_key
+        ):
+            self._stop("the header does not match the game offered", index=0)
+            return False
+        for seat in h.seats:
+            if seat.public_key == self.identity.public_key:
+                continue
+            try:
+                self._known.check(seat.name, seat.public_key)
+            except ChangedKeyError as e:
+                self._send(HOST_ID, Refuse(str(e)))
+                self._stop(str(e), index=0, notify=False)
+                return False
+        self._game_id = h.game_id
+        self._save_note()
+        game_dir(self.home).mkdir(parents=True, exist_ok=True)
+        if self.journal_path.exists():
+            self.journal_path.unlink()
+        self.journal = Journal.create(self.journal_path, raw)
+        names = ", ".join(f"{s.name} ({fingerprint(s.public_key)})" for s in h.seats)
+        self._say(f"The game starts: {names}.")
+        return True
+
+    def _accept(self, peer: bytes, raw: bytes) -> bool:
+        """Check and journal the next record from a peer; stop the game if it is bad."""
+        assert self.journal is not None
+        v = self.journal.validator
+        index = len(v.records)
+        try:
+            rec = self.journal.append(raw)
+        except ReplayError as e:
+            cause = e.__cause__
+            if isinstance(cause, DesyncError):
+                self._stop(
+                    f"desync at record {index}: {e.reason}",
+                    index=index,
+                    mine=cause.actual,
+                    theirs=cause.expected,
+                    offending=raw,
+                )
+            else:
+                kind = type(cause).__name__ if cause else "ReplayError"
+                self._stop(
+                    f"refused record {index} ({kind}): {e.reason}", index=index, offending=raw
+                )
+            return False
+        self._observe(rec)
+        if self.is_host:
+            self._broadcast(rec.index, raw, skip=peer)
+        return True
+
+    def _conflict(self, peer: bytes, state: _Peer, rf: RecordFrame) -> None:
+        """A different record at a number already held: a lost race, or equivocation."""
+        assert self.journal is not None
+        v = self.journal.validator
+        if self.is_host:
+            LOG.info("dropped record %d from %s: that number is taken", rf.index, state.name)
+            return
+        mine = v.records[rf.index :]
+        confirmed = self._peers[HOST_ID].have
+        if rf.index >= confirmed and all(r.signer == self.identity.public_key for r in mine):
+            self._take_back(rf.index)
+            self._accept(peer, rf.envelope)
+            self._advance()
+            return
+        self._stop(
+            f"the host sent a different record {rf.index} than before (equivocation)",
+            index=rf.index,
+            offending=rf.envelope,
+        )
+
+    def _take_back(self, index: int) -> None:
+        """Drop this peer's own unconfirmed records from ``index`` (it lost a race)."""
+        assert self.journal is not None
+        keep = [r.raw for r in self.journal.validator.records[:index]]
+        path = self.journal.path
+        self.journal.close()
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as f:
+            f.write(encode_frames(keep))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        self.journal = Journal.open(path)
+        self._announced = min(self._announced, index)
+        self._say(f"Record {index} was superseded by the host's; taken back.", NoteKind.WARNING)
+
+    # -- time ---------------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """Let time pass: say hello, resend what peers lack, watch clocks and connections."""
+        now = self._now()
+        if not self.is_host and self.stopped is None:
+            host = self._peers[HOST_ID]
+            if (self.journal is None or not host.connected) and (
+                now - self._hello_sent_ms >= RESEND_MS
+            ):
+                self._say_hello(now)
+        for peer_id, p in list(self._peers.items()):
+            if p.connected and now - p.last_heard_ms > DISCONNECT_MS:
+                p.connected = False
+                if p.name or not self.is_host:
+                    self._say(f"{p.name or 'The host'} is disconnected; waiting.", NoteKind.WARNING)
+                    self._changed()
+            if now - p.last_sent_ms >= RESEND_MS and (p.slot is not None or not self.is_host):
+                if self.stopped is not None:
+                    continue
+                if self.journal is not None and (self.is_host or p.connected):
+                    self._send(peer_id, Status(len(self.records)))
+                self._send_missing(peer_id, p, force=True)
+        if self.stopped is None:
+            self._check_clocks(now)
+
+    def _say_hello(self, now: int) -> None:
+        self._hello_sent_ms = now
+        gid = self._game_id if self.journal is not None else b""
+        hello = sign_hello(self.identity, PROTOCOL_VERSION, gid, len(self.records))
+        self._send(HOST_ID, hello)
+
+    def _check_clocks(self, now: int) -> None:
+        v = self.validator
+        tc = self.time_control()
+        if v is None or v.position is None or tc is None or v.is_over or v.pending_acks:
+            return
+        self._track_move()
+        p = v.position
+        elapsed = now - self._move_started
+        bank = v.clocks[p.to_move]
+        mine = v.seat_of(self.identity.public_key)
+        if mine == p.to_move:
+            if is_flagged(tc, bank, elapsed):
+                self._say("Your time is up.", NoteKind.LOSS)
+                self._write(v.make_timeout(self.identity))
+                self._advance()
+            return
+        if elapsed <= tc.move_ms + bank + GRACE_MS or mine is None:
+            return
+        active = [
+            s
+            for s in range(p.players)
+            if s != p.to_move and not (p.players == 3 and p.eliminated >> s & 1)
+        ]
+        if active and active[0] == mine:
+            self._say(f"{v.names[p.to_move]} ran out of time: claiming the game.", NoteKind.WARNING)
+            self._write(v.make_timeout(self.identity))
+            self._advance()
+
+    def _track_move(self) -> None:
+        """Restart the move clock when a new move becomes available."""
+        v = self.validator
+        if v is None or v.position is None or v.pending_acks or v.is_over:
+            return
+        key = len(v.records)
+        if key != self._move_key:
+            self._move_key = key
+            self._move_started = self._now()
+
+    def _observe(self, rec: Record) -> None:
+        """Check a peer's clock reading against what this peer observed (SESSION.md 5)."""
+        if not isinstance(rec.message, Act) or self.time_control() is None:
+            return
+        observed = self._now() - self._move_started
+        claimed = rec.message.clock_ms
+        if observed - claimed > SLACK_MS and self._warned_move != rec.index:
+            self._warned_move = rec.index
+            who = self.validator.names[rec.seat] if self.validator and rec.seat is not None else "?"
+            self._say(
+                f"{who}'s clock reading ({claimed} ms) is {observed - claimed} ms below what "
+                "was observed here.",
+                NoteKind.WARNING,
+            )
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Write every record that is this peer's to write now (commit, reveal, ack, result)."""
+        while self.journal is not None and self.stopped is None:
+            v = self.journal.validator
+            if v.is_complete:
+                break
+            signers = v.expected_signers()
+            if not signers or signers[0] != self.identity.public_key:
+                break
+            h = v.header
+            assert h is not None
+            n = v.next_seq
+            if n <= h.players:
+                raw = v.make_commit(self.identity, self._nonce)
+            elif n <= 2 * h.players:
+                raw = v.make_reveal(self.identity, self._nonce)
+            elif v.is_over:
+                raw = v.make_result(self.identity)
+            elif v.pending_acks:
+                raw = (
+                    v.make_resign(self.identity)
+                    if self._resign_requested
+                    else v.make_ack(self.identity)
+                )
+            elif self._resign_requested:
+                raw = v.make_resign(self.identity)
+            else:
+                break
+            self._write(raw)
+        self._track_move()
+        self._announce()
+
+    def _write(self, raw: bytes) -> None:
+        """Journal one of this peer's records (checked, fsynced), then send it."""
+        assert self.journal is not None
+        try:
+            rec = self.journal.append(raw)
+        except ReplayError as e:
+            self._stop(
+                f"this peer's own record {e.record_index} is invalid: {e}", index=len(self.records)
+            )
+            return
+        if self._resign_requested and isinstance(rec.message, Resign):
+            self._resign_requested = False
+        self._broadcast(rec.index, raw)
+        self._changed()
+
+    def _broadcast(self, index: int, raw: bytes, skip: bytes | None = None) -> None:
+        frame = RecordFrame(index, raw)
+        for peer_id, p in self._peers.items():
+            if peer_id == skip or (self.is_host and p.slot is None):
+                continue
+            if p.sent_upto == index:
+                p.sent_upto = index + 1
+            self._send(peer_id, frame)
+
+    def _send_missing(self, peer: bytes, p: _Peer, *, force: bool = False) -> None:
+        """Send the records ``peer`` lacks: new ones at once, old ones again when due."""
+        v = self.validator
+        if v is None:
+            return
+        n = len(v.records)
+        start = p.have if force else max(p.have, p.sent_upto)
+        if start >= n:
+            return
+        for rec in v.records[start : start + _BATCH]:
+            self._send(peer, RecordFrame(rec.index, rec.raw))
+        p.sent_upto = max(p.sent_upto, min(n, start + _BATCH))
+
+    def _ack_to(self, peer: bytes) -> None:
+        self._send(peer, Status(len(self.records)))
+
+    def _send(self, peer: bytes, frame: Frame) -> None:
+        p = self._peers.get(peer)
+        if p is not None:
+            p.last_sent_ms = self._now()
+        self._out.append((peer, encode_frame(frame)))
+
+    # -- stopping and reporting ---------------------------------------------------------------
+
+    def _stop(
+        self,
+        reason: str,
+        *,
+        index: int,
+        mine: bytes = b"",
+        theirs: bytes = b"",
+        offending: bytes | None = None,
+        notify: bool = True,
+        skip: bytes | None = None,
+    ) -> None:
+        """Stop the game here and on every peer; write the report and the records so far."""
+        if self.stopped is not None:
+            return
+        v = self.validator
+        if v is not None and not mine:
+            mine = v.state_hash
+        self.stopped = reason
+        LOG.error("game stopped: %s", reason)
+        self.report_path = self._write_report(reason, index, mine, theirs, offending)
+        where = f" Report: {self.report_path}" if self.report_path else ""
+        self._say(f"The game is stopped: {reason}.{where}", NoteKind.ERROR)
+        if notify:
+            stop = Stop(reason, index, mine, theirs)
+            for peer_id, p in self._peers.items():
+                if peer_id != skip and (p.slot is not None or not self.is_host):
+                    self._send(peer_id, stop)
+        self._changed()
+
+    def _write_report(
+        self, reason: str, index: int, mine: bytes, theirs: bytes, offending: bytes | None
+    ) -> Path | None:
+        """Write ``<game>-stop.sntr`` (the records so far, then the refused one) and ``.txt``."""
+        if not self._game_id:
+            return None
+        d = game_dir(self.home)
+        d.mkdir(parents=True, exist_ok=True)
+        base = d / f"{self._game_id.hex()}-stop"
+        raws = [r.raw for r in self.records]
+        if offending is not None and offending not in raws:
+            raws.append(offending)
+        p = self.position
+        lines = [
+            "santorini-p2p stop report",
+            f"reason: {reason}",
+            f"record: {index}",
+            f"player: {self.identity.name} ({self.identity.fingerprint})",
+            f"state hash here: {mine.hex() or '-'}",
+            f"state hash claimed: {theirs.hex() or '-'}",
+            f"position: {format_position(p) if p is not None else '-'}",
+            f"records: {len(raws)} in {base.name}.sntr (santorini replay verify reads it)",
+        ]
+        for r in self.records:
+            signer = fingerprint(r.signer)
+            lines.append(f"  {r.index} {type(r.message).__name__.lower()} {signer}")
+        if offending is not None:
+            try:
+                env = open_envelope(offending)
+                lines.append(f"  {index} refused, signed by {fingerprint(env.signer)}")
+            except WireError as e:
+                lines.append(f"  {index} refused, undecodable: {e}")
+        try:
+            base.with_suffix(".sntr").write_bytes(encode_frames(raws))
+            base.with_suffix(".txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        except OSError as e:
+            LOG.error("cannot write the stop report: %s", e)
+            return None
+        return base.with_suffix(".txt")
+
+    # -- notes --------------------------------------------------------------------------------
+
+    def _say(self, text: str, kind: NoteKind = NoteKind.INFO) -> None:
+        self.notes.append(Note(text, kind))
+        LOG.info("%s", text)
+
+    def _changed(self) -> None:
+        for f in self._listeners:
+            f()
+
+    def _announce(self) -> None:
+        """Add a note for every record of play not yet announced."""
+        v = self.validator
+        if v is None:
+            return
+        recs = v.records
+        for rec in recs[self._announced :]:
+            m = rec.message
+            who = v.header.seats[rec.slot].name if v.header else "?"
+            if isinstance(m, Act):
+                self._say(f"{who}: {m.action}")
+            elif isinstance(m, Resign):
+                self._say(f"{who} resigned.", NoteKind.WARNING)
+            elif isinstance(m, Timeout):
+                self._say(
+                    f"Seat {m.seat + 1} ran out of time (claimed by {who}).", NoteKind.WARNING
+                )
+            elif isinstance(m, Result) and v.is_complete and rec is recs[-1]:
+                self._say_result(v)
+        self._announced = len(recs)
+        if v.position is not None and v.position.phase is Phase.OVER:
+            self._track_move()
+
+    def _say_result(self, v: Validator) -> None:
+        res = v.result
+        p = v.position
+        if res is None or p is None:
+            return
+        winner, reason = res
+        mine = v.seat_of(self.identity.public_key)
+        if winner < 0:
+            self._say(f"The game is over with no winner ({reason}).", NoteKind.WARNING)
+            return
+        name = v.names[winner]
+        won = mine is not None and p.side_of(mine) == p.side_of(winner)
+        text = f"{name} wins ({reason})." + (" You win!" if won else " You lose.")
+        self._say(text, NoteKind.WIN if won else NoteKind.LOSS)
+
+    # -- the note file ------------------------------------------------------------------------
+
+    def _save_note(self) -> None:
+        """Write ``<game>.json`` beside the journal: role, address, nonce (for resuming)."""
+        if not self._game_id:
+            return
+        d = game_dir(self.home)
+        d.mkdir(parents=True, exist_ok=True)
+        path = d / f"{self._game_id.hex()}.json"
+        body = json.dumps(
+            {
+                "game": self._game_id.hex(),
+                "role": "host" if self.is_host else "join",
+                "address": self.address,
+                "nonce": self._nonce.hex(),
+            },
+            indent=1,
+            sort_keys=True,
+        )
+        tmp = path.with_name(path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, body.encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+
+
+def _read_note(journal_path: Path) -> dict[str, object]:
+    path = journal_path.with_suffix(".json")
+    try:
+        note = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise SessionError(f"{path}: cannot read the game's note file: {e}") from None
+    if not isinstance(note, dict) or "nonce" not in note:
+        raise SessionError(f"{path}: not a game note file")
+    return note
+
+
+def unfinished_games(home: Path) -> list[tuple[Path, dict[str, object]]]:
+    """Return ``(journal path, note)`` of every unfinished game under ``home``, newest first."""
+    out: list[tuple[float, Path, dict[str, object]]] = []
+    d = game_dir(home)
+    if not d.is_dir():
+        return []
+    for j in d.glob("*.sntr"):
+        if j.stem.endswith("-stop"):
+            continue
+        try:
+            note = _read_note(j)
+            done = read_log(j.read_bytes(), complete=False).is_complete
+        except (SantoriniError, OSError):
+            done = False
+            if not j.with_suffix(".json").exists():
+                continue
+            note = _read_note(j)
+        if not done:
+            out.append((j.stat().st_mtime, j, note))
+    out.sort(key=lambda t: t[0], reverse=True)
+    return [(j, n) for _, j, n in out]
+
+
+def describe_outcome(position: Position) -> str:
+    """Return a one-line description of a finished position's result."""
+    o = outcome(position)
+    if not o.over:
+        return "not over"
+    return "no winner" if o.winner is None else f"seat {o.winner + 1} wins"
+
+
+def parse_action_text(text: str) -> Action:
+    """Parse action text typed by a player (turn, or setup action).
+
+    Raises:
+        NotationError: the text does not parse.
+    """
+    return parse_action(text.strip())

@@ -1,0 +1,91 @@
+"""Trust on first use: the peers' keys remembered by display name under ``$SANTORINI_HOME``.
+
+The first time a display name is seen its public key is written to ``known_peers``; from then
+on a different key under that name is refused with :class:`ChangedKeyError`, whose message
+names both fingerprints. The file is one line per peer, ``<public key hex> <display name>``,
+sorted by name, written atomically.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Final
+
+from santorini_p2p.errors import PeerError
+from santorini_p2p.wire.identity import fingerprint, home_dir
+
+__all__ = ["KNOWN_PEERS_FILE", "ChangedKeyError", "KnownPeers"]
+
+LOG = logging.getLogger(__name__)
+
+KNOWN_PEERS_FILE: Final = "known_peers"
+
+
+class ChangedKeyError(PeerError):
+    """A display name seen before now comes with another key: possibly an impostor."""
+
+    def __init__(self, name: str, known: bytes, offered: bytes) -> None:
+        self.name = name
+        self.known = known
+        self.offered = offered
+        super().__init__(
+            f"WARNING: THE KEY OF {name!r} HAS CHANGED. Remembered fingerprint "
+            f"{fingerprint(known)}, offered fingerprint {fingerprint(offered)}. Someone may be "
+            f"impersonating {name!r}; the game is refused. If the player really has a new key, "
+            f"remove the line for {name!r} from known_peers and try again.",
+            peer=fingerprint(offered),
+        )
+
+
+class KnownPeers:
+    """The remembered keys, loaded from and saved to ``home/known_peers``."""
+
+    def __init__(self, home: Path | None = None) -> None:
+        self.path = (home or home_dir()) / KNOWN_PEERS_FILE
+        self._keys: dict[str, bytes] = {}
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return
+        for number, line in enumerate(text.splitlines(), 1):
+            key_hex, _, name = line.partition(" ")
+            try:
+                key = bytes.fromhex(key_hex)
+            except ValueError:
+                key = b""
+            if len(key) != 32 or not name:
+                LOG.warning("%s:%d: ignored a malformed line", self.path, number)
+                continue
+            self._keys[name] = key
+
+    def get(self, name: str) -> bytes | None:
+        """Return the key remembered for ``name``, or None."""
+        return self._keys.get(name)
+
+    def check(self, name: str, key: bytes) -> bool:
+        """Accept ``key`` for ``name``; return True if it was new and has been remembered.
+
+        Raises:
+            ChangedKeyError: ``name`` is remembered with another key.
+        """
+        known = self._keys.get(name)
+        if known is not None:
+            if known != key:
+                raise ChangedKeyError(name, known, key)
+            return False
+        self._keys[name] = key
+        self._save()
+        LOG.info("remembered %s as %s (first use)", name, fingerprint(key))
+        return True
+
+    def _save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        body = "".join(f"{k.hex()} {n}\n" for n, k in sorted(self._keys.items()))
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(body)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
