@@ -585,6 +585,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_ai_commands(sub)
     _add_replay_commands(sub)
     _add_console_commands(sub)
+    _add_net_commands(sub)
 
     return parser
 
@@ -690,3 +691,249 @@ def _add_console_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     p.add_argument("--pace", type=int, default=700, metavar="MS", help="least ms between turns")
     _add_game_options(p)
     p.set_defaults(handler=_cmd_watch)
+
+
+# -- network play (net/) ------------------------------------------------------------------------
+
+
+def _net_options(args: argparse.Namespace) -> object:
+    """Build the ``PlayOptions`` of ``host``/``join``/``resume`` from the command line."""
+    from pathlib import Path
+
+    from santorini_p2p.net.game import PlayOptions
+    from santorini_p2p.wire.identity import (
+        KEY_FILE,
+        Identity,
+        check_name,
+        home_dir,
+        load_or_create_identity,
+        save_name,
+    )
+
+    home = home_dir()
+    first_use = not (home / KEY_FILE).exists()
+    me = load_or_create_identity(home, args.name)
+    if first_use and args.name is None:
+        # Several players on one machine share a login name; the fingerprint tells them apart.
+        me = save_name(f"{me.name[:50]}-{me.fingerprint[:4]}", home)
+    if args.name is not None and args.name != me.name:
+        try:
+            me = Identity.from_seed(me.seed, check_name(args.name))
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    if args.bot is not None:
+        from santorini_p2p.ai import LEVELS
+
+        if args.bot not in LEVELS:
+            raise UsageError(f"bot: expected one of {', '.join(LEVELS)}, got {args.bot!r}")
+    return PlayOptions(
+        home=home,
+        identity=me,
+        bot=args.bot,
+        seed=args.seed,
+        save=Path(args.save) if args.save else None,
+        on_note=lambda text: print(text, flush=True),
+        on_start=None if args.bot else _start_prompt,
+        advertise=not getattr(args, "no_advertise", False),
+    )
+
+
+def _start_prompt(game: object) -> None:
+    """Without ``--bot``: a plain line prompt that reads action text (until the console)."""
+    import asyncio
+
+    from santorini_p2p.net.game import NetworkGame
+
+    assert isinstance(game, NetworkGame)
+    wake = asyncio.Event()
+    game.listen(wake.set)
+
+    async def prompt() -> None:
+        from santorini_p2p.engine import parse_action
+        from santorini_p2p.ui.board_view import render_text
+
+        while game.session.stopped is None and not game.session.is_complete:
+            if game.awaiting is None:
+                wake.clear()
+                try:
+                    async with asyncio.timeout(0.5):
+                        await wake.wait()
+                except TimeoutError:
+                    pass
+                continue
+            print(render_text(game.position))
+            print("your move (action text, or 'resign'): ", end="", flush=True)
+            line = await asyncio.to_thread(sys.stdin.readline)
+            if not line:
+                return
+            text = line.strip()
+            try:
+                if text == "resign":
+                    game.resign()
+                else:
+                    game.submit(parse_action(text))
+            except SantoriniError as e:
+                print(f"santorini: {e}", flush=True)
+
+    asyncio.get_running_loop().create_task(prompt())
+
+
+def _net_finish(out: object) -> int:
+    from santorini_p2p.net.game import GameOutcome
+
+    assert isinstance(out, GameOutcome)
+    if out.complete:
+        print(f"game over: {out.result}; replay {out.journal}", flush=True)
+        return 0
+    print(f"santorini: error: {out.stopped or 'the game did not finish'}", file=sys.stderr)
+    if out.report is not None:
+        print(f"santorini: report written to {out.report}", file=sys.stderr)
+    return 1
+
+
+def _cmd_host(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from santorini_p2p.net.clock import STANDARD, parse_time_control
+    from santorini_p2p.net.game import (
+        PlayOptions,
+        find_unfinished,
+        host_game,
+        lan_address,
+        resume_game,
+    )
+    from santorini_p2p.net.session import GameSettings
+
+    opts = _net_options(args)
+    assert isinstance(opts, PlayOptions)
+    found = find_unfinished(opts.home, role="host")
+    if found is not None:
+        print(f"resuming the unfinished game {found[0].stem}", flush=True)
+        return _net_finish(asyncio.run(resume_game(*found, opts)))
+    try:
+        tc = parse_time_control(args.time) if args.time is not None else STANDARD
+        settings = GameSettings(args.players, args.gods, tc)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    shown = args.bind if args.bind not in ("0.0.0.0", "") else lan_address()
+
+    def listening(port: int) -> None:
+        print(f"address: {shown}:{port}", flush=True)
+        print(f"host fingerprint: {opts.identity.fingerprint} ({opts.identity.name})", flush=True)
+        print(f"others join with: santorini join {shown}:{port}", flush=True)
+
+    out = asyncio.run(
+        host_game(settings, opts, bind=args.bind, port=args.port, on_listening=listening)
+    )
+    return _net_finish(out)
+
+
+def _cmd_join(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from santorini_p2p.net.game import PlayOptions, find_unfinished, join_game, resume_game
+    from santorini_p2p.net.transport import parse_address
+
+    opts = _net_options(args)
+    assert isinstance(opts, PlayOptions)
+    address = args.address
+    try:
+        parse_address(address)
+    except ValueError:
+        from santorini_p2p.net.discovery import browse, find_offer
+
+        offer = find_offer(asyncio.run(browse(2.0)), address)
+        if offer is None:
+            raise UsageError(
+                f"address: not host:port, and no game named {address!r} on the LAN"
+            ) from None
+        address = offer.endpoint
+    found = find_unfinished(opts.home, role="join", address=address)
+    if found is not None:
+        print(f"resuming the unfinished game {found[0].stem}", flush=True)
+        return _net_finish(asyncio.run(resume_game(*found, opts)))
+    return _net_finish(asyncio.run(join_game(address, opts)))
+
+
+def _cmd_resume(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from santorini_p2p.net.game import PlayOptions, resume_game
+    from santorini_p2p.net.session import unfinished_games
+
+    opts = _net_options(args)
+    assert isinstance(opts, PlayOptions)
+    games = unfinished_games(opts.home)
+    if args.game:
+        games = [g for g in games if g[0].stem.startswith(args.game)]
+    if not games:
+        print("santorini: error: no unfinished network game to resume", file=sys.stderr)
+        return 1
+    print(f"resuming the unfinished game {games[0][0].stem}", flush=True)
+    return _net_finish(asyncio.run(resume_game(*games[0], opts)))
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from santorini_p2p.net.discovery import browse
+
+    offers = asyncio.run(browse(args.wait))
+    for o in offers:
+        print(
+            f"{o.endpoint:21}  {o.host_name} ({o.fingerprint})  "
+            f"players {o.players}  gods {o.gods}  time {o.time}"
+        )
+    if not offers:
+        print("no games offered on the LAN right now", file=sys.stderr)
+    return 0
+
+
+def _add_net_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``host``, ``join``, ``resume`` and ``games`` (peer-to-peer play over the LAN)."""
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--name", help="your display name for this game")
+        p.add_argument("--bot", metavar="LEVEL", help="let the computer play (random, easy, ...)")
+        p.add_argument("--seed", type=int, help="seed of the computer player's choices")
+        p.add_argument("--save", metavar="FILE", help="copy the finished replay to FILE")
+
+    p = sub.add_parser(
+        "host",
+        help="offer a network game and wait for the players",
+        description="Offer a game on the LAN; print the address to give the other players and "
+        "this player's key fingerprint. Running it again resumes an unfinished hosted game.",
+    )
+    p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: all)")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    p.add_argument("--gods", choices=("none", "draft", "challenger", "random"), default="none")
+    p.add_argument("--time", metavar="MOVE+BANK", help="seconds per move + bank (60+300) or none")
+    p.add_argument(
+        "--no-advertise", action="store_true", help="do not announce the game on the LAN"
+    )
+    common(p)
+    p.set_defaults(handler=_cmd_host)
+
+    p = sub.add_parser(
+        "join",
+        help="join a network game",
+        description="Join the game at ADDRESS (host:port, or a game name from 'santorini games'). "
+        "Running it again resumes an unfinished game with that host.",
+    )
+    p.add_argument("address", help="host:port, or a game name on the LAN")
+    common(p)
+    p.set_defaults(handler=_cmd_join)
+
+    p = sub.add_parser(
+        "resume",
+        help="resume an unfinished network game",
+        description="Re-verify an unfinished game's journal, reconnect and play on.",
+    )
+    p.add_argument("game", nargs="?", help="the game id (or its start); default: the newest")
+    common(p)
+    p.set_defaults(handler=_cmd_resume)
+
+    p = sub.add_parser("games", help="list the games offered on the LAN", description="List games.")
+    p.add_argument("--wait", type=float, default=2.0, help="seconds to listen (default 2)")
+    p.set_defaults(handler=_cmd_games)
