@@ -44,7 +44,7 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
-from santorini_p2p.engine import Action, Phase, Position, Turn, find_god, outcome
+from santorini_p2p.engine import Phase, Position, Turn, find_god, outcome, parse_action
 from santorini_p2p.errors import SantoriniError
 from santorini_p2p.ui.board_view import (
     BOARD_HEIGHT,
@@ -58,7 +58,6 @@ from santorini_p2p.ui.completer import (
     ActionCompleter,
     is_prefix,
     last_step,
-    legal_texts,
     marks_for,
     next_steps,
     squares_in,
@@ -510,9 +509,9 @@ class GameScreen:
         return True
 
     def _submit(self, p: Position, canonical: str) -> None:
-        by_text: dict[str, Action] = {t: a for t, a in zip(legal_texts(p), _legal(p), strict=True)}
+        """Send the legal action whose text is ``canonical``; a refusal becomes the error line."""
         try:
-            self.controller.submit(by_text[canonical])
+            self.controller.submit(parse_action(canonical))
         except SantoriniError as e:
             self.error = str(e)
 
@@ -533,12 +532,6 @@ class GameScreen:
             self._submit(p, step)
             b.reset()
         self.app.invalidate()
-
-
-def _legal(p: Position) -> list[Action]:
-    from santorini_p2p.engine import legal_actions
-
-    return legal_actions(p)
 
 
 def _step_to(p: Position, typed: str, square: int) -> str | None:
