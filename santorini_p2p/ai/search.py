@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Final
 
 from santorini_p2p.ai.evaluate import WIN, can_win_now, evaluate, threat_squares
@@ -41,21 +42,28 @@ LEVELS: Final = ("random", "easy", "medium", "hard")
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """A level's settings: search depth, default budgets and root noise (score units)."""
+    """A level's settings: depth, default budgets, root noise and quiescence.
+
+    ``noise`` (score units) is added at random to each root turn's score; with
+    ``quiescence`` leaves facing two or more threats are searched one turn further.
+    """
 
     name: str
     depth: int
     think: float | None
     nodes: int | None
     noise: int
+    quiescence: bool
 
 
-_LEVELS: Final = {
-    "random": Level("random", 0, None, None, 0),
-    "easy": Level("easy", 1, 1.0, 5_000, 250),
-    "medium": Level("medium", 2, 1.0, 8_000, 0),
-    "hard": Level("hard", 64, 2.0, None, 0),
-}
+_LEVELS: Final = MappingProxyType(
+    {
+        "random": Level("random", 0, None, None, 0, False),
+        "easy": Level("easy", 1, 1.0, 5_000, 300, False),
+        "medium": Level("medium", 2, 1.0, 8_000, 0, False),
+        "hard": Level("hard", 64, 2.0, None, 0, True),
+    }
+)
 
 _MATE: Final = WIN - 1000
 """Scores beyond this are forced wins or losses."""
@@ -113,8 +121,10 @@ class _Search:
         deadline: float | None,
         stop: threading.Event | None,
         clock: Callable[[], float],
+        quiescence: bool = True,
     ) -> None:
         self.root = root
+        self.quiescence = quiescence
         self.side = root.side_of(root.to_move)
         self.seat = root.to_move
         self.paranoid = root.players == 3
@@ -200,7 +210,7 @@ class _Search:
             return WIN - ply - 1 if maximising else ply + 1 - WIN
         if depth <= 0:
             score, pressure = evaluate(p, self.side)
-            if depth < 0 or pressure < 2:
+            if depth < 0 or pressure < 2 or not self.quiescence:
                 return score
             # Two or more threats against the seat to move: look one turn further to see
             # whether a single turn blocks them all (quiescence).
@@ -339,7 +349,14 @@ def _search(
     max_nodes = nodes if nodes is not None else (level.nodes if think is None else None)
     budget = think if think is not None else (level.think if nodes is None else None)
     deadline = clock() + budget if budget is not None else None
-    s = _Search(p, max_nodes=max_nodes, deadline=deadline, stop=stop, clock=clock)
+    s = _Search(
+        p,
+        max_nodes=max_nodes,
+        deadline=deadline,
+        stop=stop,
+        clock=clock,
+        quiescence=level.quiescence,
+    )
     turns = generate_turns(p)
     rng.shuffle(turns)
     for t in turns:
