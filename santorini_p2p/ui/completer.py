@@ -124,6 +124,12 @@ def marks_for(p: Position, typed: str) -> Marks:
     return Marks(targets=frozenset(targets), chosen=frozenset(chosen))
 
 
+def _label(step: str) -> str:
+    """How a step shows in the menu: its last step, with Atlas' ``D`` spelled out."""
+    last = last_step(step)
+    return "D (dome)" if last == "D" else last
+
+
 def _meta(p: Position, step: str) -> str:
     if is_complete(p, step) is None:
         return ""
@@ -154,6 +160,6 @@ class ActionCompleter(Completer):
             yield Completion(
                 step,
                 start_position=-len(typed),
-                display=last_step(step),
+                display=_label(step),
                 display_meta=_meta(p, step),
             )

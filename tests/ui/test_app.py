@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import random
+import re
 
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.application.current import get_app_or_none
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from prompt_toolkit.output.vt100 import Vt100_Output
 
 from santorini_p2p.engine import Phase, legal_actions, parse_action
 from santorini_p2p.ui.app import GameScreen, help_text
@@ -255,3 +259,26 @@ def test_the_start_screen_offers_to_resume_an_unfinished_game(monkeypatch, tmp_p
     asyncio.run(main())
     again = LocalGame.resume(journal_path())
     assert [str(a) for a in again.actions] == ["place b2,d4", "place d2,b4"]
+
+
+def test_the_rejected_character_is_drawn_in_reverse_video():
+    out = io.StringIO()
+    output = Vt100_Output(out, lambda: Size(rows=24, columns=80), term="xterm")
+
+    async def main():
+        with create_pipe_input() as keys, create_app_session(input=keys, output=output):
+            game = LocalGame([Player("Ann"), Player("Ben")], time_control=None)
+            screen = GameScreen(game, mouse=False)
+            task = start(screen)
+            keys.send_text("place a1,a1")
+            await poll(lambda: screen.input.buffer.validation_error is not None)
+            out.truncate(0)
+            screen.app.invalidate()
+            await poll(lambda: "once" in out.getvalue())
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
+    drawn = out.getvalue()
+    assert "each square may be placed on once" in drawn
+    assert re.search(r"place a1,a\x1b\[[0-9;]*;7m1\x1b\[0m", drawn)

@@ -141,3 +141,9 @@ def test_validator_raises_validation_error_at_the_character():
         v.validate(Document("b2>c4"))
     assert e.value.cursor_position == 4
     v.validate(Document("b2>c3"))
+
+
+def test_atlas_dome_step_is_spelled_out():
+    p = parse_position("00000/00B00A0/00000/00A00B0/00000 1 atlas,- -")
+    got = completions(p, "b2>c3^d3")
+    assert [(c.text, c.display_text) for c in got] == [("b2>c3^d3D", "D (dome)")]
