@@ -20,6 +20,7 @@ Public API:
 
 from __future__ import annotations
 
+import threading
 from typing import Final, TypeAlias
 
 import msgpack
@@ -67,10 +68,17 @@ def encode(value: Value) -> bytes:
     return _pack(value)
 
 
+_LOCAL = threading.local()
+
+
 def _pack(value: object) -> bytes:
     # use_bin_type keeps bytes (bin) and str (str8 allowed) apart; msgpack-python already
-    # chooses the smallest integer and length forms, which is our canonical form.
-    return msgpack.packb(value, use_bin_type=True, strict_types=False)  # type: ignore[no-any-return]  # untyped
+    # chooses the smallest integer and length forms, which is our canonical form. One Packer
+    # per thread: reusing it is about three times cheaper than packb, which builds one a call.
+    packer = getattr(_LOCAL, "packer", None)
+    if packer is None:
+        packer = _LOCAL.packer = msgpack.Packer(use_bin_type=True, autoreset=True)
+    return packer.pack(value)  # type: ignore[no-any-return]  # msgpack is untyped
 
 
 _SCALARS: Final = frozenset({type(None), bool, int, str, bytes})
@@ -106,9 +114,10 @@ def decode(data: bytes, max_size: int = MAX_RECORD_BYTES) -> Value:
             extension types are rejected; so are trailing bytes).
         NonCanonicalError: well-formed, but not the one canonical encoding.
     """
-    if not isinstance(data, bytes | bytearray | memoryview):
-        raise DecodeError(f"expected bytes, got {type(data).__name__}")
-    data = bytes(data)
+    if type(data) is not bytes:
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise DecodeError(f"expected bytes, got {type(data).__name__}")
+        data = bytes(data)
     if len(data) > max_size:
         raise TooLargeError(f"{len(data)} bytes is over the limit of {max_size}")
     if not data:
