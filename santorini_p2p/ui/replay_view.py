@@ -282,5 +282,8 @@ def show_replay(path: str, *, mouse: bool = False) -> int:
         print(f"santorini: error: cannot read {path}: {e.strerror or e}", file=sys.stderr)
         return 1
     model = load_replay(data, path)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print(f"santorini: error: the viewer needs a terminal; {model.status}", file=sys.stderr)
+        return 2
     asyncio.run(view_replay(model, mouse=mouse))
     return 0 if model.ok else 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import tempfile
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -339,6 +340,14 @@ async def console(options: GameOptions, network: NetworkGames | None = None) -> 
             return 0
 
 
+def _has_terminal() -> bool:
+    """Whether standard input and output are a terminal; say so on standard error if not."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return True
+    print("santorini: error: the console needs a terminal (see santorini --help)", file=sys.stderr)
+    return False
+
+
 def _log_to_file() -> None:
     """Send log records to a file: the full-screen terminal has no room for them."""
     root = logging.getLogger()
@@ -374,6 +383,8 @@ def play(level: str | None, players: int, options: GameOptions, resume: bool = F
             return hotseat_game(players, options)
         return computer_game(level, players, options)
 
+    if not _has_terminal():
+        return 2
     _log_to_file()
     return asyncio.run(_until_left(open_game, options.mouse))
 
@@ -384,11 +395,15 @@ def watch(levels: Sequence[str], options: GameOptions, pace_ms: int = WATCH_PACE
     async def open_game() -> GameController:
         return watch_game(levels, options, pace_ms)
 
+    if not _has_terminal():
+        return 2
     _log_to_file()
     return asyncio.run(_until_left(open_game, options.mouse))
 
 
 def run_console(options: GameOptions, network: NetworkGames | None = None) -> int:
     """``santorini`` with no arguments: the start screen."""
+    if not _has_terminal():
+        return 2
     _log_to_file()
     return asyncio.run(console(options, network))

@@ -282,3 +282,13 @@ def test_the_rejected_character_is_drawn_in_reverse_video():
     drawn = out.getvalue()
     assert "each square may be placed on once" in drawn
     assert re.search(r"place a1,a\x1b\[[0-9;]*;7m1\x1b\[0m", drawn)
+
+
+def test_without_a_terminal_the_console_says_so(capsys, monkeypatch, tmp_path):
+    from santorini_p2p.cli import main
+
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main([]) == 2
+    assert main(["play", "--bot", "easy"]) == 2
+    assert "needs a terminal" in capsys.readouterr().err
