@@ -203,6 +203,7 @@ def test_header_rules():
     h = make_header(bytes(16), [(ALICE.public_key, "a"), (BOB.public_key, "b")])
     expect(v, seal(ALICE, replace(h, protocol=2)), VersionError, "protocol version 2")
     expect(v, seal(ALICE, replace(h, gods="odd")), RecordError, "god selection")
+    expect(v, seal(ALICE, replace(h, bank_ms=1000)), RecordError, "bank needs a time per move")
 
 
 def test_clocks_drain_and_running_out_is_refused():

@@ -493,7 +493,7 @@ class Validator:
         for opt in msg.options:
             if opt not in OPTIONS:
                 raise RecordError(f"header: unknown rule option {opt!r}")
-        if (msg.move_ms == 0) != (msg.bank_ms == 0) and msg.bank_ms != 0:
+        if msg.move_ms == 0 and msg.bank_ms != 0:
             raise RecordError("header: a bank needs a time per move")
         return _State(header=msg, keys=keys, banks=(msg.bank_ms,) * len(keys))
 
