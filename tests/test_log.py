@@ -268,6 +268,10 @@ def test_resignation_in_three_players_removes_the_seat():
     assert v.position.eliminated == 0b010
     v.feed(v.make_act(by_seat(v, 0), "a1>b2^b3"))
     assert v.pending_acks == (2,)
+    v.feed(v.make_ack(by_seat(v, 2)))
+    # A later end of the game is not a resignation: the reason is the record that ended it.
+    v.feed(v.make_timeout(by_seat(v, 0)))
+    assert v.result == (0, "time")
 
 
 def test_result_rules():
@@ -330,3 +334,24 @@ def test_journal_refuses_a_tampered_file(tmp_path):
         Journal.open(path)
     with pytest.raises(FileExistsError):
         Journal.create(path, game()[0])
+
+
+def test_a_rules_win_after_a_resignation_has_reason_win():
+    v, _ = started(3)
+    for squares in ("place a1,a2", "place c3,c4", "place e1,e2"):
+        v.feed(v.make_act(by_seat(v, v.position.to_move), squares))
+        for seat in v.pending_acks:
+            v.feed(v.make_ack(by_seat(v, seat)))
+    v.feed(v.make_resign(by_seat(v, 1)))
+    climb = ["a1>b1^a1", "b1>a1^b1"] * 2 + ["a1>b1^a1", "b1>a1"]
+    mirror = ["e1>d1^e1", "d1>e1^d1"] * 3
+    for mine, theirs in zip(climb, mirror, strict=True):
+        v.feed(v.make_act(by_seat(v, 0), mine))
+        for seat in v.pending_acks:
+            v.feed(v.make_ack(by_seat(v, seat)))
+        if v.is_over:
+            break
+        v.feed(v.make_act(by_seat(v, 2), theirs))
+        for seat in v.pending_acks:
+            v.feed(v.make_ack(by_seat(v, seat)))
+    assert v.result == (0, "win")

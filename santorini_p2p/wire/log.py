@@ -660,7 +660,7 @@ class Validator:
             hash=digest,
             pending=_without(s.pending, slot),
             offer=None,
-            ended="resign",
+            ended="resign" if q.phase is Phase.OVER else s.ended,
         )
 
     def _timeout(self, msg: Timeout, slot: int) -> _State:
@@ -676,7 +676,11 @@ class Validator:
         q = lose_on_time(p, msg.seat)
         digest = self._check_hash(msg.state_hash, q)
         return s._replace(
-            position=q, hash=digest, pending=_without(s.pending, loser), offer=None, ended="time"
+            position=q,
+            hash=digest,
+            pending=_without(s.pending, loser),
+            offer=None,
+            ended="time" if q.phase is Phase.OVER else s.ended,
         )
 
     def _offer(self, msg: Offer, slot: int) -> _State:
