@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Final
 
-from santorini_p2p.errors import ReplayError, WireError
+from santorini_p2p.errors import ReplayError
 from santorini_p2p.replay.timeline import (
     Step,
     Timeline,
@@ -22,7 +22,6 @@ from santorini_p2p.replay.timeline import (
     read_timeline,
 )
 from santorini_p2p.replay.verify import Verdict, verify_bytes
-from santorini_p2p.wire.log import iter_frames
 
 __all__ = [
     "ARMOUR_WIDTH",
@@ -145,28 +144,21 @@ class TextReplay:
     begin: int
 
     def lines_of(self, record: int) -> tuple[int, int]:
-        """Return the first and last armour line holding record ``record``'s frame."""
-        at = 5
-        for i, raw in enumerate(_frames(self.data)):
-            end = at + 4 + len(raw)
-            if i == record:
-                return self._line(at), self._line(end - 1)
-            at = end
-        last = self._line(max(0, len(self.data) - 1))
-        return last, last + 1
+        """Return the first and last armour line holding record ``record``'s frame.
+
+        Frames are found by their length prefixes alone, so a bad prefix still maps.
+        """
+        at, end = 5, len(self.data)
+        for _ in range(record):
+            if at + 4 > end:
+                break
+            at += 4 + int.from_bytes(self.data[at : at + 4], "big")
+        at = min(at, end - 1)
+        size = int.from_bytes(self.data[at : at + 4], "big") if at + 4 <= end else 0
+        return self._line(at), self._line(min(end, at + 4 + size) - 1)
 
     def _line(self, offset: int) -> int:
         return self.begin + 1 + offset // _BYTES_PER_LINE
-
-
-def _frames(data: bytes) -> list[bytes]:
-    out: list[bytes] = []
-    try:
-        for raw in iter_frames(data):
-            out.append(raw)
-    except WireError:
-        pass  # a framing error ends the map at the frames read
-    return out
 
 
 def read_text(data: bytes) -> TextReplay:
@@ -268,10 +260,9 @@ def verify_text(data: bytes, name: str = "<text>") -> Verdict:
         return Verdict(name, False, error=e.reason, kind="TextReplayError")
     verdict = verify_bytes(tr.data, name)
     if not verdict.ok:
-        extra = ""
-        if verdict.record is not None:
-            first, last = tr.lines_of(verdict.record)
-            extra = f" (armour line {first})" if first == last else f" (lines {first}-{last})"
+        # No record number: the file's magic or version, in the first armour line.
+        first, last = (tr.begin + 1,) * 2 if verdict.record is None else tr.lines_of(verdict.record)
+        extra = f" (line {first})" if first == last else f" (lines {first}-{last})"
         return Verdict(
             name, False, error=verdict.error + extra, record=verdict.record, kind=verdict.kind
         )

@@ -1,0 +1,380 @@
+"""Replay exports: text round trip and tamper detection, JSON schema, the HTML page, SVG, CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from santorini_p2p.cli import main
+from santorini_p2p.engine import OPENING
+from santorini_p2p.replay.export_html import export_html
+from santorini_p2p.replay.export_json import to_document
+from santorini_p2p.replay.export_text import (
+    BEGIN_LINE,
+    TextReplay,
+    TextReplayError,
+    check_text,
+    export_text,
+    load_timeline,
+    read_text,
+    verify_text,
+)
+from santorini_p2p.replay.svg import board_svg
+from santorini_p2p.replay.timeline import read_timeline
+from santorini_p2p.replay.verify import verify_bytes
+from santorini_p2p.wire.identity import Identity
+from santorini_p2p.wire.log import encode_frames
+from santorini_p2p.wire.script import play_script
+from tests.replays import IDS, frame_offsets, game
+
+SCHEMA = Path(__file__).resolve().parent.parent / "protocol" / "schemas"
+GAMES = [
+    (2, "none", 0, False),
+    (2, "draft", 1, True),
+    (3, "draft", 1, False),
+    (4, "challenger", 2, False),
+    (2, "random", 3, True),
+    (3, "none", 4, True),
+]
+games = st.sampled_from(GAMES)
+bounded = settings(max_examples=15)
+
+
+def replay(which) -> bytes:
+    return encode_frames(game(*which))
+
+
+@cache
+def text_of(which) -> str:
+    return export_text(read_timeline(replay(which)))
+
+
+def bad_replay() -> tuple[bytes, int]:
+    """A replay whose record 15 is signed badly (one flipped byte), and that record's number."""
+    env = game(2, "none", 0)
+    start, _ = frame_offsets(env)[15]
+    blob = bytearray(encode_frames(env))
+    blob[start + 20] ^= 1
+    return bytes(blob), 15
+
+
+# -- text: round trip ---------------------------------------------------------------------------
+
+
+@bounded
+@given(games)
+def test_text_export_imports_back_byte_identical_and_verifies_alone(which):
+    data = replay(which)
+    text = text_of(which).encode()
+    assert read_text(text).data == data
+    _, t = check_text(text)
+    assert t.ok
+    alone = verify_text(text, "g.santorini.txt")
+    assert alone.ok, alone.line()
+    assert alone.line() == verify_bytes(data, "g.santorini.txt").line()
+
+
+def test_text_export_lists_tags_and_numbered_actions_with_clocks():
+    text = text_of((2, "draft", 1, True))
+    lines = text.splitlines()
+    assert lines[0] == '[Event "santorini-p2p game"]'
+    assert '[TimeControl "60+300"]' in lines
+    assert '[Seat1Key "' in text
+    assert '[Verification "ok"]' in lines
+    first = next(x for x in lines if x.startswith("1. "))
+    assert re.fullmatch(r"1\. seat 1: god \w+ \{0:01\.500, bank 5:00\.000\}", first)
+    assert lines.count(BEGIN_LINE) == 1
+
+
+def test_crlf_and_trailing_spaces_do_not_matter():
+    text = text_of((2, "none", 0, False))
+    mangled = "\n\n" + "\r\n".join(x + "  " for x in text.split("\n"))
+    assert verify_text(mangled.encode()).ok
+
+
+def test_a_replay_file_is_not_taken_for_text():
+    assert verify_bytes(replay(GAMES[0])).ok
+
+
+# -- text: tampering ----------------------------------------------------------------------------
+
+
+def _armour_span(lines: list[str]) -> tuple[int, int]:
+    begin = lines.index(BEGIN_LINE)
+    end = lines.index("-----END SANTORINI REPLAY-----")
+    return begin + 1, end  # armour lines are lines[begin + 1 : end] (0-based)
+
+
+def _read_or_error(text: bytes) -> TextReplay | TextReplayError:
+    try:
+        return read_text(text)
+    except TextReplayError as e:
+        return e
+
+
+@bounded
+@given(games, st.data())
+def test_any_change_to_the_armour_is_caught_with_its_line(which, data):
+    lines = text_of(which).split("\n")
+    first, end = _armour_span(lines)
+    k = data.draw(st.integers(first, end - 1), label="line")
+    j = data.draw(st.integers(0, len(lines[k]) - 1), label="column")
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-! é"
+    new = data.draw(st.sampled_from([c for c in alphabet if c != lines[k][j]]), label="char")
+    lines[k] = lines[k][:j] + new + lines[k][j + 1 :]
+    text = "\n".join(lines).encode()
+    number = k + 1
+    assert not verify_text(text).ok
+    tr = _read_or_error(text)
+    if isinstance(tr, TextReplayError):
+        assert tr.line in (number, end)  # end: padding bits, reported at the last armour line
+        return
+    verdict = verify_bytes(tr.data)
+    assert not verdict.ok
+    if verdict.record is None:  # the magic or version: the file's first bytes
+        assert number == tr.begin + 1
+        return
+    lo, hi = tr.lines_of(verdict.record)
+    assert lo <= number <= hi
+    assert f"line{'s' if lo < hi else ''} {lo}" in verify_text(text).error
+
+
+@bounded
+@given(games, st.data())
+def test_editing_a_readable_move_is_caught_at_its_line(which, data):
+    t = read_timeline(replay(which))
+    lines = export_text(t).split("\n")
+    moves = [i for i, x in enumerate(lines) if re.match(r"\d+\. seat", x)]
+    i = data.draw(st.sampled_from(moves), label="line")
+    step = t.steps[moves.index(i)]
+    other = data.draw(
+        st.sampled_from(["a1>a2^a3", "place a1,a2", "god pan", "resigns", "e5>d4^e5"]), label="text"
+    )
+    edit = data.draw(st.sampled_from(["text", "seat", "clock", "drop", "swap"]), label="edit")
+    if edit == "text":
+        new = lines[i].replace(f": {step.text}", f": {other}", 1)
+        if new == lines[i]:
+            new = lines[i] + "x"
+        lines[i] = new
+    elif edit == "seat":
+        lines[i] = re.sub(r"seat (\d)", lambda m: f"seat {int(m[1]) % 4 + 1}", lines[i], count=1)
+    elif edit == "clock":
+        has = "{" in lines[i]
+        lines[i] = lines[i].replace("{0:", "{1:", 1) if has else lines[i] + " {0:01.000}"
+    elif edit == "drop":
+        del lines[i]
+    else:
+        if i + 1 < len(lines) and lines[i + 1] and lines[i + 1] != lines[i]:
+            lines[i], lines[i + 1] = lines[i + 1], lines[i]
+        else:
+            lines[i] += " "  # trailing space only: not a change
+            assert verify_text("\n".join(lines).encode()).ok
+            return
+    text = "\n".join(lines).encode()
+    with pytest.raises(TextReplayError) as caught:
+        check_text(text)
+    assert caught.value.line == i + 1
+    if edit != "drop":
+        assert caught.value.record_index == step.record
+    verdict = verify_text(text, "g")
+    assert not verdict.ok
+    assert f"line {i + 1}:" in verdict.error
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ('[Seat1 "', '[Seat1 "x'),
+        ('[Winner "', '[Winner "9'),
+        ('[Final "', '[Final "0'),
+        ("[Event ", "[Evnt "),
+    ],
+)
+def test_editing_a_tag_is_caught_at_its_line(old, new):
+    lines = text_of((2, "draft", 1, True)).split("\n")
+    i = next(k for k, x in enumerate(lines) if x.startswith(old))
+    lines[i] = lines[i].replace(old, new, 1)
+    with pytest.raises(TextReplayError) as caught:
+        check_text("\n".join(lines).encode())
+    assert caught.value.line == i + 1
+
+
+def test_text_without_armour_or_with_text_after_it_fails_with_a_line():
+    text = text_of(GAMES[0])
+    assert not verify_text(text.replace(BEGIN_LINE, "BEGIN").encode()).ok
+    with pytest.raises(TextReplayError) as caught:
+        read_text((text + "PS: good game\n").encode())
+    assert caught.value.line == len(text.split("\n"))
+
+
+# -- a file that fails verification -------------------------------------------------------------
+
+
+def test_a_bad_file_is_exported_up_to_its_first_bad_record_and_says_so():
+    data, bad = bad_replay()
+    t = read_timeline(data)
+    assert not t.ok
+    assert t.bad_record == bad
+    assert len(t.records) == bad
+    assert all(s.record < bad for s in t.steps)
+    text = export_text(t)
+    assert f'[Verification "fails at record {bad}: ' in text
+    verdict = verify_text(text.encode())
+    assert not verdict.ok
+    assert verdict.record == bad
+    faked = text.replace('[Verification "fails', '[Verification "ok"] [x "', 1)
+    assert not verify_text(faked.encode()).ok
+    page = export_html(t)
+    assert "FAILS VERIFICATION" in page
+    assert f"record {bad}" in page
+    doc = to_document(t)
+    assert doc["verification"]["record"] == bad
+    assert doc["verification"]["ok"] is False
+
+
+# -- JSON --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def export_schema():
+    schema = json.loads((SCHEMA / "replay-export.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+@pytest.mark.parametrize("which", GAMES, ids=[f"{p}p-{g}-{s}" for p, g, s, _ in GAMES])
+def test_json_export_matches_its_schema_and_the_log(which, export_schema):
+    t = read_timeline(replay(which))
+    doc = json.loads(json.dumps(to_document(t)))
+    export_schema.validate(doc)
+    assert len(doc["records"]) == len(t.records)
+    acts = [r for r in doc["records"] if r["type"] == "act"]
+    assert acts
+    assert all(r["state_hash"] == r["body"]["state_hash"] for r in acts)
+    last_act = [s for s in t.steps if s.kind == "act"][-1]
+    assert acts[-1]["position"] == last_act.position_text
+
+
+def test_json_export_of_a_bad_file_matches_the_schema(export_schema):
+    export_schema.validate(json.loads(json.dumps(to_document(read_timeline(bad_replay()[0])))))
+
+
+# -- HTML --------------------------------------------------------------------------------------
+
+EXTERNAL = re.compile(r"""(?:src|href|action)\s*=\s*["']?(?!#)|url\(|@import|<link|<iframe""", re.I)
+
+
+@pytest.mark.parametrize("which", GAMES, ids=[f"{p}p-{g}-{s}" for p, g, s, _ in GAMES])
+def test_html_page_is_self_contained_and_small(which):
+    t = read_timeline(replay(which))
+    page = export_html(t)
+    assert len(page.encode()) < 100_000
+    assert "Content-Security-Policy" in page
+    assert "default-src 'none'" in page
+    assert re.findall(r"https?://[^\s\"'<]+", page) == ["http://www.w3.org/2000/svg"]
+    assert EXTERNAL.findall(page.replace('href="#', "")) == []
+    for p in t.players:
+        assert p.fingerprint in page
+        if p.power:
+            assert p.power in page
+    assert page.count('<use id="sq-') == 25
+    assert 'id="slider"' in page
+    assert page.count("data-i=") == len(t.steps)
+    assert t.result_text in page
+
+
+def test_html_escapes_player_names():
+    ids = [Identity.from_seed(b"\x05" * 32, '<b>"bob" & co</b>'), IDS[1]]
+    env = play_script(ids, ["place a1,a2", "place e5,e4"], finish=True)
+    page = export_html(read_timeline(encode_frames(env)))
+    assert "<b>" not in page.replace('<b>"', "")  # only the page's own <b> tags
+    assert "&lt;b&gt;&quot;bob&quot; &amp; co&lt;/b&gt;" in page
+    assert '\\u003cb\\u003e\\"bob\\" \\u0026 co\\u003c/b\\u003e' in page
+
+
+# -- SVG ---------------------------------------------------------------------------------------
+
+
+def test_svg_board_is_well_formed_with_every_square():
+    tree = ET.fromstring(board_svg(read_timeline(replay(GAMES[0])).steps[-1].position, {0, 6}))
+    ns = "{http://www.w3.org/2000/svg}"
+    uses = tree.findall(f"{ns}use")
+    assert len(uses) == 25
+    ids = {g.get("id") for g in tree.iter(f"{ns}g")}
+    assert {u.get("href", "")[1:] for u in uses} <= ids
+    assert len([r for r in tree.findall(f"{ns}rect") if r.get("stroke") == "#7dd3fc"]) == 2
+
+
+def test_show_svg_draws_the_opening(capsys):
+    assert main(["show", OPENING, "--svg"]) == 0
+    out = capsys.readouterr().out
+    tree = ET.fromstring(out)
+    hrefs = [u.get("href") for u in tree.iter("{http://www.w3.org/2000/svg}use")]
+    assert sorted(h for h in hrefs if h != "#c0") == ["#c0A", "#c0A", "#c0B", "#c0B"]
+
+
+# -- command line ------------------------------------------------------------------------------
+
+
+def test_cli_export_import_verify_round_trip(tmp_path, capsys):
+    src = tmp_path / "game.replay"
+    src.write_bytes(replay(GAMES[1]))
+    txt = tmp_path / "game.santorini.txt"
+    assert main(["replay", "export", str(src), "-o", str(txt)]) == 0
+    assert main(["replay", "verify", str(txt)]) == 0
+    assert main(["replay", "import", str(txt), "-o", str(tmp_path / "back.replay")]) == 0
+    assert (tmp_path / "back.replay").read_bytes() == src.read_bytes()
+    for fmt in ("html", "json", "svg"):
+        out = tmp_path / f"game.{fmt}"
+        assert main(["replay", "export", str(txt), "--format", fmt, "-o", str(out)]) == 0
+        assert out.stat().st_size > 1000
+    assert main(["replay", "info", str(src)]) == 0
+    out = capsys.readouterr().out
+    assert "verification  ok" in out
+    assert IDS[0].fingerprint in out
+
+
+def test_cli_reports_an_edited_text_with_its_line(tmp_path, capsys):
+    text = text_of(GAMES[0])
+    lines = text.split("\n")
+    i = next(k for k, x in enumerate(lines) if x.startswith("5. "))
+    lines[i] = re.sub(r": \S+", ": a1>a2^a3", lines[i], count=1)
+    path = tmp_path / "edited.santorini.txt"
+    path.write_text("\n".join(lines))
+    assert main(["replay", "verify", str(path)]) == 1
+    assert f"line {i + 1}: the text says" in capsys.readouterr().err
+    assert main(["replay", "import", str(path), "-o", str(tmp_path / "x.replay")]) == 1
+    assert not (tmp_path / "x.replay").exists()
+
+
+def test_cli_exports_a_bad_file_partially_and_exits_1(tmp_path, capsys):
+    src = tmp_path / "bad.replay"
+    src.write_bytes(bad_replay()[0])
+    out = tmp_path / "bad.html"
+    assert main(["replay", "export", str(src), "--format", "html", "-o", str(out)]) == 1
+    assert "FAILS VERIFICATION" in out.read_text()
+    assert "fails at record 15" in capsys.readouterr().err
+    assert main(["replay", "info", str(src)]) == 1
+
+
+def test_cli_rejects_a_ply_outside_the_game(tmp_path, capsys):
+    src = tmp_path / "game.replay"
+    src.write_bytes(replay(GAMES[0]))
+    assert main(["replay", "export", str(src), "--format", "svg", "--ply", "9999"]) == 2
+    assert "ply: expected 0 to" in capsys.readouterr().err
+    assert main(["replay", "export", str(src), "--format", "svg", "--ply", "0"]) == 0
+
+
+def test_load_timeline_reads_text_and_binary_alike():
+    data = replay(GAMES[3])
+    a, b = load_timeline(data), load_timeline(export_text(read_timeline(data)).encode())
+    assert a.data == b.data
+    assert [s.position for s in a.steps] == [s.position for s in b.steps]
