@@ -162,7 +162,7 @@ class _Peer:
     slot: int | None = None
     name: str = ""
     connected: bool = True
-    sent_upto: int = 0
+    last_resend_ms: int = -(10**9)
 
 
 def game_dir(home: Path) -> Path:
@@ -312,8 +312,8 @@ class Session:
         s.journal = journal
         s._game_id = header.game_id
         s._nonce = bytes.fromhex(str(note["nonce"]))
-        s._announced = len(v.records)
-        s._say(f"Resumed the game from {journal_path.name} at record {len(v.records)}.")
+        s._announced = v.next_seq
+        s._say(f"Resumed the game from {journal_path.name} at record {v.next_seq}.")
         s._advance()
         return s
 
@@ -365,7 +365,7 @@ class Session:
         """Whether the game is complete and every peer is known to hold every record."""
         if not self.is_complete:
             return False
-        n = len(self.records)
+        n = self._count()
         return all(
             p.have >= n for p in self._peers.values() if p.slot is not None or not self.is_host
         )
@@ -429,6 +429,17 @@ class Session:
             else:
                 out.append(SeatClock(tc.move_ms, bank, False))
         return tuple(out)
+
+    def _count(self) -> int:
+        """The number of records held (cheaper than ``len(records)``)."""
+        v = self.validator
+        return v.next_seq if v else 0
+
+    def _raw(self, index: int) -> bytes:
+        """The exact bytes of record ``index`` (which must be held)."""
+        v = self.validator
+        assert v is not None
+        return v.records[index].raw
 
     def outgoing(self) -> list[tuple[bytes, bytes]]:
         """Return and forget the frames to send, as ``(peer id, frame bytes)``."""
@@ -505,7 +516,7 @@ class Session:
             self._handle(peer, state, frame)
         except (OSError, SantoriniError) as e:
             LOG.exception("stopping after an error")
-            self._stop(f"internal error: {e}", index=len(self.records))
+            self._stop(f"internal error: {e}", index=self._count())
         self._changed()
 
     def _handle(self, peer: bytes, state: _Peer, frame: Frame) -> None:
@@ -552,9 +563,9 @@ class Session:
                 self._send(peer, Refuse("this game has started without you"))
                 return
             self._bind_peer(peer, state, keys.index(hello.public_key), hello.name)
-            state.have = state.sent_upto = hello.have
-            self._send(peer, Status(len(v.records)))
-            self._send_missing(peer, state, force=True)
+            state.have = hello.have
+            self._send(peer, Status(v.next_seq))
+            self._send_missing(peer, state)
             return
         if hello.game_id and hello.game_id != self._game_id:
             self._send(peer, Refuse("no such game here"))
@@ -658,11 +669,8 @@ class Session:
         self._stop(f"refused by {state.name or 'the host'}: {r.reason}", index=0, notify=False)
 
     def _on_status(self, peer: bytes, state: _Peer, st: Status) -> None:
-        if st.have > state.have:
-            state.have = st.have
-        if st.have < state.sent_upto:
-            state.sent_upto = st.have
-        self._send_missing(peer, state)
+        # Only the timer resends (``tick``): a status may be older than records in flight.
+        state.have = max(state.have, st.have)
 
     def _on_stop(self, peer: bytes, state: _Peer, st: Stop) -> None:
         if self.stopped:
@@ -687,11 +695,12 @@ class Session:
             self._drain_buffer(peer)
             return
         v = self.journal.validator
-        n = len(v.records)
+        n = v.next_seq
+        # Whoever sends record i holds every record up to i.
+        state.have = max(state.have, rf.index + 1)
         if rf.index < n:
-            if v.records[rf.index].raw != rf.envelope:
+            if self._raw(rf.index) != rf.envelope:
                 self._conflict(peer, state, rf)
-            self._ack_to(peer)
             return
         if rf.index > n:
             if len(self._buffer) < _BUFFER_LIMIT:
@@ -767,7 +776,7 @@ class Session:
         """Check and journal the next record from a peer; stop the game if it is bad."""
         assert self.journal is not None
         v = self.journal.validator
-        index = len(v.records)
+        index = v.next_seq
         try:
             rec = self.journal.append(raw)
         except ReplayError as e:
@@ -799,8 +808,9 @@ class Session:
             LOG.info("dropped record %d from %s: that number is taken", rf.index, state.name)
             return
         mine = v.records[rf.index :]
-        confirmed = self._peers[HOST_ID].have
-        if rf.index >= confirmed and all(r.signer == self.identity.public_key for r in mine):
+        # The host orders the log: a record of this peer's that lost a race to another record
+        # with that number (a timeout claim against a late mover) is taken back.
+        if all(r.signer == self.identity.public_key for r in mine):
             self._take_back(rf.index)
             self._accept(peer, rf.envelope)
             self._advance()
@@ -844,19 +854,19 @@ class Session:
                 if p.name or not self.is_host:
                     self._say(f"{p.name or 'The host'} is disconnected; waiting.", NoteKind.WARNING)
                     self._changed()
-            if now - p.last_sent_ms >= RESEND_MS and (p.slot is not None or not self.is_host):
-                if self.stopped is not None:
-                    continue
-                if self.journal is not None and (self.is_host or p.connected):
-                    self._send(peer_id, Status(len(self.records)))
-                self._send_missing(peer_id, p, force=True)
+            if self.stopped is not None or (self.is_host and p.slot is None):
+                continue
+            if now - p.last_resend_ms >= RESEND_MS:
+                self._send_missing(peer_id, p)
+            if now - p.last_sent_ms >= RESEND_MS and self.journal is not None:
+                self._send(peer_id, Status(self._count()))
         if self.stopped is None:
             self._check_clocks(now)
 
     def _say_hello(self, now: int) -> None:
         self._hello_sent_ms = now
         gid = self._game_id if self.journal is not None else b""
-        hello = sign_hello(self.identity, PROTOCOL_VERSION, gid, len(self.records))
+        hello = sign_hello(self.identity, PROTOCOL_VERSION, gid, self._count())
         self._send(HOST_ID, hello)
 
     def _check_clocks(self, now: int) -> None:
@@ -892,7 +902,7 @@ class Session:
         v = self.validator
         if v is None or v.position is None or v.pending_acks or v.is_over:
             return
-        key = len(v.records)
+        key = v.next_seq
         if key != self._move_key:
             self._move_key = key
             self._move_started = self._now()
@@ -953,7 +963,7 @@ class Session:
             rec = self.journal.append(raw)
         except ReplayError as e:
             self._stop(
-                f"this peer's own record {e.record_index} is invalid: {e}", index=len(self.records)
+                f"this peer's own record {e.record_index} is invalid: {e}", index=self._count()
             )
             return
         if self._resign_requested and isinstance(rec.message, Resign):
@@ -966,25 +976,20 @@ class Session:
         for peer_id, p in self._peers.items():
             if peer_id == skip or (self.is_host and p.slot is None):
                 continue
-            if p.sent_upto == index:
-                p.sent_upto = index + 1
+            p.last_resend_ms = self._now()
             self._send(peer_id, frame)
 
-    def _send_missing(self, peer: bytes, p: _Peer, *, force: bool = False) -> None:
-        """Send the records ``peer`` lacks: new ones at once, old ones again when due."""
+    def _send_missing(self, peer: bytes, p: _Peer) -> None:
+        """Send (again) the records ``peer`` is not known to hold, a batch at a time."""
         v = self.validator
-        if v is None:
+        if v is None or p.have >= v.next_seq:
             return
-        n = len(v.records)
-        start = p.have if force else max(p.have, p.sent_upto)
-        if start >= n:
-            return
-        for rec in v.records[start : start + _BATCH]:
+        p.last_resend_ms = self._now()
+        for rec in v.records[p.have : p.have + _BATCH]:
             self._send(peer, RecordFrame(rec.index, rec.raw))
-        p.sent_upto = max(p.sent_upto, min(n, start + _BATCH))
 
     def _ack_to(self, peer: bytes) -> None:
-        self._send(peer, Status(len(self.records)))
+        self._send(peer, Status(self._count()))
 
     def _send(self, peer: bytes, frame: Frame) -> None:
         p = self._peers.get(peer)

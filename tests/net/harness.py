@@ -1,0 +1,170 @@
+"""Sessions over an in-memory link: a fake clock, a lossy network, seeded bots.
+
+No sockets: frames go from ``Session.outgoing`` into a list of packets that a seeded policy
+may drop, duplicate, delay or reorder, and arrive through ``Session.receive``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from santorini_p2p.engine import legal_actions
+from santorini_p2p.net.clock import TimeControl
+from santorini_p2p.net.session import HOST_ID, GameSettings, Session
+from santorini_p2p.net.trust import KnownPeers
+from santorini_p2p.wire.identity import Identity
+
+
+class FakeClock:
+    """A monotonic clock in ms that moves only when told."""
+
+    def __init__(self) -> None:
+        self.ms = 1_000
+
+    def __call__(self) -> int:
+        return self.ms
+
+
+def identity(i: int, name: str | None = None) -> Identity:
+    return Identity.from_seed(bytes([i + 1]) * 32, name or f"player{i}")
+
+
+@dataclass
+class Policy:
+    """What the link does to each packet (probabilities, and delay in steps)."""
+
+    drop: float = 0.0
+    dup: float = 0.0
+    delay: int = 0
+    reorder: bool = False
+
+
+@dataclass
+class Packet:
+    due: int
+    src: int
+    dst: int
+    data: bytes
+
+
+@dataclass
+class Net:
+    """A host (index 0) and joiners (1..n-1) over one in-memory star link."""
+
+    sessions: list[Session]
+    clock: FakeClock
+    rng: random.Random
+    policy: Policy = field(default_factory=Policy)
+    packets: list[Packet] = field(default_factory=list)
+    step_no: int = 0
+    bots: bool = True
+    down: set[int] = field(default_factory=set)
+    #: Which session is being called (tests that patch the engine read it).
+    active: list[int] = field(default_factory=lambda: [0])
+
+    @classmethod
+    def create(
+        cls,
+        tmp: Path,
+        players: int = 2,
+        gods: str = "none",
+        *,
+        time: TimeControl | None = None,
+        seed: int = 0,
+        policy: Policy | None = None,
+        names: list[str] | None = None,
+    ) -> Net:
+        clock = FakeClock()
+        ids = [identity(i, names[i] if names else None) for i in range(players)]
+        host = Session.host(
+            ids[0],
+            GameSettings(players, gods, time),
+            home=tmp / "p0",
+            now=clock,
+            known=KnownPeers(tmp / "p0"),
+            address="127.0.0.1:1",
+        )
+        sessions = [host]
+        for i in range(1, players):
+            sessions.append(
+                Session.join(
+                    ids[i],
+                    home=tmp / f"p{i}",
+                    now=clock,
+                    known=KnownPeers(tmp / f"p{i}"),
+                    address="127.0.0.1:1",
+                )
+            )
+        return cls(sessions, clock, random.Random(seed), policy or Policy())
+
+    def peer_id(self, i: int) -> bytes:
+        return bytes([i])
+
+    def _send(self, src: int, dst: int, data: bytes) -> None:
+        if src in self.down or dst in self.down:
+            return
+        p = self.policy
+        if self.rng.random() < p.drop:
+            return
+        copies = 2 if self.rng.random() < p.dup else 1
+        for _ in range(copies):
+            delay = self.rng.randint(0, p.delay) if p.delay else 0
+            self.packets.append(Packet(self.step_no + delay, src, dst, data))
+
+    def step(self, ms: int = 10) -> None:
+        """One round: time passes, every session ticks and plays, packets are delivered."""
+        self.step_no += 1
+        self.clock.ms += ms
+        for i, s in enumerate(self.sessions):
+            if i in self.down:
+                continue
+            self.active[0] = i
+            s.tick()
+            if self.bots and s.awaiting is not None:
+                p = s.position
+                assert p is not None
+                s.submit(random.Random(self.step_no * 7 + i).choice(legal_actions(p)))
+        self.flush()
+        due = [p for p in self.packets if p.due <= self.step_no]
+        self.packets = [p for p in self.packets if p.due > self.step_no]
+        if self.policy.reorder:
+            self.rng.shuffle(due)
+        for p in due:
+            if p.dst in self.down:
+                continue
+            self.active[0] = p.dst
+            src_id = HOST_ID if p.src == 0 else self.peer_id(p.src)
+            self.sessions[p.dst].receive(src_id, p.data)
+        self.flush()
+
+    def flush(self) -> None:
+        for i, s in enumerate(self.sessions):
+            if i in self.down:
+                s.outgoing()
+                continue
+            for peer, data in s.outgoing():
+                dst = 0 if i != 0 else peer[0]
+                self._send(i, dst, data)
+
+    def run(self, limit: int = 20_000, ms: int = 10) -> int:
+        """Step until every session is settled or one stopped; return the steps taken."""
+        for n in range(limit):
+            if self.done():
+                return n
+            self.step(ms)
+        raise AssertionError(f"no end after {limit} steps: {self.summary()}")
+
+    def done(self) -> bool:
+        live = [s for i, s in enumerate(self.sessions) if i not in self.down]
+        return all(s.is_settled for s in live) or all(s.stopped for s in live)
+
+    def summary(self) -> str:
+        return "; ".join(
+            f"{s.identity.name}: {len(s.records)} records, stopped={s.stopped}"
+            for s in self.sessions
+        )
+
+    def journals(self) -> list[bytes]:
+        return [s.journal_path.read_bytes() for s in self.sessions]

@@ -1,0 +1,287 @@
+"""The lockstep session, driven without sockets over the in-memory link of ``harness.py``."""
+
+from __future__ import annotations
+
+import pytest
+
+from santorini_p2p.engine import Phase, legal_actions
+from santorini_p2p.net.clock import TimeControl
+from santorini_p2p.net.frames import RecordFrame, Status, encode_frame
+from santorini_p2p.net.session import HOST_ID, Session
+from santorini_p2p.net.trust import KnownPeers
+from santorini_p2p.replay.verify import verify_bytes, verify_file
+from santorini_p2p.wire import log as wire_log
+from santorini_p2p.wire.log import read_log, seal
+from santorini_p2p.wire.messages import Act
+from tests.net.harness import Net, Policy, identity
+
+pytestmark = pytest.mark.usefixtures("no_fsync")
+
+
+def _assert_identical_complete(net: Net) -> None:
+    data = net.journals()
+    assert all(d == data[0] for d in data), net.summary()
+    v = read_log(data[0])
+    assert v.is_complete
+    assert verify_bytes(data[0]).ok
+
+
+@pytest.mark.parametrize(
+    ("players", "gods"),
+    [(2, "none"), (3, "none"), (4, "none"), (2, "challenger"), (3, "draft"), (4, "random")],
+)
+def test_bots_finish_with_byte_identical_verified_journals(tmp_path, players, gods):
+    net = Net.create(tmp_path, players, gods, seed=players)
+    net.run()
+    assert not any(s.stopped for s in net.sessions)
+    _assert_identical_complete(net)
+
+
+def test_lossy_link_still_ends_identical(tmp_path):
+    net = Net.create(
+        tmp_path, 3, "draft", seed=5, policy=Policy(drop=0.2, dup=0.2, delay=5, reorder=True)
+    )
+    net.run(limit=60_000)
+    assert not any(s.stopped for s in net.sessions), net.summary()
+    _assert_identical_complete(net)
+
+
+def _play_until(net: Net, phase: Phase, turns: int = 0) -> None:
+    for _ in range(5_000):
+        v = net.sessions[0].validator
+        if (
+            v is not None
+            and v.position is not None
+            and v.position.phase is phase
+            and v.turns >= turns
+            and not v.pending_acks
+        ):
+            return
+        net.step()
+    raise AssertionError(net.summary())
+
+
+def _idle(net: Net) -> None:
+    """Stop the bots and let every pending acknowledgement arrive."""
+    net.bots = False
+    for _ in range(30):
+        net.step()
+
+
+def _joiner_with_stop(net: Net, raw: bytes, index: int) -> Session:
+    joiner = net.sessions[1]
+    joiner.receive(HOST_ID, encode_frame(RecordFrame(index, raw)))
+    return joiner
+
+
+def test_forged_record_is_refused_and_stops_with_report(tmp_path):
+    net = Net.create(tmp_path, 2, seed=1)
+    _play_until(net, Phase.PLAY, turns=2)
+    _idle(net)
+    joiner = net.sessions[1]
+    v = joiner.validator
+    assert v is not None
+    assert v.position is not None
+    n = v.next_seq
+    action = str(legal_actions(v.position)[0])
+    # Signed by a key that holds no seat.
+    forged = seal(identity(9), Act(n, v.last_hash, action, 0, bytes(32)))
+    _joiner_with_stop(net, forged, n)
+    assert joiner.stopped is not None
+    assert "refused record" in joiner.stopped
+    assert len(joiner.records) == n
+    assert joiner.report_path is not None
+    assert joiner.report_path.exists()
+    verdict = verify_file(joiner.report_path.with_suffix(".sntr"))
+    assert not verdict.ok
+    assert verdict.record == n
+    # The host hears the stop and stops too.
+    net.run(limit=100)
+    assert net.sessions[0].stopped is not None
+    assert "stopped the game" in net.sessions[0].stopped
+
+
+def test_wrong_seat_record_is_refused(tmp_path):
+    net = Net.create(tmp_path, 2, seed=2)
+    _play_until(net, Phase.PLAY, turns=1)
+    _idle(net)
+    joiner = net.sessions[1]
+    v = joiner.validator
+    assert v is not None
+    assert v.position is not None
+    mover = v.position.to_move
+    other = identity(0 if v.seats[mover] == identity(1).public_key else 1)
+    assert v.seats[mover] != other.public_key
+    raw = v.make_act(other, str(legal_actions(v.position)[0]), 0)
+    n = v.next_seq
+    _joiner_with_stop(net, raw, n)
+    assert joiner.stopped is not None
+    assert "SignatureError" in joiner.stopped
+
+
+def test_replayed_record_from_another_game_is_refused(tmp_path):
+    first = Net.create(tmp_path / "a", 2, seed=3)
+    first.run()
+    other_records = first.sessions[0].records
+    net = Net.create(tmp_path / "b", 2, seed=3)
+    _play_until(net, Phase.PLAY, turns=1)
+    net.bots = False
+    joiner = net.sessions[1]
+    n = len(joiner.records)
+    _joiner_with_stop(net, other_records[n].raw, n)
+    assert joiner.stopped is not None
+    assert "ChainError" in joiner.stopped
+
+
+def test_duplicate_and_old_records_are_ignored(tmp_path):
+    net = Net.create(tmp_path, 2, seed=4)
+    _play_until(net, Phase.PLAY, turns=2)
+    joiner = net.sessions[1]
+    before = len(joiner.records)
+    for rec in joiner.records:
+        joiner.receive(HOST_ID, encode_frame(RecordFrame(rec.index, rec.raw)))
+    joiner.receive(HOST_ID, encode_frame(Status(0)))
+    assert joiner.stopped is None
+    assert len(joiner.records) == before
+
+
+def test_disagreeing_engine_stops_both_sides_with_reports(tmp_path, monkeypatch):
+    net = Net.create(tmp_path, 2, seed=6)
+    real = wire_log.state_hash
+
+    def skewed(p):
+        h = real(p)
+        # Peer 1's engine disagrees as soon as a block stands on the board.
+        if net.active[0] == 1 and p.ge1:
+            return bytes(32)
+        return h
+
+    monkeypatch.setattr(wire_log, "state_hash", skewed)
+    net.run()
+    host, joiner = net.sessions
+    assert host.stopped is not None
+    assert joiner.stopped is not None
+    assert "desync" in (host.stopped + joiner.stopped)
+    for s in (host, joiner):
+        assert s.report_path is not None
+        text = s.report_path.read_text()
+        assert "state hash here" in text
+        assert "position:" in text
+        assert s.report_path.with_suffix(".sntr").exists()
+    monkeypatch.setattr(wire_log, "state_hash", real)
+    verdict = verify_file(joiner.report_path.with_suffix(".sntr"))
+    assert not verdict.ok
+    assert verdict.record is not None
+
+
+def test_changed_key_is_refused_naming_both_fingerprints(tmp_path):
+    # The host remembers "player1" with another key from an earlier game.
+    known = KnownPeers(tmp_path / "p0")
+    impostor_key = identity(7).public_key
+    known.check("player1", impostor_key)
+    net = Net.create(tmp_path, 2, seed=7)
+    for _ in range(50):
+        net.step()
+    joiner = net.sessions[1]
+    assert joiner.stopped is not None
+    assert "HAS CHANGED" in joiner.stopped
+    real_fp = identity(1).fingerprint
+    assert real_fp in joiner.stopped
+    host_warnings = " ".join(n.text for n in net.sessions[0].notes)
+    assert "HAS CHANGED" in host_warnings
+    assert real_fp in host_warnings
+
+
+def test_joiner_refuses_a_host_whose_key_changed(tmp_path):
+    KnownPeers(tmp_path / "p1").check("player0", identity(8).public_key)
+    net = Net.create(tmp_path, 2, seed=8)
+    for _ in range(50):
+        net.step()
+    assert net.sessions[1].stopped is not None
+    assert identity(0).fingerprint in net.sessions[1].stopped
+
+
+def test_crashed_joiner_resumes_from_its_journal(tmp_path):
+    net = Net.create(tmp_path, 3, "draft", seed=9)
+    _play_until(net, Phase.PLAY, turns=4)
+    crashed = net.sessions[2]
+    path = crashed.journal_path
+    crashed.close()
+    net.down.add(2)
+    for _ in range(20):
+        net.step()
+    net.sessions[2] = Session.resume(
+        crashed.identity, path, home=crashed.home, now=net.clock, known=KnownPeers(crashed.home)
+    )
+    net.down.clear()
+    net.run()
+    assert not any(s.stopped for s in net.sessions), net.summary()
+    _assert_identical_complete(net)
+
+
+def test_crashed_host_resumes_from_its_journal(tmp_path):
+    net = Net.create(tmp_path, 2, "challenger", seed=10)
+    _play_until(net, Phase.PLAY, turns=3)
+    host = net.sessions[0]
+    host.close()
+    net.down.add(0)
+    for _ in range(20):
+        net.step()
+    net.sessions[0] = Session.resume(
+        host.identity, host.journal_path, home=host.home, now=net.clock
+    )
+    net.down.clear()
+    net.run()
+    assert not any(s.stopped for s in net.sessions), net.summary()
+    _assert_identical_complete(net)
+
+
+def test_own_clock_running_out_loses_on_time(tmp_path):
+    net = Net.create(tmp_path, 2, time=TimeControl(1000, 2000), seed=11)
+    _play_until(net, Phase.PLAY, turns=1)
+    net.bots = False
+    net.run(ms=100)
+    v = read_log(net.journals()[0])
+    assert v.result is not None
+    assert v.result[1] == "time"
+    _assert_identical_complete(net)
+
+
+def test_silent_mover_is_claimed_out_of_time(tmp_path):
+    net = Net.create(tmp_path, 2, time=TimeControl(1000, 1000), seed=12)
+    _play_until(net, Phase.PLAY, turns=1)
+    net.bots = False
+    v = net.sessions[0].validator
+    assert v is not None
+    assert v.position is not None
+    silent = 1 if v.seat_of(identity(1).public_key) == v.position.to_move else 0
+    net.down.add(silent)
+    for _ in range(100):
+        net.step(100)
+    claimer = net.sessions[1 - silent]
+    assert claimer.validator is not None
+    assert claimer.validator.is_over
+    assert claimer.validator.result is not None
+    assert claimer.validator.result[1] == "time"
+    net.down.clear()
+    net.run(ms=100)
+    _assert_identical_complete(net)
+
+
+def test_resignation_ends_the_game(tmp_path):
+    net = Net.create(tmp_path, 2, seed=13)
+    _play_until(net, Phase.PLAY, turns=2)
+    net.sessions[1].resign()
+    net.run()
+    v = read_log(net.journals()[0])
+    assert v.result is not None
+    assert v.result[1] == "resign"
+    _assert_identical_complete(net)
+
+
+def test_three_player_resignation_eliminates_and_play_goes_on(tmp_path):
+    net = Net.create(tmp_path, 3, seed=14)
+    _play_until(net, Phase.PLAY, turns=1)
+    net.sessions[2].resign()
+    net.run()
+    _assert_identical_complete(net)
