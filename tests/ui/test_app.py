@@ -292,3 +292,72 @@ def test_without_a_terminal_the_console_says_so(capsys, monkeypatch, tmp_path):
     assert main([]) == 2
     assert main(["play", "--bot", "easy"]) == 2
     assert "needs a terminal" in capsys.readouterr().err
+
+
+def test_start_screen_opens_a_replay_and_a_network_game_through_its_hook(monkeypatch, tmp_path):
+    from tests.replays import replay_file
+
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+    path = tmp_path / "g.sntr"
+    path.write_bytes(replay_file())
+    hosted = LocalGame([Player("Ann"), Player("Ben")], time_control=None)
+
+    class Network:
+        async def host(self):
+            return hosted
+
+        async def join(self):
+            return None
+
+    async def main():
+        with terminal() as keys:
+            seen = []
+
+            async def next_app():
+                await poll(
+                    lambda: (a := get_app_or_none()) is not None and a.is_running and a not in seen
+                )
+                seen.append(get_app_or_none())
+
+            run = asyncio.create_task(console(GameOptions(mouse=False), Network()))
+            await next_app()
+            keys.send_text("6")  # open a replay
+            await next_app()
+            keys.send_text(str(path) + ENTER)
+            await next_app()  # the viewer
+            keys.send_text("q")
+            await next_app()
+            keys.send_text("3")  # host
+            await next_app()
+            keys.send_text("place b2,d4" + ENTER)
+            await poll(lambda: len(hosted.actions) == 1)
+            keys.send_text(CTRL_Q)
+            await next_app()
+            keys.send_text("4")  # join: backed out, the start screen again
+            await next_app()
+            keys.send_text("7")
+            assert await asyncio.wait_for(run, 5) == 0
+
+    asyncio.run(main())
+
+
+def test_without_a_network_host_and_join_say_so(monkeypatch, tmp_path):
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+
+    async def main():
+        with terminal() as keys:
+            run = asyncio.create_task(console(GameOptions(mouse=False)))
+            await poll(lambda: (a := get_app_or_none()) is not None and a.is_running)
+            first = get_app_or_none()
+            keys.send_text("3")
+            await poll(
+                lambda: (a := get_app_or_none()) is not None and a is not first and a.is_running
+            )
+            text = fragments_text(
+                get_app_or_none().layout.container.get_children()[0].content.text()
+            )
+            assert "LAN games are not available" in text
+            keys.send_text("7")
+            assert await asyncio.wait_for(run, 5) == 0
+
+    asyncio.run(main())

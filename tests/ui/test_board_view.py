@@ -121,3 +121,20 @@ def test_show_output_stays_plain_text():
         "\n"
         "seat 1 (A) no god, seat 2 (B) no god; seat 1 to move"
     )
+
+
+def test_panel_marks_a_seat_that_left_a_three_player_game():
+    p = parse_position("00000/00B00A0/00000/00A00B0/00000 1 -,-,- x3")
+    seats = [SeatView(s, n, True, True) for s, n in enumerate(("Ann", "Ben", "Cy"))]
+    lines = fragments_text(render_panel(p, seats, [], 40, 8)).split("\n")
+    assert lines[4].rstrip() == "  C seat 3 Cy (out)"
+
+
+def test_panel_lists_the_gods_still_to_choose_from():
+    from santorini_p2p.engine import new_game
+
+    p = new_game(2, "draft", drawn=("apollo", "pan", "atlas", "minotaur"))
+    seats = [SeatView(0, "Ann", True, True), SeatView(1, "Ben", True, True)]
+    lines = fragments_text(render_panel(p, seats, [], 50, 8)).split("\n")
+    assert lines[1] == "    god not chosen yet"
+    assert lines[4] == "  to choose from: apollo, atlas, minotaur, pan"
