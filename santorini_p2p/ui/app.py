@@ -121,7 +121,7 @@ _NOTATION: Final = {
 
 _KEYS_HELP: Final = """\
 Tab, Shift-Tab  next, previous legal step   Enter   play, or go one step on
-Ctrl-Z, undo    take back your last move    resign  resign the game
+Ctrl-Z, undo    take back your last move    resign  twice: resign the game
 Ctrl-Q, quit    back to the start screen    Ctrl-C  quit the program
 mouse           click worker, move, build   ?, F1   this help (Esc closes)
 Up, Down        scroll this help
@@ -188,6 +188,7 @@ class GameScreen:
         self.controller = controller
         self.show_help = False
         self._help_line = 0
+        self._resigning = False
         self.error: str | None = None
         self.input = TextArea(
             multiline=False,
@@ -461,11 +462,18 @@ class GameScreen:
     # -- input --------------------------------------------------------------------------------
 
     def command(self, word: str) -> None:
-        """Carry out one of ``COMMANDS``; errors become the screen's error line."""
+        """Carry out one of ``COMMANDS``; errors become the screen's error line.
+
+        ``resign`` asks to be typed twice in a row, so that no single slip loses a game.
+        """
         self.error = None
+        confirming, self._resigning = self._resigning, False
         try:
             if word == "undo":
                 self.controller.undo()
+            elif word == "resign" and not confirming:
+                self._resigning = True
+                self.error = "Type resign again to resign the game."
             elif word == "resign":
                 self.controller.resign()
             elif word == "quit":
@@ -493,6 +501,7 @@ class GameScreen:
         if text.lower() in COMMANDS:
             self.command(text.lower())
             return False
+        self._resigning = False
         if c.awaiting is None:
             if not text and (c.position.phase is Phase.OVER or c.stopped):
                 self.app.exit(result="menu")

@@ -361,3 +361,21 @@ def test_without_a_network_host_and_join_say_so(monkeypatch, tmp_path):
             assert await asyncio.wait_for(run, 5) == 0
 
     asyncio.run(main())
+
+
+def test_resign_must_be_typed_twice():
+    async def main():
+        with terminal() as keys:
+            game = LocalGame([Player("Ann"), Player("Ben")], time_control=None)
+            screen = GameScreen(game)
+            task = start(screen)
+            keys.send_text("resign" + ENTER)
+            await poll(lambda: screen.error is not None)
+            assert "again" in screen.error
+            assert game.position.phase is not Phase.OVER
+            keys.send_text("resign" + ENTER)
+            await poll(lambda: game.position.phase is Phase.OVER)
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
