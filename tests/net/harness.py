@@ -139,6 +139,21 @@ class Net:
             self.sessions[p.dst].receive(src_id, p.data)
         self.flush()
 
+    def deliver(self, packet: Packet) -> None:
+        """Hand one packet to its session now (the state machine picks which)."""
+        self.active[0] = packet.dst
+        src_id = HOST_ID if packet.src == 0 else self.peer_id(packet.src)
+        self.sessions[packet.dst].receive(src_id, packet.data)
+        self.flush()
+
+    def tick_all(self, ms: int) -> None:
+        """Let ``ms`` pass and tick every session (no bot moves)."""
+        self.clock.ms += ms
+        for i, s in enumerate(self.sessions):
+            self.active[0] = i
+            s.tick()
+        self.flush()
+
     def flush(self) -> None:
         for i, s in enumerate(self.sessions):
             if i in self.down:
