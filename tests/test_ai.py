@@ -76,7 +76,7 @@ def test_every_level_returns_legal_actions_in_every_phase(players, gods):
     }[gods]
     start = new_game(players, gods, drawn=drawn)
     for level in LEVELS:
-        end, phases = _play_out(start, level, random.Random(level), nodes=60)
+        end, phases = _play_out(start, level, random.Random(level), nodes=30)
         assert end.phase is Phase.OVER
         assert Phase.PLACE in phases
         assert Phase.PLAY in phases
@@ -207,7 +207,7 @@ def test_same_seed_same_choice_across_threads():
     p = parse_position(OPENING)
 
     def pick(seed):
-        return str(choose_action(p, "hard", rng=random.Random(seed), nodes=800))
+        return str(choose_action(p, "hard", rng=random.Random(seed), nodes=400))
 
     serial = [pick(s) for s in range(4)]
     with ThreadPoolExecutor(max_workers=4) as pool:
@@ -216,12 +216,12 @@ def test_same_seed_same_choice_across_threads():
 
 
 def test_same_seed_same_game():
-    spec = GameSpec(0, ("medium", "easy"), "random", seed=7, nodes=150)
+    spec = GameSpec(0, ("medium", "easy"), "random", seed=7, nodes=80)
     first = play_game(spec)
     second = play_game(spec)
     assert first == second
     assert first.positions[-1] != first.positions[0]
-    other = play_game(GameSpec(0, ("medium", "easy"), "random", seed=8, nodes=150))
+    other = play_game(GameSpec(0, ("medium", "easy"), "random", seed=8, nodes=80))
     assert other.actions != first.actions
 
 

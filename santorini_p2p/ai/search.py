@@ -45,7 +45,8 @@ class Level:
     """A level's settings: depth, default budgets, root noise and quiescence.
 
     ``noise`` (score units) is added at random to each root turn's score; with
-    ``quiescence`` leaves facing two or more threats are searched one turn further.
+    ``quiescence`` leaves facing two or more threats are searched one turn further; with
+    ``reduce`` turns ordered late are tried one turn shallower first.
     """
 
     name: str
@@ -54,20 +55,23 @@ class Level:
     nodes: int | None
     noise: int
     quiescence: bool
+    reduce: bool
 
 
 _LEVELS: Final = MappingProxyType(
     {
-        "random": Level("random", 0, None, None, 0, False),
-        "easy": Level("easy", 1, 1.0, 5_000, 300, False),
-        "medium": Level("medium", 2, 1.0, 8_000, 0, False),
-        "hard": Level("hard", 64, 2.0, None, 0, True),
+        "random": Level("random", 0, None, None, 0, False, False),
+        "easy": Level("easy", 1, 1.0, 5_000, 300, False, False),
+        "medium": Level("medium", 2, 1.0, 8_000, 0, False, False),
+        "hard": Level("hard", 64, 2.0, None, 0, True, True),
     }
 )
 
 _MATE: Final = WIN - 1000
 """Scores beyond this are forced wins or losses."""
 _INF: Final = 10 * WIN
+_LATE: Final = 6
+"""Turns ordered after this many are first searched one turn shallower (late move reduction)."""
 
 
 def find_level(name: str) -> Level:
@@ -122,9 +126,11 @@ class _Search:
         stop: threading.Event | None,
         clock: Callable[[], float],
         quiescence: bool = True,
+        reduce: bool = True,
     ) -> None:
         self.root = root
         self.quiescence = quiescence
+        self.reduce = reduce
         self.side = root.side_of(root.to_move)
         self.seat = root.to_move
         self.paranoid = root.players == 3
@@ -230,14 +236,19 @@ class _Search:
         best_turn: Turn | None = None
         if maximising:
             best = -_INF
-            for t in self._candidates(p, first):
+            for i, t in enumerate(self._candidates(p, first)):
                 self._tick()
                 child = apply_unchecked(p, t)
                 if best_turn is None or depth <= 1:
                     v = self.value(child, depth - 1, alpha, beta, ply + 1)
                 else:
-                    # Principal variation search: prove the rest worse with a null window.
-                    v = self.value(child, depth - 1, alpha, alpha + 1, ply + 1)
+                    # Principal variation search: prove the rest worse with a null window,
+                    # late turns (ordered last) first at a reduced depth.
+                    v = alpha + 1
+                    if i >= _LATE and self.reduce:
+                        v = self.value(child, depth - 2, alpha, alpha + 1, ply + 1)
+                    if v > alpha:
+                        v = self.value(child, depth - 1, alpha, alpha + 1, ply + 1)
                     if alpha < v < beta:
                         v = self.value(child, depth - 1, alpha, beta, ply + 1)
                 if v > best:
@@ -250,13 +261,17 @@ class _Search:
                             break
         else:
             best = _INF
-            for t in self._candidates(p, first):
+            for i, t in enumerate(self._candidates(p, first)):
                 self._tick()
                 child = apply_unchecked(p, t)
                 if best_turn is None or depth <= 1:
                     v = self.value(child, depth - 1, alpha, beta, ply + 1)
                 else:
-                    v = self.value(child, depth - 1, beta - 1, beta, ply + 1)
+                    v = beta - 1
+                    if i >= _LATE and self.reduce:
+                        v = self.value(child, depth - 2, beta - 1, beta, ply + 1)
+                    if v < beta:
+                        v = self.value(child, depth - 1, beta - 1, beta, ply + 1)
                     if alpha < v < beta:
                         v = self.value(child, depth - 1, alpha, beta, ply + 1)
                 if v < best:
@@ -356,6 +371,7 @@ def _search(
         stop=stop,
         clock=clock,
         quiescence=level.quiescence,
+        reduce=level.reduce,
     )
     turns = generate_turns(p)
     rng.shuffle(turns)
