@@ -2,8 +2,8 @@
 """Console latency: time from a keystroke to the end of the redraw it causes, on a full board.
 
 Run by hand (`python benchmarks/console.py`); prints the median and the worst time of typing
-turns letter by letter into the real game screen (80x24, VT100 output to memory). Target:
-well under 50 ms a keystroke.
+turns letter by letter into the real game screen (80x24, VT100 output to memory), also while
+the computer opponent searches in a worker thread. Target: well under 50 ms a keystroke.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import asyncio
 import io
 import random
 import statistics
+import threading
 import time
 
 from prompt_toolkit.application import create_app_session
@@ -20,7 +21,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from santorini_p2p.engine import Phase, legal_actions, new_game
+from santorini_p2p.engine import OPENING, Phase, legal_actions, new_game, parse_position
 from santorini_p2p.ui.app import GameScreen
 from santorini_p2p.ui.local import LocalGame, Player
 
@@ -41,7 +42,29 @@ def _full_game(gods: tuple[str, str], plies: int, seed: int) -> LocalGame:
         rng = random.Random(seed)
 
 
-async def _measure(game: LocalGame, keys_to_type: int) -> list[float]:
+def _search_in_background(stop: threading.Event) -> None:
+    """Keep the computer opponent searching, as it does while the player types ahead."""
+    from santorini_p2p.ai import choose_action
+
+    p = parse_position(OPENING)
+    while not stop.is_set():
+        choose_action(p, "hard", rng=random.Random(0), think=0.5, stop=stop)
+
+
+async def _measure(game: LocalGame, keys_to_type: int, busy: bool = False) -> list[float]:
+    stop = threading.Event()
+    worker = threading.Thread(target=_search_in_background, args=(stop,), daemon=True)
+    if busy:
+        worker.start()
+    try:
+        return await _type(game, keys_to_type)
+    finally:
+        stop.set()
+        if busy:
+            worker.join(5)
+
+
+async def _type(game: LocalGame, keys_to_type: int) -> list[float]:
     times: list[float] = []
     out = io.StringIO()
     output = Vt100_Output(out, lambda: Size(rows=24, columns=80), term="xterm-256color")
@@ -74,13 +97,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--keys", type=int, default=200, help="keystrokes to time")
     args = parser.parse_args()
-    for gods in (("", ""), ("hermes", "prometheus")):
+    for gods, busy in ((("", ""), False), (("hermes", "prometheus"), False), (("", ""), True)):
         game = _full_game(gods, 30, 3)
-        times = sorted(asyncio.run(_measure(game, args.keys)))
+        times = sorted(asyncio.run(_measure(game, args.keys, busy)))
         ms = [t * 1000 for t in times]
-        name = ",".join(g or "-" for g in gods)
+        name = ",".join(g or "-" for g in gods) + (" +search" if busy else "")
         print(
-            f"gods {name:<18} legal {len(legal_actions(game.position)):>5}  "
+            f"gods {name:<22} legal {len(legal_actions(game.position)):>5}  "
             f"median {statistics.median(ms):6.1f} ms  p95 {ms[int(len(ms) * 0.95)]:6.1f} ms  "
             f"max {ms[-1]:6.1f} ms"
         )
