@@ -17,7 +17,7 @@ from santorini_p2p import __version__
 from santorini_p2p.engine import GODS
 from santorini_p2p.replay.export_text import export_text
 from santorini_p2p.replay.svg import LEVEL_COLOURS, MARK_COLOUR, WORKER_COLOURS, board_svg
-from santorini_p2p.replay.timeline import Timeline, squares_of
+from santorini_p2p.replay.timeline import Timeline, format_seconds, squares_of
 
 __all__ = ["CSP", "PAGE_BUDGET", "export_html"]
 
@@ -65,7 +65,7 @@ font-family:monospace;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 #turns button.cur{background:#facc15;color:#000}
 #turns .bad{color:#fca5a5;font-family:monospace;padding:2px 6px}
 table{border-collapse:collapse;font-size:.9em}td,th{padding:2px 8px 2px 0;text-align:left;
-vertical-align:top}td.key{font-family:monospace;overflow-wrap:anywhere}
+vertical-align:top}.key{font-family:monospace;overflow-wrap:anywhere;word-break:break-all}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:11px;background:var(--panel);
 padding:8px;border-radius:6px;max-height:50vh;overflow:auto}
 details{margin-top:10px}summary{cursor:pointer;color:var(--dim)}
@@ -219,8 +219,9 @@ def export_html(t: Timeline, *, step: int | None = None) -> str:
     meta = [t.date + " UTC"]
     if h is not None:
         meta.append(f"gods: {h.gods}")
-        tc = t.time_control
-        meta.append("untimed" if tc == "-" else f"{tc} s per move + bank")
+        timed = h.move_ms or h.bank_ms
+        bank = format_seconds(h.bank_ms)
+        meta.append(f"{format_seconds(h.move_ms)} s a move + {bank} s bank" if timed else "untimed")
         if h.options:
             meta.append("options: " + ", ".join(h.options))
     meta.append(f"{t.turns} turns")

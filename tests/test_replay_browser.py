@@ -1,0 +1,310 @@
+"""The HTML export in a real headless browser (Chromium), driven over the DevTools protocol.
+
+Skipped, saying so, when no Chromium is installed (``apt-get install chromium``, or set
+``SANTORINI_CHROMIUM`` to the browser's path). The page must load with no request leaving
+it, show the board, step with the arrow keys, Home/End, the slider and the turn list, raise
+no script error, and fit a phone-sized screen.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+from santorini_p2p.replay.export_html import export_html
+from santorini_p2p.replay.svg import cell_ids
+from santorini_p2p.replay.timeline import Timeline, read_timeline
+from santorini_p2p.wire.log import encode_frames
+from tests.replays import game
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+WAIT = 30.0  # seconds: an upper bound on waits, never asserted on
+
+
+def find_browser() -> str | None:
+    env = os.environ.get("SANTORINI_CHROMIUM")
+    if env:
+        return env
+    return next((p for p in map(shutil.which, BROWSERS) if p), None)
+
+
+class WebSocket:
+    """Just enough of RFC 6455 for the DevTools protocol: text frames, client masking."""
+
+    def __init__(self, url: str) -> None:
+        u = urllib.parse.urlparse(url)
+        assert u.hostname is not None
+        self.sock = socket.create_connection((u.hostname, u.port), timeout=WAIT)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            f"GET {u.path} HTTP/1.1\r\nHost: {u.hostname}:{u.port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self._exact(1)
+        assert b" 101 " in head.split(b"\r\n")[0], head
+
+    def _exact(self, n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            chunk = self.sock.recv(n - len(out))
+            if not chunk:
+                raise ConnectionError("the browser closed the connection")
+            out += chunk
+        return out
+
+    def send(self, text: str) -> None:
+        data = text.encode()
+        n = len(data)
+        head = bytearray([0x81])
+        if n < 126:
+            head.append(0x80 | n)
+        elif n < 1 << 16:
+            head += bytes([0x80 | 126]) + n.to_bytes(2, "big")
+        else:
+            head += bytes([0x80 | 127]) + n.to_bytes(8, "big")
+        mask = os.urandom(4)
+        self.sock.sendall(bytes(head) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+
+    def recv(self) -> str:
+        parts = []
+        while True:
+            b0, b1 = self._exact(2)
+            n = b1 & 0x7F
+            if n == 126:
+                n = int.from_bytes(self._exact(2), "big")
+            elif n == 127:
+                n = int.from_bytes(self._exact(8), "big")
+            mask = self._exact(4) if b1 & 0x80 else b""
+            payload = self._exact(n)
+            if mask:
+                payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+            op = b0 & 0x0F
+            if op == 8:
+                raise ConnectionError("the browser closed the WebSocket")
+            if op in (0, 1):
+                parts.append(payload)
+                if b0 & 0x80:
+                    return b"".join(parts).decode()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+class DevTools:
+    """Calls DevTools methods on one page and keeps the events that arrive meanwhile."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.next_id = 0
+        self.events: list[dict] = []
+
+    def call(self, method: str, **params) -> dict:
+        self.next_id += 1
+        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            msg = json.loads(self.ws.recv())
+            if msg.get("id") == self.next_id:
+                assert "error" not in msg, msg
+                return msg.get("result", {})
+            if "method" in msg:
+                self.events.append(msg)
+
+    def wait_event(self, method: str) -> dict:
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            for e in self.events:
+                if e["method"] == method:
+                    return e
+            msg = json.loads(self.ws.recv())
+            if "method" in msg:
+                self.events.append(msg)
+        raise TimeoutError(method)
+
+    def eval(self, expression: str):
+        r = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+        assert "exceptionDetails" not in r, r
+        return r["result"].get("value")
+
+    def key(self, key: str, code: int) -> None:
+        for kind in ("rawKeyDown", "keyUp"):
+            self.call(
+                "Input.dispatchKeyEvent", type=kind, key=key, code=key, windowsVirtualKeyCode=code
+            )
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory) -> Iterator[DevTools]:
+    exe = find_browser()
+    if exe is None:
+        pytest.skip(
+            "SKIPPED: no Chromium installed, so the HTML page was NOT tested in a browser "
+            "(apt-get install chromium, or set SANTORINI_CHROMIUM)"
+        )
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    proc = subprocess.Popen(
+        [
+            exe,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-extensions",
+            "--no-first-run",
+            "--no-default-browser-check",
+            f"--user-data-dir={profile}",
+            "--remote-debugging-address=127.0.0.1",
+            "--remote-debugging-port=0",
+            "--window-size=1200,900",
+            "about:blank",
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        port_file = profile / "DevToolsActivePort"
+        deadline = time.monotonic() + WAIT
+        while not (port_file.exists() and port_file.read_text().count("\n") >= 1):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"{exe} did not start its DevTools endpoint")
+            time.sleep(0.05)
+        port = int(port_file.read_text().split("\n")[0])
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=WAIT) as r:
+            pages = [t for t in json.load(r) if t["type"] == "page"]
+        ws = WebSocket(pages[0]["webSocketDebuggerUrl"])
+        tools = DevTools(ws)
+        for domain in ("Page", "Network", "Runtime", "Log"):
+            tools.call(f"{domain}.enable")
+        yield tools
+        ws.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def timeline() -> Timeline:
+    return read_timeline(encode_frames(game(2, "draft", 1, True)))
+
+
+@pytest.fixture(scope="module")
+def page(browser, timeline, tmp_path_factory) -> DevTools:
+    path = tmp_path_factory.mktemp("html") / "game.html"
+    path.write_text(export_html(timeline), encoding="utf-8")
+    url = path.as_uri()
+    browser.events.clear()
+    browser.call("Page.navigate", url=url)
+    browser.wait_event("Page.loadEventFired")
+    assert browser.eval("document.body.dataset.ready") == "1"
+    browser.url = url  # type: ignore[attr-defined]
+    return browser
+
+
+def board(tools: DevTools) -> list[str]:
+    return tools.eval(
+        "Array.from({length:25},(_,k)=>document.getElementById('sq-'+'abcde'[k%5]"
+        "+(1+Math.floor(k/5))).getAttribute('href').slice(1))"
+    )
+
+
+def step(tools: DevTools) -> int:
+    return int(tools.eval("document.body.dataset.step"))
+
+
+def test_no_request_leaves_the_page(page):
+    urls = [
+        e["params"]["request"]["url"]
+        for e in page.events
+        if e["method"] == "Network.requestWillBeSent"
+    ]
+    assert urls
+    assert all(u == page.url or u.startswith("data:") for u in urls), urls
+
+
+def test_page_shows_the_last_position_and_steps_with_the_keys(page, timeline):
+    n = len(timeline.steps)
+    assert step(page) == n
+    assert board(page) == cell_ids(timeline.steps[-1].position)
+    page.key("Home", 36)
+    assert step(page) == 0
+    assert board(page) == cell_ids(timeline.start)
+    for _ in range(3):
+        page.key("ArrowRight", 39)
+    page.key("ArrowLeft", 37)
+    assert step(page) == 2
+    assert board(page) == cell_ids(timeline.steps[1].position)
+    page.key("End", 35)
+    assert step(page) == n
+
+
+def test_turn_list_slider_and_buttons_jump(page, timeline):
+    page.eval("document.querySelector('#turns button[data-i=\"7\"]').click()")
+    assert step(page) == 7
+    assert board(page) == cell_ids(timeline.steps[6].position)
+    assert page.eval("document.querySelector('#turns button.cur').dataset.i") == "7"
+    page.eval(
+        "var s=document.getElementById('slider');s.value=12;s.dispatchEvent(new Event('input'))"
+    )
+    assert step(page) == 12
+    page.eval("document.getElementById('next').click()")
+    assert step(page) == 13
+    page.eval("document.getElementById('first').click()")
+    assert step(page) == 0
+
+
+def test_players_gods_and_clocks_are_shown(page, timeline):
+    page.key("End", 35)
+    text = page.eval("document.getElementById('seats').innerText")
+    for p in timeline.players:
+        assert p.name in text
+        assert p.fingerprint in text
+        assert p.power in text
+    assert "5:00" in text  # the banks of a timed game (moves within the time per move)
+
+
+def test_no_script_error_or_blocked_fetch(page):
+    errors = [e for e in page.events if e["method"] == "Runtime.exceptionThrown"]
+    logged = [
+        e["params"]["entry"]
+        for e in page.events
+        if e["method"] == "Log.entryAdded" and e["params"]["entry"]["level"] == "error"
+    ]
+    assert errors == []
+    assert logged == []
+
+
+def test_page_fits_a_phone_screen(page):
+    page.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=375,
+        height=740,
+        deviceScaleFactor=2,
+        mobile=True,
+    )
+    try:
+        assert page.eval("document.documentElement.scrollWidth") <= 375
+        width = page.eval("document.querySelector('svg.board').getBoundingClientRect().width")
+        assert 300 <= width <= 375
+        page.key("ArrowLeft", 37)
+        assert page.eval("document.getElementById('slider').getBoundingClientRect().right") <= 375
+    finally:
+        page.call("Emulation.clearDeviceMetricsOverride")
