@@ -11,7 +11,9 @@ import re
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.application.current import get_app_or_none
 from prompt_toolkit.data_structures import Size
+from prompt_toolkit.formatted_text import to_formatted_text
 from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
@@ -35,6 +37,15 @@ async def poll(condition, limit: float = 10.0) -> None:
     async with asyncio.timeout(limit):
         while not condition():  # noqa: ASYNC110
             await asyncio.sleep(0.002)
+
+
+def screen_text(app) -> str:
+    """The text of every formatted-text window of ``app``, as it would be drawn."""
+    parts = []
+    for window in app.layout.find_all_windows():
+        if isinstance(window.content, FormattedTextControl):
+            parts.append(fragments_text(to_formatted_text(window.content.text)))
+    return "\n".join(parts)
 
 
 def random_choice(position, level, rng, stop):
@@ -224,9 +235,7 @@ def test_start_screen_opens_a_game_against_the_computer_and_quits(monkeypatch, t
             await next_app()
             keys.send_text("2")  # untimed
             await next_app()
-            assert "you vs the computer" in fragments_text(
-                seen[-1].layout.container.get_children()[0].get_children()[0].content.text()
-            )  # type: ignore[attr-defined]
+            assert "you vs the computer" in screen_text(seen[-1])
             keys.send_text(CTRL_Q)
             await next_app()
             keys.send_text("7")
@@ -353,9 +362,7 @@ def test_without_a_network_host_and_join_say_so(monkeypatch, tmp_path):
             await poll(
                 lambda: (a := get_app_or_none()) is not None and a is not first and a.is_running
             )
-            text = fragments_text(
-                get_app_or_none().layout.container.get_children()[0].content.text()
-            )
+            text = screen_text(get_app_or_none())
             assert "LAN games are not available" in text
             keys.send_text("7")
             assert await asyncio.wait_for(run, 5) == 0
