@@ -1,0 +1,171 @@
+"""End to end over 127.0.0.1: ``santorini host`` and ``join`` processes with separate homes.
+
+Each peer is its own process with its own ``SANTORINI_HOME``; computer players play whole
+games unattended; the saved replays must be byte-identical and verify. A peer killed with
+SIGKILL mid-game is started again with the same command and the game finishes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from santorini_p2p.replay.verify import verify_file
+
+WAIT_S = 30.0
+
+
+class Peer:
+    """One ``santorini`` process, its home and its output file."""
+
+    def __init__(self, tmp: Path, name: str, args: list[str]) -> None:
+        self.home = tmp / name
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.out = tmp / f"{name}.out"
+        self.args = args
+        self.proc = self.start()
+
+    def start(self) -> subprocess.Popen[bytes]:
+        env = {**os.environ, "SANTORINI_HOME": str(self.home), "PYTHONUNBUFFERED": "1"}
+        with open(self.out, "ab") as out:
+            return subprocess.Popen(
+                [sys.executable, "-m", "santorini_p2p", *self.args],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=env,
+            )
+
+    def text(self) -> str:
+        return self.out.read_text(errors="replace")
+
+    def wait_for(self, pattern: str) -> re.Match[str]:
+        """Wait (bounded) until the output matches ``pattern``."""
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            m = re.search(pattern, self.text())
+            if m:
+                return m
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.02)
+        raise AssertionError(f"{pattern!r} never appeared:\n{self.text()}")
+
+    def finish(self) -> int:
+        try:
+            return self.proc.wait(timeout=WAIT_S * 2)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=5)
+            raise AssertionError(f"still running:\n{self.text()}") from None
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=5)
+
+
+def _host(tmp: Path, players: int, gods: str, extra: tuple[str, ...] = ()) -> tuple[Peer, int]:
+    host = Peer(
+        tmp,
+        "p0",
+        [
+            "host",
+            "--bind",
+            "127.0.0.1",
+            "--no-advertise",
+            "--players",
+            str(players),
+            "--gods",
+            gods,
+            "--bot",
+            "random",
+            "--seed",
+            "1",
+            "--save",
+            str(tmp / "r0"),
+            *extra,
+        ],
+    )
+    port = int(host.wait_for(r"address: 127\.0\.0\.1:(\d+)").group(1))
+    assert re.search(r"host fingerprint: [0-9a-f]{4}-", host.text())
+    return host, port
+
+
+def _join(tmp: Path, i: int, port: int) -> Peer:
+    return Peer(
+        tmp,
+        f"p{i}",
+        [
+            "join",
+            f"127.0.0.1:{port}",
+            "--bot",
+            "random",
+            "--seed",
+            str(i + 1),
+            "--save",
+            str(tmp / f"r{i}"),
+        ],
+    )
+
+
+def _journal_size(home: Path) -> int:
+    games = home / "games"
+    sizes = [p.stat().st_size for p in games.glob("*.sntr")] if games.is_dir() else []
+    return max(sizes, default=0)
+
+
+def _check_replays(tmp: Path, players: int) -> None:
+    data = [(tmp / f"r{i}").read_bytes() for i in range(players)]
+    assert all(d == data[0] for d in data)
+    for i in range(players):
+        verdict = verify_file(tmp / f"r{i}")
+        assert verdict.ok, verdict.line()
+
+
+@pytest.mark.parametrize(("players", "gods"), [(2, "none"), (3, "draft"), (4, "challenger")])
+def test_bots_play_a_whole_game_over_loopback(tmp_path, players, gods):
+    host, port = _host(tmp_path, players, gods)
+    joiners = [_join(tmp_path, i, port) for i in range(1, players)]
+    codes = [p.finish() for p in (host, *joiners)]
+    assert codes == [0] * players, "\n".join(p.text() for p in (host, *joiners))
+    _check_replays(tmp_path, players)
+
+
+def _wait_mid_game(peer: Peer, size: int = 2500) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while _journal_size(peer.home) < size:
+        assert time.monotonic() < deadline, peer.text()
+        assert peer.proc.poll() is None, "the game ended before the kill:\n" + peer.text()
+        time.sleep(0.005)
+
+
+def test_joiner_killed_mid_game_resumes_with_the_same_command(tmp_path):
+    host, port = _host(tmp_path, 2, "none", ("--time", "5+30"))
+    joiner = _join(tmp_path, 1, port)
+    _wait_mid_game(joiner)
+    joiner.kill()
+    joiner.proc = joiner.start()
+    assert host.finish() == 0, host.text()
+    assert joiner.finish() == 0, joiner.text()
+    assert "resuming the unfinished game" in joiner.text()
+    _check_replays(tmp_path, 2)
+
+
+def test_host_killed_mid_game_resumes_with_the_same_command(tmp_path):
+    host, port = _host(tmp_path, 2, "draft", ("--port", "0"))
+    joiner = _join(tmp_path, 1, port)
+    _wait_mid_game(host)
+    host.kill()
+    host.proc = host.start()
+    assert host.finish() == 0, host.text()
+    assert joiner.finish() == 0, joiner.text()
+    assert "resuming the unfinished game" in host.text()
+    _check_replays(tmp_path, 2)
