@@ -440,8 +440,23 @@ class GameScreen:
 
         return kb
 
-    async def run(self) -> str:
-        """Show the screen with ``controller.run()`` beside it; return ``"menu"`` or ``"quit"``."""
+    def close(self, result: str = "menu") -> None:
+        """Leave the screen from outside (the game ended elsewhere); ``run`` returns ``result``."""
+        future = self.app.future
+        if self.app.is_running and future is not None and not future.done():
+            self.app.exit(result=result)
+
+    async def run(self, *, drive: bool = True) -> str:
+        """Show the screen with ``controller.run()`` beside it; return ``"menu"`` or ``"quit"``.
+
+        With ``drive`` false the caller already runs ``controller.run()`` and the screen only
+        shows the game (a network game started by ``net/``).
+        """
+        if not drive:
+            try:
+                return await self.app.run_async() or "menu"
+            finally:
+                self._unlisten()
         task = asyncio.create_task(self.controller.run())
 
         def finished(t: asyncio.Task[None]) -> None:
@@ -552,6 +567,9 @@ def _step_to(p: Position, typed: str, square: int) -> str | None:
     return None
 
 
-async def run_game(controller: GameController, *, mouse: bool = True) -> str:
-    """Run the game screen and ``controller.run()`` together; return ``"menu"`` or ``"quit"``."""
-    return await GameScreen(controller, mouse=mouse).run()
+async def run_game(controller: GameController, *, mouse: bool = True, drive: bool = True) -> str:
+    """Run the game screen and ``controller.run()`` together; return ``"menu"`` or ``"quit"``.
+
+    With ``drive`` false only the screen runs: the caller drives the controller.
+    """
+    return await GameScreen(controller, mouse=mouse).run(drive=drive)

@@ -386,3 +386,23 @@ def test_resign_must_be_typed_twice():
             await asyncio.wait_for(task, 5)
 
     asyncio.run(main())
+
+
+def test_a_screen_can_show_a_game_driven_elsewhere_and_be_closed():
+    async def main():
+        with terminal():
+            game = LocalGame(
+                [Player("One", "random"), Player("Two", "random")],
+                time_control=None,
+                seed=1,
+                chooser=random_choice,
+            )
+            screen = GameScreen(game)
+            shown = asyncio.create_task(screen.run(drive=False))
+            await game.run()
+            assert game.position.phase is Phase.OVER
+            await poll(lambda: screen.app.is_running)
+            screen.close()
+            assert await asyncio.wait_for(shown, 5) == "menu"
+
+    asyncio.run(main())
