@@ -198,3 +198,12 @@ def test_id_creates_and_renames(tmp_path, monkeypatch, capsys):
     assert second == {"fingerprint": first["fingerprint"], "name": "Zoë"}
     assert main(["id", "--name", "bad\tname"]) == 2
     assert "printable" in capsys.readouterr().err
+
+
+def test_progress_bar_on_a_terminal_with_many_files(files, monkeypatch, capsys):
+    good, _ = files
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    assert main(["replay", "verify", "--jobs", "1"] + [str(good)] * 20) == 0
+    cap = capsys.readouterr()
+    assert cap.out.count("; ok") == 20
+    assert "20/20" in cap.err

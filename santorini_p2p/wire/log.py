@@ -702,6 +702,7 @@ class Validator:
             raise SignatureError(f"signed by slot {slot + 1}, which cannot accept this offer")
         accepted = o.accepted | {slot}
         if accepted >= active:
+            # The engine has no agreed end; "over with no winner" is its NO_WINNER state.
             q = replace(p, winner=NO_WINNER)
             return s._replace(position=q, hash=state_hash(q), offer=None, ended=o.kind, pending=())
         return s._replace(offer=_Offer(o.kind, o.seq, accepted))
@@ -901,6 +902,22 @@ def read_log(data: bytes, *, complete: bool = True) -> Validator:
     return v
 
 
+def _sync_directory(directory: Path) -> None:
+    """Make a new file's directory entry durable too (POSIX; elsewhere a no-op)."""
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 # -- the journal ------------------------------------------------------------------------------
 
 
@@ -925,6 +942,7 @@ class Journal:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
         j = cls(Path(path), v, fd)
         j._write(_HEAD + len(header).to_bytes(4, "big") + header)
+        _sync_directory(Path(path).parent)
         return j
 
     @classmethod
