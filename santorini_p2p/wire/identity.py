@@ -214,7 +214,7 @@ def load_identity(home: Path | None = None) -> Identity:
 
 def _write_key(path: Path, seed: bytes, name: str, *, create: bool) -> None:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
     fd = os.open(tmp, flags, 0o600)
     try:
