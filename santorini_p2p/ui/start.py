@@ -59,15 +59,17 @@ class NetworkGames(Protocol):
     """What the network layer gives the start screen: host and join open a network game.
 
     Each may use ``choose`` and ``ask`` from this module for its own questions (which game on
-    the LAN, which address) and returns the controller of the game, or None if the player
-    backed out.
+    the LAN, which address) and returns the controller of the game for the console to run
+    (``run_game`` starts its ``run()``), or None: the player backed out, or the game was run
+    to its end already (shown with ``run_game(game, drive=False)``). A string is shown on the
+    start screen as a note (why hosting failed).
     """
 
-    async def host(self) -> GameController | None:
+    async def host(self) -> GameController | str | None:
         """Offer a game on the LAN and return it once a peer has joined."""
         ...
 
-    async def join(self) -> GameController | None:
+    async def join(self) -> GameController | str | None:
         """List the games on the LAN (or take ``host:port``) and return the joined game."""
         ...
 
