@@ -275,6 +275,8 @@ class NetworkGame:
                     if got is None:
                         break
                     s.receive(*got)
+                    # Answer at once: the acknowledgement is on the critical path.
+                    self._flush()
                     got = await self.link.receive(0)
                 s.tick()
                 if self._bot_task is not None and self._bot_task.done():

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Network latency: from sending an action to holding every acknowledgement, over loopback.
+
+Two computer players (host and joiner) play whole games over 127.0.0.1 through the real
+transport and sessions, in one process and one event loop. For each action of the host the
+benchmark takes the time from the moment the action is submitted (signed, journaled, sent)
+to the moment the host has checked and journaled the joiner's acknowledgement. The floor,
+measured in the same run: a bare ZeroMQ round trip over the same kind of sockets plus one
+Ed25519 sign and one verify each way.
+
+The journal fsyncs every record (as shipped); ``--no-fsync`` measures the same path with
+fsync skipped, to show what the disk costs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from santorini_p2p.engine import Action
+from santorini_p2p.net.game import NetworkGame
+from santorini_p2p.net.session import GameSettings, Session
+from santorini_p2p.net.transport import (
+    HOST_PEER,
+    HostTransport,
+    JoinTransport,
+    close_context,
+    new_context,
+)
+from santorini_p2p.wire.identity import Identity, verify
+from santorini_p2p.wire.messages import Ack
+
+
+def _pct(values: list[int], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1000
+
+
+async def floor(samples: int) -> list[int]:
+    """Microseconds of a bare round trip plus a sign and a verify each way."""
+    a = Identity.from_seed(b"\x01" * 32, "a")
+    b = Identity.from_seed(b"\x02" * 32, "b")
+    ctx = new_context()
+    host = HostTransport(ctx, "127.0.0.1", 0)
+    join = JoinTransport(ctx, f"127.0.0.1:{host.port}")
+    payload = os.urandom(200)
+    out = []
+    try:
+        peer = b""
+        for _ in range(200):
+            join.send(HOST_PEER, b"hi")
+            got = await host.receive(0.05)
+            if got is not None:
+                peer = got[0]
+                break
+        for _ in range(samples):
+            t0 = time.perf_counter_ns()
+            join.send(HOST_PEER, payload + a.sign(payload))
+            got = await host.receive(1.0)
+            assert got is not None
+            assert verify(a.public_key, got[1][-64:], got[1][:-64])
+            host.send(peer, payload + b.sign(payload))
+            back = await join.receive(1.0)
+            assert back is not None
+            assert verify(b.public_key, back[1][-64:], back[1][:-64])
+            out.append((time.perf_counter_ns() - t0) // 1000)
+    finally:
+        join.close()
+        host.close()
+        await close_context(ctx)
+    return out
+
+
+async def one_game(tmp: Path, seed: int, samples: list[int]) -> None:
+    """Play one game; append the host's submit-to-all-acks times (µs) to ``samples``."""
+    a = Identity.from_seed(seed.to_bytes(4, "big") * 8, "host")
+    b = Identity.from_seed((seed + 1).to_bytes(4, "big") * 8, "joiner")
+    ctx = new_context()
+    host_link = HostTransport(ctx, "127.0.0.1", 0)
+    join_link = JoinTransport(ctx, f"127.0.0.1:{host_link.port}")
+    hs = Session.host(a, GameSettings(2), home=tmp / f"h{seed}", now=_ms)
+    js = Session.join(b, home=tmp / f"j{seed}", now=_ms)
+    sent: list[int] = []
+    real_submit = hs.submit
+
+    def timed_submit(action: Action) -> None:
+        sent.append(time.perf_counter_ns())
+        real_submit(action)
+
+    def check() -> None:
+        v = hs.validator
+        if sent and v is not None and v.next_seq and not v.pending_acks:
+            last = v.records[-1]
+            if isinstance(last.message, Ack):
+                samples.append((time.perf_counter_ns() - sent.pop()) // 1000)
+
+    hs.submit = timed_submit  # type: ignore[method-assign]  # measuring
+    hs.listen(check)
+    bot = _random_bot
+    games = [
+        NetworkGame(hs, host_link, bot=bot, rng=random.Random(seed)),
+        NetworkGame(js, join_link, bot=bot, rng=random.Random(seed + 1)),
+    ]
+    try:
+        async with asyncio.timeout(60):
+            async with asyncio.TaskGroup() as tg:
+                for g in games:
+                    tg.create_task(g.run())
+    finally:
+        hs.close()
+        js.close()
+        join_link.close()
+        host_link.close()
+        await close_context(ctx)
+
+
+def _ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+def _random_bot(position: object, rng: random.Random) -> Action:
+    from santorini_p2p.engine import Position, legal_actions
+
+    assert isinstance(position, Position)
+    return rng.choice(legal_actions(position))
+
+
+async def sessions(turns: int) -> list[int]:
+    """Play games until ``turns`` host actions were timed."""
+    samples: list[int] = []
+    with tempfile.TemporaryDirectory() as d:
+        seed = 1
+        while len(samples) < turns:
+            await one_game(Path(d), seed, samples)
+            seed += 2
+    return samples
+
+
+def main() -> int:
+    """Run the benchmark and print median and 99th percentile next to the floor."""
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--turns", type=int, default=300, help="host actions to time")
+    ap.add_argument("--no-fsync", action="store_true", help="skip the journal's fsync")
+    args = ap.parse_args()
+    if args.no_fsync:
+        os.fsync = lambda fd: None
+    base = asyncio.run(floor(max(1000, args.turns)))
+    got = asyncio.run(sessions(args.turns))
+    fmed, f99 = statistics.median(base) / 1000, _pct(base, 0.99)
+    med, p99 = statistics.median(got) / 1000, _pct(got, 0.99)
+    fsync = "off" if args.no_fsync else "on"
+    print(
+        f"floor (zmq round trip + Ed25519 sign/verify each way): median {fmed:.3f} ms, "
+        f"p99 {f99:.3f} ms ({len(base)} samples)"
+    )
+    print(
+        f"action to every ack (journal fsync {fsync}): median {med:.3f} ms, "
+        f"p99 {p99:.3f} ms ({len(got)} samples)"
+    )
+    print(f"median / floor: {med / fmed:.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
