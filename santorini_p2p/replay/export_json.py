@@ -139,6 +139,21 @@ def to_document(t: Timeline) -> dict[str, object]:
     }
 
 
-def export_json(t: Timeline, *, indent: int | None = 1) -> str:
-    """Return the JSON export of ``t`` as text (UTF-8, names unescaped)."""
-    return json.dumps(to_document(t), indent=indent, ensure_ascii=False) + "\n"
+def export_json(t: Timeline, *, compact: bool = False) -> str:
+    """Return the JSON export of ``t`` as text (UTF-8, names unescaped).
+
+    By default each top-level field, player and record takes one line (readable, and a diff
+    shows the record that differs); ``compact`` gives a single line.
+    """
+    doc = to_document(t)
+    if compact:
+        return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
+    fields = []
+    for key, value in doc.items():
+        name = json.dumps(key)
+        if isinstance(value, list) and value:
+            items = ",\n".join("  " + json.dumps(v, ensure_ascii=False) for v in value)
+            fields.append(f" {name}: [\n{items}\n ]")
+        else:
+            fields.append(f" {name}: {json.dumps(value, ensure_ascii=False)}")
+    return "{\n" + ",\n".join(fields) + "\n}\n"
