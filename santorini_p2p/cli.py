@@ -428,7 +428,7 @@ def _cmd_replay_info(args: argparse.Namespace) -> int:
             f"gods          {h.gods}" + (f"  options {', '.join(h.options)}" if h.options else "")
         )
         print(f"time control  {'untimed' if tc == '-' else tc + ' s (move+bank)'}")
-        print(f"date          {t.date} UTC")
+        print(f"date          {t.date + ' UTC' if t.date else 'not recorded'}")
         print(f"game id       {h.game_id.hex()}")
     print(f"result        {t.result_text}")
     print(f"turns         {t.turns} ({len(t.steps)} actions, {len(t.records)} records)")

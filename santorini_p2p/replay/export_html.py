@@ -216,7 +216,7 @@ def export_html(t: Timeline, *, step: int | None = None) -> str:
         else "<p>This file has no position to show.</p>"
     )
     title = _players_title(t)
-    meta = [t.date + " UTC"]
+    meta = [t.date + " UTC" if t.date else "date not recorded"]
     if h is not None:
         meta.append(f"gods: {h.gods}")
         timed = h.move_ms or h.bank_ms

@@ -67,7 +67,7 @@ def tag_lines(t: Timeline) -> list[str]:
     """Return the tag lines ``[Name "value"]`` of ``t`` (SPEC.md section 14.1)."""
     h = t.header
     tags: list[tuple[str, str]] = [("Event", "santorini-p2p game")]
-    date, time = t.date.split(" ")
+    date, time = t.date.split(" ") if t.date else ("????-??-??", "??:??:??")
     tags += [("Date", date.replace("-", ".")), ("Time", time)]
     if h is not None:
         tags += [

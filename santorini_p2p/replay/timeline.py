@@ -127,8 +127,10 @@ class Timeline:
 
     @property
     def date(self) -> str:
-        """The header's creation time as ``YYYY-MM-DD HH:MM:SS`` UTC (information only)."""
+        """The header's creation time as ``YYYY-MM-DD HH:MM:SS`` UTC, ``""`` when not recorded."""
         ms = self.header.created_ms if self.header is not None else 0
+        if ms <= 0:
+            return ""
         return datetime.fromtimestamp(ms // 1000, UTC).strftime("%Y-%m-%d %H:%M:%S")
 
     @property
