@@ -286,7 +286,9 @@ def _add_ai_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
     p.add_argument("--think", type=float, metavar="S", help="seconds a turn (default: level's)")
-    p.add_argument("--nodes", type=int, metavar="N", help="node budget a turn")
+    p.add_argument(
+        "--nodes", type=int, metavar="N", help="node budget a turn (a smaller level budget stays)"
+    )
     p.add_argument("--save", metavar="DIR", help="write each game to DIR/game-NNNN.txt")
     p.set_defaults(handler=_cmd_arena)
 

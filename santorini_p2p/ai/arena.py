@@ -45,7 +45,11 @@ MAX_TURNS: Final = 400
 
 @dataclass(frozen=True, slots=True)
 class GameSpec:
-    """One arena game: which level sits in each seat, the setting, the seed and budgets."""
+    """One arena game: which level sits in each seat, the setting, the seed and budgets.
+
+    ``think`` (seconds) and ``nodes`` replace each level's own budgets for every turn, except
+    that a level whose own node budget is smaller keeps it.
+    """
 
     index: int
     seats: tuple[str, ...]
@@ -87,6 +91,14 @@ def _first_position(players: int, gods: str, rng: random.Random) -> Position:
     raise ValueError(f"gods: expected one of {', '.join(GOD_MODES)}, got {gods!r}")
 
 
+def _nodes(level: str, nodes: int | None) -> int | None:
+    """The node budget of ``level`` under the arena's cap (a smaller own budget stays)."""
+    own = find_level(level).nodes
+    if nodes is None or own is None:
+        return nodes
+    return min(nodes, own)
+
+
 def play_game(spec: GameSpec) -> GameRecord:
     """Play one game from ``new_game`` to the end; the same spec gives the same game.
 
@@ -98,7 +110,7 @@ def play_game(spec: GameSpec) -> GameRecord:
     actions: list[str] = []
     while p.phase is not Phase.OVER and len(actions) < MAX_TURNS:
         level = spec.seats[p.to_move]
-        a = choose_action(p, level, rng=rng, think=spec.think, nodes=spec.nodes)
+        a = choose_action(p, level, rng=rng, think=spec.think, nodes=_nodes(level, spec.nodes))
         p = apply_action(p, a)
         actions.append(str(a))
         positions.append(format_position(p))
