@@ -30,7 +30,7 @@ from santorini_p2p.errors import SantoriniError
 if TYPE_CHECKING:
     from santorini_p2p.ai import Analysis
     from santorini_p2p.ai.arena import GameRecord
-    from santorini_p2p.ui.start import GameOptions
+    from santorini_p2p.ui.start import GameOptions, NetworkGames
 
 __all__ = ["main"]
 
@@ -618,7 +618,24 @@ def _open_console() -> int:
     """``santorini`` with no arguments: the console's start screen."""
     from santorini_p2p.ui.start import GameOptions, run_console
 
-    return run_console(GameOptions())
+    return run_console(GameOptions(), network=_lan_games())
+
+
+def _lan_games() -> NetworkGames:
+    """The console's host and join entries, played over the LAN (net/game.py)."""
+    from typing import cast
+
+    from santorini_p2p.net.game import LanGames
+    from santorini_p2p.ui.start import NetworkGames, ask, choose
+    from santorini_p2p.wire.identity import home_dir, load_or_create_identity
+
+    home = home_dir()
+
+    async def menu(title: str, items: Sequence[tuple[str, str]]) -> str | None:
+        return await choose(title, items)
+
+    # LanGames's views match the console's by structure (same fields and enum values).
+    return cast(NetworkGames, LanGames(home, load_or_create_identity(home), menu, ask))
 
 
 def _console_options(args: argparse.Namespace) -> GameOptions:

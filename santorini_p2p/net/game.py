@@ -17,14 +17,14 @@ import contextlib
 import logging
 import random
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from santorini_p2p.engine import Action, Position, legal_actions, new_game, parse_action
-from santorini_p2p.errors import IllegalTurnError
+from santorini_p2p.errors import IllegalTurnError, SantoriniError
 from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
 from santorini_p2p.net.session import (
     GameSettings,
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ConnectionState",
     "GameOutcome",
+    "LanGames",
     "NetworkGame",
     "PlayOptions",
     "SeatInfo",
@@ -132,8 +133,10 @@ class NetworkGame:
         rng: random.Random | None = None,
         now: MonotonicMs = monotonic_ms,
         title: str = "network game",
+        on_close: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.session = session
+        self._on_close = on_close
         self.link = link
         self._bot = bot
         self._rng = rng or random.Random()
@@ -288,6 +291,9 @@ class NetworkGame:
                 self._bot_task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, IllegalTurnError):
                     await self._bot_task
+            if self._on_close is not None:
+                close, self._on_close = self._on_close, None
+                await close()
 
     def _play_bot(self) -> None:
         if self._bot is None or self._bot_task is not None:
@@ -515,3 +521,141 @@ def find_unfinished(
             continue
         return journal, note
     return None
+
+
+Chooser = Callable[[str, Sequence[tuple[str, str]]], Awaitable[str | None]]
+"""The console's menu: a title and ``(key, label)`` items; the chosen key or None."""
+Asker = Callable[[str, str], Awaitable[str | None]]
+"""The console's one-line question: a title and a prompt; the answer or None."""
+
+
+class LanGames:
+    """Host and join for the console's start screen (its ``NetworkGames``, by structure).
+
+    ``choose`` and ``ask`` are the console's own menu and question, passed in so that this
+    layer never imports the console. The games returned own their sockets and close them
+    when their ``run`` ends.
+    """
+
+    def __init__(
+        self,
+        home: Path,
+        identity: Identity,
+        choose: Chooser,
+        ask: Asker,
+        *,
+        bind: str = "0.0.0.0",
+        discover: bool = True,
+    ) -> None:
+        self.home = home
+        self._discover = discover
+        self.identity = identity
+        self._choose = choose
+        self._ask = ask
+        self._bind = bind
+
+    async def host(self) -> NetworkGame | str | None:
+        """Ask for the players and gods, offer the game, and return it (waiting for players)."""
+        from santorini_p2p.net.clock import STANDARD
+
+        players = await self._choose(
+            "How many players?", [("2", "2 players"), ("3", "3 players"), ("4", "4 players")]
+        )
+        if players is None:
+            return None
+        gods = await self._choose(
+            "Gods",
+            [
+                ("none", "No gods"),
+                ("draft", "Draft: gods drawn at random, picked in turn"),
+                ("challenger", "Challenger: one player offers the gods"),
+                ("random", "Random: each player is dealt a god"),
+            ],
+        )
+        if gods is None:
+            return None
+        settings = GameSettings(int(players), gods, STANDARD)
+        ctx = new_context()
+        try:
+            link = await bind_host(ctx, self._bind, 0)
+        except OSError as e:
+            await close_context(ctx)
+            return f"cannot listen for players: {e}"
+        shown = self._bind if self._bind not in ("0.0.0.0", "") else lan_address()
+        address = f"{shown}:{link.port}"
+        session = Session.host(
+            self.identity,
+            settings,
+            home=self.home,
+            now=monotonic_ms,
+            known=KnownPeers(self.home),
+            address=f"{self._bind}:{link.port}",
+        )
+        advertiser = (
+            await _advertise(self.identity, settings, self._bind, link.port)
+            if self._discover
+            else None
+        )
+
+        async def close() -> None:
+            if advertiser is not None:
+                await advertiser.stop()
+            link.close()
+            await close_context(ctx)
+
+        return NetworkGame(
+            session,
+            link,
+            title=f"LAN game at {address} ({self.identity.fingerprint})",
+            on_close=close,
+        )
+
+    async def join(self) -> NetworkGame | str | None:
+        """List the games on the LAN (or ask for ``host:port``) and return the joined game."""
+        from santorini_p2p.net.discovery import browse
+
+        offers = await browse(1.5) if self._discover else []
+        items = [
+            (o.endpoint, f"{o.host_name} ({o.fingerprint}), {o.players} players, gods {o.gods}")
+            for o in offers
+        ]
+        items.append(("", "Type an address (host:port)"))
+        choice = await self._choose("Join which game?", items)
+        if choice is None:
+            return None
+        if not choice:
+            choice = await self._ask("Join a game", "host:port: ")
+            if not choice:
+                return None
+        try:
+            parse_address(choice)
+        except ValueError as e:
+            return str(e)
+        found = find_unfinished(self.home, role="join", address=choice)
+        if found is not None:
+            try:
+                session = Session.resume(
+                    self.identity,
+                    found[0],
+                    home=self.home,
+                    now=monotonic_ms,
+                    known=KnownPeers(self.home),
+                )
+            except SantoriniError as e:
+                return f"cannot resume {found[0].name}: {e}"
+        else:
+            session = Session.join(
+                self.identity,
+                home=self.home,
+                now=monotonic_ms,
+                known=KnownPeers(self.home),
+                address=choice,
+            )
+
+        async def close() -> None:
+            link.close()
+            await close_context(ctx)
+
+        ctx = new_context()
+        link = JoinTransport(ctx, choice)
+        return NetworkGame(session, link, title=f"LAN game at {choice}", on_close=close)

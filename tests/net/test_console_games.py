@@ -1,0 +1,63 @@
+"""The console's host and join entries (``LanGames``) over 127.0.0.1, answered by a script."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from santorini_p2p.engine import legal_actions
+from santorini_p2p.net.game import LanGames, NetworkGame
+from santorini_p2p.wire.log import read_log
+from tests.net.harness import identity
+
+
+def _answers(*replies: str):
+    queue = list(replies)
+
+    async def answer(title, items):
+        return queue.pop(0)
+
+    return answer
+
+
+def test_console_host_and_join_play_a_game(tmp_path):
+    async def main():
+        host_lan = LanGames(
+            tmp_path / "a",
+            identity(0),
+            _answers("2", "none"),
+            _answers(),
+            bind="127.0.0.1",
+            discover=False,
+        )
+        host = await host_lan.host()
+        assert isinstance(host, NetworkGame)
+        port = host.title.split(":")[1].split()[0]
+        join_lan = LanGames(
+            tmp_path / "b",
+            identity(1),
+            _answers(""),
+            _answers(f"127.0.0.1:{port}"),
+            discover=False,
+        )
+        joiner = await join_lan.join()
+        assert isinstance(joiner, NetworkGame)
+        rng = random.Random(1)
+
+        async def people():
+            while not (host.session.is_complete and joiner.session.is_complete):
+                for g in (host, joiner):
+                    if g.awaiting is not None:
+                        assert g.seats()[g.awaiting].local
+                        g.submit(rng.choice(legal_actions(g.position)))
+                await asyncio.sleep(0.005)
+
+        async with asyncio.timeout(60), asyncio.TaskGroup() as tg:
+            tg.create_task(host.run())
+            tg.create_task(joiner.run())
+            tg.create_task(people())
+        assert host.session.journal_path.read_bytes() == joiner.session.journal_path.read_bytes()
+        assert read_log(host.session.journal_path.read_bytes()).is_complete
+        assert any(m.kind.value in ("win", "loss") for m in host.messages)
+
+    asyncio.run(main())
