@@ -70,6 +70,8 @@ _LEVELS: Final = MappingProxyType(
 _MATE: Final = WIN - 1000
 """Scores beyond this are forced wins or losses."""
 _INF: Final = 10 * WIN
+_TABLE_SIZE: Final = 1_000_000
+"""The transposition table starts afresh when it holds this many positions (memory cap)."""
 _LATE: Final = 6
 """Turns ordered after this many are first searched one turn shallower (late move reduction)."""
 
@@ -289,6 +291,8 @@ class _Search:
             flag = _UPPER
         elif best >= b0:
             flag = _LOWER
+        if len(self.table) >= _TABLE_SIZE:
+            self.table.clear()
         self.table[p] = (depth, flag, _to_table(best, ply), best_turn)
         return best
 
@@ -412,7 +416,7 @@ def _search(
                 break
     except _Abort:
         # A partial iteration counts when the previous best was searched again first.
-        if depth > 1 and new_scores and ordered[0] in new_scores and cur_best is not None:
+        if new_scores and ordered[0] in new_scores and cur_best is not None:
             best, best_score = cur_best, alpha
     return _Result(best, best_score, best_depth, s.pv(best, max(best_depth, 1)), s.nodes)
 
