@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -31,9 +32,9 @@ from santorini_p2p.replay.svg import board_svg
 from santorini_p2p.replay.timeline import read_timeline
 from santorini_p2p.replay.verify import verify_bytes
 from santorini_p2p.wire.identity import Identity
-from santorini_p2p.wire.log import encode_frames
+from santorini_p2p.wire.log import Validator, encode_frames
 from santorini_p2p.wire.script import play_script
-from tests.replays import IDS, frame_offsets, game
+from tests.replays import IDS, MODES, frame_offsets, game
 
 SCHEMA = Path(__file__).resolve().parent.parent / "protocol" / "schemas"
 GAMES = [
@@ -378,3 +379,75 @@ def test_load_timeline_reads_text_and_binary_alike():
     a, b = load_timeline(data), load_timeline(export_text(read_timeline(data)).encode())
     assert a.data == b.data
     assert [s.position for s in a.steps] == [s.position for s in b.steps]
+
+
+# -- games that end by agreement or on time ------------------------------------------------------
+
+
+def ended_by(how: str) -> bytes:
+    """A 2-player game of six actions that ends by a draw, an abort or a timeout."""
+    env = play_script(IDS[:2], ["place a1,a2", "place e5,e4", "a2>b3^b4"], finish=False)
+    v = Validator()
+    for raw in env:
+        v.feed(raw)
+    by_key = {i.public_key: i for i in IDS}
+    seats = [by_key[k] for k in v.seats]
+    mover = v.position.to_move
+    if how == "timeout":
+        v.feed(v.make_timeout(seats[1 - mover]))
+    else:
+        v.feed(v.make_offer(seats[mover], how))
+        v.feed(v.make_accept(seats[1 - mover]))
+    for seat in range(2):
+        v.feed(v.make_result(seats[seat]))
+    return encode_frames(r.raw for r in v.records)
+
+
+@pytest.mark.parametrize(
+    ("how", "lines", "result"),
+    [
+        ("draw", ["seat 2: offers a draw", "seat 1: accepts the draw"], "drawn by agreement"),
+        ("abort", ["seat 2: offers to abort", "seat 1: accepts the abort"], "aborted by agreement"),
+        ("timeout", ["seat 1: claims seat 2 ran out of time"], "won on time"),
+    ],
+)
+def test_offers_acceptances_and_timeouts_are_exported(how, lines, result, export_schema):
+    data = ended_by(how)
+    t = read_timeline(data)
+    assert t.ok, t.verification
+    text = export_text(t)
+    for line in lines:
+        assert line in text
+    assert result in t.result_text
+    assert read_text(text.encode()).data == data
+    assert verify_text(text.encode()).ok
+    export_schema.validate(json.loads(json.dumps(to_document(t))))
+    page = export_html(t)
+    assert len(page) < 100_000
+    assert lines[-1] in page
+
+
+# -- more replays, and arbitrary input ----------------------------------------------------------
+
+more = st.tuples(st.sampled_from(MODES), st.integers(0, 4), st.booleans()).map(
+    lambda x: (*x[0], x[1], x[2])
+)
+
+
+@settings(max_examples=10)
+@given(more)
+def test_export_then_import_is_the_identity_on_seeded_replays(which):
+    data = replay(which)
+    text = export_text(read_timeline(data)).encode()
+    assert read_text(text).data == data
+    assert check_text(text)[1].ok
+
+
+@settings(max_examples=60)
+@given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
+def test_arbitrary_text_raises_only_text_replay_errors(blob):
+    head = f'[Event "x"]\n\n{BEGIN_LINE}\n'.encode()
+    for data in (blob, head + blob, head + blob + b"\n-----END SANTORINI REPLAY-----\n"):
+        with contextlib.suppress(TextReplayError):
+            check_text(data)
+        assert verify_text(data).ok is False
