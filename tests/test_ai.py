@@ -28,6 +28,10 @@ NODES = 300
 WIN_IN_ONE_CLIMB = "00000B/0B0000/002A30/00000/0A0000 1 -,- -"
 # Seat 2's worker on c3 (level 2) threatens d3; seat 1 must dome d3 from e4.
 BLOCK_IN_ONE_DOME = "00000/00000A/002B30/00000/0A000B0 1 -,- -"
+# The same threat with 3 players: seat 2 moves next, seat 3 cannot help.
+BLOCK_IN_ONE_THREE_PLAYERS = "0C000C0/00000A/002B30/00000/0A000B0 1 -,-,- -"
+# The same threat with 4 players: team B (seats 2 and 4) threatens, seat 1 blocks.
+BLOCK_IN_ONE_TEAMS = "00000/00000A/002B30/00000/0A000B0 1 -,-,-,- -"
 # Seat 2 threatens both b3 and d3 from c3; seat 1 can dome only one: lost in two turns.
 DOUBLE_THREAT_LOST = "00000/00000A/032B30/00000/0A000B0 1 -,- -"
 # Pan on c3 (level 2) steps down onto b3 (level 0) and wins.
@@ -125,9 +129,12 @@ def test_finds_win_in_one(position, winning, level):
         assert str(turn) == winning
 
 
+@pytest.mark.parametrize(
+    "position", [BLOCK_IN_ONE_DOME, BLOCK_IN_ONE_THREE_PLAYERS, BLOCK_IN_ONE_TEAMS]
+)
 @pytest.mark.parametrize("level", SEARCH_LEVELS)
-def test_blocks_win_in_one_with_a_dome(level):
-    p = parse_position(BLOCK_IN_ONE_DOME)
+def test_blocks_win_in_one_with_a_dome(position, level):
+    p = parse_position(position)
     for seed in range(3):
         turn = _turn(choose_action(p, level, rng=random.Random(seed), nodes=NODES))
         assert 13 in turn.builds  # d3 gets its dome
