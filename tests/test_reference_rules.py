@@ -9,7 +9,15 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from santorini_p2p.engine import GOD_NAMES, format_position, legal_turns, parse_position
+from santorini_p2p.engine import (
+    GOD_NAMES,
+    format_position,
+    is_legal,
+    legal_turns,
+    parse_position,
+    parse_turn,
+)
+from santorini_p2p.errors import NotationError
 from tests.reference_rules import reference_turns
 
 
@@ -51,3 +59,26 @@ def test_reference_generator_agrees_with_the_public_sample():
     for line in sample.read_text().splitlines():
         case = json.loads(line)
         assert reference_turns(case["position"]) == set(case["turns"]), case["id"]
+
+
+@settings(max_examples=150)
+@given(positions(), st.data())
+def test_is_legal_agrees_with_the_full_list(text, data):
+    p = parse_position(text)
+    full = set(legal_turns(p))
+    for t in full:
+        assert is_legal(p, t), str(t)
+    # Near misses: legal turns with one square changed, and turns of other positions.
+    names = [chr(97 + f) + str(r) for f in range(5) for r in range(1, 6)]
+    for t in data.draw(
+        st.lists(st.sampled_from(sorted(full, key=str)), max_size=5) if full else st.just([])
+    ):
+        text_t = str(t)
+        i = data.draw(st.integers(0, len(text_t) - 2))
+        if text_t[i] in "abcde" and text_t[i + 1] in "12345":
+            other = text_t[:i] + data.draw(st.sampled_from(names)) + text_t[i + 2 :]
+            try:
+                cand = parse_turn(other)
+            except NotationError:
+                continue
+            assert is_legal(p, cand) == (cand in full), other

@@ -35,6 +35,7 @@ from santorini_p2p.engine.position import (
 from santorini_p2p.engine.rules import (
     apply,
     apply_unchecked,
+    end_by_agreement,
     find_turn,
     generate_turns,
     has_legal_turn,
@@ -82,6 +83,7 @@ __all__ = [
     "apply_action",
     "apply_unchecked",
     "divide",
+    "end_by_agreement",
     "find_god",
     "find_turn",
     "format_action",

@@ -16,6 +16,7 @@ __all__ = [
     "apply",
     "apply_unchecked",
     "athena_restricts",
+    "end_by_agreement",
     "find_turn",
     "generate_turns",
     "has_legal_turn",
@@ -120,8 +121,13 @@ def _hermes_turns(out: list[Turn], p: Position, mine: int, opp: int, lv: list[in
             out.append(Turn(-1, (a, b), (s,), -1, False, True))
 
 
-def _generate(p: Position) -> list[Turn]:
-    """Every complete legal turn of the seat to move, unsorted (RULES.md sections 2 and 6)."""
+def _generate(p: Position, worker: int = -1, first: int = -1, hermes: bool = True) -> list[Turn]:
+    """Every complete legal turn of the seat to move, unsorted (RULES.md sections 2 and 6).
+
+    ``worker``/``first`` narrow the search to turns of the worker on that square whose move
+    goes to ``first`` first (-1: any; a worker of -2 skips plain turns); ``hermes`` includes
+    Hermes' power turns. ``is_legal`` uses them to check one turn without listing all.
+    """
     seat = p.to_move
     god = p.gods[seat]
     side = p.side_of(seat)
@@ -134,12 +140,14 @@ def _generate(p: Position) -> list[Turn]:
     lv = _levels(p)
     reach = _reach(p, athena_restricts(p, seat))
     by_level = _by_level(p)
+    movers = mine if worker == -1 else mine & BITS[worker] if worker >= 0 else 0
+    only = ALL if first < 0 else BITS[first]
     out: list[Turn] = []
-    for w in bits(mine):
+    for w in bits(movers):
         h = lv[w]
         wb = BITS[w]
         nb = NEIGHBOURS[w]
-        step = nb & ~occ & reach[h]
+        step = nb & ~occ & reach[h] & only
         if god == "hermes":
             # A same-level move then a build is a power turn, written only in the H form.
             step &= ~by_level[h]
@@ -158,7 +166,7 @@ def _generate(p: Position) -> list[Turn]:
                     occ2 = occ ^ wb ^ BITS[t2]
                     _builds(out, god, w, (t, t2), NEIGHBOURS[t2] & ~occ2, lv)
         if god == "apollo" or god == "minotaur":
-            for t in bits(nb & opp & reach[h]):
+            for t in bits(nb & opp & reach[h] & only):
                 if god == "apollo":
                     occ1 = occ
                 else:
@@ -178,12 +186,12 @@ def _generate(p: Position) -> list[Turn]:
                     occ_pb |= BITS[pb]
                 else:
                     lv2[pb] += 1
-                for t in bits(nb & ~occ_pb):
+                for t in bits(nb & ~occ_pb & only):
                     if lv2[t] > h:
                         continue
                     occ1 = occ_pb ^ wb ^ BITS[t]
                     _builds(out, god, w, (t,), NEIGHBOURS[t] & ~occ1, lv2, pb)
-    if god == "hermes":
+    if god == "hermes" and hermes:
         _hermes_turns(out, p, mine, opp, lv)
     return out
 
@@ -355,8 +363,18 @@ def find_turn(p: Position, text: str) -> Turn:
 
 
 def is_legal(p: Position, turn: Turn) -> bool:
-    """Return whether ``turn`` is a complete legal turn in ``p``."""
-    return p.phase is Phase.PLAY and turn in set(_generate(p))
+    """Return whether ``turn`` is a complete legal turn in ``p``.
+
+    Generates only the turns that share the worker and first move (or Hermes' power turns),
+    so checking a turn from a peer costs a fraction of listing them all.
+    """
+    if p.phase is not Phase.PLAY or not isinstance(turn, Turn) or not turn.path:
+        return False
+    if turn.hermes:
+        return turn in _generate(p, -2, -1, True)
+    if not (0 <= turn.worker < 25 and 0 <= turn.path[0] < 25):
+        return False
+    return turn in _generate(p, turn.worker, turn.path[0], False)
 
 
 def apply(p: Position, turn: Turn) -> Position:
@@ -396,6 +414,20 @@ def resign(p: Position, seat: int) -> Position:
     if p.to_move == seat:
         return _settle(q, seat)
     return q
+
+
+def end_by_agreement(p: Position) -> Position:
+    """Return the position of a game the players ended by agreement (a draw or an abort).
+
+    Nobody wins (the winner is ``NO_WINNER``); RULES.md has no draws, so this exists only as
+    the engine's side of an agreement every seat signed (protocol/SPEC.md).
+
+    Raises:
+        IllegalTurnError: the game is already over.
+    """
+    if p.phase is Phase.OVER:
+        raise IllegalTurnError("the game is already over")
+    return replace(p, winner=NO_WINNER)
 
 
 lose_on_time = resign
