@@ -36,18 +36,18 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, NamedTuple, Self, cast
 
 from santorini_p2p.engine import (
-    NO_WINNER,
     GodMode,
     NameStart,
     Phase,
     Position,
     Turn,
     apply_action,
+    end_by_agreement,
     format_action,
     format_position,
     lose_on_time,
@@ -702,8 +702,7 @@ class Validator:
             raise SignatureError(f"signed by slot {slot + 1}, which cannot accept this offer")
         accepted = o.accepted | {slot}
         if accepted >= active:
-            # The engine has no agreed end; "over with no winner" is its NO_WINNER state.
-            q = replace(p, winner=NO_WINNER)
+            q = end_by_agreement(p)
             return s._replace(position=q, hash=state_hash(q), offer=None, ended=o.kind, pending=())
         return s._replace(offer=_Offer(o.kind, o.seq, accepted))
 
