@@ -29,6 +29,7 @@ from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
 from santorini_p2p.net.session import (
     GameSettings,
     Note,
+    NoteKind,
     SeatClock,
     Session,
     SessionError,
@@ -72,6 +73,10 @@ POLL_S: Final = 0.05
 """The longest the pump waits for a frame before it lets time pass in the session."""
 LINGER_MS: Final = 5000
 """How long a peer keeps answering after the game is complete, so that peers get every record."""
+GIVE_UP_MS: Final = 600_000
+"""How long a command-line game waits with no peer heard before it leaves (journal kept)."""
+FIRST_CONTACT_MS: Final = 30_000
+"""How long a joining peer waits for the host's first answer."""
 STOP_LINGER_MS: Final = 500
 """How long a stopped peer keeps sending, so that its stop frame reaches the others."""
 
@@ -134,6 +139,7 @@ class NetworkGame:
         now: MonotonicMs = monotonic_ms,
         title: str = "network game",
         on_close: Callable[[], Awaitable[None]] | None = None,
+        give_up_ms: int | None = None,
     ) -> None:
         self.session = session
         self._on_close = on_close
@@ -144,6 +150,8 @@ class NetworkGame:
         self._title = title
         self._listeners: list[Callable[[], None]] = []
         self._bot_task: asyncio.Task[None] | None = None
+        self._gave_up: str | None = None
+        self.give_up_ms = give_up_ms
         session.listen(self._notify)
 
     # -- the console's game controller protocol, by structure ---------------------------------
@@ -263,10 +271,24 @@ class NetworkGame:
         """Pump frames, play the bot, let time pass, until the game is over or stopped."""
         s = self.session
         done_at: int | None = None
+        heard = self._now()
+        ever = False
         try:
             while True:
                 self._flush()
                 now = self._now()
+                limit = self.give_up_ms
+                if limit is not None and not ever and not s.is_host:
+                    limit = min(limit, FIRST_CONTACT_MS)
+                if limit is not None and now - heard > limit:
+                    self._gave_up = (
+                        f"no peer heard for {limit // 1000} s; the journal (if any) is kept: "
+                        "run the same command again to resume"
+                        if ever or s.is_host
+                        else f"no answer from {s.address or 'the host'} in {limit // 1000} s"
+                    )
+                    s.notes.append(Note(self._gave_up, NoteKind.ERROR))
+                    break
                 if s.stopped is not None or s.is_complete:
                     done_at = now if done_at is None else done_at
                     linger = STOP_LINGER_MS if s.stopped is not None else LINGER_MS
@@ -274,6 +296,9 @@ class NetworkGame:
                         break
                 self._play_bot()
                 got = await self.link.receive(POLL_S)
+                if got is not None:
+                    heard = self._now()
+                    ever = True
                 for _ in range(256):
                     if got is None:
                         break
@@ -322,17 +347,12 @@ class NetworkGame:
     def outcome(self) -> GameOutcome:
         """Return how the run ended."""
         s = self.session
-        v = s.validator
-        res = "unfinished"
-        if v is not None and v.result is not None:
-            winner, reason = v.result
-            res = f"{v.names[winner]} wins ({reason})" if winner >= 0 else f"no winner ({reason})"
         return GameOutcome(
             complete=s.is_complete,
-            stopped=s.stopped,
+            stopped=s.stopped or self._gave_up,
             journal=s.journal_path if s.journal is not None else None,
             report=s.report_path,
-            result=res,
+            result=s.result_text(),
         )
 
 
@@ -352,6 +372,7 @@ class PlayOptions:
     on_start: Callable[[NetworkGame], None] | None = None
     transport: TransportOptions | None = None
     advertise: bool = True
+    give_up_ms: int | None = GIVE_UP_MS
 
 
 async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
@@ -409,7 +430,13 @@ async def host_game(
         )
         if opts.advertise:
             advertiser = await _advertise(opts.identity, settings, bind, link.port)
-        game = NetworkGame(session, link, bot=_bot_of(opts), rng=random.Random(opts.seed))
+        game = NetworkGame(
+            session,
+            link,
+            bot=_bot_of(opts),
+            rng=random.Random(opts.seed),
+            give_up_ms=opts.give_up_ms,
+        )
         if advertiser is not None:
             adv = advertiser
 
@@ -477,7 +504,13 @@ async def join_game(address: str, opts: PlayOptions) -> GameOutcome:
             known=KnownPeers(opts.home),
             address=address,
         )
-        game = NetworkGame(session, link, bot=_bot_of(opts), rng=random.Random(opts.seed))
+        game = NetworkGame(
+            session,
+            link,
+            bot=_bot_of(opts),
+            rng=random.Random(opts.seed),
+            give_up_ms=opts.give_up_ms,
+        )
         return await _run(game, opts)
     finally:
         link.close()
@@ -503,7 +536,13 @@ async def resume_game(journal: Path, note: dict[str, object], opts: PlayOptions)
         session = Session.resume(
             opts.identity, journal, home=opts.home, now=monotonic_ms, known=KnownPeers(opts.home)
         )
-        game = NetworkGame(session, link, bot=_bot_of(opts), rng=random.Random(opts.seed))
+        game = NetworkGame(
+            session,
+            link,
+            bot=_bot_of(opts),
+            rng=random.Random(opts.seed),
+            give_up_ms=opts.give_up_ms,
+        )
         return await _run(game, opts)
     finally:
         link.close()

@@ -1097,20 +1097,33 @@ class Session:
         if v.position is not None and v.position.phase is Phase.OVER:
             self._track_move()
 
+    def result_text(self) -> str:
+        """The result in words ("alice wins (win)", "alice and carol win (resign)")."""
+        v = self.validator
+        res = v.result if v is not None else None
+        p = v.position if v is not None else None
+        if v is None or res is None or p is None:
+            return "unfinished"
+        winner, reason = res
+        if winner < 0:
+            return f"no winner ({reason})"
+        names = [n for i, n in enumerate(v.names) if p.side_of(i) == p.side_of(winner)]
+        verb = "wins" if len(names) == 1 else "win"
+        return f"{' and '.join(names)} {verb} ({reason})"
+
     def _say_result(self, v: Validator) -> None:
         res = v.result
         p = v.position
         if res is None or p is None:
             return
-        winner, reason = res
+        winner, _ = res
         mine = v.seat_of(self.identity.public_key)
         if winner < 0:
-            self._say(f"The game is over with no winner ({reason}).", NoteKind.WARNING)
+            self._say(f"The game is over: {self.result_text()}.", NoteKind.WARNING)
             return
-        name = v.names[winner]
         won = mine is not None and p.side_of(mine) == p.side_of(winner)
-        text = f"{name} wins ({reason})." + (" You win!" if won else " You lose.")
-        self._say(text, NoteKind.WIN if won else NoteKind.LOSS)
+        text = f"{self.result_text()}." + (" You win!" if won else " You lose.")
+        self._say(text[0].upper() + text[1:], NoteKind.WIN if won else NoteKind.LOSS)
 
     # -- the note file ------------------------------------------------------------------------
 
