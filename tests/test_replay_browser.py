@@ -18,6 +18,7 @@ import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from typing import Any, cast
 
 import pytest
 
@@ -109,20 +110,21 @@ class DevTools:
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.next_id = 0
-        self.events: list[dict] = []
+        self.events: list[dict[str, Any]] = []
+        self.url = ""
 
-    def call(self, method: str, **params) -> dict:
+    def call(self, method: str, **params: object) -> dict[str, Any]:
         self.next_id += 1
         self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
         while True:
             msg = json.loads(self.ws.recv())
             if msg.get("id") == self.next_id:
                 assert "error" not in msg, msg
-                return msg.get("result", {})
+                return cast(dict[str, Any], msg.get("result", {}))
             if "method" in msg:
                 self.events.append(msg)
 
-    def wait_event(self, method: str) -> dict:
+    def wait_event(self, method: str) -> dict[str, Any]:
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:
             for e in self.events:
@@ -133,7 +135,7 @@ class DevTools:
                 self.events.append(msg)
         raise TimeoutError(method)
 
-    def eval(self, expression: str):
+    def eval(self, expression: str) -> Any:
         r = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
         assert "exceptionDetails" not in r, r
         return r["result"].get("value")
@@ -146,7 +148,7 @@ class DevTools:
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory) -> Iterator[DevTools]:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevTools]:
     exe = find_browser()
     if exe is None:
         pytest.skip(
@@ -207,7 +209,9 @@ def timeline() -> Timeline:
 
 
 @pytest.fixture(scope="module")
-def page(browser, timeline, tmp_path_factory) -> DevTools:
+def page(
+    browser: DevTools, timeline: Timeline, tmp_path_factory: pytest.TempPathFactory
+) -> DevTools:
     path = tmp_path_factory.mktemp("html") / "game.html"
     path.write_text(export_html(timeline), encoding="utf-8")
     url = path.as_uri()
@@ -215,14 +219,17 @@ def page(browser, timeline, tmp_path_factory) -> DevTools:
     browser.call("Page.navigate", url=url)
     browser.wait_event("Page.loadEventFired")
     assert browser.eval("document.body.dataset.ready") == "1"
-    browser.url = url  # type: ignore[attr-defined]
+    browser.url = url
     return browser
 
 
 def board(tools: DevTools) -> list[str]:
-    return tools.eval(
-        "Array.from({length:25},(_,k)=>document.getElementById('sq-'+'abcde'[k%5]"
-        "+(1+Math.floor(k/5))).getAttribute('href').slice(1))"
+    return cast(
+        list[str],
+        tools.eval(
+            "Array.from({length:25},(_,k)=>document.getElementById('sq-'+'abcde'[k%5]"
+            "+(1+Math.floor(k/5))).getAttribute('href').slice(1))"
+        ),
     )
 
 

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -37,7 +37,8 @@ from santorini_p2p.wire.script import play_script
 from tests.replays import IDS, MODES, frame_offsets, game
 
 SCHEMA = Path(__file__).resolve().parent.parent / "protocol" / "schemas"
-GAMES = [
+Which = tuple[int, str, int, bool]
+GAMES: list[Which] = [
     (2, "none", 0, False),
     (2, "draft", 1, True),
     (3, "draft", 1, False),
@@ -49,12 +50,12 @@ games = st.sampled_from(GAMES)
 bounded = settings(max_examples=15)
 
 
-def replay(which) -> bytes:
+def replay(which: Which) -> bytes:
     return encode_frames(game(*which))
 
 
 @cache
-def text_of(which) -> str:
+def text_of(which: Which) -> str:
     return export_text(read_timeline(replay(which)))
 
 
@@ -95,9 +96,9 @@ def test_text_export_lists_tags_and_numbered_actions_with_clocks():
     assert lines.count(BEGIN_LINE) == 1
 
 
-def test_crlf_and_trailing_spaces_do_not_matter():
+def test_crlf_trailing_spaces_and_a_byte_order_mark_do_not_matter():
     text = text_of((2, "none", 0, False))
-    mangled = "\n\n" + "\r\n".join(x + "  " for x in text.split("\n"))
+    mangled = "\ufeff\n\n" + "\r\n".join(x + "  " for x in text.split("\n"))
     assert verify_text(mangled.encode()).ok
 
 
@@ -236,9 +237,10 @@ def test_a_bad_file_is_exported_up_to_its_first_bad_record_and_says_so():
     page = export_html(t)
     assert "FAILS VERIFICATION" in page
     assert f"record {bad}" in page
-    doc = to_document(t)
-    assert doc["verification"]["record"] == bad
-    assert doc["verification"]["ok"] is False
+    verification = to_document(t)["verification"]
+    assert isinstance(verification, dict)
+    assert verification["record"] == bad
+    assert verification["ok"] is False
 
 
 # -- JSON --------------------------------------------------------------------------------------
@@ -319,7 +321,7 @@ def test_show_svg_draws_the_opening(capsys):
     out = capsys.readouterr().out
     tree = ET.fromstring(out)
     hrefs = [u.get("href") for u in tree.iter("{http://www.w3.org/2000/svg}use")]
-    assert sorted(h for h in hrefs if h != "#c0") == ["#c0A", "#c0A", "#c0B", "#c0B"]
+    assert sorted(h or "" for h in hrefs if h != "#c0") == ["#c0A", "#c0A", "#c0B", "#c0B"]
 
 
 # -- command line ------------------------------------------------------------------------------
@@ -392,6 +394,7 @@ def ended_by(how: str) -> bytes:
         v.feed(raw)
     by_key = {i.public_key: i for i in IDS}
     seats = [by_key[k] for k in v.seats]
+    assert v.position is not None
     mover = v.position.to_move
     if how == "timeout":
         v.feed(v.make_timeout(seats[1 - mover]))

@@ -165,7 +165,8 @@ def read_text(data: bytes) -> TextReplay:
     """Take a text export apart and decode its armour to the exact replay file bytes.
 
     The armour must be canonical: every line but the last exactly 64 base64 characters, no
-    other characters, padding bits zero. Trailing white space and CR are ignored on every line.
+    other characters, padding bits zero. Trailing white space and CR are ignored on every line,
+    and so is a byte order mark at the start.
 
     Raises:
         TextReplayError: not UTF-8, no BEGIN/END lines, text after END, or bad armour; the
@@ -176,7 +177,7 @@ def read_text(data: bytes) -> TextReplay:
     except UnicodeDecodeError as e:
         at = data[: e.start].count(b"\n") + 1
         raise TextReplayError("not UTF-8 text", at) from None
-    lines = [x.rstrip() for x in text.split("\n")]
+    lines = [x.rstrip() for x in text.removeprefix("\ufeff").split("\n")]
     if lines and lines[-1] == "":
         lines.pop()
     try:
