@@ -49,13 +49,16 @@ def state_bytes(p: Position) -> bytes:
     out += bytes(_god_byte(g) for g in p.gods)
     out.append(len(p.pool))
     out += bytes(god_id(g) for g in p.pool)
-    for s in range(25):
-        side = 0
-        for i, m in enumerate(p.workers):
-            if m >> s & 1:
-                side = i + 1
-                break
-        out.append(p.level(s) | (4 if p.domes >> s & 1 else 0) | side << 3)
+    g1, g2, g3, domes = p.ge1, p.ge2, p.ge3, p.domes
+    cells = [
+        (g1 >> s & 1) + (g2 >> s & 1) + (g3 >> s & 1) + ((domes >> s & 1) << 2) for s in range(25)
+    ]
+    for side, mask in enumerate(p.workers):
+        while mask:
+            low = mask & -mask
+            cells[low.bit_length() - 1] |= (side + 1) << 3
+            mask ^= low
+    out += bytes(cells)
     return bytes(out)
 
 
