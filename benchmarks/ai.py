@@ -3,19 +3,25 @@
 
 Plays, for the base game and for random god pairs: hard against random, and each level
 against the one below (200 games each by default), over worker processes, and prints wins,
-losses, the score with its 95% interval and the Elo difference. Run by hand:
+losses, the score with its 95% interval and the Elo difference. ``--nodes N`` caps every
+turn at N nodes (repeatable, and faster than hard's default 2 s a turn); ``--speed TURNS``
+instead times hard at its default budget. Run by hand:
 
     .venv/bin/python benchmarks/ai.py --games 200 --jobs 2
+    .venv/bin/python benchmarks/ai.py --speed 30
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import sys
 import time
 
-from santorini_p2p.ai.arena import GameRecord, run, schedule, tally
+from santorini_p2p.ai import analyse
+from santorini_p2p.ai.arena import GameRecord, play_game, run, schedule, tally
+from santorini_p2p.engine import Phase, Position, parse_position
 
 MATCHES = (("hard", "random"), ("easy", "random"), ("medium", "easy"), ("hard", "medium"))
 
@@ -24,6 +30,32 @@ def _elo_text(value: float) -> str:
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
     return f"{value:+.0f}"
+
+
+def speed(turns: int, think: float | None) -> None:
+    """Time ``hard`` at its default budget on the positions of a few easy-level games."""
+    rng = random.Random(2)
+    positions: list[Position] = []
+    for gods in ("none", "random"):
+        spec = schedule("easy", "easy", 1, gods=gods, seed=rng.getrandbits(32))[0]
+        for text in play_game(spec).positions:
+            p = parse_position(text)
+            if p.phase is Phase.PLAY and len(positions) < turns:
+                positions.append(p)
+    times: list[float] = []
+    depths: list[int] = []
+    nodes = 0
+    for p in positions:
+        started = time.monotonic()
+        a = analyse(p, "hard", think=think)
+        times.append(time.monotonic() - started)
+        depths.append(a.depth)
+        nodes += a.nodes
+    print(
+        f"hard, {len(times)} turns: mean {sum(times) / len(times):.2f} s, "
+        f"max {max(times):.2f} s a turn; mean depth {sum(depths) / len(depths):.1f}; "
+        f"{nodes / sum(times):.0f} nodes/s"
+    )
 
 
 def main() -> int:
@@ -37,7 +69,13 @@ def main() -> int:
     parser.add_argument(
         "--match", nargs=2, action="append", metavar=("A", "B"), help="play only these"
     )
+    parser.add_argument(
+        "--speed", type=int, metavar="TURNS", help="only time hard on TURNS positions"
+    )
     args = parser.parse_args()
+    if args.speed:
+        speed(args.speed, args.think)
+        return 0
     matches = [tuple(m) for m in args.match] if args.match else list(MATCHES)
     print(
         f"{'match':<18} {'gods':<7} {'games':>5} {'W':>4} {'L':>4} {'D':>3} "
