@@ -315,3 +315,19 @@ def test_page_fits_a_phone_screen(page):
         assert page.eval("document.getElementById('slider').getBoundingClientRect().right") <= 375
     finally:
         page.call("Emulation.clearDeviceMetricsOverride")
+
+
+@pytest.mark.parametrize("cut", [3, 40])
+def test_a_bad_file_opens_without_script_errors_and_says_it_fails(page, tmp_path, cut):
+    env = game(2, "none", 0)
+    t = read_timeline(encode_frames(env[:cut]))
+    path = tmp_path / "bad.html"
+    path.write_text(export_html(t), encoding="utf-8")
+    page.events.clear()
+    page.call("Page.navigate", url=path.as_uri())
+    page.wait_event("Page.loadEventFired")
+    assert "FAILS VERIFICATION" in page.eval("document.getElementById('verify').innerText")
+    assert not [e for e in page.events if e["method"] == "Runtime.exceptionThrown"]
+    if t.steps:
+        page.key("Home", 36)
+        assert step(page) == 0

@@ -74,6 +74,7 @@ details{margin-top:10px}summary{cursor:pointer;color:var(--dim)}
 _SCRIPT: Final = """
 (function(){
 "use strict";
+if(!document.getElementById("sq-a1"))return;
 var D=JSON.parse(document.getElementById("game").textContent);
 var N=D.steps.length, cur=-1;
 var FILES="abcde", LETTERS=D.players4?"AB":"ABC";
@@ -235,7 +236,7 @@ def export_html(t: Timeline, *, step: int | None = None) -> str:
     else:
         verdict = (
             f"FAILS VERIFICATION: {t.verification}. Shown up to the last good record "
-            f"({len(t.records)} records)."
+            f"({len(t.records)} record{'' if len(t.records) == 1 else 's'})."
         )
         css = "bad"
     items = "".join(

@@ -122,8 +122,9 @@ class Timeline:
         """``ok``, or where and why the file fails verification."""
         if self.ok:
             return "ok"
-        where = f"record {self.bad_record}: " if self.bad_record is not None else ""
-        return f"fails at {where}{self.error}"
+        if self.bad_record is None:
+            return f"fails: {self.error}"
+        return f"fails at record {self.bad_record}: {self.error}"
 
     @property
     def date(self) -> str:
