@@ -882,7 +882,7 @@ def _cmd_resume(args: argparse.Namespace) -> int:
 
     opts = _net_options(args)
     assert isinstance(opts, PlayOptions)
-    games = unfinished_games(opts.home)
+    games = unfinished_games(opts.home, stopped=bool(args.game))
     if args.game:
         games = [g for g in games if g[0].stem.startswith(args.game)]
     if not games:

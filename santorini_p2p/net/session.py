@@ -37,8 +37,6 @@ from santorini_p2p.engine import (
     Position,
     format_action,
     format_position,
-    outcome,
-    parse_action,
 )
 from santorini_p2p.errors import (
     DesyncError,
@@ -1015,6 +1013,10 @@ class Session:
         self.stopped = reason
         LOG.error("game stopped: %s", reason)
         self.report_path = self._write_report(reason, index, mine, theirs, offending)
+        try:
+            self._save_note()
+        except OSError as e:
+            LOG.error("cannot mark the game stopped in its note file: %s", e)
         where = f" Report: {self.report_path}" if self.report_path else ""
         self._say(f"The game is stopped: {reason}.{where}", NoteKind.ERROR)
         if notify:
@@ -1140,6 +1142,7 @@ class Session:
                 "role": "host" if self.is_host else "join",
                 "address": self.address,
                 "nonce": self._nonce.hex(),
+                "stopped": self.stopped or "",
             },
             indent=1,
             sort_keys=True,
@@ -1165,8 +1168,11 @@ def _read_note(journal_path: Path) -> dict[str, object]:
     return note
 
 
-def unfinished_games(home: Path) -> list[tuple[Path, dict[str, object]]]:
-    """Return ``(journal path, note)`` of every unfinished game under ``home``, newest first."""
+def unfinished_games(home: Path, *, stopped: bool = False) -> list[tuple[Path, dict[str, object]]]:
+    """Return ``(journal path, note)`` of every unfinished game under ``home``, newest first.
+
+    Games stopped by a refused record or a desync are left out unless ``stopped`` is true.
+    """
     out: list[tuple[float, Path, dict[str, object]]] = []
     d = game_dir(home)
     if not d.is_dir():
@@ -1176,30 +1182,15 @@ def unfinished_games(home: Path) -> list[tuple[Path, dict[str, object]]]:
             continue
         try:
             note = _read_note(j)
+        except SessionError:
+            continue
+        if note.get("stopped") and not stopped:
+            continue
+        try:
             done = read_log(j.read_bytes(), complete=False).is_complete
         except (SantoriniError, OSError):
             done = False
-            if not j.with_suffix(".json").exists():
-                continue
-            note = _read_note(j)
         if not done:
             out.append((j.stat().st_mtime, j, note))
     out.sort(key=lambda t: t[0], reverse=True)
     return [(j, n) for _, j, n in out]
-
-
-def describe_outcome(position: Position) -> str:
-    """Return a one-line description of a finished position's result."""
-    o = outcome(position)
-    if not o.over:
-        return "not over"
-    return "no winner" if o.winner is None else f"seat {o.winner + 1} wins"
-
-
-def parse_action_text(text: str) -> Action:
-    """Parse action text typed by a player (turn, or setup action).
-
-    Raises:
-        NotationError: the text does not parse.
-    """
-    return parse_action(text.strip())

@@ -285,3 +285,17 @@ def test_three_player_resignation_eliminates_and_play_goes_on(tmp_path):
     net.sessions[2].resign()
     net.run()
     _assert_identical_complete(net)
+
+
+def test_a_stopped_game_is_not_resumed_by_default(tmp_path):
+    from santorini_p2p.net.session import unfinished_games
+
+    net = Net.create(tmp_path, 2, seed=15)
+    _play_until(net, Phase.PLAY, turns=1)
+    _idle(net)
+    joiner = net.sessions[1]
+    n = joiner.validator.next_seq
+    _joiner_with_stop(net, joiner.records[n - 1].raw, n)
+    assert joiner.stopped is not None
+    assert unfinished_games(joiner.home) == []
+    assert [j for j, _ in unfinished_games(joiner.home, stopped=True)] == [joiner.journal_path]
