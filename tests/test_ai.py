@@ -210,6 +210,22 @@ def test_stop_event_returns_at_once_with_a_legal_turn():
     assert turn in generate_turns(p)
 
 
+def test_stop_from_another_thread_ends_a_long_search():
+    p = parse_position(OPENING)
+    stop = threading.Event()
+    result = []
+
+    def search():
+        result.append(choose_action(p, "hard", rng=random.Random(0), think=600.0, stop=stop))
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    stop.set()
+    worker.join(timeout=30)  # a backstop: the search returns as soon as it sees the event
+    assert not worker.is_alive()
+    assert result[0] in generate_turns(p)
+
+
 def test_same_seed_same_choice_across_threads():
     p = parse_position(OPENING)
 
