@@ -454,3 +454,18 @@ def test_arbitrary_text_raises_only_text_replay_errors(blob):
         with contextlib.suppress(TextReplayError):
             check_text(data)
         assert verify_text(data).ok is False
+
+
+def test_svg_colours_are_the_consoles():
+    from santorini_p2p.replay.svg import LEVEL_COLOURS, MARK_COLOUR, WORKER_COLOURS
+    from santorini_p2p.ui.app import STYLE
+
+    rules = dict(STYLE.style_rules)
+
+    def background(name: str) -> str:
+        return re.search(r"bg:(#[0-9a-f]{6})", rules[name])[1]  # type: ignore[index]
+
+    assert [background(f"level{i}") for i in range(4)] == list(LEVEL_COLOURS)
+    assert {k: background(f"worker.{k.lower()}") for k in "ABC"} == WORKER_COLOURS
+    assert background("chosen") == MARK_COLOUR
+    assert background("dome") == "#000000"
