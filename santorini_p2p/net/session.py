@@ -1125,7 +1125,7 @@ class Session:
             return
         won = mine is not None and p.side_of(mine) == p.side_of(winner)
         text = f"{self.result_text()}." + (" You win!" if won else " You lose.")
-        self._say(text[0].upper() + text[1:], NoteKind.WIN if won else NoteKind.LOSS)
+        self._say(text, NoteKind.WIN if won else NoteKind.LOSS)
 
     # -- the note file ------------------------------------------------------------------------
 
