@@ -12,7 +12,9 @@ from santorini_p2p.cli import main
 from santorini_p2p.engine import (
     GOD_NAMES,
     OPENING,
+    Action,
     Phase,
+    Position,
     Turn,
     apply_action,
     generate_turns,
@@ -46,13 +48,15 @@ WIN_IN_ONE_THREE_PLAYERS = "0B0000C/0B0000/002C30/0A0000/0A0000 3 -,-,- -"
 WIN_IN_ONE_TEAMS = "00000/0A0000/002B30/0B0000/0A0000 4 -,-,-,- -"
 
 
-def _turn(action):
+def _turn(action: Action) -> Turn:
     assert isinstance(action, Turn)
     return action
 
 
-def _play_out(position, level, rng, nodes=NODES, limit=400):
-    seen_phases = set()
+def _play_out(
+    position: Position, level: str, rng: random.Random, nodes: int = NODES, limit: int = 400
+) -> tuple[Position, set[Phase]]:
+    seen_phases: set[Phase] = set()
     steps = 0
     while position.phase is not Phase.OVER and steps < limit:
         action = choose_action(position, level, rng=rng, nodes=nodes)
@@ -190,7 +194,7 @@ def test_node_budget_is_respected():
 def test_time_budget_stops_the_search_on_a_fake_clock():
     ticks = iter(range(10**9))
 
-    def clock():
+    def clock() -> float:
         return next(ticks) / 1000.0  # every reading advances a millisecond
 
     p = parse_position(OPENING)
@@ -213,9 +217,9 @@ def test_stop_event_returns_at_once_with_a_legal_turn():
 def test_stop_from_another_thread_ends_a_long_search():
     p = parse_position(OPENING)
     stop = threading.Event()
-    result = []
+    result: list[Action] = []
 
-    def search():
+    def search() -> None:
         result.append(choose_action(p, "hard", rng=random.Random(0), think=600.0, stop=stop))
 
     worker = threading.Thread(target=search)
@@ -229,7 +233,7 @@ def test_stop_from_another_thread_ends_a_long_search():
 def test_same_seed_same_choice_across_threads():
     p = parse_position(OPENING)
 
-    def pick(seed):
+    def pick(seed: int) -> str:
         return str(choose_action(p, "hard", rng=random.Random(seed), nodes=400))
 
     serial = [pick(s) for s in range(4)]
