@@ -14,6 +14,7 @@ from santorini_p2p.engine import (
     OPENING,
     Action,
     Phase,
+    Place,
     Position,
     Turn,
     apply_action,
@@ -337,3 +338,28 @@ def test_arena_cli_prints_table_and_saves_games(capsys, tmp_path):
         p = apply_action(p, parse_action(lines[i]))
         assert str(p) == lines[i + 1]
     assert p.phase is Phase.OVER
+
+
+def test_takes_the_strongest_god_on_offer():
+    p = new_game(2, "draft", drawn=("hermes", "atlas", "artemis", "pan"))
+    for level in SEARCH_LEVELS:
+        assert str(choose_action(p, level, rng=random.Random(0))) == "god artemis"
+
+
+def test_challenger_offers_gods_and_names_itself_start_player():
+    p = new_game(2, "challenger")
+    offer = choose_action(p, "hard", rng=random.Random(0))
+    p = apply_action(p, offer)
+    p = apply_action(p, choose_action(p, "hard", rng=random.Random(0)))
+    start = choose_action(p, "hard", rng=random.Random(0))
+    assert str(start) == "start 1"
+
+
+def test_places_workers_in_the_middle():
+    p = new_game(2)
+    for seed in range(5):
+        place = choose_action(p, "hard", rng=random.Random(seed))
+        assert isinstance(place, Place)
+        for s in place.squares:
+            assert 1 <= s % 5 <= 3
+            assert 1 <= s // 5 <= 3
