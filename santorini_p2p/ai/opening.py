@@ -14,6 +14,7 @@ from santorini_p2p.engine import (
     Action,
     ChooseGods,
     NameStart,
+    PickGod,
     Place,
     Position,
     legal_actions,
@@ -104,4 +105,5 @@ def choose_setup(p: Position, level: str, rng: random.Random) -> Action:
         return NameStart(p.to_move)
     if isinstance(first, Place):
         return _choose_place(p, rng)
-    return min(actions, key=lambda a: _rank(str(a).split()[-1]))
+    picks = [a for a in actions if isinstance(a, PickGod)]
+    return min(picks, key=lambda a: _rank(a.god)) if picks else rng.choice(actions)
