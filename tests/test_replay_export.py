@@ -469,3 +469,14 @@ def test_svg_colours_are_the_consoles():
     assert {k: background(f"worker.{k.lower()}") for k in "ABC"} == WORKER_COLOURS
     assert background("chosen") == MARK_COLOUR
     assert background("dome") == "#000000"
+
+
+def test_a_page_over_budget_leaves_the_signed_record_out(monkeypatch):
+    import santorini_p2p.replay.export_html as module
+
+    t = read_timeline(replay(GAMES[0]))
+    assert BEGIN_LINE in export_html(t)
+    monkeypatch.setattr(module, "PAGE_BUDGET", 20_000)
+    page = export_html(t)
+    assert BEGIN_LINE not in page
+    assert "left out to keep this page under 20 KB" in page
