@@ -363,3 +363,17 @@ def test_places_workers_in_the_middle():
         for s in place.squares:
             assert 1 <= s % 5 <= 3
             assert 1 <= s // 5 <= 3
+
+
+def test_quick_win_check_agrees_with_the_engine_on_random_games():
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(40):
+        players = rng.choice([2, 2, 3, 4])
+        p = new_game(players, "random", drawn=tuple(rng.sample(GOD_NAMES, players)))
+        while p.phase is not Phase.OVER:
+            if p.phase is Phase.PLAY:
+                assert can_win_now(p) == any(t.is_win for t in generate_turns(p)), str(p)
+                checked += 1
+            p = apply_action(p, rng.choice(legal_actions(p)))
+    assert checked > 500

@@ -80,7 +80,7 @@ def can_win_now(p: Position) -> bool:
                 if ps >= 0 and not occ >> ps & 1:
                     return True
     if god == "artemis":
-        for w in bits(mine & p.ge1 & ~p.ge3):
+        for w in bits(mine & p.ge1):
             # A first step onto level 2, then up onto level 3 (not back to the start square).
             for m in bits(NEIGHBOURS[w] & lvl2 & ~occ):
                 if NEIGHBOURS[m] & top & ~(occ ^ (1 << w)) & ~(1 << w):
@@ -140,8 +140,9 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
             if not restricted:
                 threats |= moves & top
             score += _NEAR_THREAT * (nb & lvl2 & ~occ).bit_count()
-        elif h == 1 and god == "artemis" and not restricted:
-            for m in bits(moves & lvl2):
+        if h >= 1 and god == "artemis" and not restricted:
+            # A first step onto level 2, then up onto level 3 (not back to the start).
+            for m in bits(moves & lvl2 & ~occ):
                 threats |= NEIGHBOURS[m] & top & ~occ & ~(1 << w)
         if god == "pan" and h >= 2:
             threats |= nb & ~occ & by_level[0]
