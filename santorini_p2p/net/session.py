@@ -695,6 +695,9 @@ class Session:
         if rf.index < n:
             if self._raw(rf.index) != rf.envelope:
                 self._conflict(peer, state, rf)
+            elif rf.index == n - 1:
+                # The sender resent what is held here: tell it, once per resent batch.
+                self._ack_to(peer)
             return
         if rf.index > n:
             if len(self._buffer) < _BUFFER_LIMIT:
@@ -852,7 +855,10 @@ class Session:
                 continue
             if now - p.last_resend_ms >= RESEND_MS:
                 self._send_missing(peer_id, p)
-            if now - p.last_sent_ms >= RESEND_MS and self.journal is not None:
+            # Once the game is complete and the peer holds it all, stay quiet: peers close
+            # their sockets then, and a frame crossing a closing connection is wasted.
+            settled = self.is_complete and p.have >= self._count()
+            if now - p.last_sent_ms >= RESEND_MS and self.journal is not None and not settled:
                 self._send(peer_id, Status(self._count()))
         if self.stopped is None:
             self._check_clocks(now)
