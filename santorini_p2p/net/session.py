@@ -213,6 +213,7 @@ class Session:
         self._resign_requested = False
         self._move_key = -1
         self._move_started = now()
+        self._last_record_ms = now()
         self._warned_move = -1
         self._started_ms = now()
         self._hello_sent_ms = -(10**9)
@@ -308,6 +309,8 @@ class Session:
         )
         s.journal = journal
         s._game_id = header.game_id
+        if not is_host:
+            s._peers[HOST_ID].name = header.seats[0].name
         s._nonce = bytes.fromhex(str(note["nonce"]))
         s._announced = v.next_seq
         s._say(f"Resumed the game from {journal_path.name} at record {v.next_seq}.")
@@ -506,6 +509,9 @@ class Session:
             state.connected = True
             if state.name:
                 self._say(f"{state.name} is connected again.")
+            if not self.is_host:
+                # What this peer saw of the clocks while cut off proves nothing: start afresh.
+                self._move_started = self._last_record_ms = now
         try:
             self._handle(peer, state, frame)
         except (OSError, SantoriniError) as e:
@@ -646,6 +652,7 @@ class Session:
             self._stop(str(e), index=0, notify=False)
             return
         self.welcome = w
+        self._peers[HOST_ID].name = w.host_name
         self._game_id = w.game_id
         self._save_note()
         tc = f"{w.move_ms // 1000}+{w.bank_ms // 1000}" if w.move_ms else "untimed"
@@ -690,12 +697,13 @@ class Session:
             return
         v = self.journal.validator
         n = v.next_seq
-        # Whoever sends record i holds every record up to i.
-        state.have = max(state.have, rf.index + 1)
         if rf.index < n:
             if self._raw(rf.index) != rf.envelope:
                 self._conflict(peer, state, rf)
-            elif rf.index == n - 1:
+                return
+            # Whoever sends record i holds every record up to i (when it is the same one).
+            state.have = max(state.have, rf.index + 1)
+            if rf.index == n - 1:
                 # The sender resent what is held here: tell it, once per resent batch.
                 self._ack_to(peer)
             return
@@ -705,6 +713,7 @@ class Session:
             self._ack_to(peer)
             return
         if self._accept(peer, rf.envelope):
+            state.have = max(state.have, rf.index + 1)
             self._drain_buffer(peer)
             self._advance()
         self._ack_to(peer)
@@ -793,6 +802,7 @@ class Session:
                 )
             return False
         self._observe(rec)
+        self._last_record_ms = self._now()
         if self.is_host:
             self._broadcast(rec.index, raw, skip=peer)
         return True
@@ -803,6 +813,9 @@ class Session:
         v = self.journal.validator
         if self.is_host:
             LOG.info("dropped record %d from %s: that number is taken", rf.index, state.name)
+            # The peer holds another record there: send it the host's from that number on.
+            state.have = min(state.have, rf.index)
+            self._send_missing(peer, state)
             return
         mine = v.records[rf.index :]
         # The host orders the log: a record of this peer's that lost a race to another record
@@ -872,13 +885,22 @@ class Session:
     def _check_clocks(self, now: int) -> None:
         v = self.validator
         tc = self.time_control()
-        if v is None or v.position is None or tc is None or v.is_over or v.pending_acks:
+        if v is None or v.position is None or tc is None or v.is_over:
             return
-        self._track_move()
         p = v.position
-        elapsed = now - self._move_started
         bank = v.clocks[p.to_move]
         mine = v.seat_of(self.identity.public_key)
+        if v.pending_acks:
+            # The seat to move that does not even acknowledge is as silent as one that does
+            # not move: its time is counted from the last record (SESSION.md section 7).
+            if p.to_move not in v.pending_acks or mine == p.to_move:
+                return
+            elapsed = now - self._last_record_ms
+        else:
+            self._track_move()
+            elapsed = now - self._move_started
+        if not self.is_host and not self._peers[HOST_ID].connected:
+            return
         if mine == p.to_move:
             if is_flagged(tc, bank, elapsed):
                 self._say("Your time is up.", NoteKind.LOSS)
@@ -966,6 +988,7 @@ class Session:
                 f"this peer's own record {e.record_index} is invalid: {e}", index=self._count()
             )
             return
+        self._last_record_ms = self._now()
         if self._resign_requested and isinstance(rec.message, Resign):
             self._resign_requested = False
         self._broadcast(rec.index, raw)

@@ -250,19 +250,21 @@ def test_own_clock_running_out_loses_on_time(tmp_path):
 def test_silent_mover_is_claimed_out_of_time(tmp_path):
     net = Net.create(tmp_path, 2, time=TimeControl(1000, 1000), seed=12)
     _play_until(net, Phase.PLAY, turns=1)
-    net.bots = False
-    v = net.sessions[0].validator
+    _idle(net)
+    host = net.sessions[0]
+    v = host.validator
     assert v is not None
     assert v.position is not None
-    silent = 1 if v.seat_of(identity(1).public_key) == v.position.to_move else 0
-    net.down.add(silent)
+    if v.seat_of(identity(0).public_key) == v.position.to_move:
+        host.submit(legal_actions(v.position)[0])
+        _idle(net)
+    assert v.position.to_move == v.seat_of(identity(1).public_key)
+    net.down.add(1)
     for _ in range(100):
         net.step(100)
-    claimer = net.sessions[1 - silent]
-    assert claimer.validator is not None
-    assert claimer.validator.is_over
-    assert claimer.validator.result is not None
-    assert claimer.validator.result[1] == "time"
+    assert v.is_over
+    assert v.result is not None
+    assert v.result[1] == "time"
     net.down.clear()
     net.run(ms=100)
     _assert_identical_complete(net)
@@ -299,3 +301,28 @@ def test_a_stopped_game_is_not_resumed_by_default(tmp_path):
     assert joiner.stopped is not None
     assert unfinished_games(joiner.home) == []
     assert [j for j, _ in unfinished_games(joiner.home, stopped=True)] == [joiner.journal_path]
+
+
+def test_opponent_gone_before_acknowledging_is_claimed_out_of_time(tmp_path):
+    net = Net.create(tmp_path, 2, time=TimeControl(1000, 1000), seed=16)
+    _play_until(net, Phase.PLAY, turns=1)
+    _idle(net)
+    v = net.sessions[0].validator
+    assert v is not None
+    assert v.position is not None
+    host_seat = v.seat_of(identity(0).public_key)
+    if v.position.to_move != host_seat:
+        net.sessions[1].submit(legal_actions(net.sessions[1].position)[0])
+        _idle(net)
+    # The host moves; the joiner vanishes before acknowledging.
+    net.down.add(1)
+    net.sessions[0].submit(legal_actions(net.sessions[0].position)[0])
+    for _ in range(60):
+        net.step(100)
+    host = net.sessions[0].validator
+    assert host is not None
+    assert host.result is not None
+    assert host.result[1] == "time"
+    net.down.clear()
+    net.run(ms=100)
+    _assert_identical_complete(net)
