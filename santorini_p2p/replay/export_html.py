@@ -77,6 +77,10 @@ _SCRIPT: Final = """
 if(!document.getElementById("sq-a1"))return;
 var D=JSON.parse(document.getElementById("game").textContent);
 var N=D.steps.length, cur=-1;
+var used=[], acc=D.players.map(function(){return 0;});
+used.push(acc.slice());
+for(var k0=0;k0<N;k0++){var t0=D.steps[k0];
+  if(t0[7]!==null)acc[t0[4]]+=t0[7];used.push(acc.slice());}
 var FILES="abcde", LETTERS=D.players4?"AB":"ABC";
 var slider=document.getElementById("slider"), list=document.getElementById("turns");
 var buttons=list.querySelectorAll("button");
@@ -119,7 +123,9 @@ function show(i){
     who.appendChild(el("span","fp",p.fp));
     box.appendChild(who);
     var mark=seat===toMove&&!over?" \\u25c0":"";
-    box.appendChild(el("div","clock",(D.timed?clock(s?s[5][seat]:D.bank):"")+mark));
+    var spent=used[i][order[seat]], c=el("div","clock",
+      (D.timed?clock(s?s[5][seat]:D.bank):"used "+clock(spent))+mark);
+    c.title=(D.timed?"bank left; ":"")+"time used "+secs(spent); box.appendChild(c);
     var g=gods[seat], god=el("div","god");
     if(g==="-")god.textContent="seat "+(seat+1)+", no god";
     else if(g==="?")god.textContent="seat "+(seat+1)+", god not chosen yet";

@@ -74,14 +74,14 @@ def _cell(level: int, what: str) -> str:
         )
     if what == "X":
         parts.append(
-            '<circle cx="50" cy="50" r="31" fill="#000"/>'
-            '<path d="M36 36L64 64M64 36L36 64" stroke="#fff" stroke-width="8" '
+            '<circle cx="52" cy="53" r="28" fill="#000"/>'
+            '<path d="M40 41L64 65M64 41L40 65" stroke="#fff" stroke-width="8" '
             'stroke-linecap="round"/>'
         )
     elif what:
         parts.append(
-            f'<circle cx="50" cy="52" r="29" fill="{WORKER_COLOURS[what]}" stroke="#fff" '
-            f'stroke-width="3"/><text x="50" y="65" font-size="36" font-weight="bold" '
+            f'<circle cx="52" cy="53" r="28" fill="{WORKER_COLOURS[what]}" stroke="#fff" '
+            f'stroke-width="3"/><text x="52" y="65" font-size="34" font-weight="bold" '
             f'{_FONT} fill="#fff" text-anchor="middle">{what}</text>'
         )
     parts.append("</g>")
