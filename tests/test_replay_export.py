@@ -480,3 +480,15 @@ def test_a_page_over_budget_leaves_the_signed_record_out(monkeypatch):
     page = export_html(t)
     assert BEGIN_LINE not in page
     assert "left out to keep this page under 20 KB" in page
+
+
+@pytest.mark.parametrize("which", GAMES, ids=[f"{p}p-{g}-{s}" for p, g, s, _ in GAMES])
+def test_a_text_verdict_reads_as_the_replay_files(which):
+    data = replay(which)
+    text = text_of(which).encode()
+    assert verify_text(text, "f").to_json() == verify_bytes(data, "f").to_json()
+    cut = encode_frames(game(*which)[:-1])
+    bad = export_text(read_timeline(cut)).encode()
+    want, got = verify_bytes(cut, "f"), verify_text(bad, "f")
+    assert (got.ok, got.record, got.kind) == (want.ok, want.record, want.kind)
+    assert got.error.startswith(want.error)

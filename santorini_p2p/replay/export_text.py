@@ -21,7 +21,7 @@ from santorini_p2p.replay.timeline import (
     format_clock,
     read_timeline,
 )
-from santorini_p2p.replay.verify import Verdict, verify_bytes
+from santorini_p2p.replay.verify import Verdict
 
 __all__ = [
     "ARMOUR_WIDTH",
@@ -224,17 +224,8 @@ def _same(got: str, want: str) -> bool:
     return got == want
 
 
-def check_text(data: bytes) -> tuple[TextReplay, Timeline]:
-    """Read a text export and check that its readable part agrees with its log.
-
-    The log itself may still fail verification: ``Timeline.ok`` says.
-
-    Raises:
-        TextReplayError: bad armour, or the first readable line that differs from what the
-            log gives (``record_index`` the action's record when the line is an action).
-    """
-    tr = read_text(data)
-    t = read_timeline(tr.data)
+def _compare(tr: TextReplay, t: Timeline) -> None:
+    """Raise ``TextReplayError`` at the first readable line that differs from the log's."""
     want = readable_lines(t)
     moves = len(want) - len(t.steps)
     for k, (number, got) in enumerate(tr.readable):
@@ -250,28 +241,53 @@ def check_text(data: bytes) -> tuple[TextReplay, Timeline]:
             f"the readable part ends early; the log goes on with {want[len(tr.readable)]!r}",
             tr.begin,
         )
+
+
+def check_text(data: bytes) -> tuple[TextReplay, Timeline]:
+    """Read a text export and check that its readable part agrees with its log.
+
+    The log itself may still fail verification: ``Timeline.ok`` says.
+
+    Raises:
+        TextReplayError: bad armour, or the first readable line that differs from what the
+            log gives (``record_index`` the action's record when the line is an action).
+    """
+    tr = read_text(data)
+    t = read_timeline(tr.data)
+    _compare(tr, t)
     return tr, t
 
 
 def verify_text(data: bytes, name: str = "<text>") -> Verdict:
-    """Verify a text export: the armoured log, then the readable part against it."""
+    """Verify a text export: the armoured log, then the readable part against it.
+
+    The verdict reads as ``verify_bytes`` gives it for the replay file inside, and a bad
+    record also names the armour lines that hold it.
+    """
     try:
         tr = read_text(data)
     except TextReplayError as e:
         return Verdict(name, False, error=e.reason, kind="TextReplayError")
-    verdict = verify_bytes(tr.data, name)
-    if not verdict.ok:
+    t = read_timeline(tr.data)
+    if not t.ok:
         # No record number: the file's magic or version, in the first armour line.
-        first, last = (tr.begin + 1,) * 2 if verdict.record is None else tr.lines_of(verdict.record)
+        first, last = (tr.begin + 1,) * 2 if t.bad_record is None else tr.lines_of(t.bad_record)
         extra = f" (line {first})" if first == last else f" (lines {first}-{last})"
-        return Verdict(
-            name, False, error=verdict.error + extra, record=verdict.record, kind=verdict.kind
-        )
+        return Verdict(name, False, error=t.error + extra, record=t.bad_record, kind=t.error_kind)
     try:
-        check_text(data)
+        _compare(tr, t)
     except TextReplayError as e:
         return Verdict(name, False, error=e.reason, record=e.record_index, kind="TextReplayError")
-    return verdict
+    return Verdict(
+        name,
+        True,
+        players=tuple(p.name for p in t.players),
+        fingerprints=tuple(p.fingerprint for p in t.players),
+        gods=tuple(p.god or "-" for p in t.players),
+        result=t.result_text,
+        turns=t.turns,
+        records=len(t.records),
+    )
 
 
 def load_timeline(data: bytes) -> Timeline:
