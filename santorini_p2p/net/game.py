@@ -71,8 +71,8 @@ LOG = logging.getLogger(__name__)
 
 POLL_S: Final = 0.05
 """The longest the pump waits for a frame before it lets time pass in the session."""
-LINGER_MS: Final = 5000
-"""How long a peer keeps answering after the game is complete, so that peers get every record."""
+LINGER_MS: Final = 30_000
+"""How long a complete peer keeps answering while a peer may still lack records (then it leaves)."""
 GIVE_UP_MS: Final = 600_000
 """How long a command-line game waits with no peer heard before it leaves (journal kept)."""
 FIRST_CONTACT_MS: Final = 30_000
