@@ -34,7 +34,9 @@ class LossyLink(RuleBasedStateMachine):
         self.tmp = Path(tempfile.mkdtemp(prefix="santorini-machine-"))
         self.net: Net | None = None
 
-    @initialize(players=st.sampled_from([2, 3]), gods=st.sampled_from(["none", "draft"]))
+    @initialize(
+        players=st.sampled_from([2, 3, 4]), gods=st.sampled_from(["none", "draft", "challenger"])
+    )
     def setup(self, players: int, gods: str) -> None:
         self.net = Net.create(self.tmp, players, gods, policy=Policy())
         self.net.bots = False
