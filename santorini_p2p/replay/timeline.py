@@ -11,7 +11,7 @@ result. A file that fails verification yields the timeline up to its first bad r
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Final
 
@@ -19,7 +19,7 @@ from santorini_p2p.engine import Position, find_god, format_position
 from santorini_p2p.errors import ReplayError, WireError
 from santorini_p2p.wire.identity import fingerprint
 from santorini_p2p.wire.log import Record, Validator, encode_frames, iter_frames
-from santorini_p2p.wire.messages import Accept, Act, Header, Offer, Resign, Seat, Timeout
+from santorini_p2p.wire.messages import Accept, Act, Header, Offer, Resign, Timeout
 
 __all__ = [
     "Player",
@@ -252,7 +252,7 @@ def read_timeline(data: bytes) -> Timeline:
     if ok and not v.is_complete:
         ok, bad, kind = False, v.next_seq, "RecordError"
         error = "truncated: the log ends before every seat signed the result"
-    keys = v.seats if v.position is not None else tuple(s.public_key for s in _seats(v.header))
+    keys = v.seats  # header slot order until the draw fixes the seats
     final = v.position
     players = tuple(
         Player(
@@ -263,11 +263,11 @@ def read_timeline(data: bytes) -> Timeline:
             god := (final.gods[i] if final is not None else ""),
             find_god(god).power if god not in ("", "?") else "",
         )
-        for i, (key, name) in enumerate(zip(keys, _names(v), strict=True))
+        for i, (key, name) in enumerate(zip(keys, v.names, strict=True))
     )
     index = {p.public_key: p.seat for p in players}
     steps = [
-        _with_order(s, index[ks[0]], tuple(index[k] for k in ks[1:]))
+        replace(s, player=index[ks[0]], order=tuple(index[k] for k in ks[1:]))
         for s, ks in zip(steps, step_keys, strict=True)
     ]
     return Timeline(
@@ -284,28 +284,4 @@ def read_timeline(data: bytes) -> Timeline:
         error=error,
         bad_record=bad,
         error_kind=kind,
-    )
-
-
-def _seats(header: Header | None) -> tuple[Seat, ...]:
-    return tuple(header.seats) if header is not None else ()
-
-
-def _names(v: Validator) -> tuple[str, ...]:
-    return v.names
-
-
-def _with_order(step: Step, player: int, order: tuple[int, ...]) -> Step:
-    return Step(
-        step.number,
-        step.record,
-        step.seat,
-        player,
-        step.kind,
-        step.text,
-        step.clock_ms,
-        step.banks,
-        order,
-        step.position,
-        step.state_hash,
     )
