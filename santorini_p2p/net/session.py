@@ -235,8 +235,13 @@ class Session:
         known: KnownPeers | None = None,
         game_id: bytes | None = None,
         address: str = "",
+        nonce: bytes | None = None,
     ) -> Session:
-        """Return a host session offering a new game with ``settings``."""
+        """Return a host session offering a new game with ``settings``.
+
+        ``game_id`` and ``nonce`` (the commit-reveal secret) default to fresh random bytes;
+        tests pass fixed ones to be reproducible.
+        """
         s = cls(
             identity,
             is_host=True,
@@ -247,7 +252,7 @@ class Session:
             address=address,
         )
         s._game_id = game_id or os.urandom(16)
-        s._nonce = os.urandom(32)
+        s._nonce = nonce or os.urandom(32)
         s._lobby.seats.append((identity.public_key, identity.name, b""))
         s._save_note()
         s._say(f"Offering a {settings.players}-player game; waiting for players.")
@@ -262,8 +267,12 @@ class Session:
         now: Callable[[], int],
         known: KnownPeers | None = None,
         address: str = "",
+        nonce: bytes | None = None,
     ) -> Session:
-        """Return a joining session; it says hello to the host on the first tick."""
+        """Return a joining session; it says hello to the host on the first tick.
+
+        ``nonce`` (the commit-reveal secret) defaults to fresh random bytes.
+        """
         s = cls(
             identity,
             is_host=False,
@@ -272,7 +281,7 @@ class Session:
             known=known or KnownPeers(home),
             address=address,
         )
-        s._nonce = os.urandom(32)
+        s._nonce = nonce or os.urandom(32)
         return s
 
     @classmethod

@@ -85,6 +85,8 @@ class Net:
             now=clock,
             known=KnownPeers(tmp / "p0"),
             address="127.0.0.1:1",
+            game_id=bytes([seed % 256]) * 16,
+            nonce=bytes([seed % 256, 0]) * 16,
         )
         sessions = [host]
         for i in range(1, players):
@@ -95,6 +97,7 @@ class Net:
                     now=clock,
                     known=KnownPeers(tmp / f"p{i}"),
                     address="127.0.0.1:1",
+                    nonce=bytes([seed % 256, i]) * 16,
                 )
             )
         return cls(sessions, clock, random.Random(seed), policy or Policy())

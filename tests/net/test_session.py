@@ -123,7 +123,7 @@ def test_replayed_record_from_another_game_is_refused(tmp_path):
     first = Net.create(tmp_path / "a", 2, seed=3)
     first.run()
     other_records = first.sessions[0].records
-    net = Net.create(tmp_path / "b", 2, seed=3)
+    net = Net.create(tmp_path / "b", 2, seed=30)
     _play_until(net, Phase.PLAY, turns=1)
     net.bots = False
     joiner = net.sessions[1]
