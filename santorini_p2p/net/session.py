@@ -96,6 +96,8 @@ DISCONNECT_MS: Final = 5000
 """Silence after which a peer is shown as disconnected."""
 GRACE_MS: Final = 3000
 """Extra time a silent mover gets, beyond its clock, before another seat claims a timeout."""
+ABANDON_MS: Final = 120_000
+"""In an untimed game, how long the seat to move may be gone before the host claims the game."""
 SLACK_MS: Final = 2000
 """A clock reading this far below what a peer observed is reported on screen."""
 _BUFFER_LIMIT: Final = 256
@@ -891,10 +893,35 @@ class Session:
         hello = sign_hello(self.identity, PROTOCOL_VERSION, gid, self._count())
         self._send(HOST_ID, hello)
 
+    def _check_abandoned(self, now: int) -> None:
+        """Untimed games: the host claims a seat to move whose peer is gone for ABANDON_MS."""
+        v = self.validator
+        if not self.is_host or v is None or v.position is None or v.is_over:
+            return
+        if self.time_control() is not None or v.header is None:
+            return
+        key = v.seats[v.position.to_move]
+        if key == self.identity.public_key:
+            return
+        slot = [s.public_key for s in v.header.seats].index(key)
+        peers = [p for p in self._peers.values() if p.slot == slot]
+        if any(p.connected for p in peers):
+            return
+        last = max([p.last_heard_ms for p in peers], default=self._started_ms)
+        if now - max(last, self._last_record_ms) < ABANDON_MS:
+            return
+        name = v.names[v.position.to_move]
+        self._say(f"{name} is gone: the game is claimed as abandoned.", NoteKind.WARNING)
+        self._write(v.make_timeout(self.identity))
+        self._advance()
+
     def _check_clocks(self, now: int) -> None:
         v = self.validator
         tc = self.time_control()
-        if v is None or v.position is None or tc is None or v.is_over:
+        if tc is None:
+            self._check_abandoned(now)
+            return
+        if v is None or v.position is None or v.is_over:
             return
         p = v.position
         bank = v.clocks[p.to_move]

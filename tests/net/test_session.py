@@ -326,3 +326,26 @@ def test_opponent_gone_before_acknowledging_is_claimed_out_of_time(tmp_path):
     net.down.clear()
     net.run(ms=100)
     _assert_identical_complete(net)
+
+
+def test_untimed_game_with_the_mover_gone_is_claimed_as_abandoned(tmp_path):
+    from santorini_p2p.net.session import ABANDON_MS
+
+    net = Net.create(tmp_path, 2, seed=17)
+    _play_until(net, Phase.PLAY, turns=1)
+    _idle(net)
+    host = net.sessions[0]
+    v = host.validator
+    assert v is not None
+    assert v.position is not None
+    if v.seat_of(identity(0).public_key) == v.position.to_move:
+        host.submit(legal_actions(v.position)[0])
+        _idle(net)
+    net.down.add(1)
+    for _ in range(ABANDON_MS // 1000 + 10):
+        net.step(1000)
+    assert v.result is not None
+    assert any("abandoned" in n.text for n in host.notes)
+    net.down.clear()
+    net.run(ms=100)
+    _assert_identical_complete(net)
