@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from santorini_p2p.engine import GodMode, format_action, legal_actions
 from santorini_p2p.replay.export_html import export_html
 from santorini_p2p.replay.export_json import export_json
-from santorini_p2p.replay.export_text import export_text
+from santorini_p2p.replay.export_text import BEGIN_LINE, export_text
 from santorini_p2p.replay.timeline import read_timeline
 from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.log import encode_frames
@@ -105,7 +105,9 @@ def main() -> int:
             f"mean {sum(values) / len(values) / 1000:6.1f} KB  largest {max(values) / 1000:6.1f} KB"
         )
 
-    html = [len(export_html(t).encode()) for t in timelines]
+    pages = [export_html(t) for t in timelines]
+    html = [len(p.encode()) for p in pages]
+    carried = sum(BEGIN_LINE in p for p in pages)
     text = [len(export_text(t).encode()) for t in timelines]
     js = [len(export_json(t).encode()) for t in timelines]
     raw = [len(d) for d in batch]
@@ -122,6 +124,7 @@ def main() -> int:
     print(f"read + verify + HTML, one process   {whole:7.2f} s CPU  {each:6.2f} ms each")
     print(f"read + verify + HTML, {args.jobs} processes  {parallel:7.2f} s wall")
     print(f"HTML page    {stats(html)}  (limit 100 KB: {'ok' if max(html) < 100_000 else 'OVER'})")
+    print(f"             {carried} of {len(pages)} pages carry the signed record (text export)")
     print(f"text export  {stats(text)}")
     print(f"JSON export  {stats(js)}")
     print(f"replay file  {stats(raw)}")
