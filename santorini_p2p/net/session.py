@@ -216,6 +216,7 @@ class Session:
         self._move_key = -1
         self._move_started = now()
         self._last_record_ms = now()
+        self._written = 0
         self._warned_move = -1
         self._started_ms = now()
         self._hello_sent_ms = -(10**9)
@@ -723,11 +724,14 @@ class Session:
                 self._buffer[rf.index] = rf.envelope
             self._ack_to(peer)
             return
+        wrote = self._written
         if self._accept(peer, rf.envelope):
             state.have = max(state.have, rf.index + 1)
             self._drain_buffer(peer)
             self._advance()
-        self._ack_to(peer)
+        # A record of this peer's own, just sent, acknowledges as much as a status would.
+        if self._written == wrote:
+            self._ack_to(peer)
 
     def _drain_buffer(self, peer: bytes) -> None:
         while self.journal is not None and not self.stopped:
@@ -1025,6 +1029,7 @@ class Session:
             )
             return
         self._last_record_ms = self._now()
+        self._written += 1
         if self._resign_requested and isinstance(rec.message, Resign):
             self._resign_requested = False
         self._broadcast(rec.index, raw)
