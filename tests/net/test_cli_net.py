@@ -1,0 +1,44 @@
+"""The network subcommands' usage errors and the resume command, without a network."""
+
+from __future__ import annotations
+
+import pytest
+
+from santorini_p2p.cli import main
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+    return tmp_path
+
+
+def test_resume_with_no_unfinished_game_fails(home, capsys):
+    assert main(["resume"]) == 1
+    assert "no unfinished network game" in capsys.readouterr().err
+
+
+def test_host_with_a_bad_time_control_is_a_usage_error(home, capsys):
+    assert main(["host", "--time", "soon", "--bind", "127.0.0.1", "--no-advertise"]) == 2
+    assert "time" in capsys.readouterr().err
+
+
+def test_unknown_bot_level_is_a_usage_error(home, capsys):
+    assert main(["join", "127.0.0.1:1", "--bot", "grandmaster"]) == 2
+    assert "bot" in capsys.readouterr().err
+
+
+def test_first_use_gives_a_name_with_the_fingerprint(home):
+    from santorini_p2p.wire.identity import load_identity
+
+    main(["resume"])
+    me = load_identity(home)
+    assert me.name.endswith("-" + me.fingerprint[:4])
+
+
+def test_help_lists_the_network_commands(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for name in ("host", "join", "resume", "games"):
+        assert name in out
