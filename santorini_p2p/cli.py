@@ -766,6 +766,18 @@ def _start_prompt(game: object) -> None:
     assert isinstance(game, NetworkGame)
     wake = asyncio.Event()
     game.listen(wake.set)
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[str] = asyncio.Queue()
+
+    def read_lines() -> None:
+        # A daemon thread: a pending read must not keep the process alive after the game.
+        for line in sys.stdin:
+            loop.call_soon_threadsafe(lines.put_nowait, line)
+        loop.call_soon_threadsafe(lines.put_nowait, "")
+
+    import threading
+
+    threading.Thread(target=read_lines, daemon=True).start()
 
     async def prompt() -> None:
         from santorini_p2p.engine import parse_action
@@ -782,7 +794,7 @@ def _start_prompt(game: object) -> None:
                 continue
             print(render_text(game.position))
             print("your move (action text, or 'resign'): ", end="", flush=True)
-            line = await asyncio.to_thread(sys.stdin.readline)
+            line = await lines.get()
             if not line:
                 return
             text = line.strip()
