@@ -771,9 +771,12 @@ def _start_prompt(game: object) -> None:
 
     def read_lines() -> None:
         # A daemon thread: a pending read must not keep the process alive after the game.
-        for line in sys.stdin:
-            loop.call_soon_threadsafe(lines.put_nowait, line)
-        loop.call_soon_threadsafe(lines.put_nowait, "")
+        try:
+            for line in sys.stdin:
+                loop.call_soon_threadsafe(lines.put_nowait, line)
+            loop.call_soon_threadsafe(lines.put_nowait, "")
+        except RuntimeError:
+            return  # the game is over and its event loop closed
 
     import threading
 
