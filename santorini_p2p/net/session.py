@@ -71,7 +71,14 @@ from santorini_p2p.wire.log import (
     read_log,
     seal,
 )
-from santorini_p2p.wire.messages import PROTOCOL_VERSION, Act, Resign, Result, Timeout
+from santorini_p2p.wire.messages import (
+    PROTOCOL_VERSION,
+    Act,
+    Resign,
+    Result,
+    Timeout,
+    decode_body,
+)
 
 __all__ = [
     "GRACE_MS",
@@ -803,11 +810,14 @@ class Session:
         except ReplayError as e:
             cause = e.__cause__
             if isinstance(cause, DesyncError):
+                theirs = _claimed_hash(raw)
+                pair = (cause.expected, cause.actual)
+                mine = pair[1] if pair[0] == theirs else pair[0]
                 self._stop(
                     f"desync at record {index}: {e.reason}",
                     index=index,
-                    mine=cause.actual,
-                    theirs=cause.expected,
+                    mine=mine,
+                    theirs=theirs,
                     offending=raw,
                 )
             else:
@@ -1225,6 +1235,16 @@ class Session:
         finally:
             os.close(fd)
         os.replace(tmp, path)
+
+
+def _claimed_hash(raw: bytes) -> bytes:
+    """The state hash a record claims (empty if it carries none or does not decode)."""
+    try:
+        msg = decode_body(open_envelope(raw).body)
+    except WireError:
+        return b""
+    claimed = getattr(msg, "state_hash", b"")
+    return claimed if isinstance(claimed, bytes) else b""
 
 
 def _read_note(journal_path: Path) -> dict[str, object]:

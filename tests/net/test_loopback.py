@@ -169,3 +169,46 @@ def test_host_killed_mid_game_resumes_with_the_same_command(tmp_path):
     assert joiner.finish() == 0, joiner.text()
     assert "resuming the unfinished game" in host.text()
     _check_replays(tmp_path, 2)
+
+
+SKEWED_JOIN = """
+import sys
+from santorini_p2p.wire import log
+real = log.state_hash
+# This peer's engine disagrees as soon as a block stands on the board.
+log.state_hash = lambda p: bytes(32) if p.ge1 else real(p)
+from santorini_p2p.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_disagreeing_engine_stops_both_processes_with_reports(tmp_path):
+    host, port = _host(tmp_path, 2, "none")
+    skewed = Peer.__new__(Peer)
+    skewed.home = tmp_path / "p1"
+    skewed.home.mkdir()
+    skewed.out = tmp_path / "p1.out"
+    skewed.args = []
+    env = {**os.environ, "SANTORINI_HOME": str(skewed.home), "PYTHONUNBUFFERED": "1"}
+    with open(skewed.out, "ab") as out:
+        skewed.proc = subprocess.Popen(
+            [sys.executable, "-c", SKEWED_JOIN, "join", f"127.0.0.1:{port}", "--bot", "random"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+        )
+    assert host.finish() == 1, host.text()
+    assert skewed.finish() == 1, skewed.text()
+    for peer in (host, skewed):
+        assert "desync" in peer.text()
+        reports = list((peer.home / "games").glob("*-stop.txt"))
+        assert len(reports) == 1, peer.text()
+        text = reports[0].read_text()
+        assert "state hash here" in text
+        assert "position:" in text
+        verdict = verify_file(reports[0].with_suffix(".sntr"))
+        assert verdict.record is not None
+    # The peer whose engine disagrees reports its own (zero) hash against the claimed one.
+    report = next((skewed.home / "games").glob("*-stop.txt")).read_text()
+    assert "state hash here: " + "00" * 32 in report
