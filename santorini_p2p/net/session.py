@@ -533,9 +533,10 @@ class Session:
                 self._move_started = self._last_record_ms = now
         try:
             self._handle(peer, state, frame)
-        except (OSError, SantoriniError) as e:
+        except Exception as e:
+            # The receive pump is an edge (STYLE.md 6): log, stop with a report, keep the journal.
             LOG.exception("stopping after an error")
-            self._stop(f"internal error: {e}", index=self._count())
+            self._stop(f"internal error: {type(e).__name__}: {e}", index=self._count())
         self._changed()
 
     def _handle(self, peer: bytes, state: _Peer, frame: Frame) -> None:
