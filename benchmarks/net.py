@@ -19,6 +19,7 @@ import asyncio
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -78,8 +79,11 @@ async def floor(samples: int) -> list[int]:
     return out
 
 
-async def one_game(tmp: Path, seed: int, samples: list[int]) -> None:
-    """Play one game; append the host's submit-to-all-acks times (µs) to ``samples``."""
+async def one_game(tmp: Path, seed: int, samples: list[int], *, process: bool = False) -> None:
+    """Play one game; append the host's submit-to-all-acks times (µs) to ``samples``.
+
+    With ``process`` the joiner is a ``santorini join`` process of its own.
+    """
     a = Identity.from_seed(seed.to_bytes(4, "big") * 8, "host")
     b = Identity.from_seed((seed + 1).to_bytes(4, "big") * 8, "joiner")
     ctx = new_context()
@@ -87,6 +91,27 @@ async def one_game(tmp: Path, seed: int, samples: list[int]) -> None:
     join_link = JoinTransport(ctx, f"127.0.0.1:{host_link.port}")
     hs = Session.host(a, GameSettings(2), home=tmp / f"h{seed}", now=_ms)
     js = Session.join(b, home=tmp / f"j{seed}", now=_ms)
+    child = None
+    if process:
+        join_link.close()
+        home = tmp / f"p{seed}"
+        env = {**os.environ, "SANTORINI_HOME": str(home)}
+        child = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "santorini_p2p",
+            "join",
+            f"127.0.0.1:{host_link.port}",
+            "--bot",
+            "random",
+            "--seed",
+            str(seed),
+            "--name",
+            f"joiner{seed}",
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+            env=env,
+        )
     sent: list[int] = []
     real_submit = hs.submit
 
@@ -104,16 +129,20 @@ async def one_game(tmp: Path, seed: int, samples: list[int]) -> None:
     hs.submit = timed_submit  # type: ignore[method-assign]  # measuring
     hs.listen(check)
     bot = _random_bot
-    games = [
-        NetworkGame(hs, host_link, bot=bot, rng=random.Random(seed)),
-        NetworkGame(js, join_link, bot=bot, rng=random.Random(seed + 1)),
-    ]
+    games = [NetworkGame(hs, host_link, bot=bot, rng=random.Random(seed))]
+    if child is None:
+        games.append(NetworkGame(js, join_link, bot=bot, rng=random.Random(seed + 1)))
     try:
         async with asyncio.timeout(60):
             async with asyncio.TaskGroup() as tg:
                 for g in games:
                     tg.create_task(g.run())
+            if child is not None:
+                await child.wait()
     finally:
+        if child is not None and child.returncode is None:
+            child.kill()
+            await child.wait()
         hs.close()
         js.close()
         join_link.close()
@@ -132,13 +161,13 @@ def _random_bot(position: object, rng: random.Random) -> Action:
     return rng.choice(legal_actions(position))
 
 
-async def sessions(turns: int) -> tuple[list[int], dict[str, list[int]]]:
+async def sessions(turns: int, *, process: bool = False) -> tuple[list[int], dict[str, list[int]]]:
     """Play games until ``turns`` host actions were timed; also time checking each record."""
     samples: list[int] = []
     with tempfile.TemporaryDirectory() as d:
         seed = 1
         while len(samples) < turns:
-            await one_game(Path(d), seed, samples)
+            await one_game(Path(d), seed, samples, process=process)
             seed += 2
         checks = _time_checks(Path(d))
     return samples, checks
@@ -162,14 +191,17 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--turns", type=int, default=300, help="host actions to time")
     ap.add_argument("--no-fsync", action="store_true", help="skip the journal's fsync")
+    ap.add_argument("--process", action="store_true", help="run the joiner as a process of its own")
     args = ap.parse_args()
     if args.no_fsync:
         os.fsync = lambda fd: None
     base = asyncio.run(floor(max(1000, args.turns)))
-    got, checks = asyncio.run(sessions(args.turns))
+    got, checks = asyncio.run(sessions(args.turns, process=args.process))
     fmed, f99 = statistics.median(base) / 1000, _pct(base, 0.99)
     med, p99 = statistics.median(got) / 1000, _pct(got, 0.99)
     fsync = "off" if args.no_fsync else "on"
+    if args.process:
+        fsync += " here, on in the joining process"
     print(
         f"floor (zmq round trip + Ed25519 sign/verify each way): median {fmed:.3f} ms, "
         f"p99 {f99:.3f} ms ({len(base)} samples)"
