@@ -121,8 +121,10 @@ class Advertiser:
                 addresses=addresses,
             )
             async with asyncio.timeout(limit):
-                await self._zc.async_register_service(self._info)
-        except (OSError, TimeoutError, ValueError) as e:
+                await self._zc.async_register_service(self._info, allow_name_change=True)
+        except Exception as e:
+            # Advertising is a convenience: whatever goes wrong (no multicast, a name clash
+            # the library will not resolve), the game goes on with its explicit address.
             LOG.warning("could not advertise the game on the LAN (%s); give the address instead", e)
             await self.stop()
             return False
@@ -139,7 +141,7 @@ class Advertiser:
                 if info is not None:
                     await zc.async_unregister_service(info)
                 await zc.async_close()
-        except (OSError, TimeoutError) as e:
+        except Exception as e:
             LOG.debug("closing the advertiser: %s", e)
 
 

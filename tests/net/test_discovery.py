@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import os
 
 import pytest
 
@@ -34,14 +36,18 @@ def test_find_offer_by_name_host_or_fingerprint():
 
 
 def test_advertised_offer_is_browsed_on_loopback():
+    # Unique per run, so that runs side by side do not see each other's offers.
+    fp = os.urandom(8).hex()
+    offer = dataclasses.replace(OFFER, fingerprint=fp, name=f"alice {fp[:8]}")
+
     async def main():
-        adv = Advertiser(OFFER)
+        adv = Advertiser(offer)
         if not await adv.start():
             pytest.skip("multicast is not available on the loopback interface")
         try:
             found = await browse(1.0, ["127.0.0.1"])
         finally:
             await adv.stop()
-        assert [o.fingerprint for o in found if o.port == 4242] == [OFFER.fingerprint]
+        assert [o.fingerprint for o in found if o.fingerprint == fp] == [fp]
 
     asyncio.run(main())
