@@ -91,6 +91,7 @@ __all__ = [
     "Session",
     "SessionError",
     "game_dir",
+    "unfinished_games",
 ]
 
 LOG = logging.getLogger(__name__)
