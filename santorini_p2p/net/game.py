@@ -77,6 +77,8 @@ GIVE_UP_MS: Final = 600_000
 """How long a command-line game waits with no peer heard before it leaves (journal kept)."""
 FIRST_CONTACT_MS: Final = 30_000
 """How long a joining peer waits for the host's first answer."""
+DRAIN_MS: Final = 300
+"""How long a peer goes on answering after it knows every peer holds the complete game."""
 STOP_LINGER_MS: Final = 500
 """How long a stopped peer keeps sending, so that its stop frame reaches the others."""
 
@@ -271,6 +273,7 @@ class NetworkGame:
         """Pump frames, play the bot, let time pass, until the game is over or stopped."""
         s = self.session
         done_at: int | None = None
+        settled_at: int | None = None
         heard = self._now()
         ever = False
         try:
@@ -292,7 +295,13 @@ class NetworkGame:
                 if s.stopped is not None or s.is_complete:
                     done_at = now if done_at is None else done_at
                     linger = STOP_LINGER_MS if s.stopped is not None else LINGER_MS
-                    if s.is_settled or now - done_at >= linger:
+                    if s.is_settled and settled_at is None:
+                        settled_at = now
+                    # Settled: go on answering a moment, so that this peer's last frames
+                    # (and answers to a peer still resending) leave before the socket closes.
+                    if (settled_at is not None and now - settled_at >= DRAIN_MS) or (
+                        now - done_at >= linger
+                    ):
                         break
                 self._play_bot()
                 got = await self.link.receive(POLL_S)
