@@ -740,6 +740,8 @@ def _net_options(args: argparse.Namespace) -> object:
             me = Identity.from_seed(me.seed, check_name(args.name))
         except ValueError as e:
             raise UsageError(str(e)) from None
+    if args.save and not Path(args.save).resolve().parent.is_dir():
+        raise UsageError(f"save: no directory {str(Path(args.save).parent)!r} to write into")
     if args.bot is not None:
         from santorini_p2p.ai import LEVELS
 

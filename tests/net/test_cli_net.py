@@ -42,3 +42,8 @@ def test_help_lists_the_network_commands(capsys):
     out = capsys.readouterr().out
     for name in ("host", "join", "resume", "games"):
         assert name in out
+
+
+def test_save_into_a_missing_directory_is_a_usage_error(home, capsys):
+    assert main(["join", "127.0.0.1:1", "--save", str(home / "nowhere" / "r.sntr")]) == 2
+    assert "save" in capsys.readouterr().err
