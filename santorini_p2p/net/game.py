@@ -446,19 +446,23 @@ async def host_game(
             rng=random.Random(opts.seed),
             give_up_ms=opts.give_up_ms,
         )
+        withdrawn: list[asyncio.Task[None]] = []
         if advertiser is not None:
             adv = advertiser
 
             def withdraw() -> None:
-                nonlocal advertiser
-                if advertiser is not None and game.session.validator is not None:
-                    advertiser = None
-                    asyncio.get_running_loop().create_task(adv.stop())
+                # The offer is withdrawn once the seats are taken (the header exists).
+                if not withdrawn and game.session.validator is not None:
+                    withdrawn.append(asyncio.get_running_loop().create_task(adv.stop()))
 
             game.listen(withdraw)
         return await _run(game, opts)
     finally:
         if advertiser is not None:
+            # stop() is idempotent and bounded; it also waits out a withdrawal under way.
+            for task in withdrawn:
+                with contextlib.suppress(Exception):
+                    await task
             await advertiser.stop()
         link.close()
         await close_context(ctx)
