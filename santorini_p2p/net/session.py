@@ -692,7 +692,8 @@ class Session:
 
     def _on_status(self, peer: bytes, state: _Peer, st: Status) -> None:
         # Only the timer resends (``tick``): a status may be older than records in flight.
-        state.have = max(state.have, st.have)
+        # It may also be lower than before, from a peer that restarted with less: believe it.
+        state.have = st.have
 
     def _on_stop(self, peer: bytes, state: _Peer, st: Stop) -> None:
         if self.stopped:

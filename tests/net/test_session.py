@@ -349,3 +349,27 @@ def test_untimed_game_with_the_mover_gone_is_claimed_as_abandoned(tmp_path):
     net.down.clear()
     net.run(ms=100)
     _assert_identical_complete(net)
+
+
+def test_host_resumed_with_fewer_records_than_acknowledged_gets_them_again(tmp_path):
+    from santorini_p2p.wire.log import encode_frames
+
+    net = Net.create(tmp_path, 2, seed=18)
+    _play_until(net, Phase.PLAY, turns=2)
+    _idle(net)
+    host = net.sessions[0]
+    if host.records[-1].signer == host.identity.public_key:
+        host.submit(legal_actions(host.position)[0])
+        _idle(net)
+    records = [r.raw for r in host.records]
+    assert host.records[-1].signer != host.identity.public_key
+    host.close()
+    # The host lost its last record (the joiner's), which it had acknowledged.
+    host.journal_path.write_bytes(encode_frames(records[:-1]))
+    net.sessions[0] = Session.resume(
+        host.identity, host.journal_path, home=host.home, now=net.clock
+    )
+    net.bots = True
+    net.run()
+    assert not any(s.stopped for s in net.sessions), net.summary()
+    _assert_identical_complete(net)
