@@ -373,3 +373,23 @@ def test_host_resumed_with_fewer_records_than_acknowledged_gets_them_again(tmp_p
     net.run()
     assert not any(s.stopped for s in net.sessions), net.summary()
     _assert_identical_complete(net)
+
+
+def test_a_clock_reading_far_below_what_was_observed_is_reported(tmp_path):
+    net = Net.create(tmp_path, 2, time=TimeControl(60_000, 300_000), seed=19)
+    _play_until(net, Phase.PLAY, turns=1)
+    _idle(net)
+    host = net.sessions[0]
+    v = host.validator
+    assert v is not None
+    assert v.position is not None
+    mover = net.sessions[1] if v.seat_of(identity(0).public_key) != v.position.to_move else host
+    watcher = net.sessions[0] if mover is not host else net.sessions[1]
+    for _ in range(10):
+        net.step(1000)
+    # The mover under-reports: its own reading starts now, 10 s after the move was due.
+    mover._move_started = net.clock.ms
+    mover.submit(legal_actions(mover.position)[0])
+    for _ in range(5):
+        net.step()
+    assert any("below what was observed" in n.text for n in watcher.notes)
