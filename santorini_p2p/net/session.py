@@ -541,14 +541,12 @@ class Session:
         self._changed()
 
     def _handle(self, peer: bytes, state: _Peer, frame: Frame) -> None:
-        if (
-            self.is_host
-            and state.slot is None
-            and self.journal is not None
-            and isinstance(frame, RecordFrame | Status)
-        ):
-            self._on_unknown(peer)
-            return
+        if self.is_host and state.slot is None and self.journal is not None:
+            # Only a seated peer may stop the game; anyone on the LAN can send frames.
+            if isinstance(frame, RecordFrame | Status):
+                self._on_unknown(peer)
+            if not isinstance(frame, Hello):
+                return
         match frame:
             case Hello():
                 self._on_hello(peer, state, frame)
@@ -685,8 +683,12 @@ class Session:
     def _on_refuse(self, peer: bytes, state: _Peer, r: Refuse) -> None:
         if self.is_host and self.validator is None:
             self._say(f"{state.name or 'a peer'} refused: {r.reason}", NoteKind.ERROR)
-            self._lobby.seats = [s for s in self._lobby.seats if s[2] != peer]
+            self._lobby.seats = [s for s in self._lobby.seats if s[2] != peer or s[2] == b""]
             del self._peers[peer]
+            # Seats after the one given up move down a place.
+            for i, (_, _, pid) in enumerate(self._lobby.seats):
+                if pid in self._peers:
+                    self._peers[pid].slot = i
             return
         self._stop(f"refused by {state.name or 'the host'}: {r.reason}", index=0, notify=False)
 

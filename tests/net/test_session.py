@@ -393,3 +393,32 @@ def test_a_clock_reading_far_below_what_was_observed_is_reported(tmp_path):
     for _ in range(5):
         net.step()
     assert any("below what was observed" in n.text for n in watcher.notes)
+
+
+def test_stop_and_refuse_from_an_unknown_connection_are_ignored_by_the_host(tmp_path):
+    from santorini_p2p.net.frames import Refuse, Stop
+
+    net = Net.create(tmp_path, 2, seed=20)
+    _play_until(net, Phase.PLAY, turns=1)
+    host = net.sessions[0]
+    host.receive(b"stranger", encode_frame(Stop("go away", 0, b"", b"")))
+    host.receive(b"stranger", encode_frame(Refuse("no")))
+    assert host.stopped is None
+    net.run()
+    _assert_identical_complete(net)
+
+
+def test_a_joiner_refusing_in_the_lobby_frees_its_seat(tmp_path):
+    KnownPeers(tmp_path / "p1").check("player0", identity(8).public_key)
+    net = Net.create(tmp_path, 4, seed=21)
+    net.down.add(3)
+    for _ in range(20):
+        net.step()
+    # player1 refused the host's key and left its seat; player2 moved down to the second.
+    assert net.sessions[1].stopped is not None
+    assert net.sessions[0].validator is None
+    net.sessions[1] = Session.join(identity(5), home=tmp_path / "p5", now=net.clock)
+    net.down.clear()
+    net.run()
+    assert not any(s.stopped for s in net.sessions), net.summary()
+    _assert_identical_complete(net)
