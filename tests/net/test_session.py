@@ -422,3 +422,25 @@ def test_a_joiner_refusing_in_the_lobby_frees_its_seat(tmp_path):
     net.run()
     assert not any(s.stopped for s in net.sessions), net.summary()
     _assert_identical_complete(net)
+
+
+def test_an_illegal_local_turn_is_refused_and_the_game_goes_on(tmp_path):
+    from santorini_p2p.engine import parse_turn
+    from santorini_p2p.errors import IllegalTurnError
+
+    net = Net.create(tmp_path, 2, seed=22)
+    _play_until(net, Phase.PLAY, turns=1)
+    _idle(net)
+    mover = next(s for s in net.sessions if s.awaiting is not None)
+    before = len(mover.records)
+    for text in ("a1>e5^a1", "c3>c4^c5", "Ha1,e5^c3"):
+        turn = parse_turn(text)
+        if turn in legal_actions(mover.position):
+            continue
+        with pytest.raises(IllegalTurnError):
+            mover.submit(turn)
+    assert mover.stopped is None
+    assert len(mover.records) == before
+    net.bots = True
+    net.run()
+    _assert_identical_complete(net)
