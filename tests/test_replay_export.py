@@ -489,3 +489,15 @@ def test_a_text_verdict_reads_as_the_replay_files(which):
     want, got = verify_bytes(cut, "f"), verify_text(bad, "f")
     assert (got.ok, got.record, got.kind) == (want.ok, want.record, want.kind)
     assert got.error.startswith(want.error)
+
+
+def test_the_console_viewer_opens_a_text_export():
+    from santorini_p2p.ui.replay_view import load_replay
+
+    data = replay(GAMES[2])
+    from_text = load_replay(text_of(GAMES[2]).encode(), "g.santorini.txt")
+    from_file = load_replay(data, "g.santorini.txt")
+    assert from_text.ok
+    assert from_text.bad is None
+    assert [s.position for s in from_text.steps] == [s.position for s in from_file.steps]
+    assert from_text.status == from_file.status

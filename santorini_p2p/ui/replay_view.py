@@ -9,6 +9,7 @@ model; ``view_replay`` is the screen around it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -95,12 +96,17 @@ class ReplaySteps:
 
 def load_replay(data: bytes, name: str = "<replay>") -> ReplaySteps:
     """Fold a replay file into steps; never raises for bad input (the model says what failed)."""
+    from santorini_p2p.replay.export_text import TextReplayError, is_text, read_text
     from santorini_p2p.replay.verify import verify_bytes
     from santorini_p2p.wire.identity import fingerprint
     from santorini_p2p.wire.log import Validator, iter_frames
     from santorini_p2p.wire.messages import Act, Resign, Result, Timeout
 
     verdict = verify_bytes(data, name)
+    if is_text(data):
+        # A text export (SPEC.md 14): step through the signed log armoured in it.
+        with contextlib.suppress(TextReplayError):  # the verdict already says why
+            data = read_text(data).data
     v = Validator()
     steps: list[Step] = []
     bad: int | None = None
