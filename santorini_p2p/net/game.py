@@ -342,7 +342,10 @@ class NetworkGame:
         assert self._bot is not None
         action = await asyncio.to_thread(self._bot, p, self._rng)
         if self.session.position is p and self.session.awaiting is not None:
-            self.session.submit(action)
+            try:
+                self.session.submit(action)
+            except IllegalTurnError as e:
+                LOG.error("the computer player chose an action the log refused: %s", e)
             self._flush()
 
     def _flush(self) -> None:

@@ -501,8 +501,12 @@ class Session:
             try:
                 self._write(raw, strict=True)
             except ReplayError as e:
-                pos = format_position(v.position)
-                raise IllegalTurnError(f"illegal turn: {text!r} in {pos}") from e
+                if isinstance(e.__cause__, IllegalTurnError):
+                    pos = format_position(v.position)
+                    raise IllegalTurnError(f"illegal turn: {text!r} in {pos}") from e
+                # Anything else (this peer's engine disagreeing with itself) stops the game.
+                self._own_refused(e, raw)
+                return
         else:
             self._write(v.make_act(self.identity, format_action(action), elapsed))
         self._advance()
@@ -1062,9 +1066,7 @@ class Session:
         except ReplayError as e:
             if strict:
                 raise
-            self._stop(
-                f"this peer's own record {e.record_index} is invalid: {e}", index=self._count()
-            )
+            self._own_refused(e, raw)
             return
         self._last_record_ms = self._now()
         self._written += 1
@@ -1072,6 +1074,20 @@ class Session:
             self._resign_requested = False
         self._broadcast(rec.index, raw)
         self._changed()
+
+    def _own_refused(self, e: ReplayError, raw: bytes) -> None:
+        """The log refused a record this peer made: its engine and log disagree. Stop."""
+        cause = e.__cause__
+        index = self._count()
+        if isinstance(cause, DesyncError):
+            theirs = _claimed_hash(raw)
+            pair = (cause.expected, cause.actual)
+            mine = pair[1] if pair[0] == theirs else pair[0]
+            reason = f"desync at record {index}: this peer's own record: {e.reason}"
+            self._stop(reason, index=index, mine=mine, theirs=theirs, offending=raw)
+            return
+        reason = f"refused record {index}: this peer's own record: {e.reason}"
+        self._stop(reason, index=index, offending=raw)
 
     def _broadcast(self, index: int, raw: bytes, skip: bytes | None = None) -> None:
         frame = RecordFrame(index, raw)
