@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from santorini_p2p.engine import Phase, format_position, state_hash
@@ -323,6 +325,33 @@ def test_journal_appends_fsyncs_and_resumes(tmp_path):
             j.append(raw)
         assert j.validator.is_complete
     assert read_log(path.read_bytes()).is_complete
+
+
+def test_journal_fsyncs_own_records_and_defers_received_ones(tmp_path, monkeypatch):
+    env = game()
+    path = tmp_path / "game.journal"
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def counting_fsync(fd: int) -> None:
+        synced.append(path.stat().st_size)
+        real_fsync(fd)
+
+    with Journal.create(path, env[0]) as j:
+        monkeypatch.setattr(os, "fsync", counting_fsync)
+        j.append(env[1], sync=False)
+        j.append(env[2], sync=False)
+        # Written at once (a killed process loses nothing), not yet fsynced.
+        assert path.read_bytes() == encode_frames(env[:3])
+        assert synced == []
+        j.append(env[3])
+        # One fsync covers the deferred records and the synced one.
+        assert synced == [len(encode_frames(env[:4]))]
+        j.append(env[4], sync=False)
+    # Closing fsyncs what was left unsynced.
+    assert synced == [len(encode_frames(env[:4])), len(encode_frames(env[:5]))]
+    with Journal.open(path) as j:
+        assert j.validator.next_seq == 5
 
 
 def test_journal_refuses_a_tampered_file(tmp_path):

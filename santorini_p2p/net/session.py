@@ -7,10 +7,11 @@ that drops, duplicates, delays and reorders frames.
 
 The log is the game: every record goes through ``wire.log``'s validator (signature over the
 exact bytes, chain, the signer's right to it, legality, state hash) and is appended to the
-journal, flushed and fsynced, before it is sent. Records have numbers, so acknowledgement and
-resending are a matter of counting: each peer says how many records it holds (``Status``), and
-whoever holds more sends the rest again; a record already held is ignored if it is the same
-bytes. The host relays every record to every other peer; it cannot forge one.
+journal before it is sent (fsynced first when it is this peer's own). Records have numbers,
+so acknowledgement and resending are a matter of counting: each peer says how many records it
+holds (``Status``), and whoever holds more sends the rest again; a record already held is
+ignored if it is the same bytes. The host relays every record to every other peer; it cannot
+forge one.
 
 Who writes the next record is fixed by the log (``Validator.expected_signers``); of several
 allowed signers the first writes first, so two peers never race for one record number, except
@@ -831,7 +832,8 @@ class Session:
         v = self.journal.validator
         index = v.next_seq
         try:
-            rec = self.journal.append(raw)
+            # Another's record: written, fsynced with this peer's next own record (SESSION.md 4).
+            rec = self.journal.append(raw, sync=False)
         except ReplayError as e:
             cause = e.__cause__
             if isinstance(cause, DesyncError):

@@ -922,11 +922,19 @@ def _sync_directory(directory: Path) -> None:
 
 @dataclass(slots=True)
 class Journal:
-    """The live log on disk: each appended record is checked, written and fsynced at once."""
+    """The live log on disk: each appended record is checked and written at once.
+
+    A record is fsynced before ``append`` returns unless ``sync=False``: a peer's own records
+    must be on disk before they are sent (so a crash can never make it sign a different record
+    with the same number), while a record received from another peer only needs to reach the
+    operating system (it survives the process being killed, and a peer that lost it to a power
+    cut is sent it again on resume). The next synced append, or ``close``, fsyncs those too.
+    """
 
     path: Path
     validator: Validator
     _fd: int = field(repr=False)
+    _unsynced: bool = field(default=False, repr=False)
 
     @classmethod
     def create(cls, path: Path | str, header: bytes) -> Self:
@@ -968,28 +976,34 @@ class Journal:
         os.lseek(fd, good, os.SEEK_SET)
         return cls(Path(path), v, fd)
 
-    def _write(self, data: bytes) -> None:
+    def _write(self, data: bytes, *, sync: bool = True) -> None:
         view = memoryview(data)
         while view:
             done = os.write(self._fd, view)
             view = view[done:]
-        os.fsync(self._fd)
+        if sync:
+            os.fsync(self._fd)
+        self._unsynced = not sync
 
-    def append(self, raw: bytes) -> Record:
-        """Check ``raw`` as the next record, then write it and fsync; return the record.
+    def append(self, raw: bytes, *, sync: bool = True) -> Record:
+        """Check ``raw`` as the next record, then write it (and fsync); return the record.
 
         Raises:
             ReplayError: the record is bad; nothing is written.
         """
         rec = self.validator.feed(raw)
-        self._write(len(raw).to_bytes(4, "big") + raw)
+        self._write(len(raw).to_bytes(4, "big") + raw, sync=sync)
         return rec
 
     def close(self) -> None:
-        """Close the file (the journal stays on disk)."""
+        """Fsync what is not yet synced and close the file (the journal stays on disk)."""
         if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
+            try:
+                if self._unsynced:
+                    os.fsync(self._fd)
+            finally:
+                os.close(self._fd)
+                self._fd = -1
 
     def __enter__(self) -> Self:
         return self
