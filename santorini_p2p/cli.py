@@ -177,21 +177,14 @@ def _progress(done: int, total: int, width: int = 30) -> None:
 
 
 def _save_game(directory: str, record: GameRecord) -> None:
-    """Write one arena game as plain text: position strings and action texts in turn."""
+    """Write one arena game as a replay file (the signed log) into ``directory``."""
     from pathlib import Path
 
-    spec = record.spec
-    won = "no winner" if record.winner is None else f"seat {record.winner + 1} wins"
-    lines = [
-        f"# santorini arena game {spec.index + 1}",
-        f"# seats: {','.join(spec.seats)}  gods: {spec.gods}  seed: {spec.seed}",
-        f"# result: {won}",
-    ]
-    for position, action in zip(record.positions, record.actions, strict=False):
-        lines += [position, action]
-    lines.append(record.positions[-1])
-    path = Path(directory) / f"game-{spec.index + 1:04d}.txt"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    from santorini_p2p.ai.arena import signed_log
+    from santorini_p2p.wire.log import encode_frames
+
+    path = Path(directory) / f"game-{record.spec.index + 1:04d}.sntr"
+    path.write_bytes(encode_frames(signed_log(record)))
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
@@ -271,8 +264,8 @@ def _add_ai_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "arena",
         help="play computer against computer and measure the difference",
         description="Play LEVEL against LEVEL locally with the seats swapped, over several "
-        "processes; print wins, losses, the score with its 95%% interval and the Elo "
-        "difference. --save writes each game as a text file of position strings and actions.",
+        "processes; print wins, losses, the score with its 95% interval and the Elo "
+        "difference. --save writes each game as a replay file (santorini replay show/verify).",
     )
     p.add_argument("levels", nargs=2, choices=LEVELS, metavar="LEVEL", help=", ".join(LEVELS))
     p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
@@ -289,7 +282,7 @@ def _add_ai_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument(
         "--nodes", type=int, metavar="N", help="node budget a turn (a smaller level budget stays)"
     )
-    p.add_argument("--save", metavar="DIR", help="write each game to DIR/game-NNNN.txt")
+    p.add_argument("--save", metavar="DIR", help="write each game to DIR/game-NNNN.sntr")
     p.set_defaults(handler=_cmd_arena)
 
 

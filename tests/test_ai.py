@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from santorini_p2p.ai import LEVELS, analyse, choose_action
-from santorini_p2p.ai.arena import GameSpec, play_game, schedule, tally
+from santorini_p2p.ai.arena import GameSpec, play_game, schedule, signed_log, tally
 from santorini_p2p.ai.evaluate import can_win_now
 from santorini_p2p.cli import main
 from santorini_p2p.engine import (
@@ -23,6 +23,7 @@ from santorini_p2p.engine import (
     new_game,
     parse_position,
 )
+from santorini_p2p.wire.log import encode_frames, read_log
 
 SEARCH_LEVELS = ("easy", "medium", "hard")
 NODES = 300
@@ -323,21 +324,55 @@ def test_analyse_cli_rejects_finished_game(capsys):
     assert "santorini: error:" in capsys.readouterr().err
 
 
-def test_arena_cli_prints_table_and_saves_games(capsys, tmp_path):
+def test_arena_cli_prints_table_and_saves_replays(capsys, tmp_path):
     argv = ["arena", "easy", "random", "--games", "2", "--jobs", "1", "--nodes", "40"]
-    assert main([*argv, "--save", str(tmp_path)]) == 0
+    assert main([*argv, "--gods", "random", "--save", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "Elo difference (easy - random)" in out
     saved = sorted(tmp_path.iterdir())
-    assert [f.name for f in saved] == ["game-0001.txt", "game-0002.txt"]
-    lines = [x for x in saved[0].read_text().splitlines() if not x.startswith("#")]
-    p = parse_position(lines[0])
-    for i in range(1, len(lines) - 1, 2):
-        from santorini_p2p.engine import parse_action
+    assert [f.name for f in saved] == ["game-0001.sntr", "game-0002.sntr"]
+    for path in saved:
+        assert main(["replay", "verify", str(path)]) == 0
+        verdict = capsys.readouterr().out
+        assert "easy-" in verdict
+        assert "random-" in verdict
+        assert verdict.rstrip().endswith("ok")
 
-        p = apply_action(p, parse_action(lines[i]))
-        assert str(p) == lines[i + 1]
-    assert p.phase is Phase.OVER
+
+@pytest.mark.parametrize(("players", "gods"), [(2, "challenger"), (3, "random"), (4, "draft")])
+def test_arena_game_as_a_signed_log_replays_the_same_game(players, gods):
+    spec = GameSpec(0, ("easy", "random", "easy", "random")[:players], gods, seed=11, nodes=40)
+    record = play_game(spec)
+    log = read_log(encode_frames(signed_log(record)))
+    assert log.is_complete
+    # The log's draw and seat order are the game's: it ends in the same position.
+    assert str(log.position) == record.positions[-1]
+    assert sorted(log.drawn) == sorted(_drawn_of(record))
+    assert sorted(log.names) == sorted(f"{lv}-{i + 1}" for i, lv in enumerate(spec.seats))
+    assert log.result is not None
+    seat, _ = log.result
+    if record.winner is None:
+        assert seat == -1
+    else:
+        assert log.names[seat].startswith(f"{spec.seats[record.winner]}-")
+
+
+def _drawn_of(record):
+    """The gods drawn for an arena game, read from its first position."""
+    first = parse_position(record.positions[0])
+    return {"random": first.gods, "draft": first.pool}.get(record.spec.gods, ())
+
+
+def test_arena_follows_the_players_when_the_challenger_names_another_start_seat():
+    # Player 1 (hard, the challenger) names a start seat; after the renumbering each level
+    # must still play its own player's turns: the winner is counted for the right level.
+    wins = {"easy": 0, "random": 0}
+    for seed in range(6):
+        for seats in (("easy", "random"), ("random", "easy")):
+            r = play_game(GameSpec(0, seats, "challenger", seed=seed, nodes=60))
+            assert r.winner is not None
+            wins[seats[r.winner]] += 1
+    assert wins["easy"] > wins["random"]
 
 
 def test_takes_the_strongest_god_on_offer():

@@ -2,27 +2,34 @@
 
 ``schedule`` lays out the games with seats swapped, ``play_game`` plays one (a pure function
 of its ``GameSpec``), ``run`` plays many over worker processes, and ``tally`` turns the results
-into wins, losses, a score with its 95% interval and an Elo difference.
+into wins, losses, a score with its 95% interval and an Elo difference. ``signed_log`` turns a
+finished game into a replay file's records: the god draw and start seat of an arena game come
+from its seed through the commit-reveal draw of protocol/SPEC.md section 11, exactly as in a
+signed log of the same game.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 from santorini_p2p.ai.search import choose_action, find_level
 from santorini_p2p.engine import (
-    GOD_NAMES,
+    GodMode,
+    NameStart,
     Phase,
-    Position,
     apply_action,
     format_position,
     new_game,
 )
+from santorini_p2p.wire.draw import draw_seed, draw_setup
+from santorini_p2p.wire.identity import Identity
+from santorini_p2p.wire.script import play_script, script_nonce
 
 __all__ = [
     "GOD_MODES",
@@ -31,14 +38,16 @@ __all__ = [
     "GameSpec",
     "Tally",
     "elo",
+    "game_id",
     "play_game",
     "run",
     "schedule",
+    "signed_log",
     "tally",
 ]
 
 GOD_MODES: Final = ("none", "random", "challenger", "draft")
-"""How an arena game chooses gods (``new_game``'s modes; the draw comes from the seed)."""
+"""How an arena game chooses gods (``new_game``'s modes; any draw comes from the seed)."""
 MAX_TURNS: Final = 400
 """A safety stop: a game longer than this (it cannot happen by the rules) is a draw."""
 
@@ -61,10 +70,11 @@ class GameSpec:
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """A finished arena game: the winning seat (None for no winner) and its whole course.
+    """A finished arena game: the winning player (None for no winner) and its whole course.
 
-    ``positions`` has one more entry than ``actions``: the position before each action, then
-    the final position.
+    ``winner`` indexes ``spec.seats`` (the challenger's choice of start player renumbers the
+    engine's seats, not the players). ``positions`` has one more entry than ``actions``: the
+    position before each action, then the final position.
     """
 
     spec: GameSpec
@@ -78,17 +88,21 @@ class GameRecord:
         return None if self.winner is None else self.spec.seats[self.winner]
 
 
-def _first_position(players: int, gods: str, rng: random.Random) -> Position:
-    if gods == "none":
-        return new_game(players)
-    if gods == "random":
-        return new_game(players, "random", drawn=tuple(rng.sample(GOD_NAMES, players)))
-    if gods == "draft":
-        want = 4 if players == 2 else players + 2
-        return new_game(players, "draft", drawn=tuple(rng.sample(GOD_NAMES, want)))
-    if gods == "challenger":
-        return new_game(players, "challenger")
-    raise ValueError(f"gods: expected one of {', '.join(GOD_MODES)}, got {gods!r}")
+def game_id(spec: GameSpec) -> bytes:
+    """Return the 16-byte game id of an arena game, derived from its seed."""
+    return hashlib.blake2b(
+        spec.seed.to_bytes(8, "big"), digest_size=16, person=b"santorini arena"
+    ).digest()
+
+
+def _draw(spec: GameSpec) -> tuple[int, tuple[str, ...]]:
+    """Return the game's start slot and god draw, as its signed log would draw them."""
+    if spec.gods not in GOD_MODES:
+        raise ValueError(f"gods: expected one of {', '.join(GOD_MODES)}, got {spec.gods!r}")
+    gid = game_id(spec)
+    n = len(spec.seats)
+    nonces = tuple(script_nonce(gid, slot) for slot in range(n))
+    return draw_setup(draw_seed(gid, nonces), n, spec.gods)
 
 
 def _nodes(level: str, nodes: int | None) -> int | None:
@@ -105,17 +119,42 @@ def play_game(spec: GameSpec) -> GameRecord:
     With a time budget (``think``) the choices also depend on the machine's speed.
     """
     rng = random.Random(spec.seed)
-    p = _first_position(len(spec.seats), spec.gods, rng)
+    n = len(spec.seats)
+    _, drawn = _draw(spec)
+    p = new_game(n, cast(GodMode, spec.gods), drawn=drawn)
+    # players[k]: the index in spec.seats of the player in engine seat k.
+    players = tuple(range(n))
     positions = [format_position(p)]
     actions: list[str] = []
     while p.phase is not Phase.OVER and len(actions) < MAX_TURNS:
-        level = spec.seats[p.to_move]
+        level = spec.seats[players[p.to_move]]
         a = choose_action(p, level, rng=rng, think=spec.think, nodes=_nodes(level, spec.nodes))
         p = apply_action(p, a)
+        if isinstance(a, NameStart):
+            players = tuple(players[(a.seat + i) % n] for i in range(n))
         actions.append(str(a))
         positions.append(format_position(p))
-    winner = p.winner if 0 <= p.winner < len(spec.seats) else None
+    winner = players[p.winner] if 0 <= p.winner < n else None
     return GameRecord(spec, winner, tuple(positions), tuple(actions))
+
+
+def signed_log(record: GameRecord) -> list[bytes]:
+    """Return ``record`` as the records of a replay file (protocol/SPEC.md), in order.
+
+    Each player signs with a key derived from the game's seed under the name ``LEVEL-N``
+    (N: its place in ``spec.seats``); the log's draw is the one the game was played with.
+    A game stopped by ``MAX_TURNS`` ends in the log with the seat to move resigning.
+    """
+    spec = record.spec
+    n = len(spec.seats)
+    gid = game_id(spec)
+    start, _ = _draw(spec)
+    identities = []
+    for slot in range(n):
+        player = (slot - start) % n
+        key_seed = hashlib.blake2b(gid + bytes([slot]), digest_size=32).digest()
+        identities.append(Identity.from_seed(key_seed, f"{spec.seats[player]}-{player + 1}"))
+    return play_script(identities, record.actions, game_id=gid, gods=cast(GodMode, spec.gods))
 
 
 def _seatings(a: str, b: str, players: int) -> list[tuple[str, ...]]:
