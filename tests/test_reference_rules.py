@@ -4,6 +4,7 @@ positions with random gods, flags and 2-4 players."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -82,3 +83,22 @@ def test_is_legal_agrees_with_the_full_list(text, data):
             except NotationError:
                 continue
             assert is_legal(p, cand) == (cand in full), other
+
+
+@settings(max_examples=60)
+@given(positions(), st.data())
+def test_every_hermes_power_turn_text_is_checked_like_the_full_list(text, data):
+    # Hermes' power turns are checked directly, not by listing: try every H-form text.
+    p = parse_position(text)
+    gods = list(p.gods)
+    gods[p.to_move] = "hermes"
+    p = parse_position(format_position(replace(p, gods=tuple(gods))))
+    full = {t for t in legal_turns(p) if t.hermes}
+    names = [chr(97 + f) + str(r) for f in range(5) for r in range(1, 6)]
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    for a, b in data.draw(st.lists(st.sampled_from(pairs), min_size=20, max_size=40)):
+        for build in names:
+            cand = parse_turn(f"H{a},{b}^{build}")
+            assert is_legal(p, cand) == (cand in full), str(cand)
+    for t in full:
+        assert is_legal(p, t), str(t)

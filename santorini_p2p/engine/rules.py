@@ -93,24 +93,38 @@ def _component(start: int, graph: int) -> int:
     return seen
 
 
-def _hermes_turns(out: list[Turn], p: Position, mine: int, opp: int, lv: list[int]) -> None:
-    """Append Hermes' power turns: same-level steps of both workers, then one build."""
+def _hermes_reach(p: Position, mine: int, opp: int, lv: list[int]) -> tuple[int, int, int] | None:
+    """Where Hermes' two workers can end a power turn: ``(worker 1, its area, the other's)``.
+
+    Each worker may step any number of times over free squares of its own level. When the two
+    areas touch, they are one area (the second is 0) and the workers may end on any two of
+    its squares; otherwise each ends in its own. None: the seat does not have two workers.
+    """
     ws = bits(mine)
     if len(ws) != 2:
-        return
+        return None
     w1, w2 = ws
     by_level = _by_level(p)
     open_ = ALL & ~p.domes & ~opp
-    g1 = by_level[lv[w1]] & open_
-    c1 = _component(w1, g1)
-    pairs: set[tuple[int, int]] = set()
+    c1 = _component(w1, by_level[lv[w1]] & open_)
     if c1 >> w2 & 1:
+        return w1, c1, 0
+    return w1, c1, _component(w2, by_level[lv[w2]] & open_)
+
+
+def _hermes_turns(out: list[Turn], p: Position, mine: int, opp: int, lv: list[int]) -> None:
+    """Append Hermes' power turns: same-level steps of both workers, then one build."""
+    area = _hermes_reach(p, mine, opp, lv)
+    if area is None:
+        return
+    _, c1, c2 = area
+    pairs: set[tuple[int, int]] = set()
+    if not c2:
         sq = bits(c1)
         for i, a in enumerate(sq):
             for b in sq[i + 1 :]:
                 pairs.add((a, b))
     else:
-        c2 = _component(w2, by_level[lv[w2]] & open_)
         for a in bits(c1):
             for b in bits(c2):
                 pairs.add((a, b) if a < b else (b, a))
@@ -119,6 +133,33 @@ def _hermes_turns(out: list[Turn], p: Position, mine: int, opp: int, lv: list[in
         free = (NEIGHBOURS[a] | NEIGHBOURS[b]) & ~(blocked | BITS[a] | BITS[b])
         for s in bits(free):
             out.append(Turn(-1, (a, b), (s,), -1, False, True))
+
+
+def _hermes_legal(p: Position, turn: Turn) -> bool:
+    """Whether ``turn`` is one of Hermes' power turns in ``p``, without listing them."""
+    if p.gods[p.to_move] != "hermes" or len(turn.path) != 2 or len(turn.builds) != 1:
+        return False
+    if turn.worker != -1 or turn.prebuild != -1 or turn.dome:
+        return False
+    a, b = turn.path
+    build = turn.builds[0]
+    if not (0 <= a < b < 25 and 0 <= build < 25):
+        return False
+    side = p.side_of(p.to_move)
+    mine = p.workers[side]
+    opp = 0
+    for i, m in enumerate(p.workers):
+        if i != side:
+            opp |= m
+    area = _hermes_reach(p, mine, opp, _levels(p))
+    if area is None:
+        return False
+    _, c1, c2 = area
+    ends = BITS[a] | BITS[b]
+    # Both ends in the area(s); with two areas, one worker ends in each.
+    placed = ends & (c1 | c2) == ends and (not c2 or bool(ends & c1 and ends & c2))
+    free = (NEIGHBOURS[a] | NEIGHBOURS[b]) & ~(p.domes | opp | ends)
+    return placed and bool(free >> build & 1)
 
 
 def _generate(p: Position, worker: int = -1, first: int = -1, hermes: bool = True) -> list[Turn]:
@@ -365,13 +406,13 @@ def find_turn(p: Position, text: str) -> Turn:
 def is_legal(p: Position, turn: Turn) -> bool:
     """Return whether ``turn`` is a complete legal turn in ``p``.
 
-    Generates only the turns that share the worker and first move (or Hermes' power turns),
-    so checking a turn from a peer costs a fraction of listing them all.
+    Generates only the turns that share the worker and first move (a Hermes power turn is
+    checked directly), so checking a turn from a peer costs a fraction of listing them all.
     """
     if p.phase is not Phase.PLAY or not isinstance(turn, Turn) or not turn.path:
         return False
     if turn.hermes:
-        return turn in _generate(p, -2, -1, True)
+        return _hermes_legal(p, turn)
     if not (0 <= turn.worker < 25 and 0 <= turn.path[0] < 25):
         return False
     return turn in _generate(p, turn.worker, turn.path[0], False)
