@@ -47,10 +47,17 @@ def by_seat(v: Validator, seat: int) -> Identity:
     return next(i for i in IDS if i.public_key == v.seats[seat])
 
 
-def expect(v: Validator, raw: bytes, error: type[Exception], match: str | None = None):
+def expect(
+    v: Validator,
+    raw: bytes,
+    error: type[Exception],
+    match: str | None = None,
+    *,
+    signed_here: bool = False,
+):
     before = v.next_seq
     with pytest.raises(ReplayError, match=match) as info:
-        v.feed(raw)
+        v.feed(raw, signed_here=signed_here)
     assert isinstance(info.value.__cause__, error), repr(info.value.__cause__)
     assert info.value.record_index == before
     assert v.next_seq == before, "a failed feed leaves the validator unchanged"
@@ -177,6 +184,19 @@ def test_stranger_and_broken_chain_and_wrong_seq():
     q_hash = state_hash(p)  # not used: the chain check comes first
     expect(v, seal(mover, Act(v.next_seq, bytes(32), "place b2,d4", 0, q_hash)), ChainError)
     expect(v, seal(mover, Act(v.next_seq + 1, v.last_hash, "place b2,d4", 0, q_hash)), ChainError)
+
+
+def test_a_record_signed_here_skips_only_the_signature_check():
+    # A peer's own fresh record is not verified again; every other check still applies.
+    v, _ = started()
+    mover = by_seat(v, 0)
+    bad_chain = seal(mover, Act(v.next_seq, bytes(32), "place b2,d4", 0, bytes(32)))
+    expect(v, bad_chain, ChainError, signed_here=True)
+    expect(v, v.make_act(by_seat(v, 1), "place b2,d4"), SignatureError, signed_here=True)
+    raw = v.make_act(mover, "place b2,d4")
+    wrong_hash = seal(mover, Act(v.next_seq, v.last_hash, "place b2,d4", 0, bytes(32)))
+    expect(v, wrong_hash, DesyncError, signed_here=True)
+    assert v.feed(raw, signed_here=True).raw == raw
 
 
 def test_reveal_must_match_the_commitment():
@@ -312,7 +332,7 @@ def test_journal_appends_fsyncs_and_resumes(tmp_path):
     path = tmp_path / "game.journal"
     with Journal.create(path, env[0]) as j:
         for raw in env[1:20]:
-            j.append(raw)
+            j.append(raw, own=True)
         with pytest.raises(ReplayError):
             j.append(env[25])
     assert path.read_bytes() == encode_frames(env[:20])
@@ -328,6 +348,7 @@ def test_journal_appends_fsyncs_and_resumes(tmp_path):
 
 
 def test_journal_fsyncs_own_records_and_defers_received_ones(tmp_path, monkeypatch):
+    # An own record must be on disk before it is sent; a received one only has to be written.
     env = game()
     path = tmp_path / "game.journal"
     synced: list[int] = []
@@ -339,15 +360,15 @@ def test_journal_fsyncs_own_records_and_defers_received_ones(tmp_path, monkeypat
 
     with Journal.create(path, env[0]) as j:
         monkeypatch.setattr(os, "fsync", counting_fsync)
-        j.append(env[1], sync=False)
-        j.append(env[2], sync=False)
+        j.append(env[1])
+        j.append(env[2])
         # Written at once (a killed process loses nothing), not yet fsynced.
         assert path.read_bytes() == encode_frames(env[:3])
         assert synced == []
-        j.append(env[3])
+        j.append(env[3], own=True)
         # One fsync covers the deferred records and the synced one.
         assert synced == [len(encode_frames(env[:4]))]
-        j.append(env[4], sync=False)
+        j.append(env[4])
     # Closing fsyncs what was left unsynced.
     assert synced == [len(encode_frames(env[:4])), len(encode_frames(env[:5]))]
     with Journal.open(path) as j:

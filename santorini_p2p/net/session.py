@@ -832,8 +832,8 @@ class Session:
         v = self.journal.validator
         index = v.next_seq
         try:
-            # Another's record: written, fsynced with this peer's next own record (SESSION.md 4).
-            rec = self.journal.append(raw, sync=False)
+            # Another's record: written, fsynced with this peer's next own record (SESSION.md 8).
+            rec = self.journal.append(raw)
         except ReplayError as e:
             cause = e.__cause__
             if isinstance(cause, DesyncError):
@@ -1064,7 +1064,7 @@ class Session:
         """
         assert self.journal is not None
         try:
-            rec = self.journal.append(raw)
+            rec = self.journal.append(raw, own=True)
         except ReplayError as e:
             if strict:
                 raise

@@ -409,8 +409,11 @@ class Validator:
 
     # -- feeding ---------------------------------------------------------------------------
 
-    def feed(self, raw: bytes) -> Record:
+    def feed(self, raw: bytes, *, signed_here: bool = False) -> Record:
         """Check envelope ``raw`` as the next record and apply it; return the record.
+
+        ``signed_here``: ``raw`` was just signed in this process with a key it holds, so its
+        signature is not checked again (every other check is made).
 
         Raises:
             ReplayError: the record is bad; ``record_index`` is its number and ``__cause__``
@@ -418,7 +421,7 @@ class Validator:
         """
         index = len(self._records)
         try:
-            record, state = self._check(bytes(raw), index)
+            record, state = self._check(bytes(raw), index, signed_here)
         except WireError as e:
             e.record = index
             raise ReplayError(e.reason, index) from e
@@ -435,7 +438,7 @@ class Validator:
         self._last = record.hash
         return record
 
-    def _check(self, raw: bytes, index: int) -> tuple[Record, _State]:
+    def _check(self, raw: bytes, index: int, signed_here: bool = False) -> tuple[Record, _State]:
         if index >= MAX_RECORDS:
             raise TooLargeError(f"a log may hold at most {MAX_RECORDS} records")
         if len(raw) > MAX_RECORD_BYTES:
@@ -444,7 +447,7 @@ class Validator:
         s = self._s
         if index > 0 and env.signer not in s.keys:
             raise SignatureError(f"signed by {fingerprint(env.signer)}, which holds no seat")
-        if not verify(env.signer, env.signature, signing_input(env.body)):
+        if not signed_here and not verify(env.signer, env.signature, signing_input(env.body)):
             raise SignatureError(f"bad signature (signer {fingerprint(env.signer)})")
         msg = decode_body(env.body)
         if msg.prev != self._last:
@@ -924,11 +927,11 @@ def _sync_directory(directory: Path) -> None:
 class Journal:
     """The live log on disk: each appended record is checked and written at once.
 
-    A record is fsynced before ``append`` returns unless ``sync=False``: a peer's own records
-    must be on disk before they are sent (so a crash can never make it sign a different record
-    with the same number), while a record received from another peer only needs to reach the
-    operating system (it survives the process being killed, and a peer that lost it to a power
-    cut is sent it again on resume). The next synced append, or ``close``, fsyncs those too.
+    A peer's own record (``own=True``) is fsynced before ``append`` returns: it must be on disk
+    before it is sent, so that a crash can never make the peer sign a different record with
+    the same number. A record received from another peer only needs to reach the operating
+    system (it survives the process being killed, and a peer that lost it to a power cut is
+    sent it again on resume); the next own record, or ``close``, fsyncs it too.
     """
 
     path: Path
@@ -985,14 +988,17 @@ class Journal:
             os.fsync(self._fd)
         self._unsynced = not sync
 
-    def append(self, raw: bytes, *, sync: bool = True) -> Record:
-        """Check ``raw`` as the next record, then write it (and fsync); return the record.
+    def append(self, raw: bytes, *, own: bool = False) -> Record:
+        """Check ``raw`` as the next record, then write it; return the record.
+
+        ``own``: this process has just signed ``raw`` (``Validator.feed``'s ``signed_here``);
+        it is fsynced before this returns.
 
         Raises:
             ReplayError: the record is bad; nothing is written.
         """
-        rec = self.validator.feed(raw)
-        self._write(len(raw).to_bytes(4, "big") + raw, sync=sync)
+        rec = self.validator.feed(raw, signed_here=own)
+        self._write(len(raw).to_bytes(4, "big") + raw, sync=own)
         return rec
 
     def close(self) -> None:
