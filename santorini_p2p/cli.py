@@ -963,6 +963,11 @@ def _add_net_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     common(p)
     p.set_defaults(handler=_cmd_resume)
 
-    p = sub.add_parser("games", help="list the games offered on the LAN", description="List games.")
+    p = sub.add_parser(
+        "games",
+        help="list the games offered on the LAN",
+        description="List the games offered on the LAN right now (mDNS/DNS-SD): name, address "
+        "to join, players and gods. Where multicast is blocked, join by host:port instead.",
+    )
     p.add_argument("--wait", type=float, default=2.0, help="seconds to listen (default 2)")
     p.set_defaults(handler=_cmd_games)
