@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -223,6 +224,7 @@ class Session:
         self._out: list[tuple[bytes, bytes]] = []
         self._buffer: dict[int, bytes] = {}
         self._nonce = b""
+        self._created_ms = 0
         self._game_id = b""
         self._resign_requested = False
         self._move_key = -1
@@ -251,11 +253,13 @@ class Session:
         game_id: bytes | None = None,
         address: str = "",
         nonce: bytes | None = None,
+        created_ms: int | None = None,
     ) -> Session:
         """Return a host session offering a new game with ``settings``.
 
-        ``game_id`` and ``nonce`` (the commit-reveal secret) default to fresh random bytes;
-        tests pass fixed ones to be reproducible.
+        ``game_id`` and ``nonce`` (the commit-reveal secret) default to fresh random bytes and
+        ``created_ms``, the header's date (Unix ms), to the wall clock now; tests pass fixed
+        ones to be reproducible.
         """
         s = cls(
             identity,
@@ -268,6 +272,7 @@ class Session:
         )
         s._game_id = game_id or os.urandom(16)
         s._nonce = nonce or os.urandom(32)
+        s._created_ms = time.time_ns() // 1_000_000 if created_ms is None else created_ms
         s._lobby.seats.append((identity.public_key, identity.name, b""))
         s._save_note()
         s._say(f"Offering a {settings.players}-player game; waiting for players.")
@@ -671,6 +676,7 @@ class Session:
             move_ms=tc.move_ms if tc else 0,
             bank_ms=tc.bank_ms if tc else 0,
             options=s.options,
+            created_ms=self._created_ms,
         )
         raw = seal(self.identity, header)
         game_dir(self.home).mkdir(parents=True, exist_ok=True)

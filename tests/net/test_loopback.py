@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from santorini_p2p.replay.verify import verify_file
+from santorini_p2p.wire.log import read_log
 
 WAIT_S = 30.0
 
@@ -134,9 +135,14 @@ def _check_replays(tmp: Path, players: int) -> None:
 def test_bots_play_a_whole_game_over_loopback(tmp_path, players, gods):
     host, port = _host(tmp_path, players, gods)
     joiners = [_join(tmp_path, i, port) for i in range(1, players)]
+    started_ms = time.time_ns() // 1_000_000
     codes = [p.finish() for p in (host, *joiners)]
     assert codes == [0] * players, "\n".join(p.text() for p in (host, *joiners))
     _check_replays(tmp_path, players)
+    # The header carries the date the game was set up (replay info shows it).
+    header = read_log((tmp_path / "r0").read_bytes()).header
+    assert header is not None
+    assert started_ms - 60_000 < header.created_ms <= time.time_ns() // 1_000_000
 
 
 def _wait_mid_game(peer: Peer, size: int = 2500) -> None:
