@@ -130,14 +130,33 @@ class _Base:
     def _split(self, parts: list[bytes]) -> tuple[bytes, bytes] | None:
         raise NotImplementedError
 
+    def _ready(self) -> list[bytes] | None:
+        """Return a message already queued, without waiting, or None."""
+        f = self._sock.recv_multipart(flags=zmq.NOBLOCK)
+        assert isinstance(f, asyncio.Future)
+        e = f.exception()
+        if isinstance(e, zmq.Again):
+            return None
+        if e is not None:
+            raise e
+        parts: list[bytes] = f.result()
+        return parts
+
     async def receive(self, limit: float) -> tuple[bytes, bytes] | None:
-        """Return the next ``(peer, frame)``, or None after ``limit`` seconds."""
+        """Return the next ``(peer, frame)``, or None after ``limit`` seconds (0: no wait).
+
+        A message already queued is taken at once, with no timer and no wait on the loop.
+        """
         while True:
-            try:
-                async with asyncio.timeout(limit):
-                    parts = await self._sock.recv_multipart()
-            except TimeoutError:
-                return None
+            parts = self._ready()
+            if parts is None:
+                if limit <= 0:
+                    return None
+                try:
+                    async with asyncio.timeout(limit):
+                        parts = await self._sock.recv_multipart()
+                except TimeoutError:
+                    return None
             got = self._split(parts)
             if got is not None:
                 return got

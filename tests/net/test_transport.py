@@ -116,3 +116,33 @@ def test_receive_times_out_with_none():
             await close_context(ctx)
 
     asyncio.run(main())
+
+
+def test_receive_with_no_wait_takes_what_is_queued_in_order():
+    async def main():
+        ctx = new_context()
+        host = HostTransport(ctx, "127.0.0.1", 0, OPTS)
+        join = JoinTransport(ctx, f"127.0.0.1:{host.port}", OPTS)
+        try:
+            assert await host.receive(0) is None
+            peer, _ = await _send_until_received(join, host, HOST_PEER, b"first")
+            for i in range(3):
+                assert host.send(peer, b"frame %d" % i)
+            got = [await join.receive(1.0)]
+            # The rest are queued by now or soon: a zero wait takes each one that is there.
+            for _ in range(200):
+                if len(got) == 3:
+                    break
+                frame = await join.receive(0)
+                if frame is None:
+                    await asyncio.sleep(0.005)
+                    continue
+                got.append(frame)
+            assert got == [(HOST_PEER, b"frame %d" % i) for i in range(3)]
+            assert await join.receive(0) is None
+        finally:
+            join.close()
+            host.close()
+            await close_context(ctx)
+
+    asyncio.run(main())
