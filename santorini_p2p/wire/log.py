@@ -27,8 +27,8 @@ Public API:
   ``read_log(data, complete=True) -> Validator``: read and check a replay file or journal,
   reporting the first bad record by number (framing errors included, in order).
 - ``Journal``: the live log on disk; ``Journal.create(path, header_envelope)``,
-  ``Journal.open(path)`` (reads and verifies what is there, for resume), ``append(raw)``
-  (validates, writes, flushes and fsyncs), ``validator``, ``close()``.
+  ``Journal.open(path)`` (reads and verifies what is there, for resume), ``append(raw, own=)``
+  (validates and writes; fsyncs a peer's own record), ``validator``, ``close()``.
 """
 
 from __future__ import annotations
