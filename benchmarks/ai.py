@@ -5,10 +5,13 @@ Plays, for the base game and for random god pairs: hard against random, and each
 against the one below (200 games each by default), over worker processes, and prints wins,
 losses, the score with its 95% interval and the Elo difference. ``--nodes N`` caps every
 turn at N nodes (repeatable, and faster than hard's default 2 s a turn); ``--speed TURNS``
-instead times hard at its default budget. Run by hand:
+instead times hard at its default budget; ``--greedy GAMES`` plays hard against a greedy
+one-ply player written here, outside the package (an opponent the search was not tuned on).
+Run by hand:
 
     .venv/bin/python benchmarks/ai.py --games 200 --jobs 2
     .venv/bin/python benchmarks/ai.py --speed 30
+    .venv/bin/python benchmarks/ai.py --greedy 200 --nodes 25000
 """
 
 from __future__ import annotations
@@ -18,10 +21,20 @@ import math
 import random
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 
-from santorini_p2p.ai import analyse
-from santorini_p2p.ai.arena import GameRecord, play_game, run, schedule, tally
-from santorini_p2p.engine import Phase, Position, parse_position
+from santorini_p2p.ai import analyse, choose_action
+from santorini_p2p.ai.arena import GameRecord, Tally, play_game, run, schedule, tally
+from santorini_p2p.engine import (
+    Phase,
+    Position,
+    Turn,
+    apply_action,
+    legal_actions,
+    new_game,
+    parse_position,
+)
+from santorini_p2p.engine.squares import NEIGHBOURS
 
 MATCHES = (("hard", "random"), ("easy", "random"), ("medium", "easy"), ("hard", "medium"))
 
@@ -58,6 +71,66 @@ def speed(turns: int, think: float | None) -> None:
     )
 
 
+def _greedy_score(p: Position, turn: Turn, rng: random.Random) -> float:
+    """One ply, no search: win at once; else climb high, build a step up for itself and
+    never a third level beside an opponent's worker on the second."""
+    q = apply_action(p, turn)
+    if q.phase is Phase.OVER:
+        return 1e9
+    levels = [
+        (p.ge1 >> s & 1) + (p.ge2 >> s & 1) + (p.ge3 >> s & 1) + (p.domes >> s & 1)
+        for s in range(25)
+    ]
+    height = levels[turn.path[-1]]
+    score = 10.0 * height
+    side = p.side_of(p.to_move)
+    opp = 0
+    for i, m in enumerate(p.workers):
+        if i != side:
+            opp |= m
+    for b in turn.builds:
+        new = levels[b] + 1
+        if new == height + 1 and new <= 3:
+            score += 3
+        if new == 3 and any(
+            levels[o] == 2 for o in range(25) if opp >> o & 1 and NEIGHBOURS[o] >> b & 1
+        ):
+            score -= 30
+    return score + rng.random()
+
+
+def _greedy_game(seed: int, hard_seat: int, nodes: int | None, think: float | None) -> int:
+    """Play hard against the greedy player in the base game; return 1 if hard won, else 0."""
+    rng = random.Random(seed)
+    p = new_game(2)
+    while p.phase is not Phase.OVER:
+        if p.to_move == hard_seat:
+            a = choose_action(p, "hard", rng=rng, nodes=nodes, think=think)
+        elif p.phase is Phase.PLAY:
+            a = max(legal_actions(p), key=lambda t: _greedy_score(p, t, rng))  # type: ignore[arg-type]
+        else:
+            a = rng.choice(legal_actions(p))
+        p = apply_action(p, a)
+    return 1 if p.winner == hard_seat else 0
+
+
+def greedy(games: int, jobs: int, nodes: int | None, think: float | None) -> None:
+    """Print hard's score against the greedy one-ply player over ``games`` games."""
+    started = time.monotonic()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [
+            pool.submit(_greedy_game, 1000 + i // 2, i % 2, nodes, think) for i in range(games)
+        ]
+        wins = sum(f.result() for f in futures)
+    t = Tally("hard", "greedy", games, wins, games - wins, 0)
+    lo, hi = t.interval
+    spent = (time.monotonic() - started) * jobs / games
+    print(
+        f"{'hard-greedy':<18} {'none':<7} {games:>5} {wins:>4} {games - wins:>4} {0:>3} "
+        f"{t.score:>6.3f} {f'[{lo:.3f}, {hi:.3f}]':>14} {_elo_text(t.elo):>6} {spent:>7.1f}"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per match (default 200)")
@@ -72,7 +145,13 @@ def main() -> int:
     parser.add_argument(
         "--speed", type=int, metavar="TURNS", help="only time hard on TURNS positions"
     )
+    parser.add_argument(
+        "--greedy", type=int, metavar="GAMES", help="only play hard against a greedy one-ply player"
+    )
     args = parser.parse_args()
+    if args.greedy:
+        greedy(args.greedy, args.jobs, args.nodes, args.think)
+        return 0
     if args.speed:
         speed(args.speed, args.think)
         return 0
