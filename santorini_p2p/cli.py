@@ -740,20 +740,36 @@ def _net_options(args: argparse.Namespace) -> object:
 
         if args.bot not in LEVELS:
             raise UsageError(f"bot: expected one of {', '.join(LEVELS)}, got {args.bot!r}")
+    # A person plays on the console's game screen; without a terminal, on a line prompt.
+    screen = args.bot is None and sys.stdin.isatty() and sys.stdout.isatty()
     return PlayOptions(
         home=home,
         identity=me,
         bot=args.bot,
         seed=args.seed,
         save=Path(args.save) if args.save else None,
-        on_note=lambda text: print(text, flush=True),
-        on_start=None if args.bot else _start_prompt,
+        on_note=None if screen else lambda text: print(text, flush=True),
+        on_start=None if args.bot or screen else _start_prompt,
+        play=_on_screen if screen else None,
         advertise=not getattr(args, "no_advertise", False),
     )
 
 
+async def _on_screen(game: object) -> None:
+    """Play a network game on the console's game screen (``host``/``join`` on a terminal)."""
+    from santorini_p2p.engine import Phase
+    from santorini_p2p.ui.app import LEAVE
+    from santorini_p2p.ui.start import run_network_game
+    from santorini_p2p.ui.state import GameController
+
+    assert isinstance(game, GameController)
+    await run_network_game(game, leave=LEAVE)
+    if game.position.phase is not Phase.OVER and game.stopped is None:
+        print("left the game; run the same command again to resume it", flush=True)
+
+
 def _start_prompt(game: object) -> None:
-    """Without ``--bot``: a plain line prompt that reads action text (until the console)."""
+    """Without a terminal (scripts, pipes): a plain line prompt that reads action text."""
     import asyncio
 
     from santorini_p2p.net.game import NetworkGame

@@ -382,6 +382,8 @@ class PlayOptions:
     save: Path | None = None
     on_note: Callable[[str], None] | None = None
     on_start: Callable[[NetworkGame], None] | None = None
+    play: Callable[[NetworkGame], Awaitable[object]] | None = None
+    """Runs the game in place of ``game.run()``: the console's game screen, which starts it."""
     transport: TransportOptions | None = None
     advertise: bool = True
     give_up_ms: int | None = GIVE_UP_MS
@@ -403,7 +405,10 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
     show()
     if opts.on_start is not None:
         opts.on_start(game)
-    await game.run()
+    if opts.play is not None:
+        await opts.play(game)
+    else:
+        await game.run()
     show()
     out = game.outcome()
     if out.complete and opts.save is not None and out.journal is not None:
@@ -442,12 +447,14 @@ async def host_game(
         )
         if opts.advertise:
             advertiser = await _advertise(opts.identity, settings, bind, link.port)
+        shown = bind if bind not in ("0.0.0.0", "") else lan_address()
         game = NetworkGame(
             session,
             link,
             bot=_bot_of(opts),
             rng=random.Random(opts.seed),
             give_up_ms=opts.give_up_ms,
+            title=f"LAN game at {shown}:{link.port} ({opts.identity.fingerprint})",
         )
         withdrawn: list[asyncio.Task[None]] = []
         if advertiser is not None:
@@ -526,6 +533,7 @@ async def join_game(address: str, opts: PlayOptions) -> GameOutcome:
             bot=_bot_of(opts),
             rng=random.Random(opts.seed),
             give_up_ms=opts.give_up_ms,
+            title=f"LAN game at {address}",
         )
         return await _run(game, opts)
     finally:
@@ -558,6 +566,7 @@ async def resume_game(journal: Path, note: dict[str, object], opts: PlayOptions)
             bot=_bot_of(opts),
             rng=random.Random(opts.seed),
             give_up_ms=opts.give_up_ms,
+            title=f"LAN game at {address} (resumed)",
         )
         return await _run(game, opts)
     finally:

@@ -181,11 +181,19 @@ class _MarkBadCharacter(Processor):
         return Transformation(fragments)
 
 
+START_SCREEN: Final = "Enter for the start screen"
+"""The game-over hint in the console; games opened from the command line say "Enter to leave"."""
+LEAVE: Final = "Enter to leave"
+
+
 class GameScreen:
     """The game screen's state and layout around one controller (ptpython's split of state)."""
 
-    def __init__(self, controller: GameController, *, mouse: bool = True) -> None:
+    def __init__(
+        self, controller: GameController, *, mouse: bool = True, leave: str = START_SCREEN
+    ) -> None:
         self.controller = controller
+        self._leave = leave
         self.show_help = False
         self._help_line = 0
         self._resigning = False
@@ -310,7 +318,7 @@ class GameScreen:
             return [("class:hint.error", f" {c.stopped}")]
         if p.phase is Phase.OVER:
             undo = ", Ctrl-Z to undo" if c.can_undo else ""
-            return [("class:hint", f" Game over: Enter for the start screen{undo}.")]
+            return [("class:hint", f" Game over: {self._leave}{undo}.")]
         if c.awaiting is None:
             return [("class:hint", f" {self._status()}...")]
         if p.phase is Phase.GODS:
@@ -567,9 +575,12 @@ def _step_to(p: Position, typed: str, square: int) -> str | None:
     return None
 
 
-async def run_game(controller: GameController, *, mouse: bool = True, drive: bool = True) -> str:
+async def run_game(
+    controller: GameController, *, mouse: bool = True, drive: bool = True, leave: str = START_SCREEN
+) -> str:
     """Run the game screen and ``controller.run()`` together; return ``"menu"`` or ``"quit"``.
 
-    With ``drive`` false only the screen runs: the caller drives the controller.
+    With ``drive`` false only the screen runs: the caller drives the controller. ``leave`` is
+    the hint shown once the game is over (where Enter goes).
     """
-    return await GameScreen(controller, mouse=mouse).run(drive=drive)
+    return await GameScreen(controller, mouse=mouse, leave=leave).run(drive=drive)

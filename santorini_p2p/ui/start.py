@@ -9,6 +9,7 @@ entries say so.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import tempfile
@@ -23,8 +24,8 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 from prompt_toolkit.widgets import TextArea
 
-from santorini_p2p.engine import GodMode
-from santorini_p2p.ui.app import STYLE, run_game
+from santorini_p2p.engine import GodMode, Phase
+from santorini_p2p.ui.app import LEAVE, START_SCREEN, STYLE, run_game
 from santorini_p2p.ui.local import STANDARD_TIME, LocalGame, Player
 from santorini_p2p.ui.state import GameController
 
@@ -39,6 +40,7 @@ __all__ = [
     "journal_path",
     "play",
     "resume_local",
+    "run_network_game",
     "watch",
     "watch_game",
 ]
@@ -338,8 +340,29 @@ async def console(options: GameOptions, network: NetworkGames | None = None) -> 
             continue
         if game is None:
             continue
-        if await run_game(game, mouse=options.mouse) == "quit":
+        run = run_network_game if choice in ("host", "join") else run_game
+        if await run(game, mouse=options.mouse) == "quit":
             return 0
+
+
+async def run_network_game(
+    game: GameController, *, mouse: bool = True, leave: str = START_SCREEN
+) -> str:
+    """Show a network game while it runs; return ``"menu"`` or ``"quit"`` as ``run_game``.
+
+    Leaving before the game is over stops it on this peer (its journal is kept, so the same
+    command resumes it). Leaving once it is over lets ``game.run()`` end by itself, bounded,
+    after the last result records have reached the other peers.
+    """
+    _log_to_file()
+    task = asyncio.create_task(game.run())
+    try:
+        return await run_game(game, mouse=mouse, drive=False, leave=leave)
+    finally:
+        if game.position.phase is not Phase.OVER and game.stopped is None:
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 def _has_terminal() -> bool:
@@ -362,7 +385,7 @@ def _log_to_file() -> None:
 
 async def _until_left(open_game: Callable[[], Awaitable[GameController]], mouse: bool) -> int:
     game = await open_game()
-    await run_game(game, mouse=mouse)
+    await run_game(game, mouse=mouse, leave=LEAVE)
     return 0
 
 

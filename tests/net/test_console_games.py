@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
+import dataclasses
+import io
 import random
+import sys
 
 from santorini_p2p.engine import legal_actions
 from santorini_p2p.net.game import LanGames, NetworkGame
@@ -125,3 +129,164 @@ def test_a_network_game_on_the_console_screen(tmp_path):
         assert host.session.journal_path.read_bytes() == session.journal_path.read_bytes()
 
     asyncio.run(main())
+
+
+async def _poll(condition, limit: float = 20.0) -> None:
+    """Wait, at most ``limit`` seconds, for ``condition`` (screen input has no event)."""
+    async with asyncio.timeout(limit):
+        while not condition():  # noqa: ASYNC110
+            await asyncio.sleep(0.005)
+
+
+class _Terminal(io.StringIO):
+    """Standard input or output that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _cli_options(tmp_path, monkeypatch, name: str):
+    """``host``/``join`` options as the command line builds them on a terminal."""
+    from santorini_p2p import cli
+
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path / name))
+    monkeypatch.setattr(sys, "stdin", _Terminal())
+    monkeypatch.setattr(sys, "stdout", _Terminal())
+    args = argparse.Namespace(name=name, bot=None, seed=None, save=None, no_advertise=True)
+    return cli._net_options(args)
+
+
+def test_without_a_terminal_host_and_join_read_a_line_prompt(tmp_path, monkeypatch):
+    from santorini_p2p import cli
+
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path / "a"))
+    args = argparse.Namespace(name="alice", bot=None, seed=None, save=None, no_advertise=True)
+    opts = cli._net_options(args)
+    assert opts.play is None
+    assert opts.on_start is not None
+    assert opts.on_note is not None
+
+
+def test_host_on_a_terminal_is_played_on_the_game_screen(tmp_path, monkeypatch):
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from santorini_p2p.net.clock import monotonic_ms
+    from santorini_p2p.net.game import host_game
+    from santorini_p2p.net.session import GameSettings, Session
+    from santorini_p2p.net.transport import JoinTransport, close_context, new_context
+
+    opts = _cli_options(tmp_path, monkeypatch, "alice")
+    assert opts.play is not None
+    assert opts.on_note is None, "nothing is printed over the game screen"
+    shown: list[NetworkGame] = []
+    ports: asyncio.Queue[int] = asyncio.Queue()
+
+    async def on_screen(game):
+        shown.append(game)
+        await opts.play(game)
+
+    async def main():
+        with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+            hosting = asyncio.create_task(
+                host_game(
+                    GameSettings(2, "none", None),
+                    dataclasses.replace(opts, play=on_screen),
+                    bind="127.0.0.1",
+                    on_listening=ports.put_nowait,
+                )
+            )
+            port = await asyncio.wait_for(ports.get(), 10)
+            ctx = new_context()
+            link = JoinTransport(ctx, f"127.0.0.1:{port}")
+            session = Session.join(identity(1), home=tmp_path / "b", now=monotonic_ms)
+            joiner = NetworkGame(
+                session, link, bot=lambda p, rng: rng.choice(legal_actions(p)), rng=random.Random(3)
+            )
+            rng = random.Random(5)
+            try:
+                async with asyncio.timeout(60):
+                    bot_task = asyncio.create_task(joiner.run())
+                    await _poll(lambda: shown)
+                    host = shown[0]
+                    assert f"127.0.0.1:{port}" in host.title
+                    typed_at = -1
+                    while not host.session.is_complete:
+                        n = len(host.session.records)
+                        if host.awaiting is not None and typed_at != n:
+                            typed_at = n
+                            keys.send_text(str(rng.choice(legal_actions(host.position))) + "\r")
+                        await asyncio.sleep(0.01)
+                    await bot_task
+                    keys.send_text("\r")  # Enter leaves the finished game
+                    outcome = await hosting
+            finally:
+                link.close()
+                await close_context(ctx)
+        return outcome, session.journal_path
+
+    outcome, joined = asyncio.run(main())
+    assert outcome.complete
+    assert outcome.journal.read_bytes() == joined.read_bytes()
+
+
+def test_leaving_the_screen_mid_game_keeps_the_journal_to_resume(tmp_path, monkeypatch):
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from santorini_p2p.net.clock import monotonic_ms
+    from santorini_p2p.net.game import find_unfinished, host_game
+    from santorini_p2p.net.session import GameSettings, Session
+    from santorini_p2p.net.transport import JoinTransport, close_context, new_context
+
+    opts = _cli_options(tmp_path, monkeypatch, "alice")
+    shown: list[NetworkGame] = []
+    ports: asyncio.Queue[int] = asyncio.Queue()
+
+    async def on_screen(game):
+        shown.append(game)
+        await opts.play(game)
+
+    async def main():
+        with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+            hosting = asyncio.create_task(
+                host_game(
+                    GameSettings(2, "none", None),
+                    dataclasses.replace(opts, play=on_screen),
+                    bind="127.0.0.1",
+                    on_listening=ports.put_nowait,
+                )
+            )
+            port = await asyncio.wait_for(ports.get(), 10)
+            ctx = new_context()
+            link = JoinTransport(ctx, f"127.0.0.1:{port}")
+            session = Session.join(identity(1), home=tmp_path / "b", now=monotonic_ms)
+            joiner = NetworkGame(session, link, give_up_ms=60_000)
+            try:
+                async with asyncio.timeout(60):
+                    bot_task = asyncio.create_task(joiner.run())
+                    await _poll(lambda: shown and shown[0].awaiting is not None)
+                    host = shown[0]
+                    keys.send_text(str(legal_actions(host.position)[0]) + "\r")
+                    await _poll(
+                        lambda: not host.session.validator.pending_acks and host.awaiting is None
+                    )
+                    keys.send_text("\x11")  # Ctrl-Q: leave mid-game
+                    outcome = await hosting
+                    bot_task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await bot_task
+            finally:
+                link.close()
+                await close_context(ctx)
+        return outcome
+
+    outcome = asyncio.run(main())
+    assert not outcome.complete
+    assert outcome.stopped is None
+    found = find_unfinished(tmp_path / "alice", role="host")
+    assert found is not None
+    assert found[0] == outcome.journal
+    assert "left the game; run the same command again" in sys.stdout.getvalue()
