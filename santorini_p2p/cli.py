@@ -146,8 +146,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     from santorini_p2p.ai import analyse
 
     p = _position_arg(args.position)
-    if args.think is not None and args.think <= 0:
-        raise UsageError(f"think: expected a number of seconds above 0, got {args.think}")
+    _think(args.think)
     if args.nodes is not None and args.nodes < 1:
         raise UsageError(f"nodes: expected a whole number of at least 1, got {args.nodes}")
     try:
@@ -196,8 +195,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise UsageError(f"games: expected a whole number of at least 1, got {args.games}")
-    if args.think is not None and args.think <= 0:
-        raise UsageError(f"think: expected a number of seconds above 0, got {args.think}")
+    _think(args.think)
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
@@ -634,7 +632,20 @@ def _lan_games() -> NetworkGames:
 def _console_options(args: argparse.Namespace) -> GameOptions:
     from santorini_p2p.ui.start import GameOptions
 
-    return GameOptions(gods=args.gods, seed=args.seed, timed=not args.untimed, mouse=args.mouse)
+    return GameOptions(
+        gods=args.gods,
+        seed=args.seed,
+        timed=not args.untimed,
+        mouse=args.mouse,
+        think=_think(getattr(args, "think", None)),
+    )
+
+
+def _think(seconds: float | None) -> float | None:
+    """Check a ``--think`` value: seconds above 0, or None for the level's own budget."""
+    if seconds is not None and not seconds > 0:
+        raise UsageError(f"think: expected a number of seconds above 0, got {seconds}")
+    return seconds
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -676,6 +687,7 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="seed of the god draw and the computer's choices")
     p.add_argument("--untimed", action="store_true", help="no clocks (default: 1 min + 5 min)")
     p.add_argument("--no-mouse", dest="mouse", action="store_false", help="ignore the mouse")
+    p.add_argument("--think", type=float, metavar="S", help="the computer's seconds a turn")
 
 
 def _add_console_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -747,6 +759,7 @@ def _net_options(args: argparse.Namespace) -> object:
         identity=me,
         bot=args.bot,
         seed=args.seed,
+        think=_think(args.think),
         save=Path(args.save) if args.save else None,
         on_note=None if screen else lambda text: print(text, flush=True),
         on_start=None if args.bot or screen else _start_prompt,
@@ -941,6 +954,7 @@ def _add_net_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         p.add_argument("--name", help="your display name for this game")
         p.add_argument("--bot", metavar="LEVEL", help="let the computer play (random, easy, ...)")
         p.add_argument("--seed", type=int, help="seed of the computer player's choices")
+        p.add_argument("--think", type=float, metavar="S", help="the computer's seconds a turn")
         p.add_argument("--save", metavar="FILE", help="copy the finished replay to FILE")
 
     p = sub.add_parser(

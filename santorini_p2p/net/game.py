@@ -118,12 +118,12 @@ Bot = Callable[[Position, random.Random], Action]
 """A computer player: the action for the seat to move (called in a worker thread)."""
 
 
-def ai_bot(level: str) -> Bot:
-    """Return the computer opponent at ``level`` (``santorini_p2p.ai``)."""
+def ai_bot(level: str, think: float | None = None) -> Bot:
+    """Return the computer opponent at ``level``; ``think``: seconds a turn (default: its own)."""
     from santorini_p2p.ai import choose_action
 
     def choose(position: Position, rng: random.Random) -> Action:
-        return choose_action(position, level, rng=rng)
+        return choose_action(position, level, rng=rng, think=think)
 
     return choose
 
@@ -379,6 +379,7 @@ class PlayOptions:
     identity: Identity
     bot: str | None = None
     seed: int | None = None
+    think: float | None = None
     save: Path | None = None
     on_note: Callable[[str], None] | None = None
     on_start: Callable[[NetworkGame], None] | None = None
@@ -418,7 +419,7 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
 
 
 def _bot_of(opts: PlayOptions) -> Bot | None:
-    return ai_bot(opts.bot) if opts.bot else None
+    return ai_bot(opts.bot, opts.think) if opts.bot else None
 
 
 async def host_game(

@@ -110,6 +110,19 @@ def choose_with_ai(
     return choose_action(position, level, rng=rng, stop=stop)
 
 
+def ai_chooser(think: float | None = None) -> Chooser:
+    """Return the computer opponent as a chooser, thinking ``think`` seconds a turn if given."""
+    if think is None:
+        return choose_with_ai
+
+    def choose(position: Position, level: str, rng: random.Random, stop: threading.Event) -> Action:
+        from santorini_p2p.ai import choose_action
+
+        return choose_action(position, level, rng=rng, stop=stop, think=think)
+
+    return choose
+
+
 @dataclass(frozen=True, slots=True)
 class _Snapshot:
     """What undo restores: the state just before a local human action."""

@@ -26,7 +26,7 @@ from prompt_toolkit.widgets import TextArea
 
 from santorini_p2p.engine import GodMode, Phase
 from santorini_p2p.ui.app import LEAVE, START_SCREEN, STYLE, run_game
-from santorini_p2p.ui.local import STANDARD_TIME, LocalGame, Player
+from santorini_p2p.ui.local import STANDARD_TIME, LocalGame, Player, ai_chooser
 from santorini_p2p.ui.state import GameController
 
 __all__ = [
@@ -78,12 +78,13 @@ class NetworkGames(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class GameOptions:
-    """How a local game is set up: gods, seed, clocks, mouse."""
+    """How a local game is set up: gods, seed, clocks, mouse, the computer's time a turn."""
 
     gods: GodMode = "none"
     seed: int | None = None
     timed: bool = True
     mouse: bool = True
+    think: float | None = None
 
 
 def journal_path() -> Path:
@@ -105,6 +106,7 @@ def computer_game(level: str, players: int, options: GameOptions) -> LocalGame:
         time_control=STANDARD_TIME if options.timed else None,
         title=f"you vs the computer ({level})",
         journal=journal_path(),
+        chooser=ai_chooser(options.think),
     )
 
 
@@ -131,6 +133,7 @@ def watch_game(
         time_control=STANDARD_TIME if options.timed else None,
         title="watching the computer",
         pace_ms=pace_ms,
+        chooser=ai_chooser(options.think),
     )
 
 
@@ -300,13 +303,13 @@ _START_MENU: Final = (
 )
 
 
-def resume_local() -> LocalGame | str | None:
+def resume_local(think: float | None = None) -> LocalGame | str | None:
     """Return the unfinished game kept on this terminal, why it cannot resume, or None."""
     path = journal_path()
     if not path.exists():
         return None
     try:
-        return LocalGame.resume(path)
+        return LocalGame.resume(path, chooser=ai_chooser(think))
     except ValueError as e:
         return str(e)
 
@@ -397,7 +400,7 @@ def play(level: str | None, players: int, options: GameOptions, resume: bool = F
     Raises:
         ValueError: ``resume`` and there is no game to resume.
     """
-    kept = resume_local() if resume else None
+    kept = resume_local(options.think) if resume else None
     if resume and not isinstance(kept, LocalGame):
         raise ValueError(kept or "there is no unfinished game on this terminal")
 

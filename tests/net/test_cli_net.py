@@ -28,6 +28,43 @@ def test_unknown_bot_level_is_a_usage_error(home, capsys):
     assert "bot" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["join", "127.0.0.1:1", "--bot", "hard", "--think", "0"],
+        ["host", "--bot", "hard", "--think", "-1"],
+        ["play", "--bot", "hard", "--think", "0"],
+        ["watch", "--think", "-2"],
+    ],
+)
+def test_think_must_be_seconds_above_zero(home, capsys, argv):
+    assert main(argv) == 2
+    assert "think: expected a number of seconds above 0" in capsys.readouterr().err
+
+
+def test_think_reaches_the_computer_player(monkeypatch):
+    import random
+    import threading
+
+    import santorini_p2p.ai as ai
+    from santorini_p2p.engine import new_game
+    from santorini_p2p.net.game import ai_bot
+    from santorini_p2p.ui.local import ai_chooser
+
+    seen = []
+
+    def spy(position, level, **kwargs):
+        seen.append((level, kwargs.get("think")))
+        return "chosen"
+
+    monkeypatch.setattr(ai, "choose_action", spy)
+    p = new_game(2)
+    assert ai_bot("hard", 7.5)(p, random.Random(1)) == "chosen"
+    assert ai_chooser(3.0)(p, "medium", random.Random(1), threading.Event()) == "chosen"
+    assert ai_bot("easy")(p, random.Random(1)) == "chosen"
+    assert seen == [("hard", 7.5), ("medium", 3.0), ("easy", None)]
+
+
 def test_first_use_gives_a_name_with_the_fingerprint(home):
     from santorini_p2p.wire.identity import load_identity
 
