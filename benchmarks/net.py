@@ -154,7 +154,7 @@ def _ms() -> int:
     return time.monotonic_ns() // 1_000_000
 
 
-def _random_bot(position: object, rng: random.Random) -> Action:
+def _random_bot(position: object, rng: random.Random, stop: object) -> Action:
     from santorini_p2p.engine import Position, legal_actions
 
     assert isinstance(position, Position)

@@ -17,6 +17,7 @@ import contextlib
 import logging
 import random
 import shutil
+import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -114,16 +115,20 @@ class GameOutcome:
     result: str
 
 
-Bot = Callable[[Position, random.Random], Action]
-"""A computer player: the action for the seat to move (called in a worker thread)."""
+Bot = Callable[[Position, random.Random, threading.Event], Action]
+"""A computer player: the action for the seat to move (called in a worker thread). Once the
+event is set it must return at once with the best action it has."""
+
+BOT_MARGIN_MS: Final = 1_000
+"""A computer player on the clock is stopped this long before its time runs out."""
 
 
 def ai_bot(level: str, think: float | None = None) -> Bot:
     """Return the computer opponent at ``level``; ``think``: seconds a turn (default: its own)."""
     from santorini_p2p.ai import choose_action
 
-    def choose(position: Position, rng: random.Random) -> Action:
-        return choose_action(position, level, rng=rng, think=think)
+    def choose(position: Position, rng: random.Random, stop: threading.Event) -> Action:
+        return choose_action(position, level, rng=rng, think=think, stop=stop)
 
     return choose
 
@@ -152,6 +157,7 @@ class NetworkGame:
         self._title = title
         self._listeners: list[Callable[[], None]] = []
         self._bot_task: asyncio.Task[None] | None = None
+        self._bot_stop: tuple[Position, threading.Event] | None = None
         self._gave_up: str | None = None
         self.give_up_ms = give_up_ms
         session.listen(self._notify)
@@ -316,11 +322,15 @@ class NetworkGame:
                     self._flush()
                     got = await self.link.receive(0)
                 s.tick()
+                if self._bot_stop is not None and self._bot_stop[0] is not s.position:
+                    self._bot_stop[1].set()
                 if self._bot_task is not None and self._bot_task.done():
                     task, self._bot_task = self._bot_task, None
                     task.result()
             self._flush()
         finally:
+            if self._bot_stop is not None:
+                self._bot_stop[1].set()
             if self._bot_task is not None:
                 self._bot_task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, IllegalTurnError):
@@ -339,8 +349,26 @@ class NetworkGame:
         self._bot_task = asyncio.create_task(self._bot_turn(p))
 
     async def _bot_turn(self, p: Position) -> None:
+        """Let the computer choose off the event loop, stopped when its time runs short.
+
+        It is also stopped when the position changes under it (a resignation, a timeout)
+        and when the run ends.
+        """
         assert self._bot is not None
-        action = await asyncio.to_thread(self._bot, p, self._rng)
+        stop = threading.Event()
+        self._bot_stop = (p, stop)
+        timer: asyncio.TimerHandle | None = None
+        clocks = self.session.clocks()
+        if clocks and clocks[p.to_move].running:
+            c = clocks[p.to_move]
+            left_s = max(0, c.move_ms + c.bank_ms - BOT_MARGIN_MS) / 1000
+            timer = asyncio.get_running_loop().call_later(left_s, stop.set)
+        try:
+            action = await asyncio.to_thread(self._bot, p, self._rng, stop)
+        finally:
+            stop.set()
+            if timer is not None:
+                timer.cancel()
         if self.session.position is p and self.session.awaiting is not None:
             try:
                 self.session.submit(action)

@@ -59,9 +59,9 @@ def test_think_reaches_the_computer_player(monkeypatch):
 
     monkeypatch.setattr(ai, "choose_action", spy)
     p = new_game(2)
-    assert ai_bot("hard", 7.5)(p, random.Random(1)) == "chosen"
+    assert ai_bot("hard", 7.5)(p, random.Random(1), threading.Event()) == "chosen"
     assert ai_chooser(3.0)(p, "medium", random.Random(1), threading.Event()) == "chosen"
-    assert ai_bot("easy")(p, random.Random(1)) == "chosen"
+    assert ai_bot("easy")(p, random.Random(1), threading.Event()) == "chosen"
     assert seen == [("hard", 7.5), ("medium", 3.0), ("easy", None)]
 
 

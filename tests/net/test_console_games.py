@@ -9,8 +9,9 @@ import dataclasses
 import io
 import random
 import sys
+import time
 
-from santorini_p2p.engine import legal_actions
+from santorini_p2p.engine import Phase, legal_actions
 from santorini_p2p.net.game import LanGames, NetworkGame
 from santorini_p2p.wire.log import read_log
 from tests.net.harness import identity
@@ -97,7 +98,7 @@ def test_a_network_game_on_the_console_screen(tmp_path):
             joiner = NetworkGame(
                 session,
                 link,
-                bot=lambda p, rng: rng.choice(legal_actions(p)),
+                bot=lambda p, rng, stop: rng.choice(legal_actions(p)),
                 rng=random.Random(3),
             )
             screen = GameScreen(host)
@@ -202,7 +203,10 @@ def test_host_on_a_terminal_is_played_on_the_game_screen(tmp_path, monkeypatch):
             link = JoinTransport(ctx, f"127.0.0.1:{port}")
             session = Session.join(identity(1), home=tmp_path / "b", now=monotonic_ms)
             joiner = NetworkGame(
-                session, link, bot=lambda p, rng: rng.choice(legal_actions(p)), rng=random.Random(3)
+                session,
+                link,
+                bot=lambda p, rng, stop: rng.choice(legal_actions(p)),
+                rng=random.Random(3),
             )
             rng = random.Random(5)
             try:
@@ -290,3 +294,52 @@ def test_leaving_the_screen_mid_game_keeps_the_journal_to_resume(tmp_path, monke
     assert found is not None
     assert found[0] == outcome.journal
     assert "left the game; run the same command again" in sys.stdout.getvalue()
+
+
+def test_a_computer_player_on_the_clock_is_stopped_before_its_time_runs_out(tmp_path):
+    import threading
+
+    from santorini_p2p.net.clock import TimeControl, monotonic_ms
+    from santorini_p2p.net.game import BOT_MARGIN_MS
+    from santorini_p2p.net.session import GameSettings, Session
+    from santorini_p2p.net.transport import HostTransport, JoinTransport, close_context, new_context
+
+    stopped_after: list[float] = []
+
+    def patient(position, rng, stop: threading.Event):
+        # Thinks until told to stop (bounded, so a broken stop fails the test, not the run).
+        started = time.monotonic()
+        assert stop.wait(20), "the computer player was never stopped"
+        stopped_after.append(time.monotonic() - started)
+        return rng.choice(legal_actions(position))
+
+    allowance_ms = 1_600
+
+    async def main():
+        ctx = new_context()
+        host_link = HostTransport(ctx, "127.0.0.1", 0)
+        join_link = JoinTransport(ctx, f"127.0.0.1:{host_link.port}")
+        settings = GameSettings(2, "none", TimeControl(allowance_ms, 0))
+        hs = Session.host(identity(0), settings, home=tmp_path / "a", now=monotonic_ms)
+        js = Session.join(identity(1), home=tmp_path / "b", now=monotonic_ms)
+        host = NetworkGame(hs, host_link, bot=patient, rng=random.Random(1))
+        quick = lambda p, rng, stop: rng.choice(legal_actions(p))  # noqa: E731
+        joiner = NetworkGame(js, join_link, bot=quick, rng=random.Random(2))
+        tasks = [asyncio.create_task(g.run()) for g in (host, joiner)]
+        try:
+            await _poll(lambda: len(stopped_after) >= 3, limit=30)
+            assert hs.stopped is None
+            assert hs.position.phase is not Phase.OVER, "no one lost on time"
+        finally:
+            for t in tasks:
+                t.cancel()
+            for t in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await t
+            join_link.close()
+            host_link.close()
+            await close_context(ctx)
+
+    asyncio.run(main())
+    left = (allowance_ms - BOT_MARGIN_MS) / 1000
+    assert all(left - 0.05 <= s < allowance_ms / 1000 for s in stopped_after[:3]), stopped_after
