@@ -153,7 +153,9 @@ def _cli_options(tmp_path, monkeypatch, name: str):
     monkeypatch.setenv("SANTORINI_HOME", str(tmp_path / name))
     monkeypatch.setattr(sys, "stdin", _Terminal())
     monkeypatch.setattr(sys, "stdout", _Terminal())
-    args = argparse.Namespace(name=name, bot=None, seed=None, save=None, no_advertise=True)
+    args = argparse.Namespace(
+        name=name, bot=None, seed=None, think=None, save=None, no_advertise=True
+    )
     return cli._net_options(args)
 
 
@@ -161,7 +163,9 @@ def test_without_a_terminal_host_and_join_read_a_line_prompt(tmp_path, monkeypat
     from santorini_p2p import cli
 
     monkeypatch.setenv("SANTORINI_HOME", str(tmp_path / "a"))
-    args = argparse.Namespace(name="alice", bot=None, seed=None, save=None, no_advertise=True)
+    args = argparse.Namespace(
+        name="alice", bot=None, seed=None, think=None, save=None, no_advertise=True
+    )
     opts = cli._net_options(args)
     assert opts.play is None
     assert opts.on_start is not None
@@ -267,16 +271,17 @@ def test_leaving_the_screen_mid_game_keeps_the_journal_to_resume(tmp_path, monke
             ctx = new_context()
             link = JoinTransport(ctx, f"127.0.0.1:{port}")
             session = Session.join(identity(1), home=tmp_path / "b", now=monotonic_ms)
-            joiner = NetworkGame(session, link, give_up_ms=60_000)
+            quick = lambda p, rng, stop: rng.choice(legal_actions(p))  # noqa: E731
+            joiner = NetworkGame(session, link, bot=quick, rng=random.Random(2))
             try:
                 async with asyncio.timeout(60):
                     bot_task = asyncio.create_task(joiner.run())
                     await _poll(lambda: shown and shown[0].awaiting is not None)
                     host = shown[0]
+                    typed = len(host.session.records)
                     keys.send_text(str(legal_actions(host.position)[0]) + "\r")
-                    await _poll(
-                        lambda: not host.session.validator.pending_acks and host.awaiting is None
-                    )
+                    # The host's action and the joiner's acknowledgement are in: leave.
+                    await _poll(lambda: len(host.session.records) >= typed + 2)
                     keys.send_text("\x11")  # Ctrl-Q: leave mid-game
                     outcome = await hosting
                     bot_task.cancel()
