@@ -89,6 +89,8 @@ class TimeControl:
 
 STANDARD_TIME: Final = TimeControl()
 """RULES.md section 5: one minute per move plus a five-minute bank per player."""
+BOT_MARGIN_MS: Final = 1_000
+"""A computer player on the clock is stopped this long before its time runs out."""
 
 
 class Chooser(Protocol):
@@ -358,8 +360,11 @@ class LocalGame:
                 timeout = None
                 if self._time is not None:
                     timeout = max(0, self._ms_left()) / 1000 + 0.01
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
+                # cancellation that arrives as the wake-up does, and the game would play on.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), timeout)
+                    async with asyncio.timeout(timeout):
+                        await self._wake.wait()
                 self._wake.clear()
                 if task is not None and task.done() and not task.cancelled():
                     task.result()
@@ -453,10 +458,17 @@ class LocalGame:
         stop = threading.Event()
         self._stop_search = stop
         rng = self._bot_rngs[who]
+        # On the clock, the search is stopped a second before the computer's time runs out.
+        timer = None
+        if self._time is not None:
+            left_s = max(0, self._ms_left() - BOT_MARGIN_MS) / 1000
+            timer = asyncio.get_running_loop().call_later(left_s, stop.set)
         try:
             action = await asyncio.to_thread(self._chooser, p, level, rng, stop)
         finally:
             stop.set()
+            if timer is not None:
+                timer.cancel()
         if self._pace_ms > 0:
             since = self._clock() - (self._last_bot_ms or 0)
             if since < self._pace_ms:

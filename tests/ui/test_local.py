@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 
 import pytest
@@ -257,3 +258,64 @@ def test_resume_refuses_a_file_that_is_not_a_journal(tmp_path):
     path.write_text("[1, 2")
     with pytest.raises(ValueError, match="cannot resume"):
         LocalGame.resume(path)
+
+
+def test_a_thinking_computer_is_stopped_before_its_clock_runs_out():
+    import threading
+    import time
+
+    from santorini_p2p.ui.local import BOT_MARGIN_MS
+
+    stopped_after: list[float] = []
+
+    def patient(position, level, rng, stop: threading.Event):
+        started = time.monotonic()
+        assert stop.wait(20), "the computer player was never stopped"
+        stopped_after.append(time.monotonic() - started)
+        return rng.choice(legal_actions(position))
+
+    allowance_ms = 1_500
+
+    async def main():
+        g = LocalGame(
+            [Player("Bot 1", "hard"), Player("Bot 2", "hard")],
+            time_control=TimeControl(allowance_ms, 0),
+            chooser=patient,
+            seed=3,
+        )
+        task = asyncio.create_task(g.run())
+        await until(g, lambda: len(stopped_after) >= 3, limit=20)
+        assert g.position.phase is not Phase.OVER, "no one lost on time"
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    left = (allowance_ms - BOT_MARGIN_MS) / 1000
+    assert all(left - 0.05 <= s < allowance_ms / 1000 for s in stopped_after[:3]), stopped_after
+
+
+def test_cancelling_the_run_stops_computer_players_at_once():
+    # Leaving the screen cancels run(); the computers must not play on (many tries, since
+    # a cancellation that arrives with a wake-up is the case that can be lost).
+    def thinking(position, level, rng, stop):
+        stop.wait(0.01)
+        return rng.choice(legal_actions(position))
+
+    async def main():
+        for seed in range(10):
+            g = LocalGame(
+                [Player("Bot 1", "random"), Player("Bot 2", "random")],
+                time_control=TimeControl(60_000, 0),
+                chooser=thinking,
+                seed=seed,
+            )
+            task = asyncio.create_task(g.run())
+            await until(g, lambda g=g: len(g.actions) >= 6)
+            at_cancel = len(g.actions)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(task, 5)
+            assert len(g.actions) <= at_cancel + 1, (seed, at_cancel, len(g.actions))
+
+    asyncio.run(main())
