@@ -857,8 +857,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
         PlayOptions,
         find_unfinished,
         host_game,
-        lan_address,
         resume_game,
+        shown_address,
     )
     from santorini_p2p.net.session import GameSettings
 
@@ -873,7 +873,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         settings = GameSettings(args.players, args.gods, tc)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    shown = args.bind if args.bind not in ("0.0.0.0", "") else lan_address()
+    shown = shown_address(args.bind)
 
     def listening(port: int) -> None:
         print(f"address: {shown}:{port}", flush=True)

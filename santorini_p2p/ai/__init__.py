@@ -7,6 +7,22 @@ are pure and thread-safe: every call owns its state, and a ``threading.Event`` s
 
 from __future__ import annotations
 
-from santorini_p2p.ai.search import LEVELS, Analysis, Level, analyse, choose_action, find_level
+from santorini_p2p.ai.search import (
+    CLOCK_MARGIN_MS,
+    LEVELS,
+    Analysis,
+    Level,
+    analyse,
+    choose_action,
+    find_level,
+)
 
-__all__ = ["LEVELS", "Analysis", "Level", "analyse", "choose_action", "find_level"]
+__all__ = [
+    "CLOCK_MARGIN_MS",
+    "LEVELS",
+    "Analysis",
+    "Level",
+    "analyse",
+    "choose_action",
+    "find_level",
+]

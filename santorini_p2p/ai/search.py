@@ -34,8 +34,18 @@ from santorini_p2p.engine import (
 )
 from santorini_p2p.engine.squares import NEIGHBOURS
 
-__all__ = ["LEVELS", "Analysis", "Level", "analyse", "choose_action", "find_level"]
+__all__ = [
+    "CLOCK_MARGIN_MS",
+    "LEVELS",
+    "Analysis",
+    "Level",
+    "analyse",
+    "choose_action",
+    "find_level",
+]
 
+CLOCK_MARGIN_MS: Final = 1_000
+"""A computer player on the clock is stopped this long before its time runs out."""
 LEVELS: Final = ("random", "easy", "medium", "hard")
 """The computer's levels, weakest first."""
 

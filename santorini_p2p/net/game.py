@@ -24,6 +24,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from santorini_p2p.ai import CLOCK_MARGIN_MS
 from santorini_p2p.engine import Action, Position, legal_actions, new_game, parse_action
 from santorini_p2p.errors import IllegalTurnError, SantoriniError
 from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
@@ -66,6 +67,7 @@ __all__ = [
     "join_game",
     "lan_address",
     "resume_game",
+    "shown_address",
 ]
 
 LOG = logging.getLogger(__name__)
@@ -118,9 +120,6 @@ class GameOutcome:
 Bot = Callable[[Position, random.Random, threading.Event], Action]
 """A computer player: the action for the seat to move (called in a worker thread). Once the
 event is set it must return at once with the best action it has."""
-
-BOT_MARGIN_MS: Final = 1_000
-"""A computer player on the clock is stopped this long before its time runs out."""
 
 
 def ai_bot(level: str, think: float | None = None) -> Bot:
@@ -361,7 +360,7 @@ class NetworkGame:
         clocks = self.session.clocks()
         if clocks and clocks[p.to_move].running:
             c = clocks[p.to_move]
-            left_s = max(0, c.move_ms + c.bank_ms - BOT_MARGIN_MS) / 1000
+            left_s = max(0, c.move_ms + c.bank_ms - CLOCK_MARGIN_MS) / 1000
             timer = asyncio.get_running_loop().call_later(left_s, stop.set)
         try:
             action = await asyncio.to_thread(self._bot, p, self._rng, stop)
@@ -476,7 +475,7 @@ async def host_game(
         )
         if opts.advertise:
             advertiser = await _advertise(opts.identity, settings, bind, link.port)
-        shown = bind if bind not in ("0.0.0.0", "") else lan_address()
+        shown = shown_address(bind)
         game = NetworkGame(
             session,
             link,
@@ -512,7 +511,7 @@ async def _advertise(
 ) -> Advertiser | None:
     from santorini_p2p.net.discovery import Advertiser, Offer
 
-    addr = bind if bind not in ("0.0.0.0", "") else lan_address()
+    addr = shown_address(bind)
     offer = Offer(
         name=f"{identity.name} {identity.fingerprint[:9]}",
         address=addr,
@@ -526,6 +525,11 @@ async def _advertise(
     )
     adv = Advertiser(offer)
     return adv if await adv.start() else None
+
+
+def shown_address(bind: str) -> str:
+    """Return the address to give other players for a host bound to ``bind``."""
+    return bind if bind not in ("0.0.0.0", "") else lan_address()
 
 
 def lan_address() -> str:
@@ -674,7 +678,7 @@ class LanGames:
         except OSError as e:
             await close_context(ctx)
             return f"cannot listen for players: {e}"
-        shown = self._bind if self._bind not in ("0.0.0.0", "") else lan_address()
+        shown = shown_address(self._bind)
         address = f"{shown}:{link.port}"
         session = Session.host(
             self.identity,

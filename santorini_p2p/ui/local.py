@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Protocol
 
+from santorini_p2p.ai import CLOCK_MARGIN_MS
 from santorini_p2p.engine import (
     GOD_NAMES,
     UNDECIDED,
@@ -89,8 +90,6 @@ class TimeControl:
 
 STANDARD_TIME: Final = TimeControl()
 """RULES.md section 5: one minute per move plus a five-minute bank per player."""
-BOT_MARGIN_MS: Final = 1_000
-"""A computer player on the clock is stopped this long before its time runs out."""
 
 
 class Chooser(Protocol):
@@ -461,7 +460,7 @@ class LocalGame:
         # On the clock, the search is stopped a second before the computer's time runs out.
         timer = None
         if self._time is not None:
-            left_s = max(0, self._ms_left() - BOT_MARGIN_MS) / 1000
+            left_s = max(0, self._ms_left() - CLOCK_MARGIN_MS) / 1000
             timer = asyncio.get_running_loop().call_later(left_s, stop.set)
         try:
             action = await asyncio.to_thread(self._chooser, p, level, rng, stop)

@@ -304,8 +304,8 @@ def test_leaving_the_screen_mid_game_keeps_the_journal_to_resume(tmp_path, monke
 def test_a_computer_player_on_the_clock_is_stopped_before_its_time_runs_out(tmp_path):
     import threading
 
+    from santorini_p2p.ai import CLOCK_MARGIN_MS
     from santorini_p2p.net.clock import TimeControl, monotonic_ms
-    from santorini_p2p.net.game import BOT_MARGIN_MS
     from santorini_p2p.net.session import GameSettings, Session
     from santorini_p2p.net.transport import HostTransport, JoinTransport, close_context, new_context
 
@@ -346,5 +346,5 @@ def test_a_computer_player_on_the_clock_is_stopped_before_its_time_runs_out(tmp_
             await close_context(ctx)
 
     asyncio.run(main())
-    left = (allowance_ms - BOT_MARGIN_MS) / 1000
+    left = (allowance_ms - CLOCK_MARGIN_MS) / 1000
     assert all(left - 0.05 <= s < allowance_ms / 1000 for s in stopped_after[:3]), stopped_after

@@ -264,7 +264,7 @@ def test_a_thinking_computer_is_stopped_before_its_clock_runs_out():
     import threading
     import time
 
-    from santorini_p2p.ui.local import BOT_MARGIN_MS
+    from santorini_p2p.ai import CLOCK_MARGIN_MS
 
     stopped_after: list[float] = []
 
@@ -291,7 +291,7 @@ def test_a_thinking_computer_is_stopped_before_its_clock_runs_out():
             await task
 
     asyncio.run(main())
-    left = (allowance_ms - BOT_MARGIN_MS) / 1000
+    left = (allowance_ms - CLOCK_MARGIN_MS) / 1000
     assert all(left - 0.05 <= s < allowance_ms / 1000 for s in stopped_after[:3]), stopped_after
 
 
