@@ -726,20 +726,14 @@ def _net_options(args: argparse.Namespace) -> object:
 
     from santorini_p2p.net.game import PlayOptions
     from santorini_p2p.wire.identity import (
-        KEY_FILE,
         Identity,
         check_name,
         home_dir,
         load_or_create_identity,
-        save_name,
     )
 
     home = home_dir()
-    first_use = not (home / KEY_FILE).exists()
     me = load_or_create_identity(home, args.name)
-    if first_use and args.name is None:
-        # Several players on one machine share a login name; the fingerprint tells them apart.
-        me = save_name(f"{me.name[:50]}-{me.fingerprint[:4]}", home)
     if args.name is not None and args.name != me.name:
         try:
             me = Identity.from_seed(me.seed, check_name(args.name))

@@ -103,6 +103,17 @@ def test_key_is_created_once_with_mode_0600(tmp_path):
     assert load_identity(home).seed == me.seed
 
 
+def test_default_names_differ_between_homes_on_one_machine(tmp_path):
+    # Two players on one login must not both be called by the login name: a game
+    # refuses a display name taken twice.
+    a = load_or_create_identity(tmp_path / "a")
+    b = load_or_create_identity(tmp_path / "b")
+    assert a.name.endswith("-" + a.fingerprint[:4])
+    assert b.name.endswith("-" + b.fingerprint[:4])
+    assert a.name != b.name
+    assert load_identity(tmp_path / "a").name == a.name
+
+
 def test_save_name_keeps_the_key(tmp_path):
     me = load_or_create_identity(tmp_path, name="alice")
     renamed = save_name("Alice B", tmp_path)

@@ -241,7 +241,9 @@ def _write_key(path: Path, seed: bytes, name: str, *, create: bool) -> None:
 def load_or_create_identity(home: Path | None = None, name: str | None = None) -> Identity:
     """Return the stored identity, creating a key file (mode 0600) on first use.
 
-    ``name`` is the display name for a new identity (default: the login name).
+    ``name`` is the display name for a new identity. By default it is the login name and the
+    start of the new key's fingerprint (``alice-3f2a``): several players on one machine, or
+    on a LAN of shared logins, get different names, and a game refuses a name taken twice.
 
     Raises:
         IdentityError: an existing key file is bad, or the file cannot be written.
@@ -250,7 +252,11 @@ def load_or_create_identity(home: Path | None = None, name: str | None = None) -
     path = where / KEY_FILE
     if not path.exists():
         try:
-            fresh = Identity.generate(check_name(name) if name else _default_name())
+            if name:
+                fresh = Identity.generate(check_name(name))
+            else:
+                key = Identity.generate(_default_name())
+                fresh = Identity.from_seed(key.seed, f"{key.name}-{key.fingerprint[:4]}")
             _write_key(path, fresh.seed, fresh.name, create=True)
         except ValueError as e:
             raise IdentityError(str(e)) from None
