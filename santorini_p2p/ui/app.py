@@ -257,11 +257,15 @@ class GameScreen:
         return f"{who}: waiting"
 
     def _title(self) -> StyleAndTextTuples:
-        text = f" Santorini | {self.controller.title} | {self._status()}"
+        """The title bar; on a narrow terminal the game's title gives way to the status."""
+        status = f" | {self._status()}"
         width = get_app().output.get_size().columns
         right = "? help "
         room = max(0, width - len(right))
-        return [("class:title", text[:room].ljust(room) + right)]
+        head = f" Santorini | {self.controller.title}"
+        if len(head) + len(status) > room:
+            head = head[: max(0, room - len(status) - 1)] + "~"
+        return [("class:title", (head + status)[:room].ljust(room) + right)]
 
     def _board(self) -> StyleAndTextTuples:
         c = self.controller

@@ -406,3 +406,18 @@ def test_a_screen_can_show_a_game_driven_elsewhere_and_be_closed():
             assert await asyncio.wait_for(shown, 5) == "menu"
 
     asyncio.run(main())
+
+
+def test_a_long_game_title_gives_way_to_whose_turn_it_is_at_80_columns():
+    with terminal():
+        game = LocalGame(
+            [Player("Ann"), Player("Bob")],
+            time_control=None,
+            title="LAN game at 192.168.100.200:45678 (5a49-3d1b-5103-aad3)",
+        )
+        screen = GameScreen(game)
+        bar = fragments_text(screen._title())
+        assert len(bar) == 80
+        assert "Ann: your turn" in bar
+        assert bar.startswith(" Santorini | LAN game at 192.168.100.200")
+        assert bar.endswith("? help ")
