@@ -260,7 +260,7 @@ class GameScreen:
         """The title bar; on a narrow terminal the game's title gives way to the status."""
         status = f" | {self._status()}"
         width = get_app().output.get_size().columns
-        right = "? help "
+        right = " ? help "
         room = max(0, width - len(right))
         head = f" Santorini | {self.controller.title}"
         if len(head) + len(status) > room:
