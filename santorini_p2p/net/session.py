@@ -37,11 +37,8 @@ from santorini_p2p.engine import (
     GodMode,
     Phase,
     Position,
-    Turn,
-    apply_unchecked,
     format_action,
     format_position,
-    state_hash,
 )
 from santorini_p2p.errors import (
     DesyncError,
@@ -495,26 +492,16 @@ class Session:
         tc = self.time_control()
         if tc is not None and is_flagged(tc, v.clocks[seat], elapsed):
             self._write(v.make_timeout(self.identity))
-        elif isinstance(action, Turn):
-            # The journal checks the turn against the engine's legal turns as it appends it,
-            # so the turn is applied here unchecked: one engine pass fewer on the way out.
-            text = format_action(action)
-            try:
-                after = state_hash(apply_unchecked(v.position, action))
-            except (ValueError, IndexError, KeyError) as e:
-                raise IllegalTurnError(f"illegal turn: {text!r}") from e
-            raw = seal(self.identity, Act(v.next_seq, v.last_hash, text, elapsed, after))
-            try:
-                self._write(raw, strict=True)
-            except ReplayError as e:
-                if isinstance(e.__cause__, IllegalTurnError):
-                    pos = format_position(v.position)
-                    raise IllegalTurnError(f"illegal turn: {text!r} in {pos}") from e
-                # Anything else (this peer's engine disagreeing with itself) stops the game.
-                self._own_refused(e, raw)
-                return
         else:
-            self._write(v.make_act(self.identity, format_action(action), elapsed))
+            # make_act checks the action and keeps the position after it, which the journal's
+            # check of the record then reuses: one engine pass on the way out.
+            try:
+                raw = v.make_act(self.identity, format_action(action), elapsed)
+            except IllegalTurnError:
+                raise
+            except (ValueError, IndexError, KeyError) as e:
+                raise IllegalTurnError(f"illegal action: {action!r}") from e
+            self._write(raw)
         self._advance()
 
     def resign(self) -> None:
@@ -1061,19 +1048,15 @@ class Session:
         self._track_move()
         self._announce()
 
-    def _write(self, raw: bytes, *, strict: bool = False) -> None:
+    def _write(self, raw: bytes) -> None:
         """Journal one of this peer's records (checked, fsynced), then send it.
 
-        Raises:
-            ReplayError: with ``strict``, the record is refused (nothing is written or sent);
-                otherwise a refused own record stops the game.
+        A record the log refuses (this peer's engine disagreeing with itself) stops the game.
         """
         assert self.journal is not None
         try:
             rec = self.journal.append(raw, own=True)
         except ReplayError as e:
-            if strict:
-                raise
             self._own_refused(e, raw)
             return
         self._last_record_ms = self._now()

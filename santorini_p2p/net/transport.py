@@ -44,6 +44,8 @@ LOG = logging.getLogger(__name__)
 
 HOST_PEER: Final = b"host"
 """The peer id under which a joining peer's transport reports frames from the host."""
+_POLLIN: Final = int(zmq.POLLIN)
+"""As a plain int: enum flag arithmetic costs microseconds on the receive path."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +134,9 @@ class _Base:
 
     def _ready(self) -> list[bytes] | None:
         """Return a message already queued, without waiting, or None."""
+        events = self._sock.getsockopt(zmq.EVENTS)
+        if not (isinstance(events, int) and events & _POLLIN):
+            return None
         f = self._sock.recv_multipart(flags=zmq.NOBLOCK)
         assert isinstance(f, asyncio.Future)
         e = f.exception()
