@@ -24,7 +24,7 @@ from santorini_p2p.engine.position import (
     Selection,
     Turn,
 )
-from santorini_p2p.engine.rules import _play, _settle, is_legal, legal_turns
+from santorini_p2p.engine.rules import _play, _settle, has_legal_turn, is_legal, legal_turns
 from santorini_p2p.engine.squares import ALL, BITS, bits
 from santorini_p2p.errors import IllegalTurnError
 
@@ -218,5 +218,5 @@ def apply_action(p: Position, action: Action) -> Position:
             first += 1
         q = replace(q, to_move=first)
         # The start player moves first; one who cannot has lost (RULES.md section 2).
-        return q if legal_turns(q) else _settle(q, (first - 1) % n)
+        return q if has_legal_turn(q) else _settle(q, (first - 1) % n)
     return replace(q, to_move=placement_due(q)[0])
