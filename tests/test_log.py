@@ -53,11 +53,11 @@ def expect(
     error: type[Exception],
     match: str | None = None,
     *,
-    signed_here: bool = False,
+    verified: bool = False,
 ):
     before = v.next_seq
     with pytest.raises(ReplayError, match=match) as info:
-        v.feed(raw, signed_here=signed_here)
+        v.feed(raw, verified=verified)
     assert isinstance(info.value.__cause__, error), repr(info.value.__cause__)
     assert info.value.record_index == before
     assert v.next_seq == before, "a failed feed leaves the validator unchanged"
@@ -186,17 +186,17 @@ def test_stranger_and_broken_chain_and_wrong_seq():
     expect(v, seal(mover, Act(v.next_seq + 1, v.last_hash, "place b2,d4", 0, q_hash)), ChainError)
 
 
-def test_a_record_signed_here_skips_only_the_signature_check():
+def test_a_record_verified_skips_only_the_signature_check():
     # A peer's own fresh record is not verified again; every other check still applies.
     v, _ = started()
     mover = by_seat(v, 0)
     bad_chain = seal(mover, Act(v.next_seq, bytes(32), "place b2,d4", 0, bytes(32)))
-    expect(v, bad_chain, ChainError, signed_here=True)
-    expect(v, v.make_act(by_seat(v, 1), "place b2,d4"), SignatureError, signed_here=True)
+    expect(v, bad_chain, ChainError, verified=True)
+    expect(v, v.make_act(by_seat(v, 1), "place b2,d4"), SignatureError, verified=True)
     raw = v.make_act(mover, "place b2,d4")
     wrong_hash = seal(mover, Act(v.next_seq, v.last_hash, "place b2,d4", 0, bytes(32)))
-    expect(v, wrong_hash, DesyncError, signed_here=True)
-    assert v.feed(raw, signed_here=True).raw == raw
+    expect(v, wrong_hash, DesyncError, verified=True)
+    assert v.feed(raw, verified=True).raw == raw
 
 
 def test_reveal_must_match_the_commitment():
@@ -405,3 +405,22 @@ def test_a_rules_win_after_a_resignation_has_reason_win():
         for seat in v.pending_acks:
             v.feed(v.make_ack(by_seat(v, seat)))
     assert v.result == (0, "win")
+
+
+def test_read_log_reports_the_first_bad_record_whatever_kind_of_fault_comes_later():
+    # read_log checks the signatures in a first pass and the rest in a second: a bad
+    # signature must still be reported at its own record, and an earlier fault first.
+    env = list(game())
+    bad_sig = bytearray(env[12])
+    bad_sig[-1] ^= 1
+    signed_wrong = [*env[:12], bytes(bad_sig), *env[13:]]
+    with pytest.raises(ReplayError) as info:
+        read_log(encode_frames(signed_wrong))
+    assert info.value.record_index == 12
+    assert isinstance(info.value.__cause__, SignatureError)
+    # An earlier record out of place (a duplicate of record 3) is reported before it.
+    both = [*signed_wrong[:5], signed_wrong[3], *signed_wrong[6:]]
+    with pytest.raises(ReplayError) as info:
+        read_log(encode_frames(both))
+    assert info.value.record_index == 5
+    assert isinstance(info.value.__cause__, ChainError)

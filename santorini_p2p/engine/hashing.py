@@ -49,17 +49,29 @@ def state_bytes(p: Position) -> bytes:
     out += bytes(_god_byte(g) for g in p.gods)
     out.append(len(p.pool))
     out += bytes(god_id(g) for g in p.pool)
-    g1, g2, g3, domes = p.ge1, p.ge2, p.ge3, p.domes
-    cells = [
-        (g1 >> s & 1) + (g2 >> s & 1) + (g3 >> s & 1) + ((domes >> s & 1) << 2) for s in range(25)
-    ]
+    # One byte a square: level, dome << 2, side + 1 << 3. Each bitboard is spread to one
+    # bit a byte; the fields never overlap, so adding the spread boards builds every byte.
+    cells = _spread(p.ge1) + _spread(p.ge2) + _spread(p.ge3) + (_spread(p.domes) << 2)
     for side, mask in enumerate(p.workers):
-        while mask:
-            low = mask & -mask
-            cells[low.bit_length() - 1] |= (side + 1) << 3
-            mask ^= low
-    out += bytes(cells)
+        cells += _spread(mask) * ((side + 1) << 3)
+    out += cells.to_bytes(25, "little")
     return bytes(out)
+
+
+_SPREAD5: Final = tuple(sum(1 << (8 * i) for i in range(5) if x >> i & 1) for x in range(32))
+"""A 5-bit value with bit ``i`` moved to bit ``8 * i``."""
+
+
+def _spread(board: int) -> int:
+    """Return the 25-square ``board`` with square ``s`` as the low bit of byte ``s``."""
+    t = _SPREAD5
+    return (
+        t[board & 31]
+        | t[board >> 5 & 31] << 40
+        | t[board >> 10 & 31] << 80
+        | t[board >> 15 & 31] << 120
+        | t[board >> 20 & 31] << 160
+    )
 
 
 def state_hash(p: Position) -> bytes:

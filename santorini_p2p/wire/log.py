@@ -412,11 +412,11 @@ class Validator:
 
     # -- feeding ---------------------------------------------------------------------------
 
-    def feed(self, raw: bytes, *, signed_here: bool = False) -> Record:
+    def feed(self, raw: bytes, *, verified: bool = False) -> Record:
         """Check envelope ``raw`` as the next record and apply it; return the record.
 
-        ``signed_here``: ``raw`` was just signed in this process with a key it holds, so its
-        signature is not checked again (every other check is made).
+        ``verified``: the signature is already known to be good (this process has just signed
+        ``raw`` with a key it holds), so it is not checked again; every other check is made.
 
         Raises:
             ReplayError: the record is bad; ``record_index`` is its number and ``__cause__``
@@ -424,7 +424,7 @@ class Validator:
         """
         index = len(self._records)
         try:
-            record, state = self._check(bytes(raw), index, signed_here)
+            record, state = self._check(bytes(raw), index, verified)
         except WireError as e:
             e.record = index
             raise ReplayError(e.reason, index) from e
@@ -441,7 +441,7 @@ class Validator:
         self._last = record.hash
         return record
 
-    def _check(self, raw: bytes, index: int, signed_here: bool = False) -> tuple[Record, _State]:
+    def _check(self, raw: bytes, index: int, verified: bool = False) -> tuple[Record, _State]:
         if index >= MAX_RECORDS:
             raise TooLargeError(f"a log may hold at most {MAX_RECORDS} records")
         if len(raw) > MAX_RECORD_BYTES:
@@ -450,7 +450,7 @@ class Validator:
         s = self._s
         if index > 0 and env.signer not in s.keys:
             raise SignatureError(f"signed by {fingerprint(env.signer)}, which holds no seat")
-        if not signed_here and not verify(env.signer, env.signature, signing_input(env.body)):
+        if not verified and not verify(env.signer, env.signature, signing_input(env.body)):
             raise SignatureError(f"bad signature (signer {fingerprint(env.signer)})")
         msg = decode_body(env.body)
         if msg.prev != self._last:
@@ -1002,13 +1002,13 @@ class Journal:
     def append(self, raw: bytes, *, own: bool = False) -> Record:
         """Check ``raw`` as the next record, then write it; return the record.
 
-        ``own``: this process has just signed ``raw`` (``Validator.feed``'s ``signed_here``);
+        ``own``: this process has just signed ``raw`` (``Validator.feed``'s ``verified``);
         it is fsynced before this returns.
 
         Raises:
             ReplayError: the record is bad; nothing is written.
         """
-        rec = self.validator.feed(raw, signed_here=own)
+        rec = self.validator.feed(raw, verified=own)
         self._write(len(raw).to_bytes(4, "big") + raw, sync=own)
         return rec
 
