@@ -445,8 +445,11 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
     return out
 
 
-def _bot_of(opts: PlayOptions) -> Bot | None:
-    return ai_bot(opts.bot, opts.think) if opts.bot else None
+def _network_game(session: Session, link: FrameLink, opts: PlayOptions, title: str) -> NetworkGame:
+    """The game of ``session`` over ``link`` as the command line sets it up."""
+    bot = ai_bot(opts.bot, opts.think) if opts.bot else None
+    rng = random.Random(opts.seed)
+    return NetworkGame(session, link, bot=bot, rng=rng, give_up_ms=opts.give_up_ms, title=title)
 
 
 async def host_game(
@@ -475,15 +478,8 @@ async def host_game(
         )
         if opts.advertise:
             advertiser = await _advertise(opts.identity, settings, bind, link.port)
-        shown = shown_address(bind)
-        game = NetworkGame(
-            session,
-            link,
-            bot=_bot_of(opts),
-            rng=random.Random(opts.seed),
-            give_up_ms=opts.give_up_ms,
-            title=f"LAN game at {shown}:{link.port} ({opts.identity.fingerprint})",
-        )
+        title = f"LAN game at {shown_address(bind)}:{link.port} ({opts.identity.fingerprint})"
+        game = _network_game(session, link, opts, title)
         withdrawn: list[asyncio.Task[None]] = []
         if advertiser is not None:
             adv = advertiser
@@ -560,14 +556,7 @@ async def join_game(address: str, opts: PlayOptions) -> GameOutcome:
             known=KnownPeers(opts.home),
             address=address,
         )
-        game = NetworkGame(
-            session,
-            link,
-            bot=_bot_of(opts),
-            rng=random.Random(opts.seed),
-            give_up_ms=opts.give_up_ms,
-            title=f"LAN game at {address}",
-        )
+        game = _network_game(session, link, opts, f"LAN game at {address}")
         return await _run(game, opts)
     finally:
         link.close()
@@ -593,14 +582,7 @@ async def resume_game(journal: Path, note: dict[str, object], opts: PlayOptions)
         session = Session.resume(
             opts.identity, journal, home=opts.home, now=monotonic_ms, known=KnownPeers(opts.home)
         )
-        game = NetworkGame(
-            session,
-            link,
-            bot=_bot_of(opts),
-            rng=random.Random(opts.seed),
-            give_up_ms=opts.give_up_ms,
-            title=f"LAN game at {address} (resumed)",
-        )
+        game = _network_game(session, link, opts, f"LAN game at {address} (resumed)")
         return await _run(game, opts)
     finally:
         link.close()

@@ -172,7 +172,16 @@ def test_without_a_terminal_host_and_join_read_a_line_prompt(tmp_path, monkeypat
     assert opts.on_note is not None
 
 
-def test_host_on_a_terminal_is_played_on_the_game_screen(tmp_path, monkeypatch):
+def _quick(position, rng, stop):
+    return rng.choice(legal_actions(position))
+
+
+@contextlib.asynccontextmanager
+async def _hosted_on_screen(tmp_path, opts):
+    """Host a game with ``opts`` on the game screen (keys from a pipe), joined by a bot.
+
+    Yields the pipe, the hosting task and the host's game once the screen shows it.
+    """
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
@@ -182,9 +191,6 @@ def test_host_on_a_terminal_is_played_on_the_game_screen(tmp_path, monkeypatch):
     from santorini_p2p.net.session import GameSettings, Session
     from santorini_p2p.net.transport import JoinTransport, close_context, new_context
 
-    opts = _cli_options(tmp_path, monkeypatch, "alice")
-    assert opts.play is not None
-    assert opts.on_note is None, "nothing is printed over the game screen"
     shown: list[NetworkGame] = []
     ports: asyncio.Queue[int] = asyncio.Queue()
 
@@ -192,105 +198,74 @@ def test_host_on_a_terminal_is_played_on_the_game_screen(tmp_path, monkeypatch):
         shown.append(game)
         await opts.play(game)
 
-    async def main():
-        with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
-            hosting = asyncio.create_task(
-                host_game(
-                    GameSettings(2, "none", None),
-                    dataclasses.replace(opts, play=on_screen),
-                    bind="127.0.0.1",
-                    on_listening=ports.put_nowait,
-                )
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        hosting = asyncio.create_task(
+            host_game(
+                GameSettings(2, "none", None),
+                dataclasses.replace(opts, play=on_screen),
+                bind="127.0.0.1",
+                on_listening=ports.put_nowait,
             )
-            port = await asyncio.wait_for(ports.get(), 10)
-            ctx = new_context()
-            link = JoinTransport(ctx, f"127.0.0.1:{port}")
-            session = Session.join(identity(1), home=tmp_path / "b", now=monotonic_ms)
-            joiner = NetworkGame(
-                session,
-                link,
-                bot=lambda p, rng, stop: rng.choice(legal_actions(p)),
-                rng=random.Random(3),
-            )
-            rng = random.Random(5)
-            try:
-                async with asyncio.timeout(60):
-                    bot_task = asyncio.create_task(joiner.run())
-                    await _poll(lambda: shown)
-                    host = shown[0]
-                    assert f"127.0.0.1:{port}" in host.title
-                    typed_at = -1
-                    while not host.session.is_complete:
-                        n = len(host.session.records)
-                        if host.awaiting is not None and typed_at != n:
-                            typed_at = n
-                            keys.send_text(str(rng.choice(legal_actions(host.position))) + "\r")
-                        await asyncio.sleep(0.01)
-                    await bot_task
-                    keys.send_text("\r")  # Enter leaves the finished game
-                    outcome = await hosting
-            finally:
-                link.close()
-                await close_context(ctx)
-        return outcome, session.journal_path
+        )
+        port = await asyncio.wait_for(ports.get(), 10)
+        ctx = new_context()
+        link = JoinTransport(ctx, f"127.0.0.1:{port}")
+        session = Session.join(identity(1), home=tmp_path / "b", now=monotonic_ms)
+        joining = asyncio.create_task(
+            NetworkGame(session, link, bot=_quick, rng=random.Random(2)).run()
+        )
+        try:
+            async with asyncio.timeout(60):
+                await _poll(lambda: shown)
+                yield keys, hosting, shown[0]
+        finally:
+            for task in (joining, hosting):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            link.close()
+            await close_context(ctx)
 
-    outcome, joined = asyncio.run(main())
+
+def test_host_on_a_terminal_is_played_on_the_game_screen(tmp_path, monkeypatch):
+    opts = _cli_options(tmp_path, monkeypatch, "alice")
+    assert opts.play is not None
+    assert opts.on_note is None, "nothing is printed over the game screen"
+
+    async def main():
+        async with _hosted_on_screen(tmp_path, opts) as (keys, hosting, host):
+            assert "LAN game at 127.0.0.1:" in host.title
+            rng = random.Random(5)
+            typed_at = -1
+            while not host.session.is_complete:
+                n = len(host.session.records)
+                if host.awaiting is not None and typed_at != n:
+                    typed_at = n
+                    keys.send_text(str(rng.choice(legal_actions(host.position))) + "\r")
+                await asyncio.sleep(0.01)
+            keys.send_text("\r")  # Enter leaves the finished game
+            return await hosting
+
+    outcome = asyncio.run(main())
     assert outcome.complete
+    joined = tmp_path / "b" / "games" / outcome.journal.name
     assert outcome.journal.read_bytes() == joined.read_bytes()
 
 
 def test_leaving_the_screen_mid_game_keeps_the_journal_to_resume(tmp_path, monkeypatch):
-    from prompt_toolkit.application import create_app_session
-    from prompt_toolkit.input import create_pipe_input
-    from prompt_toolkit.output import DummyOutput
-
-    from santorini_p2p.net.clock import monotonic_ms
-    from santorini_p2p.net.game import find_unfinished, host_game
-    from santorini_p2p.net.session import GameSettings, Session
-    from santorini_p2p.net.transport import JoinTransport, close_context, new_context
+    from santorini_p2p.net.game import find_unfinished
 
     opts = _cli_options(tmp_path, monkeypatch, "alice")
-    shown: list[NetworkGame] = []
-    ports: asyncio.Queue[int] = asyncio.Queue()
-
-    async def on_screen(game):
-        shown.append(game)
-        await opts.play(game)
 
     async def main():
-        with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
-            hosting = asyncio.create_task(
-                host_game(
-                    GameSettings(2, "none", None),
-                    dataclasses.replace(opts, play=on_screen),
-                    bind="127.0.0.1",
-                    on_listening=ports.put_nowait,
-                )
-            )
-            port = await asyncio.wait_for(ports.get(), 10)
-            ctx = new_context()
-            link = JoinTransport(ctx, f"127.0.0.1:{port}")
-            session = Session.join(identity(1), home=tmp_path / "b", now=monotonic_ms)
-            quick = lambda p, rng, stop: rng.choice(legal_actions(p))  # noqa: E731
-            joiner = NetworkGame(session, link, bot=quick, rng=random.Random(2))
-            try:
-                async with asyncio.timeout(60):
-                    bot_task = asyncio.create_task(joiner.run())
-                    await _poll(lambda: shown and shown[0].awaiting is not None)
-                    host = shown[0]
-                    typed = len(host.session.records)
-                    keys.send_text(str(legal_actions(host.position)[0]) + "\r")
-                    # The host's action and the joiner's acknowledgement are in: leave.
-                    await _poll(lambda: len(host.session.records) >= typed + 2)
-                    keys.send_text("\x11")  # Ctrl-Q: leave mid-game
-                    outcome = await hosting
-                    bot_task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await bot_task
-            finally:
-                link.close()
-                await close_context(ctx)
-        return outcome
+        async with _hosted_on_screen(tmp_path, opts) as (keys, hosting, host):
+            await _poll(lambda: host.awaiting is not None)
+            typed = len(host.session.records)
+            keys.send_text(str(legal_actions(host.position)[0]) + "\r")
+            # The host's action and the joiner's acknowledgement are in: leave.
+            await _poll(lambda: len(host.session.records) >= typed + 2)
+            keys.send_text("\x11")  # Ctrl-Q: leave mid-game
+            return await hosting
 
     outcome = asyncio.run(main())
     assert not outcome.complete
@@ -328,8 +303,7 @@ def test_a_computer_player_on_the_clock_is_stopped_before_its_time_runs_out(tmp_
         hs = Session.host(identity(0), settings, home=tmp_path / "a", now=monotonic_ms)
         js = Session.join(identity(1), home=tmp_path / "b", now=monotonic_ms)
         host = NetworkGame(hs, host_link, bot=patient, rng=random.Random(1))
-        quick = lambda p, rng, stop: rng.choice(legal_actions(p))  # noqa: E731
-        joiner = NetworkGame(js, join_link, bot=quick, rng=random.Random(2))
+        joiner = NetworkGame(js, join_link, bot=_quick, rng=random.Random(2))
         tasks = [asyncio.create_task(g.run()) for g in (host, joiner)]
         try:
             await _poll(lambda: len(stopped_after) >= 3, limit=30)
