@@ -765,13 +765,15 @@ def _net_options(args: argparse.Namespace) -> object:
 async def _on_screen(game: object) -> None:
     """Play a network game on the console's game screen (``host``/``join`` on a terminal)."""
     from santorini_p2p.engine import Phase
+    from santorini_p2p.net.game import NetworkGame
     from santorini_p2p.ui.app import LEAVE
     from santorini_p2p.ui.start import run_network_game
-    from santorini_p2p.ui.state import GameController
 
-    assert isinstance(game, GameController)
+    assert isinstance(game, NetworkGame)
     await run_network_game(game, leave=LEAVE)
-    if game.position.phase is not Phase.OVER and game.stopped is None:
+    if game.session.journal is None:
+        print("left before the game started: the offer is withdrawn", flush=True)
+    elif game.position.phase is not Phase.OVER and game.stopped is None:
         print("left the game; run the same command again to resume it", flush=True)
 
 

@@ -518,9 +518,11 @@ class Session:
         self._advance()
 
     def close(self) -> None:
-        """Close the journal (it stays on disk)."""
+        """Close the journal (it stays on disk); an offer that never started leaves no note."""
         if self.journal is not None:
             self.journal.close()
+        elif self._game_id and not self.journal_path.exists():
+            self.journal_path.with_suffix(".json").unlink(missing_ok=True)
 
     # -- frames in ----------------------------------------------------------------------------
 

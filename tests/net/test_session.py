@@ -444,3 +444,14 @@ def test_an_illegal_local_turn_is_refused_and_the_game_goes_on(tmp_path):
     net.bots = True
     net.run()
     _assert_identical_complete(net)
+
+
+def test_an_offer_closed_before_the_game_starts_leaves_nothing_to_resume(tmp_path):
+    from santorini_p2p.net.session import GameSettings, game_dir, unfinished_games
+
+    home = tmp_path / "host"
+    s = Session.host(identity(0), GameSettings(2), home=home, now=lambda: 0)
+    assert list(game_dir(home).glob("*.json")), "the offer keeps a note while it is open"
+    s.close()
+    assert not list(game_dir(home).iterdir())
+    assert unfinished_games(home) == []
