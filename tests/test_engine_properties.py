@@ -113,3 +113,19 @@ def test_state_hash_is_stable_and_distinguishes_successors(seed):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_hash_is_32_bytes(players):
     assert len(state_hash(new_game(players))) == 32
+
+
+@given(st.text(alphabet="abcdef012356>^D", min_size=8, max_size=8))
+def test_the_plain_turn_shortcut_reads_like_the_general_parser(text):
+    # 8-character texts such as c3>d4^e5 take a shortcut; with a trailing space they do not.
+    try:
+        general = parse_turn(text + " ")
+    except NotationError:
+        general = None
+    try:
+        fast = parse_turn(text)
+    except NotationError:
+        fast = None
+    assert fast == general
+    if fast is not None:
+        assert parse_action(text) == fast

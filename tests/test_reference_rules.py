@@ -12,12 +12,14 @@ from hypothesis import strategies as st
 
 from santorini_p2p.engine import (
     GOD_NAMES,
+    Turn,
     format_position,
     is_legal,
     legal_turns,
     parse_position,
     parse_turn,
 )
+from santorini_p2p.engine.squares import NEIGHBOURS, bits
 from santorini_p2p.errors import NotationError
 from tests.reference_rules import reference_turns
 
@@ -90,9 +92,10 @@ def test_is_legal_agrees_with_the_full_list(text, data):
 def test_every_hermes_power_turn_text_is_checked_like_the_full_list(text, data):
     # Hermes' power turns are checked directly, not by listing: try every H-form text.
     p = parse_position(text)
-    gods = list(p.gods)
+    gods = ["" if g == "hermes" else g for g in p.gods]
     gods[p.to_move] = "hermes"
-    p = parse_position(format_position(replace(p, gods=tuple(gods))))
+    athena = p.athena and "athena" in gods
+    p = parse_position(format_position(replace(p, gods=tuple(gods), athena=athena)))
     full = {t for t in legal_turns(p) if t.hermes}
     names = [chr(97 + f) + str(r) for f in range(5) for r in range(1, 6)]
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
@@ -102,3 +105,30 @@ def test_every_hermes_power_turn_text_is_checked_like_the_full_list(text, data):
             assert is_legal(p, cand) == (cand in full), str(cand)
     for t in full:
         assert is_legal(p, t), str(t)
+
+
+@settings(max_examples=20)
+@given(positions(), st.sampled_from(range(25)))
+def test_every_one_step_turn_is_checked_like_the_full_list(text, stranger):
+    # One-step turns to a free square are decided directly, not by listing: try every such
+    # turn of the workers to move (and of one other square) with every build form, with each
+    # god in turn for the seat to move.
+    base = parse_position(text)
+    for god in GOD_NAMES:
+        gods = ["" if g == god else g for g in base.gods]
+        gods[base.to_move] = god
+        athena = base.athena and "athena" in gods
+        p = parse_position(format_position(replace(base, gods=tuple(gods), athena=athena)))
+        full = set(legal_turns(p))
+        side = p.side_of(p.to_move)
+        for w in [*bits(p.workers[side]), stranger]:
+            for t in [*bits(NEIGHBOURS[w]), stranger]:
+                near = [*bits(NEIGHBOURS[t]), w, stranger]
+                cands = [Turn(w, (t,)), Turn(w, (t,), (), -1, True)]
+                for b in near:
+                    cands += [Turn(w, (t,), (b,)), Turn(w, (t,), (b,), -1, True)]
+                    cands += [Turn(w, (t,), (b, b2)) for b2 in near]
+                    cands.append(Turn(w, (t,), (b, b), -1, True))
+                cands += [Turn(w, (t,), (near[0],), pb) for pb in near]
+                for cand in cands:
+                    assert is_legal(p, cand) == (cand in full), f"{cand} in {p}"

@@ -7,6 +7,7 @@ so every machine and Python version produces the same bytes and the same BLAKE2b
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from typing import Final
 
 from santorini_p2p.engine.gods import god_id
@@ -29,33 +30,35 @@ def state_bytes(p: Position) -> bytes:
     >>> state_bytes(parse_position("00000/00B00A0/00000/00A00B0/00000 1 -,- -")).hex()[:16]
     '534e545301020000'
     """
-    n = p.players
+    gods = p.gods
     # Athena's flag matters only while some seat before her next turn is restricted; at her
     # own turn it affects nothing and is left out, so equal rule states hash equally.
-    athena = p.athena and p.gods[p.to_move] != "athena"
+    athena = p.athena and gods[p.to_move] != "athena"
     flags = (1 if athena else 0) | (2 if p.snake else 0) | (4 if p.naming else 0)
-    out = bytearray(_MAGIC)
-    out += bytes(
+    winner = p.winner
+    head = bytes(
         (
             STATE_ENCODING_VERSION,
-            n,
+            len(gods),
             p.to_move,
             flags,
             p.eliminated,
-            0xFF if p.winner < 0 else (0xFE if p.winner == NO_WINNER else p.winner),
-            int(p.selection),
+            0xFF if winner < 0 else (0xFE if winner == NO_WINNER else winner),
+            p.selection,
         )
     )
-    out += bytes(_god_byte(g) for g in p.gods)
-    out.append(len(p.pool))
-    out += bytes(god_id(g) for g in p.pool)
     # One byte a square: level, dome << 2, side + 1 << 3. Each bitboard is spread to one
     # bit a byte; the fields never overlap, so adding the spread boards builds every byte.
     cells = _spread(p.ge1) + _spread(p.ge2) + _spread(p.ge3) + (_spread(p.domes) << 2)
     for side, mask in enumerate(p.workers):
         cells += _spread(mask) * ((side + 1) << 3)
-    out += cells.to_bytes(25, "little")
-    return bytes(out)
+    return _MAGIC + head + _gods_bytes(gods, p.pool) + cells.to_bytes(25, "little")
+
+
+@lru_cache(maxsize=1024)
+def _gods_bytes(gods: tuple[str, ...], pool: tuple[str, ...]) -> bytes:
+    """The god bytes of a position: each seat's god, then the pool's length and gods."""
+    return bytes((*(_god_byte(g) for g in gods), len(pool), *(god_id(g) for g in pool)))
 
 
 _SPREAD5: Final = tuple(sum(1 << (8 * i) for i in range(5) if x >> i & 1) for x in range(32))

@@ -21,7 +21,7 @@ from santorini_p2p.engine.position import (
     Selection,
     Turn,
 )
-from santorini_p2p.engine.squares import BITS, Square
+from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, Square
 from santorini_p2p.errors import InvalidPositionError, InvalidTurnError, NotationError
 
 __all__ = [
@@ -52,6 +52,23 @@ def parse_square(text: str) -> Square:
     if len(t) != 2 or t[0] not in _FILES or t[1] not in _RANKS:
         raise NotationError("expected a square a1..e5", text, 1)
     return _FILES.index(t[0]) + 5 * _RANKS.index(t[1])
+
+
+_SQUARE_OF = {name: s for s, name in enumerate(SQUARE_NAMES)}
+
+
+def _plain_turn(text: str) -> Turn | None:
+    """Read the commonest turn, ``w>t^b`` in lower case, by slicing; None for anything else.
+
+    The same result as the general parser for that text, at a fraction of the cost: every
+    record of a game is parsed when a replay is checked.
+    """
+    if len(text) == 8 and text[2] == ">" and text[5] == "^":
+        get = _SQUARE_OF.get
+        w, t, b = get(text[:2]), get(text[3:5]), get(text[6:])
+        if w is not None and t is not None and b is not None:
+            return Turn(w, (t,), (b,))
+    return None
 
 
 class _Cursor:
@@ -98,6 +115,9 @@ def parse_turn(text: str) -> Turn:
     Raises:
         InvalidTurnError: the text is not turn notation; names the column.
     """
+    plain = _plain_turn(text)
+    if plain is not None:
+        return plain
     c = _Cursor(text.strip(), InvalidTurnError)
     if c.peek() == "h":
         c.i += 1
@@ -163,6 +183,9 @@ def parse_action(text: str) -> Action:
     Raises:
         InvalidTurnError: the text is not an action; names the column.
     """
+    plain = _plain_turn(text)
+    if plain is not None:
+        return plain
     t = text.strip()
     low = t.lower()
     word, _, rest = low.partition(" ")

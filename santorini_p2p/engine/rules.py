@@ -415,7 +415,58 @@ def is_legal(p: Position, turn: Turn) -> bool:
         return _hermes_legal(p, turn)
     if not (0 <= turn.worker < 25 and 0 <= turn.path[0] < 25):
         return False
+    plain = _plain_legal(p, turn)
+    if plain is not None:
+        return plain
     return turn in _generate(p, turn.worker, turn.path[0], False)
+
+
+def _plain_legal(p: Position, turn: Turn) -> bool | None:
+    """Whether a one-step turn to a free square is legal, decided without generating turns.
+
+    None for what it leaves to the generator: two steps (Artemis), a build before moving
+    (Prometheus), any move of Hermes, and a move onto an occupied square.
+    """
+    path = turn.path
+    if len(path) != 1 or turn.prebuild != -1:
+        return None
+    seat = p.to_move
+    god = p.gods[seat]
+    if god == "hermes":
+        return None
+    w, t = turn.worker, path[0]
+    wb, tb = BITS[w], BITS[t]
+    workers = p.workers
+    mine = workers[seat & 1 if len(p.gods) == 4 else seat]
+    if not mine & wb or not NEIGHBOURS[w] & tb:
+        return False
+    occ = p.domes
+    for m in workers:
+        occ |= m
+    if occ & tb:
+        return None
+    g1, g2, g3 = p.ge1, p.ge2, p.ge3
+    h = (g1 >> w & 1) + (g2 >> w & 1) + (g3 >> w & 1)
+    ht = (g1 >> t & 1) + (g2 >> t & 1) + (g3 >> t & 1)
+    if ht > h + (0 if athena_restricts(p, seat) else 1):
+        return False
+    builds = turn.builds
+    if (ht == 3 and h < 3) or (god == "pan" and h - ht >= 2):
+        return not builds and not turn.dome
+    free = NEIGHBOURS[t] & ~(occ ^ wb ^ tb)
+    if len(builds) == 1:
+        b = builds[0]
+        if not (0 <= b < 25 and free >> b & 1):
+            return False
+        return not turn.dome or (god == "atlas" and not g3 >> b & 1)
+    if len(builds) != 2 or turn.dome:
+        return False
+    b, b2 = builds
+    if not (0 <= b < 25 and 0 <= b2 < 25 and free >> b & 1 and free >> b2 & 1):
+        return False
+    if god == "hephaestus":
+        return b == b2 and not g2 >> b & 1
+    return god == "demeter" and b < b2
 
 
 def apply(p: Position, turn: Turn) -> Position:
