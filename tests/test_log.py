@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from santorini_p2p.engine import Phase, format_position, state_hash
 from santorini_p2p.errors import (
@@ -15,6 +17,7 @@ from santorini_p2p.errors import (
     ReplayError,
     SignatureError,
     VersionError,
+    WireError,
 )
 from santorini_p2p.wire.codec import encode
 from santorini_p2p.wire.draw import commitment
@@ -22,8 +25,10 @@ from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.log import (
     Journal,
     Validator,
+    _open_general,
     chain_hash,
     encode_frames,
+    iter_frames,
     make_header,
     open_envelope,
     read_log,
@@ -424,3 +429,104 @@ def test_read_log_reports_the_first_bad_record_whatever_kind_of_fault_comes_late
         read_log(encode_frames(both))
     assert info.value.record_index == 5
     assert isinstance(info.value.__cause__, ChainError)
+
+
+def one_by_one(data: bytes) -> tuple[int | None, str, type]:
+    """The first error of a file fed record by record (read_log's stages must agree)."""
+    try:
+        v = Validator()
+        for raw in iter_frames(data):
+            v.feed(raw)
+        if not v.is_complete:
+            return v.next_seq, "truncated", RecordError
+    except ReplayError as e:
+        return e.record_index, e.reason, type(e.__cause__)
+    except WireError as e:
+        return e.record, e.reason, type(e)
+    return None, "", type(None)
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(MODES), st.data())
+def test_read_log_reports_what_feeding_record_by_record_reports(mode, data):
+    # read_log opens, checks signatures and folds in separate stages: whatever the damage
+    # (a changed byte, a swap, a cut), it must name the same record with the same error.
+    env = list(game(*mode))
+    damage = data.draw(st.sampled_from(["flip", "swap", "cut", "sign"]))
+    if damage == "swap":
+        i = data.draw(st.integers(0, len(env) - 2))
+        env[i], env[i + 1] = env[i + 1], env[i]
+        blob = encode_frames(env)
+    elif damage == "sign":
+        i = data.draw(st.integers(1, len(env) - 1))
+        env[i] = seal(STRANGER, decode_body(open_envelope(env[i]).body))
+        blob = encode_frames(env)
+    else:
+        blob = encode_frames(env)
+        at = data.draw(st.integers(0, len(blob) - 1))
+        if damage == "cut":
+            blob = blob[:at]
+        else:
+            changed = bytearray(blob)
+            changed[at] ^= data.draw(st.integers(1, 255))
+            blob = bytes(changed)
+    want = one_by_one(blob)
+    try:
+        read_log(blob)
+        got: tuple[int | None, str, type] = (None, "", type(None))
+    except ReplayError as e:
+        got = (e.record_index, e.reason, type(e.__cause__))
+    if want[1] == "truncated":
+        assert got[0] == want[0]
+        assert got[1].startswith("truncated")
+    else:
+        assert got == want
+
+
+@settings(max_examples=200)
+@given(st.sampled_from(MODES), st.data())
+def test_the_envelope_shortcut_reads_like_the_general_decoder(mode, data):
+    # A canonical envelope is read by its fixed layout; anything else by the decoder. Both
+    # must accept exactly the same bytes with the same fields, and fail with the same error.
+    env = list(game(*mode))
+    e = open_envelope(data.draw(st.sampled_from(env)))
+    # Rebuild it with one part in another msgpack form (a longer one, or another type), then
+    # perhaps damage a few bytes.
+    odd = data.draw(st.sampled_from(["none", "array", "version", "signer", "body", "signature"]))
+
+    def part(name: str, b: bytes) -> bytes:
+        forms = [bytes([0xC4, len(b)]) if len(b) < 256 else b"\xc5" + len(b).to_bytes(2, "big")]
+        if name == odd:
+            forms = [
+                b"\xc5" + len(b).to_bytes(2, "big"),
+                b"\xc6" + len(b).to_bytes(4, "big"),
+                bytes([0xD9, len(b)]) if len(b) < 256 else b"\xda" + len(b).to_bytes(2, "big"),
+            ]
+        return data.draw(st.sampled_from(forms)) + b
+
+    array = data.draw(
+        st.sampled_from([b"\xdc\x00\x04", b"\x93", b"\x95"] if odd == "array" else [b"\x94"])
+    )
+    version = data.draw(
+        st.sampled_from([b"\xcc\x01", b"\x02", b"\xc0"] if odd == "version" else [b"\x01"])
+    )
+    raw = bytearray(
+        array
+        + version
+        + part("signer", e.signer)
+        + part("body", e.body)
+        + part("signature", e.signature)
+    )
+    heads = [0, 1, 2, 3, 36, 37, 38, len(raw) - 66, len(raw) - 65]  # where the parts begin
+    for _ in range(data.draw(st.integers(0, 3))):
+        at = data.draw(st.one_of(st.sampled_from(heads), st.integers(0, len(raw) - 1)))
+        raw[at] = data.draw(st.sampled_from([raw[at] ^ 1, 0xC4, 0xC5, 0xC6, 0x01, 0x40, 0xFF]))
+    if data.draw(st.booleans()):
+        raw = raw[: data.draw(st.integers(0, len(raw)))]
+    results = []
+    for read in (open_envelope, _open_general):
+        try:
+            results.append(read(bytes(raw)))
+        except WireError as e:
+            results.append((type(e), e.reason))
+    assert results[0] == results[1]

@@ -340,6 +340,48 @@ def _options(f: _Fields, i: int) -> tuple[str, ...]:
     return tuple(str(o) for o in raw)
 
 
+def _act_or_ack(value: tuple[Value, ...]) -> Act | Ack | None:
+    """The two records of every turn, when well-formed, read without ``_Fields`` (speed).
+
+    None when ``value`` is anything else, or a malformed act or ack: the general path then
+    reads it and names the bad field.
+    """
+    n = len(value)
+    if n == 6:
+        tag, seq, prev, action, clock_ms, digest = value
+        if (
+            tag == 3
+            and type(tag) is int
+            and type(seq) is int
+            and 0 <= seq <= _U63
+            and type(prev) is bytes
+            and len(prev) == HASH_BYTES
+            and type(action) is str
+            and len(action) <= MAX_ACTION_CHARS
+            and type(clock_ms) is int
+            and 0 <= clock_ms <= _U63
+            and type(digest) is bytes
+            and len(digest) == HASH_BYTES
+        ):
+            return Act(seq, prev, action, clock_ms, digest)
+    elif n == 5:
+        tag, seq, prev, acked, digest = value
+        if (
+            tag == 4
+            and type(tag) is int
+            and type(seq) is int
+            and 0 <= seq <= _U63
+            and type(prev) is bytes
+            and len(prev) == HASH_BYTES
+            and type(acked) is int
+            and 0 <= acked <= _U63
+            and type(digest) is bytes
+            and len(digest) == HASH_BYTES
+        ):
+            return Ack(seq, prev, acked, digest)
+    return None
+
+
 def from_value(value: Value) -> Message:
     """Return the message a decoded body value describes.
 
@@ -348,6 +390,12 @@ def from_value(value: Value) -> Message:
     """
     if type(value) is not tuple or not value:
         raise DecodeError("body: expected an array [type, seq, prev, ...]")
+    fast = _act_or_ack(value)
+    return fast if fast is not None else _from_fields(value)
+
+
+def _from_fields(value: tuple[Value, ...]) -> Message:
+    """``from_value`` field by field, naming the first bad one."""
     tag = value[0]
     if type(tag) is not int or not 0 <= tag < len(_NAMES):
         raise DecodeError(f"body: unknown record type {tag!r}")
