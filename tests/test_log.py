@@ -530,3 +530,20 @@ def test_the_envelope_shortcut_reads_like_the_general_decoder(mode, data):
         except WireError as e:
             results.append((type(e), e.reason))
     assert results[0] == results[1]
+
+
+def test_read_log_leaves_the_garbage_collector_as_it_found_it():
+    import gc
+
+    good = encode_frames(game())
+    bad = good[:-3]
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            read_log(good)
+            assert gc.isenabled() is enabled
+            with pytest.raises(ReplayError):
+                read_log(bad)
+            assert gc.isenabled() is enabled
+    finally:
+        gc.enable()
