@@ -5,8 +5,8 @@ Two computer players (host and joiner) play whole games over 127.0.0.1 through t
 transport and sessions, in one process and one event loop. For each action of the host the
 benchmark takes the time from the moment the action is submitted (signed, journaled, sent)
 to the moment the host has checked and journaled the joiner's acknowledgement. The floor,
-measured in the same run: a bare ZeroMQ round trip over the same kind of sockets plus one
-Ed25519 sign and one verify each way.
+measured in the same run between the games: a bare ZeroMQ round trip over the same kind of
+sockets plus one Ed25519 sign and one verify each way.
 
 The journal fsyncs every record (as shipped); ``--no-fsync`` measures the same path with
 fsync skipped, to show what the disk costs.
@@ -161,16 +161,26 @@ def _random_bot(position: object, rng: random.Random, stop: object) -> Action:
     return rng.choice(legal_actions(position))
 
 
-async def sessions(turns: int, *, process: bool = False) -> tuple[list[int], dict[str, list[int]]]:
-    """Play games until ``turns`` host actions were timed; also time checking each record."""
+async def sessions(
+    turns: int, *, process: bool = False
+) -> tuple[list[int], list[int], dict[str, list[int]]]:
+    """Play games until ``turns`` host actions were timed; also time checking each record.
+
+    Returns the samples, floor samples taken between the games (so that both see the machine
+    at the same times: a shared virtual machine's speed drifts by a factor of two over
+    minutes), and the record checks.
+    """
     samples: list[int] = []
+    base: list[int] = []
     with tempfile.TemporaryDirectory() as d:
         seed = 1
         while len(samples) < turns:
+            before = len(samples)
             await one_game(Path(d), seed, samples, process=process)
+            base += await floor(max(20, 3 * (len(samples) - before)))
             seed += 2
         checks = _time_checks(Path(d))
-    return samples, checks
+    return samples, base, checks
 
 
 def _time_checks(root: Path) -> dict[str, list[int]]:
@@ -195,8 +205,7 @@ def main() -> int:
     args = ap.parse_args()
     if args.no_fsync:
         os.fsync = lambda fd: None
-    base = asyncio.run(floor(max(1000, args.turns)))
-    got, checks = asyncio.run(sessions(args.turns, process=args.process))
+    got, base, checks = asyncio.run(sessions(args.turns, process=args.process))
     fmed, f99 = statistics.median(base) / 1000, _pct(base, 0.99)
     med, p99 = statistics.median(got) / 1000, _pct(got, 0.99)
     fsync = "off" if args.no_fsync else "on"

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from santorini_p2p.ai import CLOCK_MARGIN_MS
-from santorini_p2p.engine import Action, Position, legal_actions, new_game, parse_action
+from santorini_p2p.engine import Action, Position, new_game, parse_action
 from santorini_p2p.errors import IllegalTurnError, SantoriniError
 from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
 from santorini_p2p.net.session import (
@@ -343,7 +343,8 @@ class NetworkGame:
             return
         seat = self.session.awaiting
         p = self.session.position
-        if seat is None or p is None or not legal_actions(p):
+        # The engine settles a seat with no legal action at once, so one is to move here.
+        if seat is None or p is None or p.winner >= 0:
             return
         self._bot_task = asyncio.create_task(self._bot_turn(p))
 
