@@ -41,7 +41,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Final, NamedTuple, Self, cast
+from typing import Final, NamedTuple, Self, TypeAlias, cast
 
 from santorini_p2p.engine import (
     Action,
@@ -994,13 +994,8 @@ def iter_frames(data: bytes) -> Iterator[bytes]:
         index += 1
 
 
-class _Opened(NamedTuple):
-    """A record opened ahead of the fold: exact bytes, signer, message and chain hash."""
-
-    raw: bytes
-    signer: bytes
-    message: Message
-    hash: bytes
+_Opened: TypeAlias = tuple[bytes, bytes, Message, bytes]
+"""A record opened ahead of the fold: exact bytes, signer, message and chain hash."""
 
 
 def _open_all(frames: list[bytes]) -> list[_Opened]:
@@ -1009,19 +1004,17 @@ def _open_all(frames: list[bytes]) -> list[_Opened]:
     Stops at the first record that fails any of these checks (``feed`` then reports it).
     """
     opened: list[_Opened] = []
-    bodies: list[bytes] = []
-    signatures: list[bytes] = []
+    signed: list[tuple[bytes, bytes, bytes]] = []
     for raw in frames:
         try:
             signer, body, signature = _split(raw)
             msg = decode_body(body)
         except WireError:
             break
-        opened.append(_Opened(raw, signer, msg, chain_hash(raw)))
-        bodies.append(body)
-        signatures.append(signature)
-    for i, item in enumerate(opened):
-        if not verify(item.signer, signatures[i], SIGNING_DOMAIN + bodies[i]):
+        opened.append((raw, signer, msg, hashlib.blake2b(raw, digest_size=32).digest()))
+        signed.append((signer, signature, body))
+    for i, (signer, signature, body) in enumerate(signed):
+        if not verify(signer, signature, SIGNING_DOMAIN + body):
             return opened[:i]
     return opened
 
