@@ -347,37 +347,30 @@ def _act_or_ack(value: tuple[Value, ...]) -> Act | Ack | None:
     reads it and names the bad field.
     """
     n = len(value)
-    if n == 6:
-        tag, seq, prev, action, clock_ms, digest = value
+    if n != 5 and n != 6:
+        return None
+    tag, seq, prev, digest = value[0], value[1], value[2], value[-1]
+    if not (
+        type(seq) is int
+        and 0 <= seq <= _U63
+        and type(prev) is bytes
+        and len(prev) == HASH_BYTES
+        and type(digest) is bytes
+        and len(digest) == HASH_BYTES
+    ):
+        return None
+    if n == 6 and tag == 3:
+        action, clock_ms = value[3], value[4]
         if (
-            tag == 3
-            and type(tag) is int
-            and type(seq) is int
-            and 0 <= seq <= _U63
-            and type(prev) is bytes
-            and len(prev) == HASH_BYTES
-            and type(action) is str
+            type(action) is str
             and len(action) <= MAX_ACTION_CHARS
             and type(clock_ms) is int
             and 0 <= clock_ms <= _U63
-            and type(digest) is bytes
-            and len(digest) == HASH_BYTES
         ):
             return Act(seq, prev, action, clock_ms, digest)
-    elif n == 5:
-        tag, seq, prev, acked, digest = value
-        if (
-            tag == 4
-            and type(tag) is int
-            and type(seq) is int
-            and 0 <= seq <= _U63
-            and type(prev) is bytes
-            and len(prev) == HASH_BYTES
-            and type(acked) is int
-            and 0 <= acked <= _U63
-            and type(digest) is bytes
-            and len(digest) == HASH_BYTES
-        ):
+    elif n == 5 and tag == 4:
+        acked = value[3]
+        if type(acked) is int and 0 <= acked <= _U63:
             return Ack(seq, prev, acked, digest)
     return None
 
