@@ -380,6 +380,41 @@ def test_journal_fsyncs_own_records_and_defers_received_ones(tmp_path, monkeypat
         assert j.validator.next_seq == 5
 
 
+def test_journal_does_not_fsync_own_acknowledgements_and_results(tmp_path, monkeypatch):
+    # An ack or a result is a function of the records before it (signing it again gives the
+    # same bytes), so it is only written; the next fsynced record or close makes it durable.
+    env = game()
+    kinds = [type(decode_body(open_envelope(raw).body)) for raw in env]
+    acked = kinds.index(Ack)
+    path = tmp_path / "game.journal"
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def counting_fsync(fd: int) -> None:
+        synced.append(path.stat().st_size)
+        real_fsync(fd)
+
+    with Journal.create(path, env[0]) as j:
+        for raw in env[1:acked]:
+            j.append(raw)
+        monkeypatch.setattr(os, "fsync", counting_fsync)
+        j.append(env[acked], own=True)
+        assert path.read_bytes() == encode_frames(env[: acked + 1])
+        assert synced == []
+        act = acked + kinds[acked:].index(Act)
+        for raw in env[acked + 1 : act]:
+            j.append(raw)
+        j.append(env[act], own=True)
+        assert synced == [len(encode_frames(env[: act + 1]))]
+        for raw in env[act + 1 : -1]:
+            j.append(raw)
+        synced.clear()
+        assert kinds[-1] is Result
+        j.append(env[-1], own=True)
+        assert synced == []
+    assert synced == [len(encode_frames(env))]
+
+
 def test_journal_refuses_a_tampered_file(tmp_path):
     data = bytearray(encode_frames(game()))
     data[300] ^= 1

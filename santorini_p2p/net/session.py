@@ -75,6 +75,7 @@ from santorini_p2p.wire.log import (
 )
 from santorini_p2p.wire.messages import (
     PROTOCOL_VERSION,
+    Ack,
     Act,
     Resign,
     Result,
@@ -224,6 +225,10 @@ class Session:
         self._created_ms = 0
         self._game_id = b""
         self._resign_requested = False
+        # After a resume, until this peer fsyncs a record of its own, every acknowledgement it
+        # owes is signed as such, never replaced by a resignation: the run that crashed may
+        # have sent it without fsync (SESSION.md section 8), and the same record must come out.
+        self._acks_first = False
         self._move_key = -1
         self._move_started = now()
         self._last_record_ms = now()
@@ -339,6 +344,7 @@ class Session:
             s._peers[HOST_ID].name = header.seats[0].name
         s._nonce = bytes.fromhex(str(note["nonce"]))
         s._announced = v.next_seq
+        s._acks_first = True
         s._say(f"Resumed the game from {journal_path.name} at record {v.next_seq}.")
         s._advance()
         return s
@@ -1039,7 +1045,7 @@ class Session:
             elif v.pending_acks:
                 raw = (
                     v.make_resign(self.identity)
-                    if self._resign_requested
+                    if self._resign_requested and not self._acks_first
                     else v.make_ack(self.identity)
                 )
             elif self._resign_requested:
@@ -1065,6 +1071,8 @@ class Session:
         self._written += 1
         if self._resign_requested and isinstance(rec.message, Resign):
             self._resign_requested = False
+        if not isinstance(rec.message, Ack | Result):
+            self._acks_first = False
         self._broadcast(rec.index, raw)
         self._changed()
 

@@ -1103,9 +1103,12 @@ class Journal:
 
     A peer's own record (``own=True``) is fsynced before ``append`` returns: it must be on disk
     before it is sent, so that a crash can never make the peer sign a different record with
-    the same number. A record received from another peer only needs to reach the operating
-    system (it survives the process being killed, and a peer that lost it to a power cut is
-    sent it again on resume); the next own record, or ``close``, fsyncs it too.
+    the same number. Acknowledgements and results are the exception: each is a function of the
+    records before it, and Ed25519 signatures are deterministic, so signing one again after a
+    crash gives the same bytes (SESSION.md section 8). They, and records received from another
+    peer, only need to reach the operating system (that survives the process being killed; a
+    record lost to a power cut is signed again or sent again on resume); the next fsynced
+    record, or ``close``, makes them durable too.
     """
 
     path: Path
@@ -1166,13 +1169,14 @@ class Journal:
         """Check ``raw`` as the next record, then write it; return the record.
 
         ``own``: this process has just signed ``raw`` (``Validator.feed``'s ``verified``);
-        it is fsynced before this returns.
+        unless it is an acknowledgement or a result, it is fsynced before this returns.
 
         Raises:
             ReplayError: the record is bad; nothing is written.
         """
         rec = self.validator.feed(raw, verified=own)
-        self._write(len(raw).to_bytes(4, "big") + raw, sync=own)
+        sync = own and not isinstance(rec.message, Ack | Result)
+        self._write(len(raw).to_bytes(4, "big") + raw, sync=sync)
         return rec
 
     def close(self) -> None:

@@ -12,7 +12,7 @@ from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.replay.verify import verify_bytes, verify_file
 from santorini_p2p.wire import log as wire_log
 from santorini_p2p.wire.log import read_log, seal
-from santorini_p2p.wire.messages import Act
+from santorini_p2p.wire.messages import Ack, Act
 from tests.net.harness import Net, Policy, identity
 
 pytestmark = pytest.mark.usefixtures("no_fsync")
@@ -373,6 +373,40 @@ def test_host_resumed_with_fewer_records_than_acknowledged_gets_them_again(tmp_p
     net.run()
     assert not any(s.stopped for s in net.sessions), net.summary()
     _assert_identical_complete(net)
+
+
+def test_a_resumed_peer_signs_again_the_acknowledgement_a_power_cut_took(tmp_path):
+    # Acks are sent before they are fsynced (SESSION.md 8). A power cut can take the joiner's
+    # last ack and the act it acknowledged; resumed, the joiner must sign that same ack again,
+    # even with a resignation asked for, or the host would hold two records with one number.
+    from santorini_p2p.wire.log import encode_frames
+
+    net = Net.create(tmp_path, 2, seed=20)
+    _play_until(net, Phase.PLAY, turns=2)
+    _idle(net)
+    host, joiner = net.sessions
+    if host.awaiting is None:
+        assert joiner.position is not None
+        joiner.submit(legal_actions(joiner.position)[0])
+        _idle(net)
+    assert host.position is not None
+    host.submit(legal_actions(host.position)[0])
+    _idle(net)
+    held = [r.raw for r in joiner.records]
+    assert isinstance(joiner.records[-1].message, Ack)
+    assert joiner.records[-1].signer == joiner.identity.public_key
+    joiner.close()
+    joiner.journal_path.write_bytes(encode_frames(held[:-2]))
+    net.sessions[1] = resumed = Session.resume(
+        joiner.identity, joiner.journal_path, home=joiner.home, now=net.clock
+    )
+    resumed.resign()
+    net.run()
+    assert not any(s.stopped for s in net.sessions), net.summary()
+    _assert_identical_complete(net)
+    assert resumed.records[len(held) - 1].raw == held[-1]
+    v = resumed.validator
+    assert v is not None and v.result == (v.seat_of(host.identity.public_key), "resign")
 
 
 def test_a_clock_reading_far_below_what_was_observed_is_reported(tmp_path):
