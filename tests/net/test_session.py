@@ -406,7 +406,8 @@ def test_a_resumed_peer_signs_again_the_acknowledgement_a_power_cut_took(tmp_pat
     _assert_identical_complete(net)
     assert resumed.records[len(held) - 1].raw == held[-1]
     v = resumed.validator
-    assert v is not None and v.result == (v.seat_of(host.identity.public_key), "resign")
+    assert v is not None
+    assert v.result == (v.seat_of(host.identity.public_key), "resign")
 
 
 def test_a_clock_reading_far_below_what_was_observed_is_reported(tmp_path):
