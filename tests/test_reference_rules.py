@@ -132,3 +132,34 @@ def test_every_one_step_turn_is_checked_like_the_full_list(text, stranger):
                 cands += [Turn(w, (t,), (near[0],), pb) for pb in near]
                 for cand in cands:
                     assert is_legal(p, cand) == (cand in full), f"{cand} in {p}"
+
+
+@settings(max_examples=20)
+@given(positions(), st.sampled_from(range(25)))
+def test_every_two_step_and_build_first_turn_is_checked_like_the_full_list(text, stranger):
+    # Artemis' two steps and Prometheus' build first are decided directly too: try every such
+    # turn of the workers to move, with every god for the seat to move (only those two may).
+    base = parse_position(text)
+    for god, restricted in [(g, r) for g in GOD_NAMES for r in (False, True) if g != "athena"]:
+        gods = ["" if g in (god, "athena") and restricted else g for g in base.gods]
+        gods = ["" if g == god else g for g in gods]
+        gods[base.to_move] = god
+        athena = base.athena and "athena" in gods
+        if restricted:
+            # An opponent's Athena moved up last turn: no step of this turn may go up.
+            gods[(base.to_move + 1) % len(gods)] = "athena"
+            athena = True
+        p = parse_position(format_position(replace(base, gods=tuple(gods), athena=athena)))
+        full = set(legal_turns(p))
+        side = p.side_of(p.to_move)
+        for w in bits(p.workers[side]):
+            for t in [*bits(NEIGHBOURS[w]), stranger]:
+                cands = []
+                for t2 in [*bits(NEIGHBOURS[t]), w, stranger]:
+                    cands.append(Turn(w, (t, t2)))
+                    cands += [Turn(w, (t, t2), (b,)) for b in [*bits(NEIGHBOURS[t2]), t]]
+                for pb in [*bits(NEIGHBOURS[w]), t, stranger]:
+                    cands.append(Turn(w, (t,), (), pb))
+                    cands += [Turn(w, (t,), (b,), pb) for b in [*bits(NEIGHBOURS[t]), pb, w]]
+                for cand in cands:
+                    assert is_legal(p, cand) == (cand in full), f"{cand} in {p}"

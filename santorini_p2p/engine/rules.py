@@ -406,8 +406,9 @@ def find_turn(p: Position, text: str) -> Turn:
 def is_legal(p: Position, turn: Turn) -> bool:
     """Return whether ``turn`` is a complete legal turn in ``p``.
 
-    Generates only the turns that share the worker and first move (a Hermes power turn is
-    checked directly), so checking a turn from a peer costs a fraction of listing them all.
+    Decided directly for a move over free squares and for a Hermes power turn; a move onto an
+    occupied square (Apollo, Minotaur) generates only the turns that share the worker and first
+    move. Checking a turn from a peer so costs a fraction of listing them all.
     """
     if p.phase is not Phase.PLAY or not isinstance(turn, Turn) or not turn.path:
         return False
@@ -422,18 +423,20 @@ def is_legal(p: Position, turn: Turn) -> bool:
 
 
 def _plain_legal(p: Position, turn: Turn) -> bool | None:
-    """Whether a one-step turn to a free square is legal, decided without generating turns.
+    """Whether a turn of one worker over free squares is legal, decided without generating.
 
-    None for what it leaves to the generator: two steps (Artemis), a build before moving
-    (Prometheus), any move of Hermes, and a move onto an occupied square.
+    That covers every turn but a move onto an occupied square (Apollo, Minotaur), for which it
+    returns None, leaving it to the generator, and Hermes' power turns (checked before).
     """
     path = turn.path
-    if len(path) != 1 or turn.prebuild != -1:
-        return None
+    steps = len(path)
+    pb = turn.prebuild
     seat = p.to_move
     god = p.gods[seat]
-    if god == "hermes":
-        return None
+    if steps != 1 and (steps != 2 or god != "artemis"):
+        return False
+    if pb != -1 and (god != "prometheus" or not 0 <= pb < 25):
+        return False
     w, t = turn.worker, path[0]
     wb, tb = BITS[w], BITS[t]
     workers = p.workers
@@ -443,17 +446,46 @@ def _plain_legal(p: Position, turn: Turn) -> bool | None:
     occ = p.domes
     for m in workers:
         occ |= m
-    if occ & tb:
-        return None
-    g1, g2, g3 = p.ge1, p.ge2, p.ge3
+    g1, g2, g3, domes = p.ge1, p.ge2, p.ge3, p.domes
     h = (g1 >> w & 1) + (g2 >> w & 1) + (g3 >> w & 1)
+    if pb != -1:
+        # Prometheus builds first, next to the worker, which then may not move up.
+        if not NEIGHBOURS[w] >> pb & 1 or occ >> pb & 1:
+            return False
+        g1, g2, g3, domes = _build(g1, g2, g3, domes, pb)
+        occ |= domes
+        if occ & tb:
+            return False
+        if (g1 >> t & 1) + (g2 >> t & 1) + (g3 >> t & 1) > h:
+            return False
+    elif occ & tb:
+        return None
     ht = (g1 >> t & 1) + (g2 >> t & 1) + (g3 >> t & 1)
-    if ht > h + (0 if athena_restricts(p, seat) else 1):
+    up = 0 if athena_restricts(p, seat) else 1
+    if ht > h + up:
+        return False
+    if god == "hermes" and ht == h:
+        # A same-level move then a build is a power turn, written only in the H form.
         return False
     builds = turn.builds
     if (ht == 3 and h < 3) or (god == "pan" and h - ht >= 2):
-        return not builds and not turn.dome
-    free = NEIGHBOURS[t] & ~(occ ^ wb ^ tb)
+        return steps == 1 and not builds and not turn.dome
+    end, eb = t, tb
+    if steps == 2:
+        # Artemis' second step: a normal move from the first square, not back to the start.
+        t2 = path[1]
+        if not 0 <= t2 < 25:
+            return False
+        eb = BITS[t2]
+        if t2 == w or not NEIGHBOURS[t] & eb or occ & eb:
+            return False
+        h2 = (g1 >> t2 & 1) + (g2 >> t2 & 1) + (g3 >> t2 & 1)
+        if h2 > ht + up:
+            return False
+        if h2 == 3 and ht < 3:
+            return not builds and not turn.dome
+        end = t2
+    free = NEIGHBOURS[end] & ~(occ ^ wb ^ eb)
     if len(builds) == 1:
         b = builds[0]
         if not (0 <= b < 25 and free >> b & 1):
