@@ -2,14 +2,19 @@
 """Network latency: from sending an action to holding every acknowledgement, over loopback.
 
 Two computer players (host and joiner) play whole games over 127.0.0.1 through the real
-transport and sessions, in one process and one event loop. For each action of the host the
-benchmark takes the time from the moment the action is submitted (signed, journaled, sent)
-to the moment the host has checked and journaled the joiner's acknowledgement. The floor,
-measured in the same run between the games: a bare ZeroMQ round trip over the same kind of
-sockets plus one Ed25519 sign and one verify each way.
+transport and sessions. By default they are two processes, as two people would run them:
+the host in this process, the joiner a ``santorini join`` process of its own. For each action
+of the host the benchmark takes the time from the moment the action is submitted (signed,
+journaled, sent) to the moment the host has checked and journaled the joiner's
+acknowledgement. The floor, measured in the same run between the games and across the same
+process boundary: a bare ZeroMQ round trip over the same kind of sockets, to an echo process,
+plus one Ed25519 sign and one verify each way.
 
-The journal fsyncs every record (as shipped); ``--no-fsync`` measures the same path with
-fsync skipped, to show what the disk costs.
+``--one-process`` runs both peers on one event loop instead, with the floor measured within
+this process; there each peer's work also delays the other's (one interpreter lock).
+
+The journal fsyncs as shipped; ``--no-fsync`` measures the same path with fsync skipped in
+this process, to show what the disk costs.
 """
 
 from __future__ import annotations
@@ -44,10 +49,13 @@ def _pct(values: list[int], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1000
 
 
+_A = Identity.from_seed(b"\x01" * 32, "a")
+_B = Identity.from_seed(b"\x02" * 32, "b")
+
+
 async def floor(samples: int) -> list[int]:
-    """Microseconds of a bare round trip plus a sign and a verify each way."""
-    a = Identity.from_seed(b"\x01" * 32, "a")
-    b = Identity.from_seed(b"\x02" * 32, "b")
+    """Microseconds of a bare round trip within this process plus a sign and a verify each way."""
+    a, b = _A, _B
     ctx = new_context()
     host = HostTransport(ctx, "127.0.0.1", 0)
     join = JoinTransport(ctx, f"127.0.0.1:{host.port}")
@@ -77,6 +85,82 @@ async def floor(samples: int) -> list[int]:
         host.close()
         await close_context(ctx)
     return out
+
+
+async def _echo(port: int) -> None:
+    """The floor's far end: verify each message, sign it back; ends on ``bye`` or silence."""
+    ctx = new_context()
+    link = JoinTransport(ctx, f"127.0.0.1:{port}")
+    started = False
+    try:
+        while True:
+            got = await link.receive(30.0 if started else 0.05)
+            if got is None:
+                if started:
+                    return
+                link.send(HOST_PEER, b"hi")
+                continue
+            msg = got[1]
+            if msg == b"go":
+                started = True
+            elif msg == b"bye":
+                return
+            else:
+                body = msg[:-64]
+                assert verify(_A.public_key, msg[-64:], body)
+                link.send(HOST_PEER, body + _B.sign(body))
+    finally:
+        link.close()
+        await close_context(ctx)
+
+
+class EchoProcess:
+    """An echo process over the real transport, for the floor across a process boundary."""
+
+    def __init__(self) -> None:
+        self._ctx = new_context()
+        self._link = HostTransport(self._ctx, "127.0.0.1", 0)
+        self._peer = b""
+        self._child: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        """Start the echo process and wait until it is connected."""
+        self._child = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--echo", str(self._link.port)
+        )
+        got = await self._link.receive(30.0)
+        assert got is not None, "the echo process did not connect"
+        self._peer = got[0]
+        self._link.send(self._peer, b"go")
+        while await self._link.receive(0.1) is not None:
+            pass  # its repeated greetings
+
+    async def floor(self, samples: int) -> list[int]:
+        """Microseconds of a round trip to the echo process plus a sign and a verify each way."""
+        payload = os.urandom(200)
+        out = []
+        for _ in range(samples):
+            t0 = time.perf_counter_ns()
+            self._link.send(self._peer, payload + _A.sign(payload))
+            back = await self._link.receive(1.0)
+            assert back is not None
+            assert verify(_B.public_key, back[1][-64:], back[1][:-64])
+            out.append((time.perf_counter_ns() - t0) // 1000)
+        return out
+
+    async def stop(self) -> None:
+        """End the echo process and close the socket."""
+        if self._peer:
+            self._link.send(self._peer, b"bye")
+        if self._child is not None:
+            try:
+                async with asyncio.timeout(5):
+                    await self._child.wait()
+            except TimeoutError:
+                self._child.kill()
+                await self._child.wait()
+        self._link.close()
+        await close_context(self._ctx)
 
 
 async def one_game(tmp: Path, seed: int, samples: list[int], *, process: bool = False) -> None:
@@ -162,24 +246,33 @@ def _random_bot(position: object, rng: random.Random, stop: object) -> Action:
 
 
 async def sessions(
-    turns: int, *, process: bool = False
+    turns: int, *, process: bool = True
 ) -> tuple[list[int], list[int], dict[str, list[int]]]:
     """Play games until ``turns`` host actions were timed; also time checking each record.
 
     Returns the samples, floor samples taken between the games (so that both see the machine
     at the same times: a shared virtual machine's speed drifts by a factor of two over
-    minutes), and the record checks.
+    minutes), and the record checks. With ``process`` the joiner, and the floor's far end,
+    are processes of their own.
     """
     samples: list[int] = []
     base: list[int] = []
-    with tempfile.TemporaryDirectory() as d:
-        seed = 1
-        while len(samples) < turns:
-            before = len(samples)
-            await one_game(Path(d), seed, samples, process=process)
-            base += await floor(max(20, 3 * (len(samples) - before)))
-            seed += 2
-        checks = _time_checks(Path(d))
+    echo = EchoProcess() if process else None
+    try:
+        if echo is not None:
+            await echo.start()
+        with tempfile.TemporaryDirectory() as d:
+            seed = 1
+            while len(samples) < turns:
+                before = len(samples)
+                await one_game(Path(d), seed, samples, process=process)
+                n = max(20, 3 * (len(samples) - before))
+                base += await (echo.floor(n) if echo is not None else floor(n))
+                seed += 2
+            checks = _time_checks(Path(d))
+    finally:
+        if echo is not None:
+            await echo.stop()
     return samples, base, checks
 
 
@@ -201,18 +294,26 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--turns", type=int, default=300, help="host actions to time")
     ap.add_argument("--no-fsync", action="store_true", help="skip the journal's fsync")
-    ap.add_argument("--process", action="store_true", help="run the joiner as a process of its own")
+    ap.add_argument(
+        "--one-process", action="store_true", help="run both peers on this process's event loop"
+    )
+    ap.add_argument("--echo", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.echo is not None:
+        asyncio.run(_echo(args.echo))
+        return 0
     if args.no_fsync:
         os.fsync = lambda fd: None
-    got, base, checks = asyncio.run(sessions(args.turns, process=args.process))
+    process = not args.one_process
+    got, base, checks = asyncio.run(sessions(args.turns, process=process))
     fmed, f99 = statistics.median(base) / 1000, _pct(base, 0.99)
     med, p99 = statistics.median(got) / 1000, _pct(got, 0.99)
     fsync = "off" if args.no_fsync else "on"
-    if args.process:
+    if process and args.no_fsync:
         fsync += " here, on in the joining process"
+    where = "two processes" if process else "one process"
     print(
-        f"floor (zmq round trip + Ed25519 sign/verify each way): median {fmed:.3f} ms, "
+        f"floor ({where}: zmq round trip + Ed25519 sign/verify each way): median {fmed:.3f} ms, "
         f"p99 {f99:.3f} ms ({len(base)} samples)"
     )
     print(
