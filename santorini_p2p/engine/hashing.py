@@ -49,9 +49,16 @@ def state_bytes(p: Position) -> bytes:
     )
     # One byte a square: level, dome << 2, side + 1 << 3. Each bitboard is spread to one
     # bit a byte; the fields never overlap, so adding the spread boards builds every byte.
-    cells = _spread(p.ge1) + _spread(p.ge2) + _spread(p.ge3) + (_spread(p.domes) << 2)
-    for side, mask in enumerate(p.workers):
-        cells += _spread(mask) * ((side + 1) << 3)
+    t = _SPREAD10
+    cells = 0
+    for b in (p.ge1, p.ge2, p.ge3):
+        cells += t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160
+    b = p.domes
+    cells += (t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160) << 2
+    weight = 8
+    for b in p.workers:
+        cells += (t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160) * weight
+        weight += 8
     return _MAGIC + head + _gods_bytes(gods, p.pool) + cells.to_bytes(25, "little")
 
 
@@ -61,20 +68,9 @@ def _gods_bytes(gods: tuple[str, ...], pool: tuple[str, ...]) -> bytes:
     return bytes((*(_god_byte(g) for g in gods), len(pool), *(god_id(g) for g in pool)))
 
 
-_SPREAD5: Final = tuple(sum(1 << (8 * i) for i in range(5) if x >> i & 1) for x in range(32))
-"""A 5-bit value with bit ``i`` moved to bit ``8 * i``."""
-
-
-def _spread(board: int) -> int:
-    """Return the 25-square ``board`` with square ``s`` as the low bit of byte ``s``."""
-    t = _SPREAD5
-    return (
-        t[board & 31]
-        | t[board >> 5 & 31] << 40
-        | t[board >> 10 & 31] << 80
-        | t[board >> 15 & 31] << 120
-        | t[board >> 20 & 31] << 160
-    )
+_SPREAD10: Final = tuple(sum(1 << (8 * i) for i in range(10) if x >> i & 1) for x in range(1024))
+"""A 10-bit value with bit ``i`` moved to bit ``8 * i``: a board is spread ten squares at a
+time (inlined in ``state_bytes``, which runs for every record of a replay)."""
 
 
 def state_hash(p: Position) -> bytes:
