@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from santorini_p2p.engine import Phase, format_position, state_hash
+from santorini_p2p.engine import Phase, format_position, parse_action, state_hash
 from santorini_p2p.errors import (
     ChainError,
     DesyncError,
@@ -138,6 +138,20 @@ def test_action_by_the_wrong_seat_is_a_signature_error():
     v, _ = started()
     other = by_seat(v, 1)
     expect(v, v.make_act(other, "place b2,d4"), SignatureError, "seat 1 is to move")
+
+
+def test_an_action_is_signed_alike_from_its_text_or_its_value():
+    v, _ = started()
+    mover = by_seat(v, 0)
+    raw = v.make_act(mover, "place b2,d4", 1500)
+    assert v.make_act(mover, parse_action("place b2,d4"), 1500) == raw
+    n = v.next_seq
+    v.feed(raw)
+    v.feed(v.make_ack(by_seat(v, 1)))
+    with pytest.raises(IllegalTurnError):
+        v.make_act(by_seat(v, 1), parse_action("place b2,c3"))
+    assert [r.raw for r in v.records_since(n)] == [r.raw for r in v.records[n:]]
+    assert v.records_since(v.next_seq) == []
 
 
 def test_illegal_turn_is_reported_with_the_position():

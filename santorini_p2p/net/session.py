@@ -35,9 +35,7 @@ from typing import Final, cast
 from santorini_p2p.engine import (
     Action,
     GodMode,
-    Phase,
     Position,
-    format_action,
     format_position,
 )
 from santorini_p2p.errors import (
@@ -452,7 +450,7 @@ class Session:
         if v is None or v.position is None or tc is None:
             return ()
         p = v.position
-        running = p.phase is not Phase.OVER and not v.pending_acks and not self.stopped
+        running = p.winner < 0 and not v.pending_acks and not self.stopped
         out = []
         for seat, bank in enumerate(v.clocks):
             if running and seat == p.to_move:
@@ -502,7 +500,7 @@ class Session:
             # make_act checks the action and keeps the position after it, which the journal's
             # check of the record then reuses: one engine pass on the way out.
             try:
-                raw = v.make_act(self.identity, format_action(action), elapsed)
+                raw = v.make_act(self.identity, action, elapsed)
             except IllegalTurnError:
                 raise
             except (ValueError, IndexError, KeyError) as e:
@@ -768,6 +766,8 @@ class Session:
             self._ack_to(peer)
 
     def _drain_buffer(self, peer: bytes) -> None:
+        if not self._buffer:
+            return
         while self.journal is not None and not self.stopped:
             n = len(self.journal.validator.records)
             raw = self._buffer.pop(n, None)
@@ -1206,8 +1206,8 @@ class Session:
         v = self.validator
         if v is None:
             return
-        recs = v.records
-        for rec in recs[self._announced :]:
+        recs = v.records_since(self._announced)
+        for rec in recs:
             m = rec.message
             who = v.header.seats[rec.slot].name if v.header else "?"
             if isinstance(m, Act):
@@ -1220,8 +1220,8 @@ class Session:
                 )
             elif isinstance(m, Result) and v.is_complete and rec is recs[-1]:
                 self._say_result(v)
-        self._announced = len(recs)
-        if v.position is not None and v.position.phase is Phase.OVER:
+        self._announced = v.next_seq
+        if v.position is not None and v.position.winner >= 0:
             self._track_move()
 
     def result_text(self) -> str:

@@ -43,7 +43,22 @@ _INT_MAX: Final = 2**64 - 1
 
 def _check(value: object, depth: int) -> None:
     """Raise ``TypeError`` unless ``value`` is in the canonical subset."""
-    if value is None or isinstance(value, bool | str | bytes):
+    # Exact types first (every value of every record and frame): isinstance chains cost more.
+    kind = type(value)
+    if kind is bytes or kind is str or kind is bool or value is None:
+        return
+    if kind is int:
+        if not _INT_MIN <= value <= _INT_MAX:  # type: ignore[operator]  # kind is int
+            raise TypeError(f"integer out of msgpack range: {value}")
+        return
+    if kind is tuple:
+        if depth >= MAX_DEPTH:
+            raise TypeError(f"arrays nested deeper than {MAX_DEPTH}")
+        for item in value:  # type: ignore[attr-defined]  # kind is tuple
+            _check(item, depth + 1)
+        return
+    # Subclasses (an IntEnum field) and lists take the general rules.
+    if isinstance(value, bool | str | bytes):
         return
     if isinstance(value, int):
         if not _INT_MIN <= value <= _INT_MAX:

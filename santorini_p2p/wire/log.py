@@ -47,7 +47,6 @@ from santorini_p2p.engine import (
     Action,
     GodMode,
     NameStart,
-    Phase,
     Position,
     Turn,
     apply_action,
@@ -381,6 +380,8 @@ class Validator:
     @property
     def pending_acks(self) -> tuple[int, ...]:
         """Seats (0-based) that still owe an ack of the last action, in the order they ack."""
+        if not self._s.pending:
+            return ()
         return tuple(self._seat_of_slot(i) for i in self._s.pending)
 
     @property
@@ -392,6 +393,10 @@ class Validator:
     def records(self) -> tuple[Record, ...]:
         """Every record accepted so far, in order."""
         return tuple(self._records)
+
+    def records_since(self, start: int) -> list[Record]:
+        """The records from number ``start`` on (a copy of just those)."""
+        return self._records[start:]
 
     @property
     def next_seq(self) -> int:
@@ -412,7 +417,7 @@ class Validator:
     def is_over(self) -> bool:
         """Whether the game has ended (a result may now be signed)."""
         p = self._s.position
-        return p is not None and p.phase is Phase.OVER
+        return p is not None and p.winner >= 0
 
     @property
     def is_complete(self) -> bool:
@@ -424,7 +429,7 @@ class Validator:
     def result(self) -> tuple[int, str] | None:
         """``(winner seat or -1, reason)`` once the game is over, else ``None``."""
         p = self._s.position
-        if p is None or p.phase is not Phase.OVER:
+        if p is None or p.winner < 0:
             return None
         won = outcome(p).winner
         return (-1 if won is None else won), (self._s.ended or "win")
@@ -740,7 +745,7 @@ class Validator:
             hash=digest,
             pending=_without(s.pending, slot),
             offer=None,
-            ended="resign" if q.phase is Phase.OVER else s.ended,
+            ended="resign" if q.winner >= 0 else s.ended,
         )
 
     def _timeout(self, msg: Timeout, slot: int) -> _State:
@@ -760,7 +765,7 @@ class Validator:
             hash=digest,
             pending=_without(s.pending, loser),
             offer=None,
-            ended="time" if q.phase is Phase.OVER else s.ended,
+            ended="time" if q.winner >= 0 else s.ended,
         )
 
     def _offer(self, msg: Offer, slot: int) -> _State:
@@ -824,7 +829,7 @@ class Validator:
         """Return the signed reveal of ``nonce``."""
         return seal(identity, Reveal(self.next_seq, self._last, nonce))
 
-    def make_act(self, identity: Identity, action: str, clock_ms: int = 0) -> bytes:
+    def make_act(self, identity: Identity, action: str | Action, clock_ms: int = 0) -> bytes:
         """Return the signed action (canonical text of ``action``) with the state hash after.
 
         Raises:
@@ -834,7 +839,7 @@ class Validator:
         p = self._s.position
         if p is None:
             raise IllegalTurnError("no position yet: the draw is not complete")
-        a = parse_action(action)
+        a = parse_action(action) if isinstance(action, str) else action
         q = apply_action(p, a)
         text = format_action(a)
         digest = state_hash(q)
