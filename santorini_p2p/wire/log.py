@@ -335,6 +335,9 @@ class Validator:
         # The last action made here: (position before, action text, position after, hash),
         # so feeding that record back does not play and hash it again (a pure function).
         self._made: tuple[Position, str, Position, bytes] | None = None
+        # The last record sealed here and its message: fed back as this peer's own record
+        # (``verified``), its body is not decoded again.
+        self._sealed: tuple[bytes, Message] | None = None
 
     # -- state -----------------------------------------------------------------------------
 
@@ -516,7 +519,12 @@ class Validator:
             raise SignatureError(f"signed by {fingerprint(signer)}, which holds no seat")
         if not verified and not verify(signer, signature, SIGNING_DOMAIN + body):
             raise SignatureError(f"bad signature (signer {fingerprint(signer)})")
-        return self._fold(raw, index, signer, decode_body(body), chain_hash(raw))
+        sealed = self._sealed
+        if verified and sealed is not None and sealed[0] is raw:
+            msg = sealed[1]
+        else:
+            msg = decode_body(body)
+        return self._fold(raw, index, signer, msg, chain_hash(raw))
 
     def _fold(
         self, raw: bytes, index: int, signer: bytes, msg: Message, digest: bytes
@@ -816,18 +824,20 @@ class Validator:
     # -- building the next record ----------------------------------------------------------
 
     def _seal(self, identity: Identity, message: Message) -> bytes:
-        return seal(identity, message)
+        raw = seal(identity, message)
+        self._sealed = (raw, message)
+        return raw
 
     def make_commit(self, identity: Identity, nonce: bytes) -> bytes:
         """Return the signed commit to ``nonce`` (32 random bytes kept for the reveal)."""
         h = self._s.header
         assert h is not None, "the header comes first"
         c = commitment(h.game_id, identity.public_key, nonce)
-        return seal(identity, Commit(self.next_seq, self._last, c))
+        return self._seal(identity, Commit(self.next_seq, self._last, c))
 
     def make_reveal(self, identity: Identity, nonce: bytes) -> bytes:
         """Return the signed reveal of ``nonce``."""
-        return seal(identity, Reveal(self.next_seq, self._last, nonce))
+        return self._seal(identity, Reveal(self.next_seq, self._last, nonce))
 
     def make_act(self, identity: Identity, action: str | Action, clock_ms: int = 0) -> bytes:
         """Return the signed action (canonical text of ``action``) with the state hash after.
@@ -844,11 +854,11 @@ class Validator:
         text = format_action(a)
         digest = state_hash(q)
         self._made = (p, text, q, digest)
-        return seal(identity, Act(self.next_seq, self._last, text, clock_ms, digest))
+        return self._seal(identity, Act(self.next_seq, self._last, text, clock_ms, digest))
 
     def make_ack(self, identity: Identity) -> bytes:
         """Return the signed acknowledgement of the last action."""
-        return seal(identity, Ack(self.next_seq, self._last, self._s.last_act, self._s.hash))
+        return self._seal(identity, Ack(self.next_seq, self._last, self._s.last_act, self._s.hash))
 
     def make_resign(self, identity: Identity) -> bytes:
         """Return the signed resignation of ``identity``'s seat.
@@ -857,31 +867,31 @@ class Validator:
             IllegalTurnError: the seat cannot resign now.
         """
         p, seat = self._position_and_seat(identity)
-        return seal(identity, Resign(self.next_seq, self._last, state_hash(resign(p, seat))))
+        return self._seal(identity, Resign(self.next_seq, self._last, state_hash(resign(p, seat))))
 
     def make_timeout(self, identity: Identity) -> bytes:
         """Return the signed claim that the seat to move ran out of time."""
         p, _ = self._position_and_seat(identity)
         after = state_hash(lose_on_time(p, p.to_move))
-        return seal(identity, Timeout(self.next_seq, self._last, p.to_move, after))
+        return self._seal(identity, Timeout(self.next_seq, self._last, p.to_move, after))
 
     def make_offer(self, identity: Identity, kind: str) -> bytes:
         """Return the signed offer to end the game: ``kind`` is ``draw`` or ``abort``."""
-        return seal(identity, Offer(self.next_seq, self._last, kind))
+        return self._seal(identity, Offer(self.next_seq, self._last, kind))
 
     def make_accept(self, identity: Identity) -> bytes:
         """Return the signed acceptance of the open offer."""
         o = self._s.offer
         if o is None:
             raise IllegalTurnError("there is no open offer to accept")
-        return seal(identity, Accept(self.next_seq, self._last, o.kind, o.seq))
+        return self._seal(identity, Accept(self.next_seq, self._last, o.kind, o.seq))
 
     def make_result(self, identity: Identity) -> bytes:
         """Return ``identity``'s signed result record of the finished game."""
         res = self.result
         if res is None:
             raise IllegalTurnError("the game is not over")
-        return seal(identity, Result(self.next_seq, self._last, res[0], res[1], self._s.hash))
+        return self._seal(identity, Result(self.next_seq, self._last, res[0], res[1], self._s.hash))
 
     def _position_and_seat(self, identity: Identity) -> tuple[Position, int]:
         p = self._s.position
