@@ -321,6 +321,8 @@ def main() -> int:
         f"p99 {p99:.3f} ms ({len(got)} samples)"
     )
     print(f"median / floor: {med / fmed:.1f}x")
+    met = med <= 2 * fmed and p99 < 5
+    print(f"target (median within 2x the floor, p99 under 5 ms): {'met' if met else 'not met'}")
     for kind in ("act", "ack"):
         if kind in checks:
             m = statistics.median(checks[kind]) / 1000

@@ -127,6 +127,8 @@ def main() -> int:
     print(f"batch: {args.games} replays, {records} records (= signatures)")
     print(f"raw Ed25519 verify          {floor:10.0f} signatures/s")
     print(f"read_log, one core          {single:10.0f} records/s  ({single / floor:.0%} of raw)")
+    verdict = "met" if single >= 0.8 * floor else "not met"
+    print(f"target (one core at 80% of raw or more): {verdict}")
     print(f"verify_files --jobs 1       {records / one_s:10.0f} records/s  (wall clock)")
     print(
         f"verify_files --jobs {args.jobs:<2}      {records / many_s:10.0f} records/s  "
