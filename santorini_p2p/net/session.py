@@ -7,11 +7,11 @@ that drops, duplicates, delays and reorders frames.
 
 The log is the game: every record goes through ``wire.log``'s validator (signature over the
 exact bytes, chain, the signer's right to it, legality, state hash) and is appended to the
-journal before it is sent (fsynced first when it is this peer's own). Records have numbers,
-so acknowledgement and resending are a matter of counting: each peer says how many records it
-holds (``Status``), and whoever holds more sends the rest again; a record already held is
-ignored if it is the same bytes. The host relays every record to every other peer; it cannot
-forge one.
+journal before it is sent (fsynced first when it is this peer's own, but for an ack or a
+result: SESSION.md 8). Records have numbers, so acknowledgement and resending are a matter
+of counting: each peer says how many records it holds (``Status``), and whoever holds more
+sends the rest again; a record already held is ignored if it is the same bytes. The host
+relays every record to every other peer; it cannot forge one.
 
 Who writes the next record is fixed by the log (``Validator.expected_signers``); of several
 allowed signers the first writes first, so two peers never race for one record number, except
@@ -833,7 +833,7 @@ class Session:
         v = self.journal.validator
         index = v.next_seq
         try:
-            # Another's record: written, fsynced with this peer's next own record (SESSION.md 8).
+            # Another's record: written, fsynced with this peer's next fsynced one (SESSION.md 8).
             rec = self.journal.append(raw)
         except ReplayError as e:
             cause = e.__cause__
@@ -1057,7 +1057,7 @@ class Session:
         self._announce()
 
     def _write(self, raw: bytes) -> None:
-        """Journal one of this peer's records (checked, fsynced), then send it.
+        """Journal one of this peer's records (checked; fsynced but for an ack), then send it.
 
         A record the log refuses (this peer's engine disagreeing with itself) stops the game.
         """

@@ -28,7 +28,8 @@ Public API:
   reporting the first bad record by number (framing errors included, in order).
 - ``Journal``: the live log on disk; ``Journal.create(path, header_envelope)``,
   ``Journal.open(path)`` (reads and verifies what is there, for resume), ``append(raw, own=)``
-  (validates and writes; fsyncs a peer's own record), ``validator``, ``close()``.
+  (validates and writes; fsyncs a peer's own record but an ack or result), ``validator``,
+  ``close()``.
 """
 
 from __future__ import annotations
