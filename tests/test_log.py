@@ -390,10 +390,8 @@ def test_journal_appends_fsyncs_and_resumes(tmp_path):
     assert read_log(path.read_bytes()).is_complete
 
 
-def test_journal_fsyncs_own_records_and_defers_received_ones(tmp_path, monkeypatch):
-    # An own record must be on disk before it is sent; a received one only has to be written.
-    env = game()
-    path = tmp_path / "game.journal"
+def _count_fsyncs(monkeypatch, path) -> list[int]:
+    """From now on, note the size of ``path`` at every fsync."""
     synced: list[int] = []
     real_fsync = os.fsync
 
@@ -401,8 +399,16 @@ def test_journal_fsyncs_own_records_and_defers_received_ones(tmp_path, monkeypat
         synced.append(path.stat().st_size)
         real_fsync(fd)
 
+    monkeypatch.setattr(os, "fsync", counting_fsync)
+    return synced
+
+
+def test_journal_fsyncs_own_records_and_defers_received_ones(tmp_path, monkeypatch):
+    # An own record must be on disk before it is sent; a received one only has to be written.
+    env = game()
+    path = tmp_path / "game.journal"
     with Journal.create(path, env[0]) as j:
-        monkeypatch.setattr(os, "fsync", counting_fsync)
+        synced = _count_fsyncs(monkeypatch, path)
         j.append(env[1])
         j.append(env[2])
         # Written at once (a killed process loses nothing), not yet fsynced.
@@ -425,17 +431,10 @@ def test_journal_does_not_fsync_own_acknowledgements_and_results(tmp_path, monke
     kinds = [type(decode_body(open_envelope(raw).body)) for raw in env]
     acked = kinds.index(Ack)
     path = tmp_path / "game.journal"
-    synced: list[int] = []
-    real_fsync = os.fsync
-
-    def counting_fsync(fd: int) -> None:
-        synced.append(path.stat().st_size)
-        real_fsync(fd)
-
     with Journal.create(path, env[0]) as j:
         for raw in env[1:acked]:
             j.append(raw)
-        monkeypatch.setattr(os, "fsync", counting_fsync)
+        synced = _count_fsyncs(monkeypatch, path)
         j.append(env[acked], own=True)
         assert path.read_bytes() == encode_frames(env[: acked + 1])
         assert synced == []
