@@ -160,6 +160,9 @@ class NetworkGame:
         self._gave_up: str | None = None
         self.give_up_ms = give_up_ms
         session.listen(self._notify)
+        # A record goes out the moment it is journaled: the acknowledgement a peer waits for
+        # does not wait for this peer's notes and screen.
+        session.on_record_out = self._flush
 
     # -- the console's game controller protocol, by structure ---------------------------------
 

@@ -235,6 +235,9 @@ class Session:
         self._started_ms = now()
         self._hello_sent_ms = -(10**9)
         self._listeners: list[Callable[[], None]] = []
+        #: Called as soon as a record of the log is queued to go out, so that the runner can
+        #: send it before the session goes on with notes and listeners (it stays I/O free).
+        self.on_record_out: Callable[[], None] | None = None
         self._announced = 0
         if not is_host:
             self._peers[HOST_ID] = _Peer(connected=False, last_heard_ms=now())
@@ -1097,6 +1100,8 @@ class Session:
                 continue
             p.last_resend_ms = self._now()
             self._send(peer_id, frame)
+        if self.on_record_out is not None:
+            self.on_record_out()
 
     def _send_missing(self, peer: bytes, p: _Peer) -> None:
         """Send (again) the records ``peer`` is not known to hold, a batch at a time."""

@@ -490,3 +490,42 @@ def test_an_offer_closed_before_the_game_starts_leaves_nothing_to_resume(tmp_pat
     s.close()
     assert not list(game_dir(home).iterdir())
     assert unfinished_games(home) == []
+
+
+class _RecordingLink:
+    """A link that keeps what is sent (the session runner's view of the socket)."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def send(self, peer: bytes, frame: bytes) -> bool:
+        self.sent.append(frame)
+        return True
+
+    async def receive(self, limit: float) -> tuple[bytes, bytes] | None:
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_network_game_sends_a_record_before_its_listeners_hear_of_it(tmp_path):
+    # The peer waiting for this record should not wait for this peer's notes and screen.
+    from santorini_p2p.net.frames import decode_frame
+    from santorini_p2p.net.game import NetworkGame
+
+    net = Net.create(tmp_path, 2, seed=21)
+    _play_until(net, Phase.PLAY, turns=2)
+    _idle(net)
+    session = next(s for s in net.sessions if s.awaiting is not None)
+    link = _RecordingLink()
+    game = NetworkGame(session, link)
+    heard: list[int] = []
+    session.listen(lambda: heard.append(len(link.sent)))
+    assert session.position is not None
+    game.submit(legal_actions(session.position)[0])
+    sent = [decode_frame(f) for f in link.sent]
+    records = [f for f in sent if isinstance(f, RecordFrame)]
+    assert [f.envelope for f in records] == [session.records[-1].raw]
+    assert heard
+    assert heard[0] >= 1  # already on the link when the first listener ran
