@@ -772,14 +772,14 @@ class Session:
         if not self._buffer:
             return
         while self.journal is not None and not self.stopped:
-            n = len(self.journal.validator.records)
+            n = self.journal.validator.next_seq
             raw = self._buffer.pop(n, None)
             if raw is None:
                 break
             if not self._accept(peer, raw):
                 break
         if self.journal is not None:
-            n = len(self.journal.validator.records)
+            n = self.journal.validator.next_seq
             for i in [i for i in self._buffer if i < n]:
                 del self._buffer[i]
 
