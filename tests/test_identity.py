@@ -12,6 +12,7 @@ from santorini_p2p.wire.identity import (
     KEY_FILE,
     Identity,
     check_name,
+    count_verified,
     fingerprint,
     home_dir,
     load_identity,
@@ -44,6 +45,26 @@ def test_verify_is_false_for_bad_input_and_never_raises():
     bad = bytearray(RFC_SIG)
     bad[63] ^= 0x80
     assert not verify(RFC_PUBLIC, bytes(bad), b"")
+
+
+def test_count_verified_counts_the_leading_good_signatures_like_verify():
+    a, b = Identity.from_seed(b"\x01" * 32, "a"), Identity.from_seed(b"\x02" * 32, "b")
+    good = [(k.public_key, k.sign(m), m) for k in (a, b, a) for m in (b"one", b"two")]
+    assert count_verified(good) == 6
+    assert count_verified([]) == 0
+    bad = bytearray(RFC_SIG)
+    bad[63] ^= 0x80
+    # Each kind of failure verify reports as False stops the count where it is.
+    for broken in [
+        (RFC_PUBLIC, RFC_SIG, b"x"),
+        (RFC_PUBLIC, bytes(bad), b""),
+        (RFC_PUBLIC, RFC_SIG[:-1], b""),
+        (RFC_PUBLIC[:31], RFC_SIG, b""),
+        (b"\xff" * 32, RFC_SIG, b""),
+        (b.public_key, a.sign(b"one"), b"one"),
+    ]:
+        assert not verify(*broken)
+        assert count_verified([*good[:4], broken, *good[4:]]) == 4
 
 
 def test_fingerprint_is_four_groups_of_blake2b_hex():

@@ -25,6 +25,7 @@ import hashlib
 import os
 import sys
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -105,6 +106,31 @@ def verify(public_key: bytes, signature: bytes, data: bytes) -> bool:
     except (InvalidSignature, ValueError):
         return False
     return True
+
+
+def count_verified(items: Iterable[tuple[bytes, bytes, bytes]]) -> int:
+    """Return how many of ``(public_key, signature, data)`` verify, counting until one does not.
+
+    The same check as ``verify`` for each, in one tight loop: reading a log checks thousands of
+    signatures by a handful of keys, and the per-call costs of ``verify`` are a tenth of an
+    Ed25519 verification.
+    """
+    keys: dict[bytes, Ed25519PublicKey] = {}
+    count = 0
+    try:
+        for public_key, signature, data in items:
+            key = keys.get(public_key)
+            if key is None:
+                if len(public_key) != PUBLIC_KEY_BYTES:
+                    break
+                key = keys[public_key] = _public(bytes(public_key))
+            if len(signature) != SIGNATURE_BYTES:
+                break
+            key.verify(signature, data)
+            count += 1
+    except (InvalidSignature, ValueError):
+        pass
+    return count
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,6 @@ Public API:
 from __future__ import annotations
 
 import gc
-import hashlib
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -61,6 +60,7 @@ from santorini_p2p.engine import (
     resign,
     state_hash,
 )
+from santorini_p2p.engine.hashing import blake2b_256
 from santorini_p2p.errors import (
     ChainError,
     DecodeError,
@@ -76,7 +76,13 @@ from santorini_p2p.errors import (
 )
 from santorini_p2p.wire.codec import MAX_RECORD_BYTES, decode, encode
 from santorini_p2p.wire.draw import commitment, draw_seed, draw_setup
-from santorini_p2p.wire.identity import Identity, check_name, fingerprint, verify
+from santorini_p2p.wire.identity import (
+    Identity,
+    check_name,
+    count_verified,
+    fingerprint,
+    verify,
+)
 from santorini_p2p.wire.messages import (
     GOD_MODES,
     OFFER_KINDS,
@@ -138,7 +144,7 @@ def _short(h: bytes) -> str:
 
 def chain_hash(raw: bytes) -> bytes:
     """Return the chain hash of an envelope: BLAKE2b-256 of its exact bytes."""
-    return hashlib.blake2b(raw, digest_size=32).digest()
+    return blake2b_256(raw)
 
 
 def signing_input(body: bytes) -> bytes:
@@ -1027,12 +1033,10 @@ def _open_all(frames: list[bytes]) -> list[_Opened]:
             msg = decode_body(body)
         except WireError:
             break
-        opened.append((raw, signer, msg, hashlib.blake2b(raw, digest_size=32).digest()))
-        signed.append((signer, signature, body))
-    for i, (signer, signature, body) in enumerate(signed):
-        if not verify(signer, signature, SIGNING_DOMAIN + body):
-            return opened[:i]
-    return opened
+        opened.append((raw, signer, msg, chain_hash(raw)))
+        signed.append((signer, signature, SIGNING_DOMAIN + body))
+    good = count_verified(signed)
+    return opened if good == len(opened) else opened[:good]
 
 
 def read_log(data: bytes, *, complete: bool = True) -> Validator:
