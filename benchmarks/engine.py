@@ -16,6 +16,7 @@ from santorini_p2p.engine import (
     GOD_NAMES,
     OPENING,
     Phase,
+    Position,
     apply_action,
     apply_unchecked,
     generate_turns,
@@ -29,10 +30,10 @@ from santorini_p2p.engine import (
 PERFT_FILE = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "perft.txt"
 
 
-def sample_positions(gods: tuple[str, str] | None, count: int, seed: int) -> list:
+def sample_positions(gods: tuple[str, str] | None, count: int, seed: int) -> list[Position]:
     """Positions from seeded random games (after placement), with or without gods."""
     rng = random.Random(seed)
-    out = []
+    out: list[Position] = []
     while len(out) < count:
         drawn = gods or ()
         p = new_game(2, "random" if gods else "none", drawn=drawn)
@@ -44,7 +45,7 @@ def sample_positions(gods: tuple[str, str] | None, count: int, seed: int) -> lis
     return out
 
 
-def time_generation(positions: list, repeat: int) -> tuple[float, float]:
+def time_generation(positions: list[Position], repeat: int) -> tuple[float, float]:
     """Return (positions per second, turns per second) of generate_turns."""
     start = time.perf_counter()
     turns = 0

@@ -6,12 +6,15 @@ transport and sessions. By default they are two processes, as two people would r
 the host in this process, the joiner a ``santorini join`` process of its own. For each action
 of the host the benchmark takes the time from the moment the action is submitted (signed,
 journaled, sent) to the moment the host has checked and journaled the joiner's
-acknowledgement. The floor, measured in the same run between the games and across the same
-process boundary: a bare ZeroMQ round trip over the same kind of sockets, to an echo process,
-plus one Ed25519 sign and one verify each way.
+acknowledgement. The floor, measured in the same run and across the same process boundary: a
+bare ZeroMQ round trip over the same kind of sockets, to an echo process, plus one Ed25519
+sign and one verify each way. Its samples are taken just before each action of the host
+(while the game waits for the host's move), so that the two see the machine alike: a shared
+virtual machine's speed drifts by a factor of two from one second to the next.
 
 ``--one-process`` runs both peers on one event loop instead, with the floor measured within
-this process; there each peer's work also delays the other's (one interpreter lock).
+this process between the games; there each peer's work also delays the other's (one
+interpreter lock).
 
 The journal fsyncs as shipped; ``--no-fsync`` measures the same path with fsync skipped in
 this process, to show what the disk costs.
@@ -42,6 +45,9 @@ from santorini_p2p.net.transport import (
 from santorini_p2p.wire.identity import Identity, verify
 from santorini_p2p.wire.log import Validator, iter_frames
 from santorini_p2p.wire.messages import Ack
+
+FLOOR_PER_TURN = 3
+"""Floor round trips taken just before each host action (two-process mode)."""
 
 
 def _pct(values: list[int], q: float) -> float:
@@ -163,10 +169,20 @@ class EchoProcess:
         await close_context(self._ctx)
 
 
-async def one_game(tmp: Path, seed: int, samples: list[int], *, process: bool = False) -> None:
+async def one_game(
+    tmp: Path,
+    seed: int,
+    samples: list[int],
+    *,
+    process: bool = False,
+    echo: EchoProcess | None = None,
+    base: list[int] | None = None,
+) -> None:
     """Play one game; append the host's submit-to-all-acks times (µs) to ``samples``.
 
-    With ``process`` the joiner is a ``santorini join`` process of its own.
+    With ``process`` the joiner is a ``santorini join`` process of its own. With ``echo``,
+    the host's computer player first takes ``FLOOR_PER_TURN`` floor samples into ``base``
+    before each of its moves, so that each action and its floor see the machine alike.
     """
     a = Identity.from_seed(seed.to_bytes(4, "big") * 8, "host")
     b = Identity.from_seed((seed + 1).to_bytes(4, "big") * 8, "joiner")
@@ -212,8 +228,16 @@ async def one_game(tmp: Path, seed: int, samples: list[int], *, process: bool = 
 
     hs.submit = timed_submit  # type: ignore[method-assign]  # measuring
     hs.listen(check)
+    loop = asyncio.get_running_loop()
+
+    def host_bot(position: object, rng: random.Random, stop: object) -> Action:
+        if echo is not None and base is not None:
+            sampled = asyncio.run_coroutine_threadsafe(echo.floor(FLOOR_PER_TURN), loop)
+            base.extend(sampled.result(timeout=10))
+        return _random_bot(position, rng, stop)
+
     bot = _random_bot
-    games = [NetworkGame(hs, host_link, bot=bot, rng=random.Random(seed))]
+    games = [NetworkGame(hs, host_link, bot=host_bot, rng=random.Random(seed))]
     if child is None:
         games.append(NetworkGame(js, join_link, bot=bot, rng=random.Random(seed + 1)))
     try:
@@ -250,10 +274,9 @@ async def sessions(
 ) -> tuple[list[int], list[int], dict[str, list[int]]]:
     """Play games until ``turns`` host actions were timed; also time checking each record.
 
-    Returns the samples, floor samples taken between the games (so that both see the machine
-    at the same times: a shared virtual machine's speed drifts by a factor of two over
-    minutes), and the record checks. With ``process`` the joiner, and the floor's far end,
-    are processes of their own.
+    Returns the samples, the floor samples (taken before each host action with ``process``,
+    between the games without), and the record checks. With ``process`` the joiner, and the
+    floor's far end, are processes of their own.
     """
     samples: list[int] = []
     base: list[int] = []
@@ -265,9 +288,9 @@ async def sessions(
             seed = 1
             while len(samples) < turns:
                 before = len(samples)
-                await one_game(Path(d), seed, samples, process=process)
-                n = max(20, 3 * (len(samples) - before))
-                base += await (echo.floor(n) if echo is not None else floor(n))
+                await one_game(Path(d), seed, samples, process=process, echo=echo, base=base)
+                if echo is None:
+                    base += await floor(max(20, 3 * (len(samples) - before)))
                 seed += 2
             checks = _time_checks(Path(d))
     finally:
