@@ -10,7 +10,11 @@ acknowledgement. The floor, measured in the same run and across the same process
 bare ZeroMQ round trip over the same kind of sockets, to an echo process, plus one Ed25519
 sign and one verify each way. Its samples are taken just before each action of the host
 (while the game waits for the host's move), so that the two see the machine alike: a shared
-virtual machine's speed drifts by a factor of two from one second to the next.
+virtual machine's speed drifts by a factor of two from one second to the next. Each time,
+the first round trip starts from idle peers, as the action's own does (the peer has waited
+for the move), and two more follow back to back; both floors are printed, and the target is
+held to the first (on a virtual machine, waking an idle CPU costs a good part of a
+millisecond, which back-to-back round trips never pay).
 
 ``--one-process`` runs both peers on one event loop instead, with the floor measured within
 this process between the games; there each peer's work also delays the other's (one
@@ -30,6 +34,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from santorini_p2p.engine import Action
@@ -47,7 +52,16 @@ from santorini_p2p.wire.log import Validator, iter_frames
 from santorini_p2p.wire.messages import Ack
 
 FLOOR_PER_TURN = 3
-"""Floor round trips taken just before each host action (two-process mode)."""
+"""Floor round trips taken just before each host action (two-process mode): the first from
+idle, as the action's own round trip starts, the others back to back."""
+
+
+@dataclass
+class Floors:
+    """Floor samples in microseconds: from idle peers, and back to back."""
+
+    idle: list[int] = field(default_factory=list)
+    warm: list[int] = field(default_factory=list)
 
 
 def _pct(values: list[int], q: float) -> float:
@@ -176,12 +190,12 @@ async def one_game(
     *,
     process: bool = False,
     echo: EchoProcess | None = None,
-    base: list[int] | None = None,
+    floors: Floors | None = None,
 ) -> None:
     """Play one game; append the host's submit-to-all-acks times (µs) to ``samples``.
 
     With ``process`` the joiner is a ``santorini join`` process of its own. With ``echo``,
-    the host's computer player first takes ``FLOOR_PER_TURN`` floor samples into ``base``
+    the host's computer player first takes ``FLOOR_PER_TURN`` floor samples into ``floors``
     before each of its moves, so that each action and its floor see the machine alike.
     """
     a = Identity.from_seed(seed.to_bytes(4, "big") * 8, "host")
@@ -231,9 +245,11 @@ async def one_game(
     loop = asyncio.get_running_loop()
 
     def host_bot(position: object, rng: random.Random, stop: object) -> Action:
-        if echo is not None and base is not None:
+        if echo is not None and floors is not None:
             sampled = asyncio.run_coroutine_threadsafe(echo.floor(FLOOR_PER_TURN), loop)
-            base.extend(sampled.result(timeout=10))
+            first, *rest = sampled.result(timeout=10)
+            floors.idle.append(first)
+            floors.warm.extend(rest)
         return _random_bot(position, rng, stop)
 
     bot = _random_bot
@@ -271,15 +287,15 @@ def _random_bot(position: object, rng: random.Random, stop: object) -> Action:
 
 async def sessions(
     turns: int, *, process: bool = True
-) -> tuple[list[int], list[int], dict[str, list[int]]]:
+) -> tuple[list[int], Floors, dict[str, list[int]]]:
     """Play games until ``turns`` host actions were timed; also time checking each record.
 
-    Returns the samples, the floor samples (taken before each host action with ``process``,
-    between the games without), and the record checks. With ``process`` the joiner, and the
-    floor's far end, are processes of their own.
+    Returns the samples, the floor samples (taken before each host action with ``process``;
+    between the games without, back to back only), and the record checks. With ``process``
+    the joiner, and the floor's far end, are processes of their own.
     """
     samples: list[int] = []
-    base: list[int] = []
+    floors = Floors()
     echo = EchoProcess() if process else None
     try:
         if echo is not None:
@@ -288,15 +304,15 @@ async def sessions(
             seed = 1
             while len(samples) < turns:
                 before = len(samples)
-                await one_game(Path(d), seed, samples, process=process, echo=echo, base=base)
+                await one_game(Path(d), seed, samples, process=process, echo=echo, floors=floors)
                 if echo is None:
-                    base += await floor(max(20, 3 * (len(samples) - before)))
+                    floors.warm += await floor(max(20, 3 * (len(samples) - before)))
                 seed += 2
             checks = _time_checks(Path(d))
     finally:
         if echo is not None:
             await echo.stop()
-    return samples, base, checks
+    return samples, floors, checks
 
 
 def _time_checks(root: Path) -> dict[str, list[int]]:
@@ -328,24 +344,36 @@ def main() -> int:
     if args.no_fsync:
         os.fsync = lambda fd: None
     process = not args.one_process
-    got, base, checks = asyncio.run(sessions(args.turns, process=process))
-    fmed, f99 = statistics.median(base) / 1000, _pct(base, 0.99)
+    got, floors, checks = asyncio.run(sessions(args.turns, process=process))
     med, p99 = statistics.median(got) / 1000, _pct(got, 0.99)
     fsync = "off" if args.no_fsync else "on"
     if process and args.no_fsync:
         fsync += " here, on in the joining process"
     where = "two processes" if process else "one process"
-    print(
-        f"floor ({where}: zmq round trip + Ed25519 sign/verify each way): median {fmed:.3f} ms, "
-        f"p99 {f99:.3f} ms ({len(base)} samples)"
-    )
+    print(f"floor ({where}: zmq round trip + Ed25519 sign/verify each way):")
+    rows = [("from idle", floors.idle)] if floors.idle else []
+    rows.append(("back to back", floors.warm))
+    for label, values in rows:
+        long = "from idle peers, one before each action" if label == "from idle" else label
+        print(
+            f"  {long + ':':42s} median {statistics.median(values) / 1000:.3f} ms, "
+            f"p99 {_pct(values, 0.99):.3f} ms ({len(values)} samples)"
+        )
     print(
         f"action to every ack (journal fsync {fsync}): median {med:.3f} ms, "
         f"p99 {p99:.3f} ms ({len(got)} samples)"
     )
-    print(f"median / floor: {med / fmed:.1f}x")
-    met = med <= 2 * fmed and p99 < 5
-    print(f"target (median within 2x the floor, p99 under 5 ms): {'met' if met else 'not met'}")
+    ratios = [f"{med / (statistics.median(v) / 1000):.1f}x {label}" for label, v in rows]
+    print(f"median / floor: {', '.join(ratios)}")
+    # An action's round trip starts from peers that have been idle (waiting for a move), so
+    # the floor it is held to is the round trip from idle; on a virtual machine that costs
+    # more than one right after another (an idle virtual CPU takes time to wake).
+    reference = statistics.median(rows[0][1]) / 1000
+    met = med <= 2 * reference and p99 < 5
+    print(
+        f"target (median within 2x the floor{' from idle peers' if floors.idle else ''}, "
+        f"p99 under 5 ms): {'met' if met else 'not met'}"
+    )
     for kind in ("act", "ack"):
         if kind in checks:
             m = statistics.median(checks[kind]) / 1000
