@@ -3,7 +3,8 @@
 
 Run by hand (`python benchmarks/console.py`); prints the median and the worst time of typing
 turns letter by letter into the real game screen (80x24, VT100 output to memory), also while
-the computer opponent searches in a worker thread. Target: well under 50 ms a keystroke.
+the computer opponent searches: in its own process, as the console runs it, and for
+comparison in a thread of this process. Target: well under 50 ms a keystroke.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
+from santorini_p2p.ai import choose_action
+from santorini_p2p.ai.worker import SearchProcess
 from santorini_p2p.engine import OPENING, Phase, legal_actions, new_game, parse_position
 from santorini_p2p.ui.app import GameScreen
 from santorini_p2p.ui.local import LocalGame, Player
@@ -42,20 +45,31 @@ def _full_game(gods: tuple[str, str], plies: int, seed: int) -> LocalGame:
         rng = random.Random(seed)
 
 
-def _search_in_background(stop: threading.Event) -> None:
-    """Keep the computer opponent searching, as it does while the player types ahead."""
-    from santorini_p2p.ai import choose_action
+def _search_in_background(stop: threading.Event, where: str) -> None:
+    """Keep the computer opponent searching, as it does while the player types ahead.
 
+    ``where``: "thread" searches in this thread, "process" in the search process the console
+    uses (this thread only waits for it).
+    """
     p = parse_position(OPENING)
-    while not stop.is_set():
-        choose_action(p, "hard", rng=random.Random(0), think=0.5, stop=stop)
+    searcher = SearchProcess() if where == "process" else None
+    try:
+        while not stop.is_set():
+            if searcher is None:
+                choose_action(p, "hard", rng=random.Random(0), think=0.5, stop=stop)
+            else:
+                searcher.choose(p, "hard", random.Random(0), stop, think=0.5)
+    finally:
+        if searcher is not None:
+            searcher.close()
 
 
-async def _measure(game: LocalGame, keys_to_type: int, busy: bool = False) -> list[float]:
+async def _measure(game: LocalGame, keys_to_type: int, busy: str = "") -> list[float]:
     stop = threading.Event()
-    worker = threading.Thread(target=_search_in_background, args=(stop,), daemon=True)
+    worker = threading.Thread(target=_search_in_background, args=(stop, busy), daemon=True)
     if busy:
         worker.start()
+        await asyncio.sleep(1)  # the search process starts, as it has in a game
     try:
         return await _type(game, keys_to_type)
     finally:
@@ -97,11 +111,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--keys", type=int, default=200, help="keystrokes to time")
     args = parser.parse_args()
-    for gods, busy in ((("", ""), False), (("hermes", "prometheus"), False), (("", ""), True)):
+    runs = (
+        (("", ""), ""),
+        (("hermes", "prometheus"), ""),
+        (("", ""), "process"),
+        (("", ""), "thread"),
+    )
+    for gods, busy in runs:
         game = _full_game(gods, 30, 3)
         times = sorted(asyncio.run(_measure(game, args.keys, busy)))
         ms = [t * 1000 for t in times]
-        name = ",".join(g or "-" for g in gods) + (" +search" if busy else "")
+        name = ",".join(g or "-" for g in gods) + (f" +search ({busy})" if busy else "")
         print(
             f"gods {name:<22} legal {len(legal_actions(game.position)):>5}  "
             f"median {statistics.median(ms):6.1f} ms  p95 {ms[int(len(ms) * 0.95)]:6.1f} ms  "

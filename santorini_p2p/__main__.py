@@ -4,4 +4,6 @@ from __future__ import annotations
 
 from santorini_p2p.cli import main
 
-raise SystemExit(main())
+# Guarded: a search process started with "spawn" imports this module again.
+if __name__ == "__main__":
+    raise SystemExit(main())

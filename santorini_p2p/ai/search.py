@@ -6,19 +6,19 @@ move ordering (the table's move, blocks of threats, climbs, the history heuristi
 one-ply check for an immediate win at every node. Two sides (2 players, or 4 players as
 teams) are searched exactly; with 3 players the search is paranoid: the searching seat
 against the other two together. All state lives in one ``_Search`` per call, so calls may run
-in parallel threads; a ``threading.Event`` or a node or time budget stops a search at once.
+in parallel threads; a stop flag (``threading.Event``), a node or a time budget stops a search
+at once.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
+from typing import Final, Protocol
 
 from santorini_p2p.ai.evaluate import WIN, can_win_now, evaluate, threat_squares
 from santorini_p2p.ai.opening import choose_setup
@@ -39,6 +39,7 @@ __all__ = [
     "LEVELS",
     "Analysis",
     "Level",
+    "StopFlag",
     "analyse",
     "choose_action",
     "find_level",
@@ -48,6 +49,14 @@ CLOCK_MARGIN_MS: Final = 1_000
 """A computer player on the clock is stopped this long before its time runs out."""
 LEVELS: Final = ("random", "easy", "medium", "hard")
 """The computer's levels, weakest first."""
+
+
+class StopFlag(Protocol):
+    """What stops a search: a ``threading.Event``, or anything else with ``is_set``."""
+
+    def is_set(self) -> bool:
+        """Return whether the search should stop now."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +144,7 @@ class _Search:
         *,
         max_nodes: int | None,
         deadline: float | None,
-        stop: threading.Event | None,
+        stop: StopFlag | None,
         clock: Callable[[], float],
         quiescence: bool = True,
         reduce: bool = True,
@@ -371,7 +380,7 @@ def _search(
     rng: random.Random,
     think: float | None,
     nodes: int | None,
-    stop: threading.Event | None,
+    stop: StopFlag | None,
     clock: Callable[[], float] = time.monotonic,
 ) -> _Result:
     """Iterative deepening from ``p`` (play phase) up to the level's depth or a budget."""
@@ -438,7 +447,7 @@ def choose_action(
     rng: random.Random,
     think: float | None = None,
     nodes: int | None = None,
-    stop: threading.Event | None = None,
+    stop: StopFlag | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> Action:
     """Return a legal action for the seat to move in ``position``, in any phase.
@@ -480,7 +489,7 @@ def analyse(
     *,
     think: float | None = None,
     nodes: int | None = None,
-    stop: threading.Event | None = None,
+    stop: StopFlag | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> Analysis:
     """Search ``position`` and return the best action with its evaluation and variation.

@@ -1,13 +1,16 @@
 """Games played entirely on this terminal: against the computer, hot-seat, or two computers.
 
 :class:`LocalGame` implements :class:`~santorini_p2p.ui.state.GameController`. It keeps the
-position, the players behind the seats, the clocks and an undo history; computer players
-search in a worker thread so the screen and the clocks never wait for them.
+position, the players behind the seats, the clocks and an undo history; computer players are
+asked from a worker thread so the screen and the clocks never wait for them, and by default
+search in a process of their own (``santorini_p2p.ai.worker``) so that they do not slow the
+screen down either.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import json
 import logging
@@ -21,6 +24,7 @@ from pathlib import Path
 from typing import Final, Protocol
 
 from santorini_p2p.ai import CLOCK_MARGIN_MS
+from santorini_p2p.ai.worker import SearchProcess
 from santorini_p2p.engine import (
     GOD_NAMES,
     UNDECIDED,
@@ -102,13 +106,27 @@ class Chooser(Protocol):
         ...
 
 
+_SEARCH: SearchProcess | None = None
+
+
+def _search_process() -> SearchProcess:
+    """The console's one search process, started on first use and ended at exit."""
+    global _SEARCH
+    if _SEARCH is None:
+        _SEARCH = SearchProcess()
+        atexit.register(_SEARCH.close)
+    return _SEARCH
+
+
 def choose_with_ai(
     position: Position, level: str, rng: random.Random, stop: threading.Event
 ) -> Action:
-    """The default chooser: the computer opponent of ``santorini_p2p.ai``."""
-    from santorini_p2p.ai import choose_action
+    """The default chooser: the computer opponent of ``santorini_p2p.ai``.
 
-    return choose_action(position, level, rng=rng, stop=stop)
+    Its searches run in a process of their own, so that the console keeps the interpreter
+    to itself and redraws at full speed while the computer thinks.
+    """
+    return _search_process().choose(position, level, rng, stop)
 
 
 def ai_chooser(think: float | None = None) -> Chooser:
@@ -117,9 +135,7 @@ def ai_chooser(think: float | None = None) -> Chooser:
         return choose_with_ai
 
     def choose(position: Position, level: str, rng: random.Random, stop: threading.Event) -> Action:
-        from santorini_p2p.ai import choose_action
-
-        return choose_action(position, level, rng=rng, stop=stop, think=think)
+        return _search_process().choose(position, level, rng, stop, think=think)
 
     return choose
 

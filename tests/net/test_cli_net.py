@@ -47,6 +47,7 @@ def test_think_reaches_the_computer_player(monkeypatch):
     import threading
 
     import santorini_p2p.ai as ai
+    import santorini_p2p.ai.worker as worker
     from santorini_p2p.engine import new_game
     from santorini_p2p.net.game import ai_bot
     from santorini_p2p.ui.local import ai_chooser
@@ -58,6 +59,8 @@ def test_think_reaches_the_computer_player(monkeypatch):
         return "chosen"
 
     monkeypatch.setattr(ai, "choose_action", spy)
+    # Setting up runs in the calling thread, through the search process's own reference.
+    monkeypatch.setattr(worker, "choose_action", spy)
     p = new_game(2)
     assert ai_bot("hard", 7.5)(p, random.Random(1), threading.Event()) == "chosen"
     assert ai_chooser(3.0)(p, "medium", random.Random(1), threading.Event()) == "chosen"
