@@ -28,6 +28,21 @@ def _midgame(seed: int, plies: int = 6) -> Position:
     return p
 
 
+def _hard_search_stopped(
+    searcher: SearchProcess, p: Position, after: float
+) -> tuple[object, float]:
+    """A long "hard" search whose stop is set ``after`` seconds: its action and duration."""
+    stop = threading.Event()
+    timer = threading.Timer(after, stop.set)
+    timer.start()
+    started = time.monotonic()
+    try:
+        action = searcher.choose(p, "hard", random.Random(1), stop, think=60)
+    finally:
+        timer.cancel()
+    return action, time.monotonic() - started
+
+
 @pytest.fixture(scope="module")
 def searcher():
     s = SearchProcess()
@@ -60,15 +75,8 @@ def test_setting_up_and_the_random_level_answer_like_choose_action(searcher):
 
 def test_the_callers_stop_event_stops_the_search_in_the_process(searcher):
     p = _midgame(6)
-    stop = threading.Event()
-    timer = threading.Timer(0.3, stop.set)
-    timer.start()
-    started = time.monotonic()
-    try:
-        action = searcher.choose(p, "hard", random.Random(1), stop, think=60)
-    finally:
-        timer.cancel()
-    assert time.monotonic() - started < 10, "the search did not stop"
+    action, took = _hard_search_stopped(searcher, p, 0.3)
+    assert took < 10, "the search did not stop"
     assert action in legal_actions(p)
 
 
@@ -111,17 +119,10 @@ def test_a_search_process_that_stops_answering_is_ended_and_the_turn_chosen_here
         pool = s._pool
         assert pool is not None
         procs = list(pool._processes.values())
-        stop = threading.Event()
-        timer = threading.Timer(0.3, stop.set)
         for proc in procs:  # frozen, as a machine under swap might leave it
             os.kill(proc.pid, signal.SIGSTOP)
-        timer.start()
-        started = time.monotonic()
-        try:
-            action = s.choose(p, "hard", random.Random(1), stop, think=60)
-        finally:
-            timer.cancel()
-        assert time.monotonic() - started < 10
+        action, took = _hard_search_stopped(s, p, 0.3)
+        assert took < 10
         assert action in legal_actions(p)
         for proc in procs:
             proc.join(10)
