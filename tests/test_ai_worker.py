@@ -131,6 +131,21 @@ def test_a_search_process_that_stops_answering_is_ended_and_the_turn_chosen_here
         s.close()
 
 
+def test_without_shared_semaphores_the_search_runs_in_this_thread(monkeypatch):
+    s = SearchProcess()
+
+    def unsupported() -> None:
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(s._context, "Event", unsupported)
+    p = _midgame(10)
+    want = choose_action(p, "easy", rng=random.Random(3), nodes=200, think=60)
+    got = s.choose(p, "easy", random.Random(3), threading.Event(), nodes=200, think=60)
+    assert got == want
+    assert s._pool is None
+    s.close()
+
+
 def test_the_consoles_computer_player_searches_in_a_process():
     # The chooser the start screen gives a game: its searches run out of this process.
     parent = os.getpid()

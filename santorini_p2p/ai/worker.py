@@ -85,16 +85,20 @@ class SearchProcess:
 
     def __init__(self) -> None:
         self._context = multiprocessing.get_context("spawn")
-        self._stop = self._context.Event()
+        self._stop: SharedEvent | None = None
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def _executor(self) -> tuple[ProcessPoolExecutor, SharedEvent]:
+        # Made on first use: a system without shared semaphores fails here (OSError,
+        # ImportError), and the search then runs in the calling thread.
+        if self._stop is None:
+            self._stop = self._context.Event()
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 1, mp_context=self._context, initializer=_start_worker, initargs=(self._stop,)
             )
-        return self._pool
+        return self._pool, self._stop
 
     def choose(
         self,
@@ -116,26 +120,25 @@ class SearchProcess:
         if level == "random" or position.phase is not Phase.PLAY:
             return choose_action(position, level, rng=rng, think=think, nodes=nodes, stop=stop)
         with self._lock:
-            self._stop.clear()
             try:
-                job = self._executor().submit(
-                    _search_job, position, level, rng.getstate(), think, nodes
-                )
-                action, state = self._wait(job, stop)
-            except (BrokenProcessPool, OSError, RuntimeError) as e:
+                pool, shared = self._executor()
+                shared.clear()
+                job = pool.submit(_search_job, position, level, rng.getstate(), think, nodes)
+                action, state = self._wait(job, stop, shared)
+            except (BrokenProcessPool, OSError, ImportError, RuntimeError) as e:
                 self._lost(e)
                 return choose_action(position, level, rng=rng, think=think, nodes=nodes, stop=stop)
         rng.setstate(state)
         return action
 
     def _wait(
-        self, job: Future[tuple[Action, _RNGState]], stop: StopFlag
+        self, job: Future[tuple[Action, _RNGState]], stop: StopFlag, shared: SharedEvent
     ) -> tuple[Action, _RNGState]:
         done = threading.Event()
         job.add_done_callback(lambda _: done.set())
         while not done.wait(_STOP_POLL_S):
             if stop.is_set():
-                self._stop.set()
+                shared.set()
                 if not done.wait(_STOP_GRACE_S):
                     raise RuntimeError(f"no answer {_STOP_GRACE_S:.0f} s after the stop")
         return job.result()
@@ -151,7 +154,8 @@ class SearchProcess:
 
     def close(self) -> None:
         """Stop any search and end the worker (a later search starts a new one)."""
-        self._stop.set()
+        if self._stop is not None:
+            self._stop.set()
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
