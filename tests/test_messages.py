@@ -133,3 +133,25 @@ def test_the_act_and_ack_shortcut_reads_like_the_field_by_field_path():
         assert fast == general, value
         taken += 1
     assert taken > 20  # the shortcut is taken for every well-formed one
+
+
+def test_foreign_values_in_acts_and_acks_are_refused_as_by_the_codec():
+    # decode_body lets the act and ack reader take a value before the codec's walk for
+    # floats, maps and extension types; such a value must still be refused, with the codec's
+    # own error. Built with msgpack itself, since our encoder cannot write them.
+    import msgpack
+
+    from santorini_p2p.wire.codec import decode
+
+    act = (3, 5, bytes(32), "c3>d4^e5", 1200, bytes(32))
+    ack = (4, 6, bytes(32), 5, bytes(32))
+    foreign = [3.0, 5.0, 1.5, {}, {"a": 1}, msgpack.ExtType(1, b"x"), (1.0,)]
+    for good in (act, ack):
+        for i in range(len(good)):
+            for value in foreign:
+                data = msgpack.packb((*good[:i], value, *good[i + 1 :]), use_bin_type=True)
+                with pytest.raises(DecodeError) as want:
+                    decode(data)
+                with pytest.raises(DecodeError) as got:
+                    decode_body(data)
+                assert str(got.value) == str(want.value), (i, value)

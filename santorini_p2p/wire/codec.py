@@ -15,19 +15,24 @@ Public API:
 - ``decode(data, max_size=...) -> Value``: strict, bounded decoding of untrusted bytes. It
   checks the size before msgpack sizes any buffer, then rejects anything that is not in the
   subset, and finally re-encodes and rejects input whose bytes differ. It raises only
-  ``WireError`` subclasses: ``TooLargeError``, ``DecodeError``, ``NonCanonicalError``.
+  ``WireError`` subclasses: ``TooLargeError``, ``DecodeError``, ``NonCanonicalError``;
+- ``decode_read(data, read, max_size)``: the same, with a reader that may take the value
+  first when it has checked every part's exact type (acts and acks, read on every turn).
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Final, TypeAlias
+from collections.abc import Callable
+from typing import Final, TypeAlias, TypeVar, cast
 
 import msgpack
 
 from santorini_p2p.errors import DecodeError, NonCanonicalError, TooLargeError
 
-__all__ = ["MAX_DEPTH", "MAX_RECORD_BYTES", "Value", "decode", "encode"]
+__all__ = ["MAX_DEPTH", "MAX_RECORD_BYTES", "Value", "decode", "decode_read", "encode"]
+
+R = TypeVar("R")
 
 Value: TypeAlias = "bool | int | str | bytes | tuple[Value, ...] | None"
 """A value the codec can carry: msgpack's nil, bool, int, str, bin and array."""
@@ -37,6 +42,7 @@ MAX_RECORD_BYTES: Final = 4096
 MAX_DEPTH: Final = 4
 """The deepest nesting of arrays the protocol uses (a header's seat list is depth 3)."""
 
+_NOT_CANONICAL: Final = "not the canonical encoding (smallest forms, str/bin types)"
 _INT_MIN: Final = -(2**63)
 _INT_MAX: Final = 2**64 - 1
 
@@ -129,6 +135,33 @@ def decode(data: bytes, max_size: int = MAX_RECORD_BYTES) -> Value:
             extension types are rejected; so are trailing bytes).
         NonCanonicalError: well-formed, but not the one canonical encoding.
     """
+    raw, data = _unpack(data, max_size)
+    _reject_foreign(raw, 0)
+    if _pack(raw) != data:
+        raise NonCanonicalError(_NOT_CANONICAL)
+    return cast(Value, raw)  # checked by _reject_foreign
+
+
+def decode_read(data: bytes, read: Callable[[object], R | None], max_size: int) -> R | Value:
+    """``decode``, with ``read`` given the decoded value first; return what it returns.
+
+    ``read`` returns something only if it has checked the exact type of every part of the
+    value (so that nothing outside the subset can be in it); the walk over the value that
+    ``decode`` makes for that is then skipped. Otherwise it returns None and the value is
+    checked and returned as by ``decode``. The canonical check is made either way, and the
+    same errors are raised as by ``decode``.
+    """
+    raw, data = _unpack(data, max_size)
+    got = read(raw)
+    if got is None:
+        _reject_foreign(raw, 0)
+    if _pack(raw) != data:
+        raise NonCanonicalError(_NOT_CANONICAL)
+    return cast(Value, raw) if got is None else got  # as decode
+
+
+def _unpack(data: bytes, max_size: int) -> tuple[object, bytes]:
+    """Size-check and unpack ``data``; return the value (anything msgpack makes) and bytes."""
     if type(data) is not bytes:
         if not isinstance(data, bytes | bytearray | memoryview):
             raise DecodeError(f"expected bytes, got {type(data).__name__}")
@@ -160,7 +193,4 @@ def decode(data: bytes, max_size: int = MAX_RECORD_BYTES) -> Value:
     except Exception as e:
         # msgpack's docstring: "Other exceptions can be raised during unpacking".
         raise DecodeError(f"malformed msgpack: {type(e).__name__}: {e}") from None
-    _reject_foreign(raw, 0)
-    if _pack(raw) != data:
-        raise NonCanonicalError("not the canonical encoding (smallest forms, str/bin types)")
-    return raw  # type: ignore[no-any-return]  # checked by _reject_foreign
+    return raw, data

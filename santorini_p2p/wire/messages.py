@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from santorini_p2p.errors import DecodeError
-from santorini_p2p.wire.codec import MAX_RECORD_BYTES, Value, decode, encode
+from santorini_p2p.wire.codec import MAX_RECORD_BYTES, Value, decode_read, encode
 
 __all__ = [
     "GOD_MODES",
@@ -340,18 +340,22 @@ def _options(f: _Fields, i: int) -> tuple[str, ...]:
     return tuple(str(o) for o in raw)
 
 
-def _act_or_ack(value: tuple[Value, ...]) -> Act | Ack | None:
+def _act_or_ack(value: object) -> Act | Ack | None:
     """The two records of every turn, when well-formed, read without ``_Fields`` (speed).
 
-    None when ``value`` is anything else, or a malformed act or ack: the general path then
-    reads it and names the bad field.
+    ``value`` may be anything msgpack decodes: a result is returned only when the exact type
+    of every field has been checked (``codec.decode_read``). None when ``value`` is anything
+    else, or a malformed act or ack: the general path then reads it and names the bad field.
     """
+    if type(value) is not tuple:
+        return None
     n = len(value)
     if n != 5 and n != 6:
         return None
     tag, seq, prev, digest = value[0], value[1], value[2], value[-1]
     if not (
-        type(seq) is int
+        type(tag) is int
+        and type(seq) is int
         and 0 <= seq <= _U63
         and type(prev) is bytes
         and len(prev) == HASH_BYTES
@@ -439,4 +443,7 @@ def decode_body(data: bytes) -> Message:
     Raises:
         WireError: ``TooLargeError``, ``DecodeError`` or ``NonCanonicalError``.
     """
-    return from_value(decode(data, MAX_RECORD_BYTES))
+    got: Act | Ack | Value = decode_read(data, _act_or_ack, MAX_RECORD_BYTES)
+    if isinstance(got, Act | Ack):
+        return got
+    return from_value(got)
