@@ -552,7 +552,15 @@ class Validator:
             slot = 0
         else:
             slot = s.keys.index(signer)
-            state = self._step(msg, slot, index)
+            # Acts and acks in play (nine records in ten) go straight to their checks: a
+            # position, or an ack due, means the draw is done, and no result that play goes on.
+            kind = type(msg)
+            if kind is Act and s.position is not None and not s.results:
+                state = self._act(cast(Act, msg), slot)
+            elif kind is Ack and s.pending and not s.results:
+                state = self._ack(cast(Ack, msg), slot)
+            else:
+                state = self._step(msg, slot, index)
         seat = None if not s.seat_slots else s.seat_slots.index(slot)
         return Record(index, raw, digest, signer, slot, seat, msg), state
 
