@@ -86,7 +86,15 @@ def test_size_is_checked_before_decoding():
         decode(encode(b"x" * 100), max_size=50)
 
 
-@pytest.mark.parametrize("value", [1.5, {"a": 1}, {1, 2}, 2**64, -(2**63) - 1, object()])
+@pytest.mark.parametrize(
+    "value",
+    [
+        *(1.5, {"a": 1}, {1, 2}, 2**64, -(2**63) - 1, object()),
+        # Inside arrays too, where scalars are checked a whole array at once.
+        *((3, 2**64), (True, -(2**63) - 1), (1, (2, 2**64)), (b"", 1.5), (1, {"a": 1})),
+        *((None, object()), [1, 2.0], (1, (2, [3, 1.5]))),
+    ],
+)
 def test_encode_refuses_values_outside_the_subset(value):
     with pytest.raises(TypeError):
         encode(value)

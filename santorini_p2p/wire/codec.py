@@ -43,6 +43,8 @@ MAX_DEPTH: Final = 4
 """The deepest nesting of arrays the protocol uses (a header's seat list is depth 3)."""
 
 _NOT_CANONICAL: Final = "not the canonical encoding (smallest forms, str/bin types)"
+_SCALARS: Final = frozenset({type(None), bool, int, str, bytes})
+"""The exact types of the subset's scalars."""
 _INT_MIN: Final = -(2**63)
 _INT_MAX: Final = 2**64 - 1
 
@@ -60,6 +62,11 @@ def _check(value: object, depth: int) -> None:
     if kind is tuple:
         if depth >= MAX_DEPTH:
             raise TypeError(f"arrays nested deeper than {MAX_DEPTH}")
+        # An array of exact scalars (every record and frame) is checked at once; the range
+        # of its integers is left to the packer, whose OverflowError ``encode`` turns into
+        # the TypeError it promises.
+        if set(map(type, value)) <= _SCALARS:  # type: ignore[call-overload]  # kind is tuple
+            return
         for item in value:  # type: ignore[attr-defined]  # kind is tuple
             _check(item, depth + 1)
         return
@@ -86,7 +93,10 @@ def encode(value: Value) -> bytes:
         TypeError: ``value`` holds a float, dict, set or other type outside the subset.
     """
     _check(value, 0)
-    return _pack(value)
+    try:
+        return _pack(value)
+    except OverflowError:
+        raise TypeError(f"an integer out of msgpack range in {value!r}") from None
 
 
 _LOCAL = threading.local()
@@ -100,9 +110,6 @@ def _pack(value: object) -> bytes:
     if packer is None:
         packer = _LOCAL.packer = msgpack.Packer(use_bin_type=True, autoreset=True)
     return packer.pack(value)  # type: ignore[no-any-return]  # msgpack is untyped
-
-
-_SCALARS: Final = frozenset({type(None), bool, int, str, bytes})
 
 
 def _reject_foreign(value: object, depth: int) -> None:
