@@ -122,6 +122,8 @@ def _reject_foreign(value: object, depth: int) -> None:
         if depth >= MAX_DEPTH:
             raise DecodeError(f"arrays nested deeper than {MAX_DEPTH}")
         assert isinstance(value, tuple)
+        if set(map(type, value)) <= _SCALARS:  # an array of scalars, at once
+            return
         for item in value:
             if type(item) not in _SCALARS:
                 _reject_foreign(item, depth + 1)
