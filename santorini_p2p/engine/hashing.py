@@ -31,35 +31,56 @@ def state_bytes(p: Position) -> bytes:
     '534e545301020000'
     """
     gods = p.gods
+    to_move = p.to_move
     # Athena's flag matters only while some seat before her next turn is restricted; at her
     # own turn it affects nothing and is left out, so equal rule states hash equally.
-    athena = p.athena and gods[p.to_move] != "athena"
+    athena = p.athena and gods[to_move] != "athena"
     flags = (1 if athena else 0) | (2 if p.snake else 0) | (4 if p.naming else 0)
-    winner = p.winner
-    head = bytes(
-        (
-            STATE_ENCODING_VERSION,
-            len(gods),
-            p.to_move,
-            flags,
-            p.eliminated,
-            0xFF if winner < 0 else (0xFE if winner == NO_WINNER else winner),
-            p.selection,
-        )
-    )
+    head = _head(len(gods), to_move, flags, p.eliminated, p.winner, p.selection, gods, p.pool)
     # One byte a square: level, dome << 2, side + 1 << 3. Each bitboard is spread to one
     # bit a byte; the fields never overlap, so adding the spread boards builds every byte.
+    # (Written out board by board: this runs for every record of a replay.)
     t = _SPREAD10
-    cells = 0
-    for b in (p.ge1, p.ge2, p.ge3):
-        cells += t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160
+    b = p.ge1
+    cells = t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160
+    b = p.ge2
+    cells += t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160
+    b = p.ge3
+    cells += t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160
     b = p.domes
     cells += (t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160) << 2
     weight = 8
     for b in p.workers:
         cells += (t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160) * weight
         weight += 8
-    return _MAGIC + head + _gods_bytes(gods, p.pool) + cells.to_bytes(25, "little")
+    return head + cells.to_bytes(25, "little")
+
+
+@lru_cache(maxsize=4096)
+def _head(
+    players: int,
+    to_move: int,
+    flags: int,
+    eliminated: int,
+    winner: int,
+    selection: int,
+    gods: tuple[str, ...],
+    pool: tuple[str, ...],
+) -> bytes:
+    """Everything before the squares: magic, version, the small fields and the god bytes.
+
+    Cached: a game takes only a few dozen of these.
+    """
+    small = (
+        STATE_ENCODING_VERSION,
+        players,
+        to_move,
+        flags,
+        eliminated,
+        0xFF if winner < 0 else (0xFE if winner == NO_WINNER else winner),
+        selection,
+    )
+    return _MAGIC + bytes(small) + _gods_bytes(gods, pool)
 
 
 @lru_cache(maxsize=1024)
