@@ -144,11 +144,11 @@ def decode(data: bytes, max_size: int = MAX_RECORD_BYTES) -> Value:
             extension types are rejected; so are trailing bytes).
         NonCanonicalError: well-formed, but not the one canonical encoding.
     """
-    raw, data = _unpack(data, max_size)
-    _reject_foreign(raw, 0)
-    if _pack(raw) != data:
-        raise NonCanonicalError(_NOT_CANONICAL)
-    return cast(Value, raw)  # checked by _reject_foreign
+    return cast(Value, decode_read(data, _no_reader, max_size))
+
+
+def _no_reader(value: object) -> None:
+    """A reader for ``decode_read`` that takes nothing: every value gets ``decode``'s checks."""
 
 
 def decode_read(data: bytes, read: Callable[[object], R | None], max_size: int) -> R | Value:
