@@ -586,11 +586,20 @@ async def resume_game(journal: Path, note: dict[str, object], opts: PlayOptions)
         session = Session.resume(
             opts.identity, journal, home=opts.home, now=monotonic_ms, known=KnownPeers(opts.home)
         )
-        game = _network_game(session, link, opts, f"LAN game at {address} (resumed)")
+        game = _network_game(session, link, opts, resumed_title(note))
         return await _run(game, opts)
     finally:
         link.close()
         await close_context(ctx)
+
+
+def resumed_title(note: dict[str, object]) -> str:
+    """The title of a resumed game: the address as it was given out when the game was offered."""
+    address = str(note.get("address", ""))
+    if note.get("role") == "host":
+        host, port = parse_address(address)
+        address = f"{shown_address(host)}:{port}"
+    return f"LAN game at {address} (resumed)"
 
 
 def find_unfinished(

@@ -87,3 +87,20 @@ def test_help_lists_the_network_commands(capsys):
 def test_save_into_a_missing_directory_is_a_usage_error(home, capsys):
     assert main(["join", "127.0.0.1:1", "--save", str(home / "nowhere" / "r.sntr")]) == 2
     assert "save" in capsys.readouterr().err
+
+
+def test_a_resumed_host_shows_the_address_it_gave_out_not_the_wildcard(monkeypatch):
+    from santorini_p2p.net import game
+
+    monkeypatch.setattr(game, "lan_address", lambda: "192.168.1.20")
+    # A host bound to every interface gave out its LAN address; resumed, it shows that again.
+    assert game.resumed_title({"role": "host", "address": "0.0.0.0:34567"}) == (
+        "LAN game at 192.168.1.20:34567 (resumed)"
+    )
+    assert game.resumed_title({"role": "host", "address": "127.0.0.1:5"}) == (
+        "LAN game at 127.0.0.1:5 (resumed)"
+    )
+    # A joiner shows the host's address it joined.
+    assert game.resumed_title({"role": "join", "address": "10.0.0.2:34567"}) == (
+        "LAN game at 10.0.0.2:34567 (resumed)"
+    )
