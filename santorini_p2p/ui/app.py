@@ -328,7 +328,7 @@ class GameScreen:
         if p.phase is Phase.GODS:
             return [("class:hint", " Choose: Tab shows the choices, Enter takes one.")]
         if p.phase is Phase.PLACE:
-            return [("class:hint", " Place your workers: Tab for a square, Enter, Tab, Enter.")]
+            return [("class:hint", " Place your workers: two squares (like b2,d4); Tab completes.")]
         return [
             (
                 "class:hint",

@@ -33,6 +33,7 @@ __all__ = [
 
 _SQUARE: Final = re.compile(r"[a-e][1-5]")
 _INDEX: Final = {name: i for i, name in enumerate(SQUARE_NAMES)}
+_FILES: Final = frozenset("abcde")
 
 
 @lru_cache(maxsize=16)
@@ -68,12 +69,24 @@ def _step_end(text: str, after: int) -> int:
     return len(text)
 
 
+def _spelled_out(p: Position, typed: str) -> str:
+    """``typed`` with the ``place`` word added when it starts a bare placement (``b2,d4``).
+
+    The notation reads a bare ``b2,d4`` as a placement, so typing one is as good as the
+    canonical ``place b2,d4`` at every step, not only once it is whole.
+    """
+    if p.phase is Phase.PLACE and typed[:1].lower() in _FILES:
+        return "place " + typed
+    return typed
+
+
 def next_steps(p: Position, typed: str) -> list[str]:
     """Return the distinct inputs one step on from ``typed``, in the engine's order.
 
     Each is a prefix of a legal action (or a whole one) that starts with ``typed``, ignoring
     case; an empty list means no legal action starts so.
     """
+    typed = _spelled_out(p, typed)
     low = typed.lower()
     out: list[str] = []
     seen: set[str] = set()
@@ -88,7 +101,7 @@ def next_steps(p: Position, typed: str) -> list[str]:
 
 def is_complete(p: Position, typed: str) -> str | None:
     """Return the legal action text that ``typed`` spells (ignoring case and spaces), or None."""
-    low = typed.strip().lower()
+    low = _spelled_out(p, typed.strip()).lower()
     if not low:
         return None
     for lower, text in _lower_texts(p):
@@ -99,7 +112,7 @@ def is_complete(p: Position, typed: str) -> str | None:
 
 def is_prefix(p: Position, typed: str) -> bool:
     """Return whether some legal action starts with ``typed`` (ignoring case)."""
-    low = typed.lower()
+    low = _spelled_out(p, typed).lower()
     return any(lower.startswith(low) for lower, _ in _lower_texts(p))
 
 

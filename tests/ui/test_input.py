@@ -147,3 +147,28 @@ def test_atlas_dome_step_is_spelled_out():
     p = parse_position("00000/00B00A0/00000/00A00B0/00000 1 atlas,- -")
     got = completions(p, "b2>c3^d3")
     assert [(c.text, c.display_text) for c in got] == [("b2>c3^d3D", "D (dome)")]
+
+
+def test_bare_squares_place_step_by_step_as_the_place_word_does():
+    p = new_game(2)
+    # Typed without the word, a placement is a fine prefix at every character ...
+    for i in range(1, len("b2,d4") + 1):
+        assert check_input(p, "b2,d4"[:i]) is None, "b2,d4"[:i]
+        assert check_input(p, "B2,D4"[:i]) is None
+    # ... completes to the canonical text, highlights as it does, and plays.
+    assert next_steps(p, "b2") == next_steps(p, "place b2")
+    assert [c.text for c in completions(p, "b2,")][:2] == ["place b2,c2", "place b2,d2"]
+    assert all(c.start_position == -3 for c in completions(p, "b2,"))
+    assert marks_for(p, "b2") == marks_for(p, "place b2")
+    assert is_complete(p, "b2,d4") == "place b2,d4"
+    assert find_action(p, "d4,b2") == "place b2,d4"
+    # Squares off the board are still refused at the bad character.
+    bad = check_input(p, "b2,f4")
+    assert bad is not None
+    assert bad.index == 3
+
+
+def test_bare_squares_are_not_placements_once_play_has_started():
+    # In play the same text is a worker's square (START: workers on b2 and d4).
+    assert next_steps(START, "b2")[0].startswith("b2>")
+    assert check_input(START, "b2,") is not None
