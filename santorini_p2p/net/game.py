@@ -73,6 +73,14 @@ __all__ = [
 LOG = logging.getLogger(__name__)
 
 POLL_S: Final = 0.05
+BOT_WAIT_MS: Final = 50
+"""How long a computer player waits for its peers to confirm its last record before thinking.
+
+While a peer checks this peer's acknowledgement, the time to the end of that check is the
+latency of the game; a search started at once competes with it for the CPU when both peers
+share a machine (a tail of several milliseconds where they do, measured by
+``benchmarks/net.py``). The peer's status frame ends the wait, a hop later; a lost one costs
+at most this long."""
 """The longest the pump waits for a frame before it lets time pass in the session."""
 LINGER_MS: Final = 30_000
 """How long a complete peer keeps answering while a peer may still lack records (then it leaves)."""
@@ -157,6 +165,7 @@ class NetworkGame:
         self._listeners: list[Callable[[], None]] = []
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_stop: tuple[Position, threading.Event] | None = None
+        self._bot_waiting: tuple[Position, int] | None = None
         self._gave_up: str | None = None
         self.give_up_ms = give_up_ms
         session.listen(self._notify)
@@ -349,6 +358,13 @@ class NetworkGame:
         # The engine settles a seat with no legal action at once, so one is to move here.
         if seat is None or p is None or p.winner >= 0:
             return
+        if not self.session.peers_hold_all:
+            now = self._now()
+            if self._bot_waiting is None or self._bot_waiting[0] is not p:
+                self._bot_waiting = (p, now)
+            if now - self._bot_waiting[1] < BOT_WAIT_MS:
+                return
+        self._bot_waiting = None
         self._bot_task = asyncio.create_task(self._bot_turn(p))
 
     async def _bot_turn(self, p: Position) -> None:

@@ -426,6 +426,16 @@ class Session:
         v = self.validator
         return v.seats if v else tuple(k for k, _, _ in self._lobby.seats)
 
+    @property
+    def peers_hold_all(self) -> bool:
+        """Whether every connected peer is known to hold every record this peer holds."""
+        n = self._count()
+        return all(
+            p.have >= n
+            for p in self._peers.values()
+            if p.connected and (p.slot is not None or not self.is_host)
+        )
+
     def is_connected(self, public_key: bytes) -> bool:
         """Whether the peer holding ``public_key`` is heard from (always True for oneself)."""
         if public_key == self.identity.public_key:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from santorini_p2p.engine import Phase, legal_actions
@@ -529,3 +531,81 @@ def test_a_network_game_sends_a_record_before_its_listeners_hear_of_it(tmp_path)
     assert [f.envelope for f in records] == [session.records[-1].raw]
     assert heard
     assert heard[0] >= 1  # already on the link when the first listener ran
+
+
+def test_a_computer_player_thinks_once_its_peers_hold_its_acknowledgement(tmp_path):
+    # Both peers on one machine: a search started at once slows the peer checking the ack.
+    from santorini_p2p.net.game import BOT_WAIT_MS, NetworkGame
+
+    net = Net.create(tmp_path, 2, seed=21)
+    _play_until(net, Phase.PLAY, turns=2)
+    _idle(net)
+    mover = next(i for i, s in enumerate(net.sessions) if s.awaiting is not None)
+    other = 1 - mover
+    a, b = net.sessions[mover], net.sessions[other]
+    assert a.position is not None
+    a.submit(legal_actions(a.position)[0])
+    a_id = HOST_ID if mover == 0 else net.peer_id(mover)
+    b_id = HOST_ID if other == 0 else net.peer_id(other)
+    for _, frame in a.outgoing():
+        b.receive(a_id, frame)  # b checks the action and acknowledges it: b is to move
+    b_out = b.outgoing()
+    assert b.awaiting is not None
+    assert not b.peers_hold_all
+    thought: list[int] = []
+
+    def bot(position, rng, stop):
+        thought.append(1)
+        return legal_actions(position)[0]
+
+    clock = [0]
+    game = NetworkGame(b, _RecordingLink(), bot=bot, now=lambda: clock[0])
+
+    async def main() -> None:
+        game._play_bot()
+        assert game._bot_task is None, "thinking before the peer holds the acknowledgement"
+        clock[0] += BOT_WAIT_MS - 1
+        game._play_bot()
+        assert game._bot_task is None
+        for _, frame in b_out:
+            a.receive(b_id, frame)  # the ack arrives; a says how much it holds
+        for _, frame in a.outgoing():
+            b.receive(a_id, frame)
+        assert b.peers_hold_all
+        game._play_bot()
+        assert game._bot_task is not None
+        await game._bot_task
+
+    asyncio.run(main())
+    assert thought == [1]
+
+
+def test_a_computer_player_thinks_anyway_when_no_confirmation_comes(tmp_path):
+    from santorini_p2p.net.game import BOT_WAIT_MS, NetworkGame
+
+    net = Net.create(tmp_path, 2, seed=22)
+    _play_until(net, Phase.PLAY, turns=2)
+    _idle(net)
+    mover = next(i for i, s in enumerate(net.sessions) if s.awaiting is not None)
+    a, b = net.sessions[mover], net.sessions[1 - mover]
+    assert a.position is not None
+    a.submit(legal_actions(a.position)[0])
+    a_id = HOST_ID if mover == 0 else net.peer_id(mover)
+    for _, frame in a.outgoing():
+        b.receive(a_id, frame)
+    b.outgoing()  # the acknowledgement is lost
+    clock = [0]
+    game = NetworkGame(
+        b, _RecordingLink(), bot=lambda p, rng, stop: legal_actions(p)[0], now=lambda: clock[0]
+    )
+
+    async def main() -> None:
+        game._play_bot()
+        assert game._bot_task is None
+        clock[0] += BOT_WAIT_MS
+        game._play_bot()
+        assert game._bot_task is not None
+        await game._bot_task
+
+    asyncio.run(main())
+    assert b.awaiting is None  # it played
