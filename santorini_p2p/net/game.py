@@ -73,6 +73,7 @@ __all__ = [
 LOG = logging.getLogger(__name__)
 
 POLL_S: Final = 0.05
+"""The longest the pump waits for a frame before it lets time pass in the session."""
 BOT_WAIT_MS: Final = 50
 """How long a computer player waits for its peers to confirm its last record before thinking.
 
@@ -81,7 +82,6 @@ latency of the game; a search started at once competes with it for the CPU when 
 share a machine (a tail of several milliseconds where they do, measured by
 ``benchmarks/net.py``). The peer's status frame ends the wait, a hop later; a lost one costs
 at most this long."""
-"""The longest the pump waits for a frame before it lets time pass in the session."""
 LINGER_MS: Final = 30_000
 """How long a complete peer keeps answering while a peer may still lack records (then it leaves)."""
 GIVE_UP_MS: Final = 600_000
