@@ -409,9 +409,13 @@ def _print_run(run: Run, checks: dict[str, list[int]], where: str, fsync: str) -
 
 
 def _print_table(runs: list[Run]) -> None:
-    """One row per run, then how many runs met each half of the target."""
+    """One row per run, then how many runs met each half of the target.
+
+    The floor is the one the median is held to: from idle peers (two processes) or back to
+    back (one process).
+    """
     print(
-        f"{'run':>3} {'floor idle':>10} {'p99':>6} {'b2b':>6} {'action':>7} {'p99':>6} "
+        f"{'run':>3} {'floor':>10} {'p99':>6} {'b2b':>6} {'action':>7} {'p99':>6} "
         f"{'ratio':>6} {'>5 ms':>7} {'floor >5 ms':>11}  target"
     )
     for i, r in enumerate(runs, 1):
