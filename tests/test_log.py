@@ -25,10 +25,12 @@ from santorini_p2p.errors import (
     VersionError,
     WireError,
 )
+from santorini_p2p.wire import log as log_module
 from santorini_p2p.wire.codec import encode
 from santorini_p2p.wire.draw import commitment
 from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.log import (
+    JOURNAL_RESERVE,
     Journal,
     Validator,
     _open_general,
@@ -390,16 +392,24 @@ def test_journal_appends_fsyncs_and_resumes(tmp_path):
     assert read_log(path.read_bytes()).is_complete
 
 
+def on_disk(path) -> bytes:
+    """The log in the journal at ``path``: its records, without the zeros written ahead."""
+    return encode_frames(list(iter_frames(path.read_bytes(), padded=True)))
+
+
 def _count_fsyncs(monkeypatch, path) -> list[int]:
-    """From now on, note the size of ``path`` at every fsync."""
+    """From now on, note the length of the log in ``path`` at every fsync or fdatasync."""
     synced: list[int] = []
-    real_fsync = os.fsync
+    for name in ("fsync", "fdatasync"):
+        real = getattr(os, name, None)
+        if real is None:
+            continue
 
-    def counting_fsync(fd: int) -> None:
-        synced.append(path.stat().st_size)
-        real_fsync(fd)
+        def counting(fd: int, real=real) -> None:
+            synced.append(len(on_disk(path)))
+            real(fd)
 
-    monkeypatch.setattr(os, "fsync", counting_fsync)
+        monkeypatch.setattr(os, name, counting)
     return synced
 
 
@@ -412,7 +422,7 @@ def test_journal_fsyncs_own_records_and_defers_received_ones(tmp_path, monkeypat
         j.append(env[1])
         j.append(env[2])
         # Written at once (a killed process loses nothing), not yet fsynced.
-        assert path.read_bytes() == encode_frames(env[:3])
+        assert on_disk(path) == encode_frames(env[:3])
         assert synced == []
         j.append(env[3], own=True)
         # One fsync covers the deferred records and the synced one.
@@ -436,7 +446,7 @@ def test_journal_does_not_fsync_own_acknowledgements_and_results(tmp_path, monke
             j.append(raw)
         synced = _count_fsyncs(monkeypatch, path)
         j.append(env[acked], own=True)
-        assert path.read_bytes() == encode_frames(env[: acked + 1])
+        assert on_disk(path) == encode_frames(env[: acked + 1])
         assert synced == []
         act = acked + kinds[acked:].index(Act)
         for raw in env[acked + 1 : act]:
@@ -461,6 +471,84 @@ def test_journal_refuses_a_tampered_file(tmp_path):
         Journal.open(path)
     with pytest.raises(FileExistsError):
         Journal.create(path, game()[0])
+
+
+def test_journal_writes_zeros_ahead_and_ends_as_a_replay_file(tmp_path):
+    # Records are written over zeros written ahead, so a flush never has to grow the file;
+    # the complete log is cut back to a replay file, byte for byte.
+    env = game()
+    path = tmp_path / "game.journal"
+    with Journal.create(path, env[0]) as j:
+        size = path.stat().st_size
+        assert size >= len(encode_frames(env[:1])) + JOURNAL_RESERVE
+        for raw in env[1:10]:
+            j.append(raw, own=True)
+        assert path.stat().st_size == size
+        data = path.read_bytes()
+        assert data.startswith(encode_frames(env[:10]))
+        assert not data[len(encode_frames(env[:10])) :].strip(b"\0")
+        # A journal reader reads it; a replay file reader says what it is.
+        assert read_log(data, complete=False).next_seq == 10
+        with pytest.raises(ReplayError, match="zero bytes after the last record") as info:
+            read_log(data)
+        assert info.value.record_index == 10
+        for raw in env[10:]:
+            j.append(raw)
+        assert j.validator.is_complete
+        assert path.read_bytes() == encode_frames(env)
+    assert read_log(path.read_bytes()).is_complete
+
+
+def test_journal_grows_its_zeros_as_the_log_grows(tmp_path, monkeypatch):
+    monkeypatch.setattr(log_module, "JOURNAL_RESERVE", 600)
+    env = game()
+    path = tmp_path / "game.journal"
+    with Journal.create(path, env[0]) as j:
+        for raw in env[1:-1]:
+            j.append(raw, own=True)
+            written = len(encode_frames(env[: j.validator.next_seq]))
+            assert written < path.stat().st_size <= written + 600
+        assert on_disk(path) == encode_frames(env[:-1])
+    # Closed before the end: cut to its records, and it resumes from there.
+    assert path.read_bytes() == encode_frames(env[:-1])
+    with Journal.open(path) as j:
+        j.append(env[-1])
+    assert path.read_bytes() == encode_frames(env)
+
+
+def test_journal_left_by_a_killed_process_resumes(tmp_path):
+    # A killed process never closes its journal: the zeros stay, and resume reads past them.
+    env = game()
+    path = tmp_path / "game.journal"
+    j = Journal.create(path, env[0])
+    for raw in env[1:15]:
+        j.append(raw)
+    os.close(j._fd)  # the process dies: no close
+    assert len(path.read_bytes()) > len(encode_frames(env[:15]))
+    with Journal.open(path) as j:
+        assert j.validator.next_seq == 15
+        for raw in env[15:]:
+            j.append(raw)
+    assert path.read_bytes() == encode_frames(env)
+
+
+def test_journal_drops_a_last_record_torn_by_a_power_cut(tmp_path):
+    # The end of the last record never reached the disk: zeros stand where it ended.
+    env = game()
+    kept = encode_frames(env[:15])
+    torn = len(env[15]).to_bytes(4, "big") + env[15][:-40] + bytes(40)
+    path = tmp_path / "game.journal"
+    path.write_bytes(kept + torn + bytes(1000))
+    with Journal.open(path) as j:
+        assert j.validator.next_seq == 15
+    assert path.read_bytes() == kept
+    # A last record that is wrong in any other way is not a torn write: resume refuses it.
+    bad = bytearray(env[15])
+    bad[-1] = 1 if bad[-1] != 1 else 2  # a bad signature that does not end in zero
+    path.write_bytes(kept + len(bad).to_bytes(4, "big") + bytes(bad) + bytes(1000))
+    with pytest.raises(ReplayError) as info:
+        Journal.open(path)
+    assert info.value.record_index == 15
 
 
 def test_a_rules_win_after_a_resignation_has_reason_win():
