@@ -52,8 +52,8 @@ from santorini_p2p.net.transport import (
     new_context,
 )
 from santorini_p2p.wire.identity import Identity, verify
-from santorini_p2p.wire.log import Validator, iter_frames
-from santorini_p2p.wire.messages import Ack
+from santorini_p2p.wire.log import Journal, Validator, iter_frames
+from santorini_p2p.wire.messages import Ack, Act
 
 FLOOR_PER_TURN = 3
 """Floor round trips taken just before each host action (two-process mode): the first from
@@ -313,6 +313,7 @@ async def sessions(
                     floors.warm += await floor(max(20, 3 * (len(samples) - before)))
                 seed += 2
             checks = _time_checks(Path(d))
+            checks["journal"] = _time_journal(Path(d))
     finally:
         if echo is not None:
             await echo.stop()
@@ -330,6 +331,25 @@ def _time_checks(root: Path) -> dict[str, list[int]]:
             kind = type(rec.message).__name__.lower()
             checks.setdefault(kind, []).append((time.perf_counter_ns() - t0) // 1000)
     return checks
+
+
+def _time_journal(root: Path) -> list[int]:
+    """Microseconds to append and flush each act of a played game to a new journal.
+
+    As a mover journals its own record before sending it: checked (signature skipped, as
+    for a record just signed), written, flushed to disk; on the disk the games were played on.
+    """
+    journal = next(root.glob("h*/games/*.sntr"))
+    raws = list(iter_frames(journal.read_bytes()))
+    times: list[int] = []
+    for n in range(3):
+        with Journal.create(root / f"timing-{n}.sntr", raws[0]) as j:
+            for raw in raws[1:]:
+                t0 = time.perf_counter_ns()
+                rec = j.append(raw, own=True)
+                if isinstance(rec.message, Act):
+                    times.append((time.perf_counter_ns() - t0) // 1000)
+    return times
 
 
 @dataclass(frozen=True)
@@ -404,6 +424,12 @@ def _print_run(run: Run, checks: dict[str, list[int]], where: str, fsync: str) -
             print(
                 f"checking one {kind} record (signature, chain, legality, state hash): {m:.3f} ms"
             )
+    if checks.get("journal"):
+        flush = checks["journal"]
+        print(
+            f"journaling one act before it is sent (check, write, flush to disk): "
+            f"median {statistics.median(flush) / 1000:.3f} ms, p99 {_pct(flush, 0.99):.3f} ms"
+        )
     print("on the path of one act: the mover builds and checks it, the peer checks it and")
     print("builds and checks its ack, the mover checks the ack; then two loopback hops")
 
@@ -458,7 +484,7 @@ def main() -> int:
     if args.turns < 1 or args.runs < 1:
         ap.error("--turns and --runs must be at least 1")
     if args.no_fsync:
-        os.fsync = lambda fd: None
+        os.fsync = os.fdatasync = lambda fd: None
     process = not args.one_process
     fsync = "off" if args.no_fsync else "on"
     if process and args.no_fsync:
