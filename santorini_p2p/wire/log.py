@@ -1252,8 +1252,7 @@ class Journal:
         self._unsynced = not sync
 
     def _put(self, at: int, data: bytes) -> None:
-        if os.lseek(self._fd, 0, os.SEEK_CUR) != at:  # os.pwrite is not on every system
-            os.lseek(self._fd, at, os.SEEK_SET)
+        os.lseek(self._fd, at, os.SEEK_SET)  # os.pwrite is not on every system
         view = memoryview(data)
         while view:
             done = os.write(self._fd, view)
