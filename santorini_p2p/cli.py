@@ -370,6 +370,8 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
     from santorini_p2p.replay.export_text import load_timeline
 
     t = load_timeline(_read_input(args.file))
+    if t.header is None:
+        raise SantoriniError(f"{args.file}: {t.verification}; nothing to export")
     n = len(t.steps)
     if args.ply is not None and not 0 <= args.ply <= n:
         raise UsageError(f"ply: expected 0 to {n} (the game has {n} steps), got {args.ply}")

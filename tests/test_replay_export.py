@@ -365,6 +365,16 @@ def test_cli_exports_a_bad_file_partially_and_exits_1(tmp_path, capsys):
     assert main(["replay", "info", str(src)]) == 1
 
 
+@pytest.mark.parametrize("fmt", ["text", "html", "json", "svg"])
+def test_cli_exports_nothing_from_a_file_that_is_no_replay_at_all(tmp_path, capsys, fmt):
+    src = tmp_path / "notes.txt"
+    src.write_text("just some notes\n")
+    out = tmp_path / f"out.{fmt}"
+    assert main(["replay", "export", str(src), "--format", fmt, "-o", str(out)]) == 1
+    assert "not a replay file" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_cli_rejects_a_ply_outside_the_game(tmp_path, capsys):
     src = tmp_path / "game.replay"
     src.write_bytes(replay(GAMES[0]))
