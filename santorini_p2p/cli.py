@@ -860,6 +860,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
     )
     from santorini_p2p.net.session import GameSettings
 
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"port: expected 0 (any free port) to 65535, got {args.port}")
     opts = _net_options(args)
     assert isinstance(opts, PlayOptions)
     found = find_unfinished(opts.home, role="host")
@@ -934,6 +936,8 @@ def _cmd_games(args: argparse.Namespace) -> int:
 
     from santorini_p2p.net.discovery import browse
 
+    if not args.wait >= 0:  # also refuses nan
+        raise UsageError(f"wait: expected a number of seconds of at least 0, got {args.wait}")
     offers = asyncio.run(browse(args.wait))
     for o in offers:
         print(

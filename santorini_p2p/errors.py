@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 __all__ = [
+    "AddressError",
     "AmbiguousTurnError",
     "ChainError",
     "DecodeError",
@@ -137,3 +138,7 @@ class PeerError(SantoriniError):
 
 class PeerTimeout(PeerError, TimeoutError):
     """A peer did not answer in time."""
+
+
+class AddressError(SantoriniError, OSError):
+    """An address this peer cannot listen on or reach: a port in use, a name not resolving."""

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Final
 
 from santorini_p2p.ai import CLOCK_MARGIN_MS
 from santorini_p2p.engine import Action, Position, new_game, parse_action
-from santorini_p2p.errors import IllegalTurnError, SantoriniError
+from santorini_p2p.errors import AddressError, IllegalTurnError, SantoriniError
 from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
 from santorini_p2p.net.session import (
     GameSettings,
@@ -45,6 +45,7 @@ from santorini_p2p.net.transport import (
     close_context,
     new_context,
     parse_address,
+    resolve,
 )
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.wire.identity import Identity, fingerprint
@@ -482,7 +483,11 @@ async def host_game(
 ) -> GameOutcome:
     """Offer a new game on ``bind:port``, wait for the players, and play it to the end."""
     ctx = new_context()
-    link = await bind_host(ctx, bind, port, opts.transport)
+    try:
+        link = await bind_host(ctx, bind, port, opts.transport)
+    except AddressError:
+        await close_context(ctx)
+        raise
     advertiser = None
     try:
         if on_listening is not None:
@@ -564,8 +569,9 @@ async def join_game(address: str, opts: PlayOptions) -> GameOutcome:
 
     Raises:
         ValueError: ``address`` is not ``host:port``.
+        AddressError: its host name does not resolve.
     """
-    parse_address(address)
+    await resolve(address)
     ctx = new_context()
     link = JoinTransport(ctx, address, opts.transport)
     try:
@@ -589,13 +595,20 @@ async def resume_game(journal: Path, note: dict[str, object], opts: PlayOptions)
     Raises:
         SessionError: the journal or its note cannot be used.
         ReplayError: the journal does not verify.
+        AddressError: the host's port is in use, or the host's name does not resolve.
     """
     address = str(note.get("address", ""))
     host, port = parse_address(address)
+    if note.get("role") != "host":
+        await resolve(address)
     ctx = new_context()
     link: FrameLink
     if note.get("role") == "host":
-        link = await bind_host(ctx, host, port, opts.transport)
+        try:
+            link = await bind_host(ctx, host, port, opts.transport)
+        except AddressError:
+            await close_context(ctx)
+            raise
     else:
         link = JoinTransport(ctx, address, opts.transport)
     try:
@@ -736,8 +749,8 @@ class LanGames:
             if not choice:
                 return None
         try:
-            parse_address(choice)
-        except ValueError as e:
+            await resolve(choice)
+        except (ValueError, AddressError) as e:
             return str(e)
         found = find_unfinished(self.home, role="join", address=choice)
         if found is not None:

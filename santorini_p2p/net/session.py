@@ -305,6 +305,7 @@ class Session:
             address=address,
         )
         s._nonce = nonce or os.urandom(32)
+        s._say(f"Joining the game at {address or 'the host'}; waiting for the host to answer.")
         return s
 
     @classmethod

@@ -21,12 +21,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import socket
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Final, Protocol
 
 import zmq
 import zmq.asyncio
+
+from santorini_p2p.errors import AddressError
 
 __all__ = [
     "HOST_PEER",
@@ -38,6 +41,7 @@ __all__ = [
     "close_context",
     "new_context",
     "parse_address",
+    "resolve",
 ]
 
 LOG = logging.getLogger(__name__)
@@ -269,17 +273,45 @@ async def bind_host(
     so a host that restarts on its old port retries, bounded by ``limit`` seconds.
 
     Raises:
-        zmq.ZMQError: the port is still in use after ``limit``, or cannot be bound at all.
+        AddressError: the port is still in use after ``limit``, or ``bind:port`` cannot be
+            listened on at all (an address this machine does not have, a port out of range).
     """
-    async with asyncio.timeout(limit):
-        while True:
-            try:
-                return HostTransport(context, bind, port, options)
-            except zmq.ZMQError as e:
-                if e.errno != zmq.EADDRINUSE:
-                    raise
-                LOG.debug("port %d still in use; retrying", port)
-            await asyncio.sleep(0.02)
+    where = f"{bind}:{port}" if port else bind
+    if not 0 <= port <= 65535:
+        raise AddressError(f"cannot listen on {where}: the port must be 0 to 65535")
+    deadline = asyncio.get_running_loop().time() + limit
+    while True:
+        try:
+            return HostTransport(context, bind, port, options)
+        except zmq.ZMQError as e:
+            if e.errno != zmq.EADDRINUSE:
+                raise AddressError(f"cannot listen on {where}: {e.strerror}") from e
+            if asyncio.get_running_loop().time() >= deadline:
+                raise AddressError(
+                    f"cannot listen on {where}: the port is in use by another program"
+                ) from e
+            LOG.debug("port %d still in use; retrying", port)
+        await asyncio.sleep(0.02)
+
+
+async def resolve(address: str, limit: float = 5.0) -> None:
+    """Check that the host of ``address`` (``host:port``) resolves, bounded by ``limit`` seconds.
+
+    ZeroMQ would keep retrying a name that does not resolve without a word; a joining peer
+    checks it first so that a mistyped name is reported at once.
+
+    Raises:
+        ValueError: ``address`` is not ``host:port``.
+        AddressError: the name does not resolve, or the name service did not answer in time.
+    """
+    host, port = parse_address(address)
+    try:
+        async with asyncio.timeout(limit):
+            await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as e:
+        raise AddressError(f"cannot find the host {host!r}: {e.strerror}") from e
+    except TimeoutError as e:
+        raise AddressError(f"cannot find the host {host!r}: no answer in {limit:g} s") from e
 
 
 def new_context() -> zmq.asyncio.Context:

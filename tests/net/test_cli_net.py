@@ -23,6 +23,31 @@ def test_host_with_a_bad_time_control_is_a_usage_error(home, capsys):
     assert "time" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("port", ["-1", "65536", "99999"])
+def test_host_port_out_of_range_is_a_usage_error(home, capsys, port):
+    assert main(["host", "--port", port, "--bind", "127.0.0.1", "--no-advertise"]) == 2
+    assert f"port: expected 0 (any free port) to 65535, got {port}" in capsys.readouterr().err
+
+
+def test_host_on_a_port_in_use_fails_naming_it(home, capsys):
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        argv = ["host", "--port", str(port), "--bind", "127.0.0.1", "--no-advertise"]
+        assert main([*argv, "--bot", "random"]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}: the port is in use" in err
+    assert "Traceback" not in err
+
+
+def test_games_wait_must_be_seconds(home, capsys):
+    assert main(["games", "--wait", "-1"]) == 2
+    assert "wait: expected a number of seconds" in capsys.readouterr().err
+
+
 def test_unknown_bot_level_is_a_usage_error(home, capsys):
     assert main(["join", "127.0.0.1:1", "--bot", "grandmaster"]) == 2
     assert "bot" in capsys.readouterr().err

@@ -69,6 +69,25 @@ def test_console_host_and_join_play_a_game(tmp_path):
     asyncio.run(main())
 
 
+def test_console_join_reports_a_bad_or_unknown_address_and_writes_nothing(tmp_path, monkeypatch):
+    import socket
+
+    def no_such_name(host, *args, **kwargs):
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_name)  # no name service asked
+
+    async def main(typed):
+        lan = LanGames(tmp_path, identity(1), _answers(""), _answers(typed), discover=False)
+        return await lan.join()
+
+    assert "expected host:port" in asyncio.run(main("no port here"))
+    said = asyncio.run(main("nobody.invalid:5555"))
+    assert isinstance(said, str)
+    assert said.startswith("cannot find the host 'nobody.invalid'")
+    assert not list(tmp_path.glob("games/*"))
+
+
 def test_a_network_game_on_the_console_screen(tmp_path):
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.input import create_pipe_input

@@ -105,6 +105,77 @@ def test_joiner_reconnects_after_host_restarts_on_same_port():
     asyncio.run(main())
 
 
+def test_a_port_held_by_another_program_is_a_clear_error_after_the_retries():
+    import socket
+
+    from santorini_p2p.errors import AddressError
+
+    async def main():
+        ctx = new_context()
+        try:
+            with pytest.raises(AddressError, match=f"127.0.0.1:{port}: the port is in use"):
+                await bind_host(ctx, "127.0.0.1", port, OPTS, limit=0.2)
+        finally:
+            await close_context(ctx)
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("bind", "port", "why"),
+    [("127.0.0.1", 70000, "port must be 0 to 65535"), ("no-such-interface", 0, "no-such")],
+)
+def test_an_address_that_cannot_be_listened_on_is_a_clear_error(bind, port, why):
+    from santorini_p2p.errors import AddressError
+
+    async def main():
+        ctx = new_context()
+        try:
+            with pytest.raises(AddressError, match=f"cannot listen on .*{why}"):
+                await bind_host(ctx, bind, port, OPTS)
+        finally:
+            await close_context(ctx)
+
+    asyncio.run(main())
+
+
+def test_resolve_names_what_it_cannot_find(monkeypatch):
+    import socket
+    import threading
+
+    from santorini_p2p.errors import AddressError
+    from santorini_p2p.net.transport import resolve
+
+    asyncio.run(resolve("127.0.0.1:5555"))  # an address needs no name service
+
+    def no_such_name(host, *args, **kwargs):
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_name)
+    with pytest.raises(AddressError, match="cannot find the host 'alice': Name or service"):
+        asyncio.run(resolve("alice:5555"))
+    released = threading.Event()
+
+    def silent(host, *args, **kwargs):
+        released.wait(0.5)  # asyncio.run waits for this thread as it ends
+        raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+
+    monkeypatch.setattr(socket, "getaddrinfo", silent)
+    try:
+        with pytest.raises(
+            AddressError, match=r"cannot find the host .alice.: no answer in 0\.1 s"
+        ):
+            asyncio.run(resolve("alice:5555", limit=0.1))
+    finally:
+        released.set()
+    with pytest.raises(ValueError, match="address"):
+        asyncio.run(resolve("alice"))
+
+
 def test_receive_times_out_with_none():
     async def main():
         ctx = new_context()
