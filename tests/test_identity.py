@@ -113,6 +113,13 @@ def test_home_dir_honours_santorini_home(monkeypatch, tmp_path):
         assert home_dir() == tmp_path / "xdg" / "santorini-p2p"
 
 
+def test_a_home_that_is_a_file_is_named_in_the_error(tmp_path):
+    home = tmp_path / "home"
+    home.write_text("not a directory")
+    with pytest.raises(IdentityError, match=r"home: not a directory \(set SANTORINI_HOME"):
+        load_or_create_identity(home)
+
+
 def test_key_is_created_once_with_mode_0600(tmp_path):
     home = tmp_path / "home"
     me = load_or_create_identity(home, name="alice")

@@ -276,6 +276,8 @@ def load_or_create_identity(home: Path | None = None, name: str | None = None) -
     """
     where = home or home_dir()
     path = where / KEY_FILE
+    if where.exists() and not where.is_dir():
+        raise IdentityError(f"{where}: not a directory (set SANTORINI_HOME to a directory)")
     if not path.exists():
         try:
             if name:
