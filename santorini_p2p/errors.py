@@ -12,6 +12,7 @@ __all__ = [
     "IllegalTurnError",
     "InvalidPositionError",
     "InvalidTurnError",
+    "JournalInUseError",
     "NonCanonicalError",
     "NotationError",
     "PeerError",
@@ -126,6 +127,10 @@ class ReplayError(SantoriniError):
         self.reason = message
         where = f"record {record_index}: " if record_index is not None else ""
         super().__init__(f"{where}{message}")
+
+
+class JournalInUseError(SantoriniError):
+    """A game's journal is open in another process (two writers would sign two records as one)."""
 
 
 class PeerError(SantoriniError):

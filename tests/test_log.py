@@ -19,6 +19,7 @@ from santorini_p2p.errors import (
     ChainError,
     DesyncError,
     IllegalTurnError,
+    JournalInUseError,
     RecordError,
     ReplayError,
     SignatureError,
@@ -530,6 +531,28 @@ def test_journal_left_by_a_killed_process_resumes(tmp_path):
         for raw in env[15:]:
             j.append(raw)
     assert path.read_bytes() == encode_frames(env)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="journals are locked with flock")
+def test_a_journal_has_one_writer_at_a_time(tmp_path):
+    env = game()
+    path = tmp_path / "game.journal"
+    j = Journal.create(path, env[0])
+    for raw in env[1:10]:
+        j.append(raw)
+    before = path.read_bytes()
+    with pytest.raises(JournalInUseError, match="open in another santorini process"):
+        Journal.open(path)
+    assert path.read_bytes() == before  # the refused one cut nothing
+    j.append(env[10])
+    j.close()
+    with Journal.open(path) as again:
+        assert again.validator.next_seq == 11
+        with pytest.raises(JournalInUseError):
+            Journal.open(path)
+    os.close(Journal.open(path)._fd)  # a killed process's lock goes with it
+    with Journal.open(path) as last:
+        assert last.validator.next_seq == 11
 
 
 def test_journal_drops_a_last_record_torn_by_a_power_cut(tmp_path):

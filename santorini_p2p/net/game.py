@@ -592,29 +592,35 @@ async def join_game(address: str, opts: PlayOptions) -> GameOutcome:
 async def resume_game(journal: Path, note: dict[str, object], opts: PlayOptions) -> GameOutcome:
     """Resume an unfinished game from its journal: rebind or reconnect, then play on.
 
+    The journal is opened (and locked) first, so that a game already being played by another
+    process on this machine is reported as such, not as its port being in use.
+
     Raises:
         SessionError: the journal or its note cannot be used.
         ReplayError: the journal does not verify.
+        JournalInUseError: another process is playing this game.
         AddressError: the host's port is in use, or the host's name does not resolve.
     """
     address = str(note.get("address", ""))
     host, port = parse_address(address)
-    if note.get("role") != "host":
+    is_host = note.get("role") == "host"
+    if not is_host:
         await resolve(address)
+    session = Session.resume(
+        opts.identity, journal, home=opts.home, now=monotonic_ms, known=KnownPeers(opts.home)
+    )
     ctx = new_context()
     link: FrameLink
-    if note.get("role") == "host":
-        try:
-            link = await bind_host(ctx, host, port, opts.transport)
-        except AddressError:
-            await close_context(ctx)
-            raise
-    else:
-        link = JoinTransport(ctx, address, opts.transport)
     try:
-        session = Session.resume(
-            opts.identity, journal, home=opts.home, now=monotonic_ms, known=KnownPeers(opts.home)
-        )
+        if is_host:
+            link = await bind_host(ctx, host, port, opts.transport)
+        else:
+            link = JoinTransport(ctx, address, opts.transport)
+    except BaseException:
+        session.close()
+        await close_context(ctx)
+        raise
+    try:
         game = _network_game(session, link, opts, resumed_title(note))
         return await _run(game, opts)
     finally:

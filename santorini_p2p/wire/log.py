@@ -67,6 +67,7 @@ from santorini_p2p.errors import (
     DecodeError,
     DesyncError,
     IllegalTurnError,
+    JournalInUseError,
     NotationError,
     RecordError,
     ReplayError,
@@ -1160,6 +1161,29 @@ blocks as they were, so the flush before a record is sent (``fdatasync``) writes
 and no file-system metadata: a quarter less time, and a shorter tail (benchmarks/net.py)."""
 
 
+def _lock(fd: int, path: Path) -> None:
+    """Hold an exclusive lock on the open journal ``fd`` until it is closed (or the process ends).
+
+    Two processes writing one journal would sign two different records with the same number,
+    so a second one is refused. ``flock`` where the system has it; elsewhere no lock is taken.
+
+    Raises:
+        JournalInUseError: another process holds the journal open.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise JournalInUseError(
+            f"{path}: this game is open in another santorini process; play it there, "
+            "or end that process first"
+        ) from None
+
+
 def _sync_data(fd: int) -> None:
     """Flush ``fd``'s data, and the metadata needed to read it back, to stable storage."""
     sync = getattr(os, "fdatasync", None)  # not on macOS or Windows: fsync there
@@ -1182,6 +1206,9 @@ class Journal:
     While the game is open the file ends in up to ``JOURNAL_RESERVE`` zero bytes after the
     last record (``iter_frames(..., padded=True)`` reads it); the journal is cut to its last
     record as soon as the log is complete, and when it is closed.
+
+    An open journal is locked: opening it again (``open``), from another process
+    too, raises :class:`JournalInUseError` until this one is closed or its process ends.
     """
 
     path: Path
@@ -1204,6 +1231,7 @@ class Journal:
         v = Validator()
         v.feed(header)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+        _lock(fd, Path(path))
         j = cls(Path(path), v, fd, 0)
         j._write(_HEAD + len(header).to_bytes(4, "big") + header)
         _sync_directory(Path(path).parent)
@@ -1218,8 +1246,20 @@ class Journal:
 
         Raises:
             ReplayError: a record is bad (the game cannot resume from this journal).
+            JournalInUseError: another process has the journal open.
         """
-        data = Path(path).read_bytes()
+        fd = os.open(path, os.O_WRONLY | getattr(os, "O_BINARY", 0))
+        _lock(fd, Path(path))
+        try:
+            return cls._read(Path(path), fd)
+        except BaseException:
+            os.close(fd)
+            raise
+
+    @classmethod
+    def _read(cls, path: Path, fd: int) -> Self:
+        """Verify the journal at ``path`` (locked, open as ``fd``) and cut what a crash left."""
+        data = path.read_bytes()
         v = Validator()
         good = len(_HEAD)
         try:
@@ -1234,9 +1274,8 @@ class Journal:
         except WireError as e:
             if not (isinstance(e, DecodeError) and e.reason.startswith("truncated")):
                 raise ReplayError(e.reason, e.record) from e
-        fd = os.open(path, os.O_WRONLY | getattr(os, "O_BINARY", 0))
         os.ftruncate(fd, good)
-        return cls(Path(path), v, fd, good, good)
+        return cls(path, v, fd, good, good)
 
     def _write(self, data: bytes, *, sync: bool = True) -> None:
         end = self._end + len(data)

@@ -177,6 +177,42 @@ def test_host_killed_mid_game_resumes_with_the_same_command(tmp_path):
     _check_replays(tmp_path, 2)
 
 
+def test_a_game_in_play_is_refused_to_a_second_process_with_the_same_home(tmp_path):
+    # A player who runs the same join again while the first is still playing must not get a
+    # second writer of the journal: the two would sign different records with one number.
+    host, port = _host(tmp_path, 2, "none")
+    first = Peer.__new__(Peer)
+    first.home = tmp_path / "p1"
+    first.home.mkdir()
+    first.out = tmp_path / "p1.out"
+    first.args = ["join", f"127.0.0.1:{port}"]
+    env = {**os.environ, "SANTORINI_HOME": str(first.home), "PYTHONUNBUFFERED": "1"}
+    with open(first.out, "ab") as out:
+        # No --bot and no terminal: it reads turns from this pipe, and none come.
+        first.proc = subprocess.Popen(
+            [sys.executable, "-m", "santorini_p2p", *first.args],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.PIPE,
+            env=env,
+        )
+    try:
+        first.wait_for(r"The game starts")
+        second = Peer.__new__(Peer)
+        second.home, second.out, second.args = first.home, tmp_path / "p1b.out", first.args
+        second.proc = second.start()
+        assert second.finish() == 1, second.text()
+        assert "this game is open in another santorini process" in second.text()
+        assert first.proc.poll() is None, first.text()
+        assert host.proc.poll() is None, host.text()
+    finally:
+        first.kill()
+        host.kill()
+    # What the first wrote is intact: it verifies up to its last record and resumes.
+    journal = next((first.home / "games").glob("*.sntr"))
+    assert read_log(journal.read_bytes(), complete=False).next_seq > 0
+
+
 SKEWED_JOIN = """
 import sys
 from santorini_p2p.wire import log
