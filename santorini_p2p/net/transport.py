@@ -46,6 +46,10 @@ __all__ = [
 
 LOG = logging.getLogger(__name__)
 
+_released: set[int] = set()
+"""Ports that hosts of this process listened on and closed: ZeroMQ's I/O thread lets them go
+a moment after ``close``, and ``bind_host`` waits for that."""
+
 HOST_PEER: Final = b"host"
 """The peer id under which a joining peer's transport reports frames from the host."""
 _POLLIN: Final = int(zmq.POLLIN)
@@ -208,6 +212,12 @@ class HostTransport(_Base):
         self.bind = bind
         LOG.info("listening on %s:%d", bind, self.port)
 
+    def close(self) -> None:
+        """Close the socket at once; its port is released a moment later (see bind_host)."""
+        if not self._closed and hasattr(self, "port"):
+            _released.add(self.port)
+        super().close()
+
     def _split(self, parts: list[bytes]) -> tuple[bytes, bytes] | None:
         if len(parts) != 2:
             LOG.warning("dropped a message of %d parts (expected 2)", len(parts))
@@ -270,7 +280,8 @@ async def bind_host(
     """Return a :class:`HostTransport`, retrying while ``port`` is still held by a closed socket.
 
     A socket closed in this process releases its port in ZeroMQ's I/O thread a moment later,
-    so a host that restarts on its old port retries, bounded by ``limit`` seconds.
+    so a host that restarts on its old port retries, bounded by ``limit`` seconds. A port this
+    process never listened on is held by another program: that is reported at once.
 
     Raises:
         AddressError: the port is still in use after ``limit``, or ``bind:port`` cannot be
@@ -286,7 +297,7 @@ async def bind_host(
         except zmq.ZMQError as e:
             if e.errno != zmq.EADDRINUSE:
                 raise AddressError(f"cannot listen on {where}: {e.strerror}") from e
-            if asyncio.get_running_loop().time() >= deadline:
+            if port not in _released or asyncio.get_running_loop().time() >= deadline:
                 raise AddressError(
                     f"cannot listen on {where}: the port is in use by another program"
                 ) from e
