@@ -517,13 +517,19 @@ def test_journal_grows_its_zeros_as_the_log_grows(tmp_path, monkeypatch):
     assert path.read_bytes() == encode_frames(env)
 
 
-def test_journal_left_by_a_killed_process_resumes(tmp_path):
-    # A killed process never closes its journal: the zeros stay, and resume reads past them.
+def _journal_of(tmp_path, records):
+    """A game's envelopes, and a journal at ``game.journal`` left open after ``records``."""
     env = game()
     path = tmp_path / "game.journal"
     j = Journal.create(path, env[0])
-    for raw in env[1:15]:
+    for raw in env[1:records]:
         j.append(raw)
+    return env, path, j
+
+
+def test_journal_left_by_a_killed_process_resumes(tmp_path):
+    # A killed process never closes its journal: the zeros stay, and resume reads past them.
+    env, path, j = _journal_of(tmp_path, 15)
     os.close(j._fd)  # the process dies: no close
     assert len(path.read_bytes()) > len(encode_frames(env[:15]))
     with Journal.open(path) as j:
@@ -535,11 +541,7 @@ def test_journal_left_by_a_killed_process_resumes(tmp_path):
 
 @pytest.mark.skipif(os.name != "posix", reason="journals are locked with flock")
 def test_a_journal_has_one_writer_at_a_time(tmp_path):
-    env = game()
-    path = tmp_path / "game.journal"
-    j = Journal.create(path, env[0])
-    for raw in env[1:10]:
-        j.append(raw)
+    env, path, j = _journal_of(tmp_path, 10)
     before = path.read_bytes()
     with pytest.raises(JournalInUseError, match="open in another santorini process"):
         Journal.open(path)

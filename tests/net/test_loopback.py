@@ -26,21 +26,32 @@ WAIT_S = 30.0
 class Peer:
     """One ``santorini`` process, its home and its output file."""
 
-    def __init__(self, tmp: Path, name: str, args: list[str]) -> None:
-        self.home = tmp / name
+    def __init__(
+        self,
+        tmp: Path,
+        name: str,
+        args: list[str],
+        *,
+        home: Path | None = None,
+        stdin: int = subprocess.DEVNULL,
+        runner: tuple[str, ...] = ("-m", "santorini_p2p"),
+    ) -> None:
+        self.home = home or tmp / name
         self.home.mkdir(parents=True, exist_ok=True)
         self.out = tmp / f"{name}.out"
         self.args = args
+        self.stdin = stdin
+        self.runner = runner
         self.proc = self.start()
 
     def start(self) -> subprocess.Popen[bytes]:
         env = {**os.environ, "SANTORINI_HOME": str(self.home), "PYTHONUNBUFFERED": "1"}
         with open(self.out, "ab") as out:
             return subprocess.Popen(
-                [sys.executable, "-m", "santorini_p2p", *self.args],
+                [sys.executable, *self.runner, *self.args],
                 stdout=out,
                 stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
+                stdin=self.stdin,
                 env=env,
             )
 
@@ -181,26 +192,11 @@ def test_a_game_in_play_is_refused_to_a_second_process_with_the_same_home(tmp_pa
     # A player who runs the same join again while the first is still playing must not get a
     # second writer of the journal: the two would sign different records with one number.
     host, port = _host(tmp_path, 2, "none")
-    first = Peer.__new__(Peer)
-    first.home = tmp_path / "p1"
-    first.home.mkdir()
-    first.out = tmp_path / "p1.out"
-    first.args = ["join", f"127.0.0.1:{port}"]
-    env = {**os.environ, "SANTORINI_HOME": str(first.home), "PYTHONUNBUFFERED": "1"}
-    with open(first.out, "ab") as out:
-        # No --bot and no terminal: it reads turns from this pipe, and none come.
-        first.proc = subprocess.Popen(
-            [sys.executable, "-m", "santorini_p2p", *first.args],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.PIPE,
-            env=env,
-        )
+    # No --bot and no terminal: it reads turns from a pipe, and none come.
+    first = Peer(tmp_path, "p1", ["join", f"127.0.0.1:{port}"], stdin=subprocess.PIPE)
     try:
         first.wait_for(r"The game starts")
-        second = Peer.__new__(Peer)
-        second.home, second.out, second.args = first.home, tmp_path / "p1b.out", first.args
-        second.proc = second.start()
+        second = Peer(tmp_path, "p1b", first.args, home=first.home)
         assert second.finish() == 1, second.text()
         assert "this game is open in another santorini process" in second.text()
         assert first.proc.poll() is None, first.text()
@@ -226,20 +222,8 @@ sys.exit(main(sys.argv[1:]))
 
 def test_a_disagreeing_engine_stops_both_processes_with_reports(tmp_path):
     host, port = _host(tmp_path, 2, "none")
-    skewed = Peer.__new__(Peer)
-    skewed.home = tmp_path / "p1"
-    skewed.home.mkdir()
-    skewed.out = tmp_path / "p1.out"
-    skewed.args = []
-    env = {**os.environ, "SANTORINI_HOME": str(skewed.home), "PYTHONUNBUFFERED": "1"}
-    with open(skewed.out, "ab") as out:
-        skewed.proc = subprocess.Popen(
-            [sys.executable, "-c", SKEWED_JOIN, "join", f"127.0.0.1:{port}", "--bot", "random"],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            env=env,
-        )
+    join = ["join", f"127.0.0.1:{port}", "--bot", "random"]
+    skewed = Peer(tmp_path, "p1", join, runner=("-c", SKEWED_JOIN))
     assert host.finish() == 1, host.text()
     assert skewed.finish() == 1, skewed.text()
     for peer in (host, skewed):
