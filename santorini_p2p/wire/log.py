@@ -1165,7 +1165,8 @@ def _lock(fd: int, path: Path) -> None:
     """Hold an exclusive lock on the open journal ``fd`` until it is closed (or the process ends).
 
     Two processes writing one journal would sign two different records with the same number,
-    so a second one is refused. ``flock`` where the system has it; elsewhere no lock is taken.
+    so a second one is refused. ``flock`` where the system has it; elsewhere, and on a file
+    system that keeps no locks (some network mounts), no lock is taken.
 
     Raises:
         JournalInUseError: another process holds the journal open.
@@ -1182,6 +1183,8 @@ def _lock(fd: int, path: Path) -> None:
             f"{path}: this game is open in another santorini process; play it there, "
             "or end that process first"
         ) from None
+    except OSError:  # pragma: no cover - ENOLCK and the like: play on without the lock
+        return
 
 
 def _sync_data(fd: int) -> None:
