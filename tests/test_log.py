@@ -557,6 +557,23 @@ def test_a_journal_has_one_writer_at_a_time(tmp_path):
         assert last.validator.next_seq == 11
 
 
+@pytest.mark.skipif(os.name != "posix", reason="journals are locked with flock")
+def test_a_journal_on_a_file_system_without_locks_still_works(tmp_path, monkeypatch):
+    import errno
+    import fcntl
+
+    def no_locks(fd, op):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    env, path, j = _journal_of(tmp_path, 10)
+    j.close()
+    with Journal.open(path) as again:
+        for raw in env[10:]:
+            again.append(raw)
+    assert path.read_bytes() == encode_frames(env)
+
+
 def test_journal_drops_a_last_record_torn_by_a_power_cut(tmp_path):
     # The end of the last record never reached the disk: zeros stand where it ended.
     env = game()

@@ -1183,7 +1183,7 @@ def _lock(fd: int, path: Path) -> None:
             f"{path}: this game is open in another santorini process; play it there, "
             "or end that process first"
         ) from None
-    except OSError:  # pragma: no cover - ENOLCK and the like: play on without the lock
+    except OSError:  # ENOLCK and the like: play on without the lock
         return
 
 
