@@ -5,7 +5,19 @@ from __future__ import annotations
 
 import pytest
 
-from santorini_p2p.engine import GOD_NAMES, apply, find_turn, outcome, parse_square
+from santorini_p2p.engine import (
+    GOD_NAMES,
+    Turn,
+    apply,
+    find_turn,
+    hermes_form,
+    legal_form,
+    legal_turns,
+    outcome,
+    parse_square,
+    parse_turn,
+    plain_form,
+)
 from tests.positions import make, texts
 
 
@@ -327,6 +339,55 @@ def test_hermes_power_turn_is_written_in_h_form_even_for_one_step():
     t = texts(p)
     assert "Ha1,c4^c3" in t
     assert "c3>c4^c3" not in t
+
+
+def test_hermes_plain_spelling_of_a_one_step_turn_stands_for_its_h_form():
+    p = make("c3=A a1=A e5=B e1=B", gods="hermes,-")
+    plain = parse_turn("c3>c4^c3")
+    assert str(hermes_form(p, plain)) == "Ha1,c4^c3"
+    assert str(legal_form(p, plain)) == "Ha1,c4^c3"
+    assert str(plain_form(p, find_turn(p, "Ha1,c4^c3"))) == "c3>c4^c3"
+
+
+def test_hermes_plain_spelling_must_be_a_turn_the_worker_could_play():
+    p = make("c3=A b2=A e5=B e1=B d4=1", gods="hermes,-")
+    # The build is next to the other worker only: legal as a power turn, not as typed.
+    assert "Hb2,c4^a1" in texts(p)
+    assert hermes_form(p, parse_turn("c3>c4^a1")) is None
+    assert legal_form(p, parse_turn("c3>c4^a1")) is None
+    # Two squares away, onto the other worker, another player's worker.
+    assert hermes_form(p, parse_turn("c3>c5^c4")) is None
+    assert hermes_form(p, parse_turn("c3>b2^b3")) is None
+    assert hermes_form(p, parse_turn("e5>e4^e3")) is None
+    # A level up: a plain turn in its own right.
+    assert hermes_form(p, parse_turn("c3>d4^d5")) is None
+    assert legal_form(p, parse_turn("c3>d4^d5")) == parse_turn("c3>d4^d5")
+    # Power turns in which both workers moved, or neither, have no plain spelling.
+    assert plain_form(p, find_turn(p, "Ha2,c4^c3")) is None
+    assert plain_form(p, find_turn(p, "Hb2,c3^c4")) is None
+
+
+def test_hermes_plain_spellings_match_the_power_turns_one_for_one():
+    p = make("c3=A b2=A d4=B e1=B c4=1 b3=2 a1=X", gods="hermes,-")
+    power = {t for t in legal_turns(p) if t.hermes}
+    mine = [parse_square("c3"), parse_square("b2")]
+    spelled = {}
+    for w in mine:
+        for t in range(25):
+            for b in range(25):
+                plain = Turn(w, (t,), (b,))
+                h = legal_form(p, plain)
+                if h is not None and h != plain:
+                    spelled[plain] = h
+    assert spelled, "some one-step turns are power turns"
+    assert all(plain_form(p, h) == t for t, h in spelled.items())
+    assert {h for h in power if plain_form(p, h) is not None} == set(spelled.values())
+
+
+def test_no_plain_spelling_for_other_gods():
+    p = make("c3=A a1=A e5=B e1=B", gods="-,hermes")
+    assert hermes_form(p, parse_turn("c3>c4^c3")) is None
+    assert legal_form(p, parse_turn("c3>c4^c3")) == parse_turn("c3>c4^c3")
 
 
 # --- Minotaur ------------------------------------------------------------------------------

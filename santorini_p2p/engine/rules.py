@@ -20,11 +20,13 @@ __all__ = [
     "find_turn",
     "generate_turns",
     "has_legal_turn",
+    "hermes_form",
     "is_legal",
     "legal_turns",
     "lose_on_time",
     "next_seat",
     "outcome",
+    "plain_form",
     "resign",
     "turn_sort_key",
 ]
@@ -160,6 +162,58 @@ def _hermes_legal(p: Position, turn: Turn) -> bool:
     placed = ends & (c1 | c2) == ends and (not c2 or bool(ends & c1 and ends & c2))
     free = (NEIGHBOURS[a] | NEIGHBOURS[b]) & ~(p.domes | opp | ends)
     return placed and bool(free >> build & 1)
+
+
+def hermes_form(p: Position, turn: Turn) -> Turn | None:
+    """Return the Hermes power turn that the plain turn ``turn`` is the same as, or None.
+
+    A Hermes player's turn of one step on one level, then a build next to that worker, is
+    written only as a power turn (RULES.md section 7: ``b2>a1^a2`` is ``Ha1,d4^a2`` with the
+    other worker on d4). This maps the plain spelling a player may type to that text. None
+    when ``turn`` is not such a turn; the power turn returned may still be illegal.
+    """
+    if (
+        p.phase is not Phase.PLAY
+        or p.gods[p.to_move] != "hermes"
+        or turn.hermes
+        or turn.prebuild != -1
+        or turn.dome
+        or len(turn.path) != 1
+        or len(turn.builds) != 1
+    ):
+        return None
+    w, t, build = turn.worker, turn.path[0], turn.builds[0]
+    if not (0 <= w < 25 and 0 <= t < 25 and 0 <= build < 25):
+        return None
+    mine = p.workers[p.side_of(p.to_move)]
+    rest = mine & ~BITS[w]
+    if not (mine >> w & 1 and NEIGHBOURS[w] >> t & 1 and NEIGHBOURS[t] >> build & 1):
+        return None
+    if rest & (rest - 1) or not rest or rest >> t & 1 or p.level(w) != p.level(t):
+        return None
+    other = bits(rest)[0]
+    return Turn(-1, (min(t, other), max(t, other)), (build,), -1, False, True)
+
+
+def plain_form(p: Position, turn: Turn) -> Turn | None:
+    """Return the plain spelling of the Hermes power turn ``turn``, or None if it has none.
+
+    The inverse of :func:`hermes_form`: a power turn in which one worker takes one step and
+    then builds next to itself can be typed as that worker's plain turn.
+    """
+    if not turn.hermes or p.phase is not Phase.PLAY:
+        return None
+    mine = p.workers[p.side_of(p.to_move)]
+    ends = turn.path
+    for w in bits(mine):
+        other = bits(mine & ~BITS[w])
+        if len(other) != 1 or other[0] not in ends:
+            continue
+        t = ends[1] if ends[0] == other[0] else ends[0]
+        plain = Turn(w, (t,), turn.builds)
+        if hermes_form(p, plain) == turn:
+            return plain
+    return None
 
 
 def _generate(p: Position, worker: int = -1, first: int = -1, hermes: bool = True) -> list[Turn]:

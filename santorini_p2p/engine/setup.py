@@ -24,7 +24,14 @@ from santorini_p2p.engine.position import (
     Selection,
     Turn,
 )
-from santorini_p2p.engine.rules import _play, _settle, has_legal_turn, is_legal, legal_turns
+from santorini_p2p.engine.rules import (
+    _play,
+    _settle,
+    has_legal_turn,
+    hermes_form,
+    is_legal,
+    legal_turns,
+)
 from santorini_p2p.engine.squares import ALL, BITS, bits
 from santorini_p2p.errors import IllegalTurnError
 
@@ -33,6 +40,7 @@ __all__ = [
     "apply_action",
     "is_legal_action",
     "legal_actions",
+    "legal_form",
     "new_game",
     "placement_due",
 ]
@@ -167,6 +175,22 @@ def is_legal_action(p: Position, action: Action) -> bool:
         and list(sq) == sorted(set(sq))
         and all(0 <= s < 25 and not occupied & BITS[s] for s in sq)
     )
+
+
+def legal_form(p: Position, action: Action) -> Action | None:
+    """Return the legal action that ``action`` stands for in ``p``, or None if there is none.
+
+    That is ``action`` itself when it is legal; for a Hermes player, also the power turn that
+    a plain one-step turn on one level is written as (:func:`hermes_form`). For reading what a
+    player types; a record in a log must carry the canonical text itself.
+    """
+    if is_legal_action(p, action):
+        return action
+    if isinstance(action, Turn):
+        power = hermes_form(p, action)
+        if power is not None and is_legal(p, power):
+            return power
+    return None
 
 
 def _rotate(p: Position, start: int) -> Position:
