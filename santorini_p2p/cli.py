@@ -805,7 +805,7 @@ def _start_prompt(game: object) -> None:
     threading.Thread(target=read_lines, daemon=True).start()
 
     async def prompt() -> None:
-        from santorini_p2p.engine import parse_action
+        from santorini_p2p.engine import legal_form, parse_action
         from santorini_p2p.ui.board_view import render_text
 
         while game.session.stopped is None and not game.session.is_complete:
@@ -827,7 +827,8 @@ def _start_prompt(game: object) -> None:
                 if text == "resign":
                     game.resign()
                 else:
-                    game.submit(parse_action(text))
+                    action = parse_action(text)
+                    game.submit(legal_form(game.position, action) or action)
             except SantoriniError as e:
                 print(f"santorini: {e}", flush=True)
 

@@ -114,7 +114,8 @@ _NOTATION: Final = {
     "atlas": "b2>c3^d4D builds a dome at any level",
     "demeter": "b2>c3^b3^d4 builds twice (squares in a1..e5 order)",
     "hephaestus": "b2>c3^d4^d4 builds a second block on the same square",
-    "hermes": "Ha1,c2^b2 moves both workers on one level, then builds",
+    "hermes": "Ha1,c2^b2 moves both workers on one level, then builds\n"
+    "          (b2>c3^d4 on one level is taken too, and recorded in this form)",
     "minotaur": "b2>c3^d4 onto an opponent's worker pushes it on",
     "prometheus": "b2^c2>b3^c2 builds before moving (then no moving up)",
 }

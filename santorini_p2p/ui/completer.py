@@ -3,7 +3,8 @@
 An action's text splits into steps before each ``>``, ``^`` and ``,`` (and a final ``D``):
 ``b2>c3^d4`` is ``b2``, ``>c3``, ``^d4``. Given what has been typed, the completer offers the
 next step of every legal action that starts with it, so after ``b2>`` it offers only the
-squares that worker can step to. The same prefixes give the squares to highlight.
+squares that worker can step to. The same prefixes give the squares to highlight. A Hermes
+power turn that is one worker's step and build can also be typed that way (``b2>a1^a2``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Final
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from santorini_p2p.engine import SQUARE_NAMES, Phase, Position, legal_actions
+from santorini_p2p.engine import SQUARE_NAMES, Phase, Position, Turn, legal_actions, plain_form
 from santorini_p2p.ui.board_view import Marks
 
 __all__ = [
@@ -24,7 +25,6 @@ __all__ = [
     "is_complete",
     "is_prefix",
     "last_step",
-    "legal_texts",
     "marks_for",
     "next_steps",
     "squares_in",
@@ -37,14 +37,23 @@ _FILES: Final = frozenset("abcde")
 
 
 @lru_cache(maxsize=16)
-def legal_texts(p: Position) -> tuple[str, ...]:
-    """Return the text of every legal action in ``p``, in the engine's order (cached)."""
-    return tuple(str(a) for a in legal_actions(p))
+def _spellings(p: Position) -> tuple[tuple[str, str, str], ...]:
+    """Every way to type a legal action: ``(lower case, as typed, canonical text)``.
 
-
-@lru_cache(maxsize=16)
-def _lower_texts(p: Position) -> tuple[tuple[str, str], ...]:
-    return tuple((t.lower(), t) for t in legal_texts(p))
+    The canonical texts, and before them the plain spelling of each Hermes power turn that
+    has one (``b2>a1^a2`` for ``Ha1,d4^a2``), so that a Hermes player can type a turn the
+    usual way and complete it from a worker's square.
+    """
+    plain: list[tuple[str, str, str]] = []
+    canonical: list[tuple[str, str, str]] = []
+    for a in legal_actions(p):
+        text = str(a)
+        canonical.append((text.lower(), text, text))
+        if isinstance(a, Turn) and a.hermes:
+            other = plain_form(p, a)
+            if other is not None:
+                plain.append((str(other).lower(), str(other), text))
+    return (*plain, *canonical)
 
 
 def step_starts(text: str) -> list[int]:
@@ -90,7 +99,7 @@ def next_steps(p: Position, typed: str) -> list[str]:
     low = typed.lower()
     out: list[str] = []
     seen: set[str] = set()
-    for lower, text in _lower_texts(p):
+    for lower, text, _ in _spellings(p):
         if lower.startswith(low) and len(text) > len(typed):
             step = text[: _step_end(text, len(typed))]
             if step not in seen:
@@ -100,11 +109,11 @@ def next_steps(p: Position, typed: str) -> list[str]:
 
 
 def is_complete(p: Position, typed: str) -> str | None:
-    """Return the legal action text that ``typed`` spells (ignoring case and spaces), or None."""
+    """Return the canonical text of the legal action ``typed`` spells (ignoring case), or None."""
     low = _spelled_out(p, typed.strip()).lower()
     if not low:
         return None
-    for lower, text in _lower_texts(p):
+    for lower, _, text in _spellings(p):
         if lower == low:
             return text
     return None
@@ -113,7 +122,7 @@ def is_complete(p: Position, typed: str) -> str | None:
 def is_prefix(p: Position, typed: str) -> bool:
     """Return whether some legal action starts with ``typed`` (ignoring case)."""
     low = _spelled_out(p, typed).lower()
-    return any(lower.startswith(low) for lower, _ in _lower_texts(p))
+    return any(lower.startswith(low) for lower, _, _ in _spellings(p))
 
 
 def squares_in(text: str) -> list[int]:

@@ -1,8 +1,9 @@
 """Checking action text as it is typed: the first character no legal action allows, and why.
 
 Text is fine while some legal action starts with it (so a half-typed turn is fine), or when
-it parses to a legal action in another spelling (``place d4,b2``). Otherwise the error points
-at the first character that no legal action continues with and lists what could come there.
+it parses to a legal action in another spelling (``place d4,b2``, or a Hermes player's plain
+``b2>a1^a2``). Otherwise the error points at the first character that no legal action
+continues with and lists what could come there.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from prompt_toolkit.document import Document
 from prompt_toolkit.validation import ValidationError, Validator
 
-from santorini_p2p.engine import Phase, Position, legal_actions, parse_action
+from santorini_p2p.engine import Phase, Position, legal_form, parse_action
 from santorini_p2p.errors import NotationError
 from santorini_p2p.ui.completer import is_prefix, last_step, next_steps, step_starts
 
@@ -31,15 +32,18 @@ class InputProblem:
 
 
 def find_action(p: Position, text: str) -> str | None:
-    """Return the canonical text of the legal action ``text`` spells, or None."""
+    """Return the canonical text of the legal action ``text`` spells, or None.
+
+    Another spelling counts (``place d4,b2``; a Hermes player's plain ``b2>a1^a2``).
+    """
     t = text.strip()
     if not t:
         return None
     try:
-        action = parse_action(t)
+        action = legal_form(p, parse_action(t))
     except NotationError:
         return None
-    return str(action) if action in legal_actions(p) else None
+    return None if action is None else str(action)
 
 
 def _options(p: Position, base: str) -> str:

@@ -172,3 +172,28 @@ def test_bare_squares_are_not_placements_once_play_has_started():
     # In play the same text is a worker's square (START: workers on b2 and d4).
     assert next_steps(START, "b2")[0].startswith("b2>")
     assert check_input(START, "b2,") is not None
+
+
+HERMES = parse_position("00000/00B00A0/00000/00A00B0/00000 1 hermes,- -")
+"""The opening with Hermes for seat 1: every turn on level 0 is a power turn (``H`` form)."""
+
+
+def test_hermes_player_can_type_a_one_step_turn_the_plain_way():
+    assert all(str(a).startswith("H") for a in legal_actions(HERMES))
+    # The workers are offered first, then the power turns' first squares.
+    assert next_steps(HERMES, "")[:3] == ["b2", "d4", "Ha1"]
+    assert "b2>c3" in next_steps(HERMES, "b2")
+    for i in range(1, len("b2>c3^d3") + 1):
+        assert check_input(HERMES, "b2>c3^d3"[:i]) is None
+    assert find_action(HERMES, "b2>c3^d3") == "Hc3,d4^d3"
+    assert is_complete(HERMES, "B2>C3^D3") == "Hc3,d4^d3"
+
+
+def test_hermes_plain_turn_must_build_next_to_the_worker_that_moved():
+    # Hc1,d4^e5 is legal (d4 builds), but b2 moved to c1 cannot build on e5.
+    assert "Hc1,d4^e5" in [str(a) for a in legal_actions(HERMES)]
+    problem = check_input(HERMES, "b2>c1^e5")
+    assert problem is not None
+    assert problem.index == 6
+    assert "no build on 'e5'" in problem.message
+    assert find_action(HERMES, "b2>c1^e5") is None
