@@ -10,7 +10,8 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Final, TextIO
 
 from santorini_p2p import __version__
 from santorini_p2p.engine import (
@@ -177,8 +178,6 @@ def _progress(done: int, total: int, width: int = 30) -> None:
 
 def _save_game(directory: str, record: GameRecord) -> None:
     """Write one arena game as a replay file (the signed log) into ``directory``."""
-    from pathlib import Path
-
     from santorini_p2p.ai.arena import signed_log
     from santorini_p2p.wire.log import encode_frames
 
@@ -189,7 +188,6 @@ def _save_game(directory: str, record: GameRecord) -> None:
 def _cmd_arena(args: argparse.Namespace) -> int:
     import math
     import os
-    from pathlib import Path
 
     from santorini_p2p.ai.arena import run, schedule, tally
 
@@ -341,7 +339,6 @@ def _cmd_replay_verify(args: argparse.Namespace) -> int:
 
 
 def _read_input(path: str) -> bytes:
-    from pathlib import Path
 
     from santorini_p2p.replay.verify import MAX_FILE_BYTES
 
@@ -354,7 +351,6 @@ def _read_input(path: str) -> bytes:
 
 
 def _write_output(out: str | None, data: bytes) -> None:
-    from pathlib import Path
 
     if out is None or out == "-":
         sys.stdout.buffer.write(data)
@@ -366,6 +362,10 @@ def _write_output(out: str | None, data: bytes) -> None:
         raise UsageError(f"cannot write {out}: {e.strerror or e}") from None
 
 
+_EXPORT_SUFFIXES: Final = {".html": "html", ".htm": "html", ".json": "json", ".svg": "svg"}
+"""The export format an output file's extension asks for when ``--format`` is not given."""
+
+
 def _cmd_replay_export(args: argparse.Namespace) -> int:
     from santorini_p2p.replay.export_text import load_timeline
 
@@ -375,15 +375,16 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
     n = len(t.steps)
     if args.ply is not None and not 0 <= args.ply <= n:
         raise UsageError(f"ply: expected 0 to {n} (the game has {n} steps), got {args.ply}")
-    if args.format == "text":
+    fmt = args.format or _EXPORT_SUFFIXES.get(Path(args.output or "-").suffix.lower(), "text")
+    if fmt == "text":
         from santorini_p2p.replay.export_text import export_text
 
         text = export_text(t)
-    elif args.format == "html":
+    elif fmt == "html":
         from santorini_p2p.replay.export_html import export_html
 
         text = export_html(t, step=args.ply)
-    elif args.format == "json":
+    elif fmt == "json":
         from santorini_p2p.replay.export_json import export_json
 
         text = export_json(t)
@@ -450,14 +451,17 @@ def _add_export_commands(actions: argparse._SubParsersAction[argparse.ArgumentPa
         "export",
         help="export a replay as text, a web page, JSON or an SVG image",
         description="Export a replay file (or a .santorini.txt text export) to standard output "
-        "or -o OUT: text (tags, numbered actions and the signed log, armoured), html (one "
-        "self-contained page that steps through the game offline), json (every record "
-        "decoded), svg (the board after step --ply N). A file that fails verification is "
-        "exported up to its first bad record, says so, and the command exits 1.",
+        "or -o OUT, in the --format given or else the one OUT's extension names: text (tags, "
+        "numbered actions and the signed log, armoured), html (one self-contained page that "
+        "steps through the game offline), json (every record decoded), svg (the board after "
+        "step --ply N). A file that fails verification is exported up to its first bad record, "
+        "says so, and the command exits 1.",
     )
     p.add_argument("file", metavar="FILE", help="a replay file or a text export")
     p.add_argument(
-        "--format", choices=("text", "html", "json", "svg"), default="text", help="(default text)"
+        "--format",
+        choices=("text", "html", "json", "svg"),
+        help="(default: as OUT's extension says, .html, .json or .svg; otherwise text)",
     )
     p.add_argument(
         "--ply", type=int, metavar="N", help="the step to show (0: the start; default last)"
@@ -724,8 +728,6 @@ def _add_console_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
 
 def _net_options(args: argparse.Namespace) -> object:
     """Build the ``PlayOptions`` of ``host``/``join``/``resume`` from the command line."""
-    from pathlib import Path
-
     from santorini_p2p.net.game import PlayOptions
     from santorini_p2p.wire.identity import (
         Identity,

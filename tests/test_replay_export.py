@@ -342,6 +342,19 @@ def test_cli_export_import_verify_round_trip(tmp_path, capsys):
     assert IDS[0].fingerprint in out
 
 
+def test_cli_export_takes_the_format_from_the_output_name(tmp_path):
+    src = tmp_path / "game.replay"
+    src.write_bytes(replay(GAMES[1]))
+    starts = {"game.html": "<!DOCTYPE html>", "game.JSON": "{", "game.svg": "<svg", "g.txt": "["}
+    for name, start in starts.items():
+        assert main(["replay", "export", str(src), "-o", str(tmp_path / name)]) == 0
+        assert (tmp_path / name).read_text().lstrip().startswith(start), name
+    # --format, when given, wins over the name.
+    out = tmp_path / "board.html"
+    assert main(["replay", "export", str(src), "--format", "svg", "-o", str(out)]) == 0
+    assert out.read_text().startswith("<svg")
+
+
 def test_cli_reports_an_edited_text_with_its_line(tmp_path, capsys):
     text = text_of(GAMES[0])
     lines = text.split("\n")
