@@ -17,7 +17,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from santorini_p2p.engine import Phase, legal_actions, parse_action
+from santorini_p2p.engine import Phase, legal_actions, parse_action, parse_position
 from santorini_p2p.ui.app import GameScreen, help_text
 from santorini_p2p.ui.board_view import fragments_text
 from santorini_p2p.ui.local import LocalGame, Player
@@ -183,6 +183,22 @@ def test_ctrl_z_and_the_undo_word_take_back_moves():
             keys.send_text("undo" + ENTER)
             await poll(lambda: screen.error is not None)
             assert "nothing to undo" in screen.error
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
+
+
+def test_a_hermes_turn_typed_the_plain_way_is_played_in_its_h_form():
+    async def main():
+        with terminal() as keys:
+            start_at = parse_position("00000/00B00A0/00000/00A00B0/00000 1 hermes,- -")
+            game = LocalGame([Player("Ann"), Player("Ben")], time_control=None, start=start_at)
+            screen = GameScreen(game)
+            task = start(screen)
+            keys.send_text("b2>c3^c4" + ENTER)
+            await poll(lambda: len(game.actions) == 1)
+            assert str(game.actions[0]) == "Hc3,d4^c4"
             keys.send_text(CTRL_Q)
             await asyncio.wait_for(task, 5)
 
