@@ -138,11 +138,18 @@ def watch_game(
 
 
 async def choose(
-    title: str, items: Sequence[tuple[str, str]], *, default: int = 0, note: str = ""
+    title: str,
+    items: Sequence[tuple[str, str]],
+    *,
+    default: int = 0,
+    note: str = "",
+    top: bool = False,
 ) -> str | None:
     """Show a menu of ``(key, label)`` items; return the chosen key, or None on Escape.
 
-    Up, Down, Tab and Shift-Tab move; Enter or an item's number chooses.
+    Up, Down, Tab and Shift-Tab move; Enter or an item's number chooses. Ctrl-Q and Ctrl-C
+    return None too. On the ``top`` menu Escape does nothing: pressed once too often while
+    backing out of a submenu, it would otherwise quit the program.
     """
     selected = [default]
 
@@ -176,11 +183,15 @@ async def choose(
     def _enter(event: KeyPressEvent) -> None:
         event.app.exit(result=items[selected[0]][0])
 
-    @kb.add("escape", eager=True)
     @kb.add("c-c")
     @kb.add("c-q")
     def _back(event: KeyPressEvent) -> None:
         event.app.exit(result=None)
+
+    @kb.add("escape", eager=True)
+    def _escape(event: KeyPressEvent) -> None:
+        if not top:
+            event.app.exit(result=None)
 
     for number in range(1, min(9, len(items)) + 1):
 
@@ -189,7 +200,8 @@ async def choose(
 
         kb.add(str(number))(pick)
 
-    footer: StyleAndTextTuples = [("class:title", " Up/Down or Tab move  Enter choose  Esc back ")]
+    leave = "Ctrl-Q quit" if top else "Esc back"
+    footer: StyleAndTextTuples = [("class:title", f" Up/Down or Tab move  Enter choose  {leave} ")]
     app: Application[str | None] = Application(
         layout=Layout(
             HSplit(
@@ -328,7 +340,9 @@ async def console(options: GameOptions, network: NetworkGames | None = None) -> 
         elif isinstance(unfinished, str):
             note = note or unfinished
         default = min(default, len(menu) - 1)
-        choice = await choose("What would you like to do?", menu, default=default, note=note)
+        choice = await choose(
+            "What would you like to do?", menu, default=default, note=note, top=True
+        )
         note = ""
         if choice is None or choice == "quit":
             return 0

@@ -8,6 +8,7 @@ import io
 import random
 import re
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.application.current import get_app_or_none
 from prompt_toolkit.data_structures import Size
@@ -21,7 +22,7 @@ from santorini_p2p.engine import Phase, legal_actions, parse_action, parse_posit
 from santorini_p2p.ui.app import GameScreen, help_text
 from santorini_p2p.ui.board_view import fragments_text
 from santorini_p2p.ui.local import LocalGame, Player
-from santorini_p2p.ui.start import GameOptions, console
+from santorini_p2p.ui.start import GameOptions, choose, console
 
 TAB, ENTER, CTRL_Q, CTRL_Z = "\t", "\r", "\x11", "\x1a"
 
@@ -258,6 +259,21 @@ def test_start_screen_opens_a_game_against_the_computer_and_quits(monkeypatch, t
             assert await asyncio.wait_for(run, 5) == 0
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(("top", "expected"), [(True, "c"), (False, None)])
+def test_escape_backs_out_of_a_submenu_but_does_not_quit_from_the_top(top, expected):
+    items = [("a", "first"), ("b", "second"), ("c", "third")]
+
+    async def main():
+        with terminal() as keys:
+            task = asyncio.create_task(choose("Pick", items, top=top))
+            await poll(lambda: (a := get_app_or_none()) is not None and a.is_running)
+            keys.send_text("\x1b")
+            keys.send_text("3")
+            return await asyncio.wait_for(task, 5)
+
+    assert asyncio.run(main()) == expected
 
 
 def test_the_start_screen_offers_to_resume_an_unfinished_game(monkeypatch, tmp_path):
