@@ -53,7 +53,9 @@ class ReplaySteps:
 
     ``steps[0]`` is the first position (``text`` empty); ``index`` the one shown. ``status``
     is the verification line for the top of the screen; ``bad`` the first bad record's number
-    and ``bad_reason`` why, when the file fails verification.
+    and ``bad_reason`` why, when the file fails verification. ``empty``: the file reaches no
+    position at all (not a replay, or one cut off before the game began); ``steps`` then
+    holds a blank board only.
     """
 
     steps: list[Step]
@@ -63,6 +65,7 @@ class ReplaySteps:
     ok: bool = True
     bad: int | None = None
     bad_reason: str = ""
+    empty: bool = False
     index: int = field(default=0)
 
     @property
@@ -142,7 +145,8 @@ def load_replay(data: bytes, name: str = "<replay>") -> ReplaySteps:
         bad, reason = (e.record if e.record is not None else index), e.reason
     if not verdict.ok and bad is None:
         bad, reason = verdict.record, verdict.error
-    if not steps:
+    empty = not steps
+    if empty:
         from santorini_p2p.engine import new_game
 
         steps.append(Step(new_game(2), "", 0))
@@ -157,7 +161,15 @@ def load_replay(data: bytes, name: str = "<replay>") -> ReplaySteps:
         ok=verdict.ok,
         bad=bad,
         bad_reason=reason,
+        empty=empty,
     )
+
+
+def _nothing_to_show(model: ReplaySteps, path: str) -> str | None:
+    """Why a file that reaches no position is not opened in the viewer, or None."""
+    if not model.empty:
+        return None
+    return f"{path}: {model.bad_reason or 'the game never began'}; nothing to show"
 
 
 def _seat_views(model: ReplaySteps, p: Position) -> Sequence[SeatView]:
@@ -276,8 +288,11 @@ async def view_replay_file(path: str, *, mouse: bool = False) -> str | None:
         data = await asyncio.to_thread(Path(path).read_bytes)
     except OSError as e:
         return f"cannot read {path}: {e.strerror or e}"
-    await view_replay(load_replay(data, path), mouse=mouse)
-    return None
+    model = load_replay(data, path)
+    why = _nothing_to_show(model, path)
+    if why is None:
+        await view_replay(model, mouse=mouse)
+    return why
 
 
 def show_replay(path: str, *, mouse: bool = False) -> int:
@@ -288,6 +303,10 @@ def show_replay(path: str, *, mouse: bool = False) -> int:
         print(f"santorini: error: cannot read {path}: {e.strerror or e}", file=sys.stderr)
         return 1
     model = load_replay(data, path)
+    why = _nothing_to_show(model, path)
+    if why is not None:
+        print(f"santorini: error: {why}", file=sys.stderr)
+        return 1
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(f"santorini: error: the viewer needs a terminal; {model.status}", file=sys.stderr)
         return 2

@@ -10,7 +10,7 @@ from prompt_toolkit.output import DummyOutput
 
 from santorini_p2p.cli import main
 from santorini_p2p.engine import Phase, new_game
-from santorini_p2p.ui.replay_view import load_replay, view_replay
+from santorini_p2p.ui.replay_view import load_replay, view_replay, view_replay_file
 from santorini_p2p.wire.log import iter_frames
 from tests.replays import game, replay_file
 
@@ -48,11 +48,27 @@ def test_a_bad_record_opens_up_to_it_and_is_marked():
     assert all(s.record < 15 for s in model.steps)
 
 
-def test_not_a_replay_file_still_opens_with_the_reason():
+def test_not_a_replay_file_is_an_empty_model_with_the_reason():
     model = load_replay(b"hello", "x")
     assert not model.ok
+    assert model.empty
     assert len(model.steps) == 1
     assert "not a replay file" in model.status
+    assert not load_replay(replay_file(2, "none", 0)).empty
+
+
+def test_a_file_with_nothing_to_show_is_reported_not_opened(capsys, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("just some notes\n")
+    # No terminal here: the viewer could not open, so the error comes from reading the file.
+    assert main(["replay", "show", str(notes)]) == 1
+    err = capsys.readouterr().err
+    assert f"{notes}: not a replay file" in err
+    assert "nothing to show" in err
+    # The start screen's entry says the same and opens nothing (no terminal is needed).
+    why = asyncio.run(asyncio.wait_for(view_replay_file(str(notes)), 10))
+    assert why is not None
+    assert "nothing to show" in why
 
 
 def test_the_viewer_steps_with_arrow_keys_and_quits():
