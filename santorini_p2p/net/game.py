@@ -288,7 +288,10 @@ class NetworkGame:
     # -- running --------------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Pump frames, play the bot, let time pass, until the game is over or stopped."""
+        """Pump frames, play the bot, let time pass, until the game is over or stopped.
+
+        When it returns (or is cancelled) the session's journal is closed.
+        """
         s = self.session
         done_at: int | None = None
         settled_at: int | None = None
@@ -347,6 +350,9 @@ class NetworkGame:
                 self._bot_task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, IllegalTurnError):
                     await self._bot_task
+            # Let go of the journal (and its lock): the same game may be resumed at once,
+            # from this process too (the console's Join after leaving a game).
+            s.close()
             if self._on_close is not None:
                 close, self._on_close = self._on_close, None
                 await close()

@@ -69,6 +69,58 @@ def test_console_host_and_join_play_a_game(tmp_path):
     asyncio.run(main())
 
 
+def test_console_join_after_leaving_a_game_resumes_it_in_the_same_process(tmp_path):
+    async def main():
+        host_lan = LanGames(
+            tmp_path / "a",
+            identity(0),
+            _answers("2", "none"),
+            _answers(),
+            bind="127.0.0.1",
+            discover=False,
+        )
+        host = await host_lan.host()
+        assert isinstance(host, NetworkGame)
+        port = host.title.split(":")[1].split()[0]
+        rng = random.Random(3)
+
+        async def people(*games, until):
+            while not until():
+                for g in games:
+                    if g.awaiting is not None:
+                        g.submit(rng.choice(legal_actions(g.position)))
+                await asyncio.sleep(0.005)
+
+        def join_lan():
+            return LanGames(
+                tmp_path / "b",
+                identity(1),
+                _answers(""),
+                _answers(f"127.0.0.1:{port}"),
+                discover=False,
+            )
+
+        async with asyncio.timeout(60):
+            hosting = asyncio.create_task(host.run())
+            first = await join_lan().join()
+            assert isinstance(first, NetworkGame)
+            running = asyncio.create_task(first.run())
+            await people(host, first, until=lambda: len(first.session.records) > 12)
+            running.cancel()  # the player leaves the game screen mid-game
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
+            again = await join_lan().join()
+            assert isinstance(again, NetworkGame), again
+            assert len(again.session.records) > 12  # resumed, not a new game
+            async with asyncio.TaskGroup() as tg:
+                tg.create_task(again.run())
+                tg.create_task(people(host, again, until=lambda: host.session.is_complete))
+            await hosting
+        assert host.session.journal_path.read_bytes() == again.session.journal_path.read_bytes()
+
+    asyncio.run(main())
+
+
 def test_console_join_reports_a_bad_or_unknown_address_and_writes_nothing(tmp_path, monkeypatch):
     import socket
 
