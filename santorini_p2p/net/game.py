@@ -688,9 +688,23 @@ class LanGames:
         self._bind = bind
 
     async def host(self) -> NetworkGame | str | None:
-        """Ask for the players and gods, offer the game, and return it (waiting for players)."""
+        """Ask for the players and gods, offer the game, and return it (waiting for players).
+
+        With a hosted game left unfinished here, first ask whether to resume it instead.
+        """
         from santorini_p2p.net.clock import STANDARD
 
+        found = find_unfinished(self.home, role="host")
+        if found is not None:
+            where = resumed_title(found[1]).removesuffix(" (resumed)")
+            pick = await self._choose(
+                "Host a LAN game",
+                [("resume", f"Resume the unfinished {where}"), ("new", "Offer a new game")],
+            )
+            if pick is None:
+                return None
+            if pick == "resume":
+                return await self._resume_host(*found)
         players = await self._choose(
             "How many players?", [("2", "2 players"), ("3", "3 players"), ("4", "4 players")]
         )
@@ -742,6 +756,33 @@ class LanGames:
             title=f"LAN game at {address} ({self.identity.fingerprint})",
             on_close=close,
         )
+
+    async def _resume_host(self, journal: Path, note: dict[str, object]) -> NetworkGame | str:
+        """Reopen a hosted game from its journal on the address it was offered on."""
+        try:
+            host, port = parse_address(str(note.get("address", "")))
+            session = Session.resume(
+                self.identity,
+                journal,
+                home=self.home,
+                now=monotonic_ms,
+                known=KnownPeers(self.home),
+            )
+        except (SantoriniError, ValueError) as e:
+            return f"cannot resume {journal.name}: {e}"
+        ctx = new_context()
+        try:
+            link = await bind_host(ctx, host, port)
+        except OSError as e:
+            session.close()
+            await close_context(ctx)
+            return f"cannot listen for players: {e}"
+
+        async def close() -> None:
+            link.close()
+            await close_context(ctx)
+
+        return NetworkGame(session, link, title=resumed_title(note), on_close=close)
 
     async def join(self) -> NetworkGame | str | None:
         """List the games on the LAN (or ask for ``host:port``) and return the joined game."""

@@ -121,6 +121,63 @@ def test_console_join_after_leaving_a_game_resumes_it_in_the_same_process(tmp_pa
     asyncio.run(main())
 
 
+def test_console_host_offers_to_resume_a_hosted_game_left_unfinished(tmp_path):
+    from santorini_p2p.net.clock import monotonic_ms
+    from santorini_p2p.net.session import Session
+    from santorini_p2p.net.transport import JoinTransport, close_context, new_context
+
+    def host_lan(*menu: str) -> LanGames:
+        return LanGames(
+            tmp_path / "a",
+            identity(0),
+            _answers(*menu),
+            _answers(),
+            bind="127.0.0.1",
+            discover=False,
+        )
+
+    async def main():
+        host = await host_lan("2", "none").host()
+        assert isinstance(host, NetworkGame)
+        port = host.title.split(":")[1].split()[0]
+        ctx = new_context()
+        link = JoinTransport(ctx, f"127.0.0.1:{port}")
+        session = Session.join(identity(1), home=tmp_path / "b", now=monotonic_ms)
+        joiner = NetworkGame(session, link, bot=_quick, rng=random.Random(2))
+        rng = random.Random(4)
+
+        async def person(game, until):
+            while not until():
+                if game.awaiting is not None:
+                    game.submit(rng.choice(legal_actions(game.position)))
+                await asyncio.sleep(0.005)
+
+        try:
+            async with asyncio.timeout(60):
+                joining = asyncio.create_task(joiner.run())
+                hosting = asyncio.create_task(host.run())
+                await person(host, until=lambda: len(host.session.records) > 12)
+                hosting.cancel()  # the host leaves the game screen mid-game
+                with contextlib.suppress(asyncio.CancelledError):
+                    await hosting
+                # Hosting again offers the unfinished game first; backing out changes nothing.
+                assert await host_lan(None).host() is None
+                again = await host_lan("resume").host()
+                assert isinstance(again, NetworkGame), again
+                assert again.title == f"LAN game at 127.0.0.1:{port} (resumed)"
+                assert len(again.session.records) > 12
+                async with asyncio.TaskGroup() as tg:
+                    tg.create_task(again.run())
+                    tg.create_task(person(again, until=lambda: again.session.is_complete))
+                await joining
+        finally:
+            link.close()
+            await close_context(ctx)
+        assert again.session.journal_path.read_bytes() == session.journal_path.read_bytes()
+
+    asyncio.run(main())
+
+
 def test_console_join_reports_a_bad_or_unknown_address_and_writes_nothing(tmp_path, monkeypatch):
     import socket
 
