@@ -671,7 +671,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     levels = args.levels or ["medium"] * args.players
     if len(levels) != args.players:
         raise UsageError(f"levels: expected {args.players} levels, got {len(levels)}")
-    return watch(levels, _console_options(args), args.pace)
+    network = _lan_games() if args.loopback else None
+    return watch(levels, _console_options(args), args.pace, network)
 
 
 def _cmd_replay_show(args: argparse.Namespace) -> int:
@@ -719,6 +720,12 @@ def _add_console_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     )
     p.add_argument("--levels", nargs="+", choices=LEVELS, metavar="LEVEL", help="one per player")
     p.add_argument("--pace", type=int, default=700, metavar="MS", help="least ms between turns")
+    p.add_argument(
+        "--loopback",
+        action="store_true",
+        help="play over the network on this machine (127.0.0.1): a host and joiners in one "
+        "process, each with its own key and journal",
+    )
     _add_game_options(p)
     p.set_defaults(handler=_cmd_watch)
 

@@ -17,6 +17,7 @@ import contextlib
 import logging
 import random
 import shutil
+import tempfile
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -137,6 +138,18 @@ def ai_bot(level: str, think: float | None = None) -> Bot:
 
     def choose(position: Position, rng: random.Random, stop: threading.Event) -> Action:
         return choose_action(position, level, rng=rng, think=think, stop=stop)
+
+    return choose
+
+
+def paced(bot: Bot, pace_ms: int) -> Bot:
+    """``bot``, taking at least ``pace_ms`` a turn so that people can follow the game."""
+    if pace_ms <= 0:
+        return bot
+
+    def choose(position: Position, rng: random.Random, stop: threading.Event) -> Action:
+        stop.wait(pace_ms / 1000)  # cut short when the computer must answer at once
+        return bot(position, rng, stop)
 
     return choose
 
@@ -634,6 +647,68 @@ async def resume_game(journal: Path, note: dict[str, object], opts: PlayOptions)
         await close_context(ctx)
 
 
+async def loopback_game(
+    levels: Sequence[str],
+    settings: GameSettings,
+    *,
+    think: float | None = None,
+    seed: int | None = None,
+    pace_ms: int = 0,
+) -> NetworkGame:
+    """Computer players of ``levels`` (one a seat) playing over 127.0.0.1 in this process.
+
+    The whole network stack is used: the host and each joiner have their own key, journal and
+    socket. Returns the host's game, for a screen to show; the joiners run beside it from
+    the start. Keys and journals live in a temporary directory, removed (with the joiners
+    stopped) when the host's game ends.
+
+    Raises:
+        AddressError: no port on 127.0.0.1 could be bound.
+    """
+    rng = random.Random(seed)
+    names = [f"{level.capitalize()} computer {i + 1}" for i, level in enumerate(levels)]
+    temp = tempfile.TemporaryDirectory(prefix="santorini-watch-")
+    root = Path(temp.name)
+    ctx = new_context()
+    try:
+        link = await bind_host(ctx, "127.0.0.1", 0)
+    except BaseException:
+        await close_context(ctx)
+        temp.cleanup()
+        raise
+    address = f"127.0.0.1:{link.port}"
+
+    def seat(i: int) -> tuple[Identity, Path, KnownPeers, Bot, random.Random]:
+        home = root / f"seat{i + 1}"
+        bot = paced(ai_bot(levels[i], think), pace_ms)
+        return Identity.generate(names[i]), home, KnownPeers(home), bot, random.Random(rng.random())
+
+    me, home, known, host_bot, host_rng = seat(0)
+    session = Session.host(me, settings, home=home, now=monotonic_ms, known=known, address=address)
+    session.onlooker = True
+    joiners: list[NetworkGame] = []
+    for i in range(1, len(levels)):
+        me, home, known, bot, bot_rng = seat(i)
+        joined = Session.join(me, home=home, now=monotonic_ms, known=known, address=address)
+        joiners.append(NetworkGame(joined, JoinTransport(ctx, address), bot=bot, rng=bot_rng))
+    tasks = [asyncio.create_task(g.run()) for g in joiners]
+
+    async def close() -> None:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for g in joiners:
+            g.link.close()
+        link.close()
+        await close_context(ctx)
+        temp.cleanup()
+
+    title = f"computer players over {address}"
+    return NetworkGame(session, link, bot=host_bot, rng=host_rng, title=title, on_close=close)
+
+
 def resumed_title(note: dict[str, object]) -> str:
     """The title of a resumed game: the address as it was given out when the game was offered."""
     address = str(note.get("address", ""))
@@ -756,6 +831,25 @@ class LanGames:
             title=f"LAN game at {address} ({self.identity.fingerprint})",
             on_close=close,
         )
+
+    async def watch(
+        self,
+        levels: Sequence[str],
+        gods: str,
+        *,
+        timed: bool = True,
+        think: float | None = None,
+        seed: int | None = None,
+        pace_ms: int = 0,
+    ) -> NetworkGame | str:
+        """Computer players of ``levels`` over 127.0.0.1 (:func:`loopback_game`)."""
+        from santorini_p2p.net.clock import STANDARD
+
+        settings = GameSettings(len(levels), gods, STANDARD if timed else None)
+        try:
+            return await loopback_game(levels, settings, think=think, seed=seed, pace_ms=pace_ms)
+        except OSError as e:
+            return f"cannot play over 127.0.0.1: {e}"
 
     async def _resume_host(self, journal: Path, note: dict[str, object]) -> NetworkGame | str:
         """Reopen a hosted game from its journal on the address it was offered on."""

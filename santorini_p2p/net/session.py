@@ -238,6 +238,9 @@ class Session:
         #: Called as soon as a record of the log is queued to go out, so that the runner can
         #: send it before the session goes on with notes and listeners (it stays I/O free).
         self.on_record_out: Callable[[], None] | None = None
+        #: No person plays this peer's seat (computer players being watched): the result is
+        #: told without "you".
+        self.onlooker = False
         self._announced = 0
         if not is_host:
             self._peers[HOST_ID] = _Peer(connected=False, last_heard_ms=now())
@@ -1261,7 +1264,7 @@ class Session:
             return
         winner, _ = res
         mine = v.seat_of(self.identity.public_key)
-        if winner < 0:
+        if winner < 0 or self.onlooker:
             self._say(f"The game is over: {self.result_text()}.", NoteKind.WARNING)
             return
         won = mine is not None and p.side_of(mine) == p.side_of(winner)

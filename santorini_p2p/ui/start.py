@@ -14,7 +14,7 @@ import logging
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final, Protocol
 
@@ -58,13 +58,14 @@ WATCH_PACE_MS: Final = 700
 
 
 class NetworkGames(Protocol):
-    """What the network layer gives the start screen: host and join open a network game.
+    """What the network layer gives the start screen: host, join and watch network games.
 
-    Each may use ``choose`` and ``ask`` from this module for its own questions (which game on
-    the LAN, which address) and returns the controller of the game for the console to run
-    (``run_game`` starts its ``run()``), or None: the player backed out, or the game was run
-    to its end already (shown with ``run_game(game, drive=False)``). A string is shown on the
-    start screen as a note (why hosting failed).
+    Watch plays computer players over 127.0.0.1. Host and join may use ``choose`` and ``ask``
+    from this module for their own questions (which game on the LAN, which address). Each
+    returns the controller of the game for the console to run (``run_game`` starts its
+    ``run()``), or None: the player backed out, or the game was run to its end already (shown
+    with ``run_game(game, drive=False)``). A string is shown on the start screen as a note
+    (why hosting failed).
     """
 
     async def host(self) -> GameController | str | None:
@@ -73,6 +74,19 @@ class NetworkGames(Protocol):
 
     async def join(self) -> GameController | str | None:
         """List the games on the LAN (or take ``host:port``) and return the joined game."""
+        ...
+
+    async def watch(
+        self,
+        levels: Sequence[str],
+        gods: str,
+        *,
+        timed: bool = True,
+        think: float | None = None,
+        seed: int | None = None,
+        pace_ms: int = 0,
+    ) -> GameController | str:
+        """Computer players of ``levels`` over 127.0.0.1: the host's game, the others beside it."""
         ...
 
 
@@ -268,7 +282,21 @@ async def _gods(options: GameOptions) -> GameOptions | None:
     clocks = await choose("Clocks", _CLOCKS_MENU, default=0 if options.timed else 1)
     if clocks is None:
         return None
-    return GameOptions(gods=gods, seed=options.seed, timed=clocks == "timed", mouse=options.mouse)
+    return replace(options, gods=gods, timed=clocks == "timed")
+
+
+async def _watch_over_loopback(
+    network: NetworkGames, levels: Sequence[str], options: GameOptions, pace_ms: int
+) -> GameController | str:
+    """Computer players over the network stack on this machine (127.0.0.1)."""
+    return await network.watch(
+        levels,
+        options.gods,
+        timed=options.timed,
+        think=options.think,
+        seed=options.seed,
+        pace_ms=pace_ms,
+    )
 
 
 async def _start_game(
@@ -289,7 +317,11 @@ async def _start_game(
         return hotseat_game(int(count), chosen) if chosen else None
     if choice == "watch":
         chosen = await _gods(options)
-        return watch_game(("medium", "medium"), chosen) if chosen else None
+        if chosen is None:
+            return None
+        if network is None:
+            return watch_game(("medium", "medium"), chosen)
+        return await _watch_over_loopback(network, ("medium", "medium"), chosen, WATCH_PACE_MS)
     if choice in ("host", "join"):
         if network is None:
             return "LAN games are not available in this build."
@@ -357,7 +389,7 @@ async def console(options: GameOptions, network: NetworkGames | None = None) -> 
             continue
         if game is None:
             continue
-        run = run_network_game if choice in ("host", "join") else run_game
+        run = run_game if isinstance(game, LocalGame) else run_network_game
         if await run(game, mouse=options.mouse) == "quit":
             return 0
 
@@ -431,16 +463,36 @@ def play(level: str | None, players: int, options: GameOptions, resume: bool = F
     return asyncio.run(_until_left(open_game, options.mouse))
 
 
-def watch(levels: Sequence[str], options: GameOptions, pace_ms: int = WATCH_PACE_MS) -> int:
-    """``santorini watch``: computer players of ``levels`` against each other."""
+def watch(
+    levels: Sequence[str],
+    options: GameOptions,
+    pace_ms: int = WATCH_PACE_MS,
+    network: NetworkGames | None = None,
+) -> int:
+    """``santorini watch``: computer players of ``levels`` against each other.
 
-    async def open_game() -> GameController:
-        return watch_game(levels, options, pace_ms)
-
+    With ``network`` they play over 127.0.0.1 through the network stack (``--loopback``).
+    """
     if not _has_terminal():
         return 2
     _log_to_file()
-    return asyncio.run(_until_left(open_game, options.mouse))
+    if network is None:
+
+        async def open_game() -> GameController:
+            return watch_game(levels, options, pace_ms)
+
+        return asyncio.run(_until_left(open_game, options.mouse))
+
+    async def over_loopback() -> int:
+        assert network is not None
+        game = await _watch_over_loopback(network, levels, options, pace_ms)
+        if isinstance(game, str):
+            print(f"santorini: error: {game}", file=sys.stderr)
+            return 1
+        await run_network_game(game, mouse=options.mouse, leave=LEAVE)
+        return 0
+
+    return asyncio.run(over_loopback())
 
 
 def run_console(options: GameOptions, network: NetworkGames | None = None) -> int:

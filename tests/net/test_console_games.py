@@ -11,6 +11,8 @@ import random
 import sys
 import time
 
+import pytest
+
 from santorini_p2p.engine import Phase, legal_actions
 from santorini_p2p.net.game import LanGames, NetworkGame
 from santorini_p2p.wire.log import read_log
@@ -450,3 +452,85 @@ def test_a_computer_player_on_the_clock_is_stopped_before_its_time_runs_out(tmp_
     asyncio.run(main())
     left = (allowance_ms - CLOCK_MARGIN_MS) / 1000
     assert all(left - 0.05 <= s < allowance_ms / 1000 for s in stopped_after[:3]), stopped_after
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_computer_players_over_loopback_play_a_whole_game_and_leave_nothing(
+    tmp_path, monkeypatch, players
+):
+    import tempfile
+
+    from santorini_p2p.net.game import loopback_game
+    from santorini_p2p.net.session import GameSettings
+    from santorini_p2p.wire.log import encode_frames
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    levels = ["random"] * players
+
+    async def main():
+        game = await loopback_game(levels, GameSettings(players, "random"), seed=7)
+        assert game.title.startswith("computer players over 127.0.0.1:")
+        assert [s.name for s in game.seats()][:1] == ["Random computer 1"]
+        async with asyncio.timeout(60):
+            await game.run()
+        return game
+
+    game = asyncio.run(main())
+    assert game.session.is_complete
+    names = game.session.seat_names()
+    assert sorted(names) == [f"Random computer {i + 1}" for i in range(players)]
+    # Every seat signed its records: the log, as sent, verifies and is complete.
+    log = read_log(encode_frames(r.raw for r in game.session.records))
+    assert log.is_complete
+    assert len(set(log.seats)) == players
+    # Told as a result, not as "you": no person plays the host's seat.
+    said = " ".join(m.text for m in game.messages)
+    assert "You " not in said
+    assert "The game is over:" in said
+    # The keys and journals of the seats went with the game.
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_start_screen_watches_two_computer_players_over_loopback(tmp_path, monkeypatch):
+    import tempfile
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.application.current import get_app_or_none
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from santorini_p2p.ui.start import GameOptions, console
+    from tests.ui.test_app import screen_text
+
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    lan = LanGames(tmp_path / "home", identity(0), _answers(), _answers(), discover=False)
+
+    async def main():
+        with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+            run = asyncio.create_task(console(GameOptions(timed=False, mouse=False), lan))
+            seen = []
+
+            async def next_app():
+                await _poll(
+                    lambda: (a := get_app_or_none()) is not None and a.is_running and a not in seen
+                )
+                seen.append(get_app_or_none())
+
+            await next_app()
+            keys.send_text("5")  # watch two computer players
+            await next_app()
+            keys.send_text("\r")  # no gods
+            await next_app()
+            keys.send_text("\r")  # untimed (the options' default)
+            await next_app()
+            await _poll(lambda: any(temp.iterdir()))  # the seats' keys and journals
+            assert "Santorini | computer players" in screen_text(seen[-1])
+            keys.send_text("\x11")  # Ctrl-Q: back to the start screen
+            await next_app()
+            keys.send_text("7")  # quit
+            return await asyncio.wait_for(run, 10)
+
+    assert asyncio.run(main()) == 0
+    assert list(temp.iterdir()) == []
