@@ -59,6 +59,10 @@ STANDARD: Final = TimeControl(60_000, 300_000)
 """The standard time control of RULES.md section 5: 1 minute a move plus a 5-minute bank."""
 
 
+MAX_TIME_S: Final = 86_400
+"""The longest move allowance or bank ``parse_time_control`` takes, in seconds (a day)."""
+
+
 def parse_time_control(text: str) -> TimeControl | None:
     """Parse ``MOVE+BANK`` in whole seconds (``60+300``), or ``none`` for an untimed game.
 
@@ -73,7 +77,12 @@ def parse_time_control(text: str) -> TimeControl | None:
     move, sep, bank = t.partition("+")
     if not sep or not move.isdigit() or not bank.isdigit():
         raise ValueError(f"time: expected MOVE+BANK in seconds (60+300) or none, got {text!r}")
-    return TimeControl(int(move) * 1000, int(bank) * 1000)
+    seconds = int(move), int(bank)
+    if not any(seconds):
+        raise ValueError(f"time: {text} leaves no time at all; for an untimed game say none")
+    if max(seconds) > MAX_TIME_S:
+        raise ValueError(f"time: at most {MAX_TIME_S} seconds each (a day), got {text}")
+    return TimeControl(seconds[0] * 1000, seconds[1] * 1000)
 
 
 def bank_after(tc: TimeControl, bank_ms: int, elapsed_ms: int) -> int:

@@ -18,9 +18,10 @@ def test_resume_with_no_unfinished_game_fails(home, capsys):
     assert "no unfinished network game" in capsys.readouterr().err
 
 
-def test_host_with_a_bad_time_control_is_a_usage_error(home, capsys):
-    assert main(["host", "--time", "soon", "--bind", "127.0.0.1", "--no-advertise"]) == 2
-    assert "time" in capsys.readouterr().err
+@pytest.mark.parametrize("text", ["soon", "0+0", "100000+0"])
+def test_host_with_a_bad_time_control_is_a_usage_error(home, capsys, text):
+    assert main(["host", "--time", text, "--bind", "127.0.0.1", "--no-advertise"]) == 2
+    assert "santorini: error: time: " in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("port", ["-1", "65536", "99999"])

@@ -24,6 +24,21 @@ def test_standard_time_control_is_a_minute_and_a_five_minute_bank():
         parse_time_control("1:00")
 
 
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("0+0", "leaves no time at all"),
+        ("86401+0", "at most 86400 seconds"),
+        ("60+-1", r"MOVE\+BANK"),
+    ],
+)
+def test_a_time_control_with_no_time_or_too_much_is_refused_clearly(text, says):
+    with pytest.raises(ValueError, match=says):
+        parse_time_control(text)
+    assert parse_time_control("0+300") == TimeControl(0, 300_000)
+    assert parse_time_control("86400+86400") == TimeControl(86_400_000, 86_400_000)
+
+
 def test_bank_drains_only_after_the_move_allowance():
     assert bank_after(STANDARD, 300_000, 59_999) == 300_000
     assert bank_after(STANDARD, 300_000, 61_000) == 299_000
