@@ -53,6 +53,7 @@ from santorini_p2p.ui.board_view import (
     letter_of,
     render_board,
     render_panel,
+    winner_text,
 )
 from santorini_p2p.ui.completer import (
     ActionCompleter,
@@ -248,7 +249,7 @@ class GameScreen:
             result = outcome(p)
             if result.winner is None:
                 return "game over"
-            return f"game over: seat {result.winner + 1} won"
+            return f"game over: {winner_text(p, result.winner)} won"
         view = c.seats()[p.to_move]
         who = f"seat {p.to_move + 1} ({letter_of(p, p.side_of(p.to_move))}) {view.name}"
         if c.awaiting is not None:

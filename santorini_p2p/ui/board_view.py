@@ -25,6 +25,7 @@ __all__ = [
     "render_board",
     "render_panel",
     "render_text",
+    "winner_text",
 ]
 
 _LETTERS_4P = "AB"
@@ -66,7 +67,7 @@ def _status(p: Position) -> str:
         if result.winner is None:
             state = "game over, no winner"
         else:
-            state = f"seat {result.winner + 1} has won"
+            state = f"{winner_text(p, result.winner)} has won"
     elif p.phase is Phase.PLAY:
         state = f"seat {p.to_move + 1} to move"
     else:
@@ -106,6 +107,15 @@ NO_MARKS: Final = Marks()
 def letter_of(p: Position, side: int) -> str:
     """Return the worker letter of ``side``: A, B, C (the team letters A and B with 4 players)."""
     return (_LETTERS_4P if p.players == 4 else _LETTERS)[side]
+
+
+def winner_text(p: Position, winner: int) -> str:
+    """Who won, for a status line: ``seat 2``, or with 4 players ``team B (seats 2 and 4)``."""
+    if p.players != 4:
+        return f"seat {winner + 1}"
+    side = p.side_of(winner)
+    seats = " and ".join(str(s + 1) for s in range(p.players) if p.side_of(s) == side)
+    return f"team {letter_of(p, side)} (seats {seats})"
 
 
 def _square_fragments(p: Position, s: Square, marks: Marks) -> Fragments:

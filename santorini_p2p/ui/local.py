@@ -583,7 +583,14 @@ class LocalGame:
         last = self._actions[-1] if self._actions else None
         if isinstance(last, Turn) and last.is_win:
             how = f" with {last}"
-        text = f"{self._who(winner)} wins{how}."
+        if p.players == 4:
+            side = p.side_of(winner)
+            mates = " and ".join(
+                self.player(s).name for s in range(p.players) if p.side_of(s) == side
+            )
+            text = f"{mates} (team {side_letter(p, winner)}) win{how}."
+        else:
+            text = f"{self._who(winner)} wins{how}."
         if humans and len(humans) < p.players:
             if any(p.side_of(s) == p.side_of(winner) for s in humans):
                 self._say(f"You win{how}!", MessageKind.WIN)

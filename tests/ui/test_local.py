@@ -190,6 +190,20 @@ def test_resign_ends_the_game_and_can_be_undone():
     assert g.position.phase is Phase.GODS or g.position.phase is Phase.PLACE
 
 
+def test_a_four_player_game_is_won_by_a_team_and_says_so():
+    from santorini_p2p.ui.board_view import winner_text
+
+    names = ["Ann", "Ben", "Cat", "Dan"]
+    g = LocalGame([Player(n) for n in names], time_control=None)
+    g.resign()  # Ann (team A) resigns: team B wins
+    assert g.messages[-1].text == "Ben and Dan (team B) win."
+    assert winner_text(g.position, g.position.winner) == "team B (seats 2 and 4)"
+    two = LocalGame([Player(n) for n in names[:2]], time_control=None)
+    two.resign()
+    assert two.messages[-1].text == "Ben (seat 2, B) wins."
+    assert winner_text(two.position, two.position.winner) == "seat 2"
+
+
 def test_challenger_naming_the_start_player_moves_the_players_with_their_seats():
     g = hotseat(gods="challenger")
     g.submit(parse_action("gods apollo,pan"))
