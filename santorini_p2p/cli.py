@@ -433,9 +433,19 @@ def _cmd_replay_info(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay_import(args: argparse.Namespace) -> int:
-    from santorini_p2p.replay.export_text import check_text
+    from santorini_p2p.replay.export_text import TextReplayError, check_text
+    from santorini_p2p.wire.log import FILE_MAGIC
 
-    _, t = check_text(_read_input(args.file))
+    data = _read_input(args.file)
+    if data.startswith(FILE_MAGIC):
+        raise SantoriniError(
+            f"{args.file}: this is a replay file already; import reads a text export "
+            "(replay export FILE -o game.santorini.txt makes one)"
+        )
+    try:
+        _, t = check_text(data)
+    except TextReplayError as e:
+        raise SantoriniError(f"{args.file}: {e}") from e
     _write_output(args.output, t.data)
     if not t.ok:
         print(f"santorini: error: {args.file}: {t.verification}", file=sys.stderr)

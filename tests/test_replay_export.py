@@ -368,6 +368,19 @@ def test_cli_reports_an_edited_text_with_its_line(tmp_path, capsys):
     assert not (tmp_path / "x.replay").exists()
 
 
+def test_cli_import_of_a_replay_file_or_of_other_text_says_what_it_needs(tmp_path, capsys):
+    src = tmp_path / "game.sntr"
+    src.write_bytes(replay(GAMES[0]))
+    out = tmp_path / "back.sntr"
+    assert main(["replay", "import", str(src), "-o", str(out)]) == 1
+    assert f"{src}: this is a replay file already" in capsys.readouterr().err
+    notes = tmp_path / "notes.txt"
+    notes.write_text("just some notes\n")
+    assert main(["replay", "import", str(notes), "-o", str(out)]) == 1
+    assert f"santorini: error: {notes}: line " in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_cli_exports_a_bad_file_partially_and_exits_1(tmp_path, capsys):
     src = tmp_path / "bad.replay"
     src.write_bytes(bad_replay()[0])
