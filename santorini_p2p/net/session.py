@@ -638,7 +638,7 @@ class Session:
             self._known.check(hello.name, hello.public_key)
         except ChangedKeyError as e:
             self._say(str(e), NoteKind.ERROR)
-            self._send(peer, Refuse(str(e)))
+            self._send(peer, Refuse(e.refusal(self.identity.name)))
             return
         assert self.settings is not None
         if len(self._lobby.seats) >= self.settings.players:
@@ -704,7 +704,7 @@ class Session:
         try:
             self._known.check(w.host_name, w.host_key)
         except ChangedKeyError as e:
-            self._send(HOST_ID, Refuse(str(e)))
+            self._send(HOST_ID, Refuse(e.refusal(self.identity.name)))
             self._stop(str(e), index=0, notify=False)
             return
         self.welcome = w
@@ -831,7 +831,7 @@ class Session:
             try:
                 self._known.check(seat.name, seat.public_key)
             except ChangedKeyError as e:
-                self._send(HOST_ID, Refuse(str(e)))
+                self._send(HOST_ID, Refuse(e.refusal(self.identity.name)))
                 self._stop(str(e), index=0, notify=False)
                 return False
         self._game_id = h.game_id
@@ -1155,14 +1155,13 @@ class Session:
         if v is not None and not mine:
             mine = v.state_hash
         self.stopped = reason
-        LOG.error("game stopped: %s", reason)
         self.report_path = self._write_report(reason, index, mine, theirs, offending)
         try:
             self._save_note()
         except OSError as e:
             LOG.error("cannot mark the game stopped in its note file: %s", e)
         where = f" Report: {self.report_path}" if self.report_path else ""
-        self._say(f"The game is stopped: {reason}.{where}", NoteKind.ERROR)
+        self._say(f"The game is stopped: {reason.rstrip('.')}.{where}", NoteKind.ERROR)
         if notify:
             stop = Stop(reason, index, mine, theirs)
             for peer_id, p in self._peers.items():

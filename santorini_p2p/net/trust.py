@@ -38,6 +38,19 @@ class ChangedKeyError(PeerError):
             peer=fingerprint(offered),
         )
 
+    def refusal(self, by: str) -> str:
+        """The reason to send the refused peer, who reads it on their own machine.
+
+        ``by`` is the display name of the player whose ``known_peers`` holds the old key: the
+        refused player cannot edit that file, so the text says who can, and what else to do.
+        """
+        return (
+            f"{by} remembers another key for the name {self.name!r} (fingerprint "
+            f"{fingerprint(self.known)}; this player's is {fingerprint(self.offered)}). "
+            f"Play under another name (--name), or, if this key really replaced the old one, "
+            f"{by} can remove the line for {self.name!r} from their known_peers"
+        )
+
 
 class KnownPeers:
     """The remembered keys, loaded from and saved to ``home/known_peers``."""

@@ -430,6 +430,8 @@ def _log_to_file() -> None:
         handler = logging.FileHandler(path, encoding="utf-8")
         handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
         root.addHandler(handler)
+        # The file keeps this program's own notes too (a game's stop among them).
+        logging.getLogger("santorini_p2p").setLevel(logging.INFO)
 
 
 async def _until_left(open_game: Callable[[], Awaitable[GameController]], mouse: bool) -> int:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.replay.verify import verify_file
 from santorini_p2p.wire.log import read_log
 
@@ -238,3 +239,24 @@ def test_a_disagreeing_engine_stops_both_processes_with_reports(tmp_path):
     # The peer whose engine disagrees reports its own (zero) hash against the claimed one.
     report = next((skewed.home / "games").glob("*-stop.txt")).read_text()
     assert "state hash here: " + "00" * 32 in report
+
+
+def test_a_joiner_with_a_changed_key_is_told_once_why_and_what_to_do(tmp_path):
+    # The host remembers 'alice' with another key from an earlier game.
+    old_key = bytes(range(32))
+    KnownPeers(tmp_path / "p0").check("alice", old_key)
+    host, port = _host(tmp_path, 2, "none")
+    try:
+        alice = Peer(tmp_path, "p1", ["join", f"127.0.0.1:{port}", "--name", "alice"])
+        assert alice.finish() == 1, alice.text()
+        host.wait_for("HAS CHANGED")
+    finally:
+        host.kill()
+    out = alice.text()
+    host_name = host.wait_for(r"host fingerprint: \S+ \((.+)\)").group(1)
+    why = f"{host_name} remembers another key for the name 'alice'"
+    # Once as the game's event on stdout, once as the command's error on stderr; not logged.
+    assert out.count(why) == 2, out
+    assert "santorini: error: refused by" in out
+    assert ".." not in out
+    assert "--name" in out

@@ -186,12 +186,15 @@ def test_changed_key_is_refused_naming_both_fingerprints(tmp_path):
         net.step()
     joiner = net.sessions[1]
     assert joiner.stopped is not None
-    assert "HAS CHANGED" in joiner.stopped
     real_fp = identity(1).fingerprint
     assert real_fp in joiner.stopped
     host_warnings = " ".join(n.text for n in net.sessions[0].notes)
     assert "HAS CHANGED" in host_warnings
     assert real_fp in host_warnings
+    # The joiner cannot edit the host's known_peers: it is told whose file holds the old key.
+    assert "player0 remembers another key for the name 'player1'" in joiner.stopped
+    assert identity(7).fingerprint in joiner.stopped
+    assert "--name" in joiner.stopped
 
 
 def test_joiner_refuses_a_host_whose_key_changed(tmp_path):
@@ -201,6 +204,9 @@ def test_joiner_refuses_a_host_whose_key_changed(tmp_path):
         net.step()
     assert net.sessions[1].stopped is not None
     assert identity(0).fingerprint in net.sessions[1].stopped
+    # The host hears why, in words for the host: the old key is in player1's known_peers.
+    host_notes = " ".join(n.text for n in net.sessions[0].notes)
+    assert "by player1: player1 remembers another key for the name 'player0'" in host_notes
 
 
 def test_crashed_joiner_resumes_from_its_journal(tmp_path):
