@@ -17,7 +17,15 @@ from typing import Final
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from santorini_p2p.engine import SQUARE_NAMES, Phase, Position, Turn, legal_actions, plain_form
+from santorini_p2p.engine import (
+    SQUARE_NAMES,
+    Phase,
+    Place,
+    Position,
+    Turn,
+    legal_actions,
+    plain_form,
+)
 from santorini_p2p.ui.board_view import Marks
 
 __all__ = [
@@ -42,10 +50,13 @@ def _spellings(p: Position) -> tuple[tuple[str, str, str], ...]:
 
     The canonical texts, and before them the plain spelling of each Hermes power turn that
     has one (``b2>a1^a2`` for ``Ha1,d4^a2``), so that a Hermes player can type a turn the
-    usual way and complete it from a worker's square.
+    usual way and complete it from a worker's square. After them, each placement of two
+    workers with its squares the other way round (``place e5,c3``): the order means nothing
+    to the player, so the first square typed or clicked may be either.
     """
     plain: list[tuple[str, str, str]] = []
     canonical: list[tuple[str, str, str]] = []
+    swapped: list[tuple[str, str, str]] = []
     for a in legal_actions(p):
         text = str(a)
         canonical.append((text.lower(), text, text))
@@ -53,7 +64,11 @@ def _spellings(p: Position) -> tuple[tuple[str, str, str], ...]:
             other = plain_form(p, a)
             if other is not None:
                 plain.append((str(other).lower(), str(other), text))
-    return (*plain, *canonical)
+        elif isinstance(a, Place) and len(a.squares) == 2:
+            first, second = (SQUARE_NAMES[s] for s in a.squares)
+            other_text = f"place {second},{first}"
+            swapped.append((other_text, other_text, text))
+    return (*plain, *canonical, *swapped)
 
 
 def step_starts(text: str) -> list[int]:

@@ -229,6 +229,25 @@ def test_clicking_worker_move_and_build_plays_the_turn():
     asyncio.run(main())
 
 
+def test_clicking_two_squares_in_any_order_places_the_workers():
+    async def main():
+        with terminal() as keys:
+            game = LocalGame([Player("Ann"), Player("Ben")], time_control=None)
+            screen = GameScreen(game)
+            task = start(screen)
+            screen.click(24)  # e5 first, then c3
+            assert screen.input.buffer.text == "place e5"
+            screen.click(12)
+            assert [str(a) for a in game.actions] == ["place c3,e5"]
+            screen.click(18)  # d4, then b2
+            screen.click(6)
+            assert [str(a) for a in game.actions] == ["place c3,e5", "place b2,d4"]
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
+
+
 def test_start_screen_opens_a_game_against_the_computer_and_quits(monkeypatch, tmp_path):
     monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
 

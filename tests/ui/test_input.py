@@ -82,8 +82,26 @@ def test_setup_completion_goes_one_square_at_a_time():
     p = new_game(2)
     first = next_steps(p, "")
     assert first[0] == "place a1"
-    assert len(first) == 24
+    assert len(first) == 25
     assert next_steps(p, "place a1")[:2] == ["place a1,b1", "place a1,c1"]
+
+
+def test_a_placement_can_start_on_either_square():
+    p = new_game(2)
+    # e5 first: a fine prefix at every character, offered and highlighted like any square ...
+    for i in range(1, len("e5,c3") + 1):
+        assert check_input(p, "e5,c3"[:i]) is None, "e5,c3"[:i]
+    assert "place e5" in next_steps(p, "")
+    assert 24 in marks_for(p, "").targets
+    after = next_steps(p, "e5,")
+    assert len(after) == 24
+    assert after[0] == "place e5,a1"
+    # ... with every other square after the first, lower ones too ...
+    assert marks_for(p, "c3,").targets == frozenset(range(25)) - {12}
+    # ... and played in its canonical, ascending form.
+    assert is_complete(p, "e5,c3") == "place c3,e5"
+    assert is_complete(p, "place e5,c3") == "place c3,e5"
+    assert check_input(p, "e5,e5") is not None
 
 
 def test_god_choices_complete_in_the_draft():
