@@ -4,7 +4,9 @@ An action's text splits into steps before each ``>``, ``^`` and ``,`` (and a fin
 ``b2>c3^d4`` is ``b2``, ``>c3``, ``^d4``. Given what has been typed, the completer offers the
 next step of every legal action that starts with it, so after ``b2>`` it offers only the
 squares that worker can step to. The same prefixes give the squares to highlight. A Hermes
-power turn that is one worker's step and build can also be typed that way (``b2>a1^a2``).
+power turn that is one worker's step and build can also be typed that way (``b2>a1^a2``),
+and what the canonical text lists in ascending order (two placed workers, Demeter's builds,
+a Hermes power turn's squares, the offered gods) may be typed or clicked in any order.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from itertools import permutations
 from typing import Final
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -19,6 +22,8 @@ from prompt_toolkit.document import Document
 
 from santorini_p2p.engine import (
     SQUARE_NAMES,
+    Action,
+    ChooseGods,
     Phase,
     Place,
     Position,
@@ -50,13 +55,13 @@ def _spellings(p: Position) -> tuple[tuple[str, str, str], ...]:
 
     The canonical texts, and before them the plain spelling of each Hermes power turn that
     has one (``b2>a1^a2`` for ``Ha1,d4^a2``), so that a Hermes player can type a turn the
-    usual way and complete it from a worker's square. After them, each placement of two
-    workers with its squares the other way round (``place e5,c3``): the order means nothing
-    to the player, so the first square typed or clicked may be either.
+    usual way and complete it from a worker's square. After them, the other orders of what
+    the canonical text lists in ascending order though its order means nothing (see
+    ``_reordered``), so that the first square or god typed or clicked may be any of them.
     """
     plain: list[tuple[str, str, str]] = []
     canonical: list[tuple[str, str, str]] = []
-    swapped: list[tuple[str, str, str]] = []
+    reordered: list[tuple[str, str, str]] = []
     for a in legal_actions(p):
         text = str(a)
         canonical.append((text.lower(), text, text))
@@ -64,11 +69,27 @@ def _spellings(p: Position) -> tuple[tuple[str, str, str], ...]:
             other = plain_form(p, a)
             if other is not None:
                 plain.append((str(other).lower(), str(other), text))
-        elif isinstance(a, Place) and len(a.squares) == 2:
-            first, second = (SQUARE_NAMES[s] for s in a.squares)
-            other_text = f"place {second},{first}"
-            swapped.append((other_text, other_text, text))
-    return (*plain, *canonical, *swapped)
+        for other_text in _reordered(a):
+            reordered.append((other_text.lower(), other_text, text))
+    return (*plain, *canonical, *reordered)
+
+
+def _reordered(a: Action) -> list[str]:
+    """The texts of ``a`` with an unordered list in another order (SPEC.md 2.1, 2.2).
+
+    Two workers placed, a Hermes power turn's two squares, Demeter's two builds, the gods a
+    challenger offers: readers accept any order, writers list them ascending.
+    """
+    if isinstance(a, Place) and len(a.squares) == 2:
+        return [str(Place(a.squares[::-1]))]
+    if isinstance(a, ChooseGods):
+        return [str(ChooseGods(g)) for g in permutations(a.gods)][1:]
+    if isinstance(a, Turn):
+        if a.hermes:
+            return [str(a._replace(path=a.path[::-1]))]
+        if len(a.builds) == 2 and a.builds[0] != a.builds[1]:
+            return [str(a._replace(builds=a.builds[::-1]))]
+    return []
 
 
 def step_starts(text: str) -> list[int]:

@@ -248,6 +248,24 @@ def test_clicking_two_squares_in_any_order_places_the_workers():
     asyncio.run(main())
 
 
+def test_clicking_demeters_higher_build_first_leaves_room_for_the_second():
+    async def main():
+        with terminal() as keys:
+            start_at = parse_position("00000/00B00A0/00000/00A00B0/00000 1 demeter,- -")
+            game = LocalGame([Player("Ann"), Player("Ben")], time_control=None, start=start_at)
+            screen = GameScreen(game)
+            task = start(screen)
+            for square in (6, 12, 17):  # b2, c3, then a build on c4
+                screen.click(square)
+            assert game.actions == [], "played with one build before the second could be chosen"
+            screen.click(11)  # and b3
+            assert [str(a) for a in game.actions] == ["b2>c3^b3^c4"]
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
+
+
 def test_start_screen_opens_a_game_against_the_computer_and_quits(monkeypatch, tmp_path):
     monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
 

@@ -104,6 +104,24 @@ def test_a_placement_can_start_on_either_square():
     assert check_input(p, "e5,e5") is not None
 
 
+def test_demeters_builds_hermes_squares_and_offered_gods_go_in_any_order():
+    # Demeter: a first build on the higher square still leaves the second to come.
+    p = parse_position("00000/00B00A0/00000/00A00B0/00000 1 demeter,- -")
+    assert "b2>c3^c4^b3" in next_steps(p, "b2>c3^c4")
+    assert is_complete(p, "b2>c3^c4^b3") == "b2>c3^b3^c4"
+    assert check_input(p, "b2>c3^c4^c4") is not None  # not twice on one square
+    # Hermes: the power turn's squares, either one first.
+    p = parse_position("00000/00B00A0/00000/00A00B0/00000 1 hermes,- -")
+    assert "He5" in next_steps(p, "")
+    assert check_input(p, "He5,d4") is None
+    assert is_complete(p, "Hd4,a1^a2") == "Ha1,d4^a2"
+    # The challenger: the offered gods, in any order.
+    p = new_game(3, "challenger")
+    assert next_steps(p, "gods ")[-1] == "gods prometheus"
+    assert is_complete(p, "gods prometheus,pan,apollo") == "gods apollo,pan,prometheus"
+    assert check_input(p, "gods pan,pan") is not None
+
+
 def test_god_choices_complete_in_the_draft():
     p = new_game(2, "draft", drawn=("apollo", "pan", "atlas", "minotaur"))
     assert next_steps(p, "") == ["god apollo", "god atlas", "god minotaur", "god pan"]
