@@ -43,6 +43,7 @@ from santorini_p2p.net.transport import (
     JoinTransport,
     TransportOptions,
     bind_host,
+    check_listening,
     close_context,
     new_context,
     parse_address,
@@ -588,9 +589,10 @@ async def join_game(address: str, opts: PlayOptions) -> GameOutcome:
 
     Raises:
         ValueError: ``address`` is not ``host:port``.
-        AddressError: its host name does not resolve.
+        AddressError: its host name does not resolve, or nothing listens there.
     """
     await resolve(address)
+    await check_listening(address)
     ctx = new_context()
     link = JoinTransport(ctx, address, opts.transport)
     try:
@@ -912,6 +914,10 @@ class LanGames:
             except SantoriniError as e:
                 return f"cannot resume {found[0].name}: {e}"
         else:
+            try:
+                await check_listening(choice)
+            except AddressError as e:
+                return str(e)
             session = Session.join(
                 self.identity,
                 home=self.home,

@@ -19,6 +19,7 @@ the frame, and the session resends it), and ``close`` uses ``linger=0``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import socket
@@ -38,6 +39,7 @@ __all__ = [
     "JoinTransport",
     "TransportOptions",
     "bind_host",
+    "check_listening",
     "close_context",
     "new_context",
     "parse_address",
@@ -323,6 +325,37 @@ async def resolve(address: str, limit: float = 5.0) -> None:
         raise AddressError(f"cannot find the host {host!r}: {e.strerror}") from e
     except TimeoutError as e:
         raise AddressError(f"cannot find the host {host!r}: no answer in {limit:g} s") from e
+
+
+async def check_listening(address: str, limit: float = 2.0) -> None:
+    """Check that something listens at ``address`` (``host:port``), bounded by ``limit`` s.
+
+    ZeroMQ would retry a refused connection without a word until the joiner gives up; a new
+    joiner checks first, so that a mistyped port or a host that has left is reported at once.
+    Only a refusal is an error: a probe that times out or fails otherwise (a firewall that
+    drops, a slow LAN) says nothing, and ZeroMQ goes on trying as it would. The probe's TCP
+    connection closes before any ZMTP greeting, which the host's socket drops.
+
+    Raises:
+        ValueError: ``address`` is not ``host:port``.
+        AddressError: the connection was refused: no game is offered on that port.
+    """
+    host, port = parse_address(address)
+    if ":" in host:
+        return  # an IPv6 literal: the sockets here speak IPv4, and ZeroMQ reports the rest
+    try:
+        async with asyncio.timeout(limit):
+            _, writer = await asyncio.open_connection(host, port, family=socket.AF_INET)
+    except ConnectionRefusedError as e:
+        raise AddressError(
+            f"nothing listens at {address} (connection refused): check the address the host "
+            "gave, and that the game is still offered there"
+        ) from e
+    except (OSError, TimeoutError):
+        return
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
 
 
 def new_context() -> zmq.asyncio.Context:

@@ -130,3 +130,16 @@ def test_a_resumed_host_shows_the_address_it_gave_out_not_the_wildcard(monkeypat
     assert game.resumed_title({"role": "join", "address": "10.0.0.2:34567"}) == (
         "LAN game at 10.0.0.2:34567 (resumed)"
     )
+
+
+def test_join_where_nothing_listens_fails_at_once_naming_the_address(home, capsys):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert main(["join", f"127.0.0.1:{port}", "--bot", "random"]) == 1
+    err = capsys.readouterr().err
+    # Said by the probe before the game starts, not after the 30 s wait for a first answer.
+    assert f"nothing listens at 127.0.0.1:{port} (connection refused)" in err
+    assert "no answer" not in err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import pytest
 
@@ -12,6 +13,7 @@ from santorini_p2p.net.transport import (
     JoinTransport,
     TransportOptions,
     bind_host,
+    check_listening,
     close_context,
     new_context,
     parse_address,
@@ -216,6 +218,47 @@ def test_receive_with_no_wait_takes_what_is_queued_in_order():
             assert await join.receive(0) is None
         finally:
             join.close()
+            host.close()
+            await close_context(ctx)
+
+    asyncio.run(main())
+
+
+def _closed_port() -> int:
+    """A loopback port that was just free: nothing listens on it."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_port_where_nothing_listens_is_reported_at_once():
+    from santorini_p2p.errors import AddressError
+
+    port = _closed_port()
+    with pytest.raises(AddressError, match=rf"nothing listens at 127\.0\.0\.1:{port} "):
+        asyncio.run(check_listening(f"127.0.0.1:{port}"))
+
+
+def test_the_listening_probe_leaves_the_host_to_the_real_joiner():
+    async def main():
+        ctx = new_context()
+        host = HostTransport(ctx, "127.0.0.1", 0, OPTS)
+        address = f"127.0.0.1:{host.port}"
+        join = None
+        try:
+            for _ in range(3):
+                await check_listening(address)  # no error, and nothing received
+            assert await host.receive(0.1) is None
+            join = JoinTransport(ctx, address, OPTS)
+            peer, frame = await _send_until_received(join, host, HOST_PEER, b"hello")
+            assert frame == b"hello"
+            host.send(peer, b"back")
+            got = await join.receive(2.0)
+            assert got is not None
+            assert got[1] == b"back"
+        finally:
+            if join is not None:
+                join.close()
             host.close()
             await close_context(ctx)
 
