@@ -186,10 +186,9 @@ def _save_game(directory: str, record: GameRecord) -> None:
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
-    import math
     import os
 
-    from santorini_p2p.ai.arena import run, schedule, tally
+    from santorini_p2p.ai.arena import elo_text, run, schedule, tally
 
     if args.games < 1:
         raise UsageError(f"games: expected a whole number of at least 1, got {args.games}")
@@ -225,13 +224,16 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         _progress(len(records), len(specs))
     t = tally(a, b, records)
     lo, hi = t.interval
-    elo = "+inf" if t.elo == math.inf else "-inf" if t.elo == -math.inf else f"{t.elo:+.0f}"
+    elo_lo, elo_hi = t.elo_interval
     print(f"{'level':<8} {'games':>5} {'wins':>5} {'losses':>6} {'draws':>5} {'score':>6}  95%")
     print(
         f"{a:<8} {t.games:>5} {t.wins:>5} {t.losses:>6} {t.draws:>5} {t.score:>6.3f}"
         f"  [{lo:.3f}, {hi:.3f}]"
     )
-    print(f"Elo difference ({a} - {b}): {elo}")
+    print(
+        f"Elo difference ({a} - {b}): {elo_text(t.elo)}, "
+        f"95% [{elo_text(elo_lo)}, {elo_text(elo_hi)}]"
+    )
     return 0
 
 

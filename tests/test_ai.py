@@ -1,5 +1,6 @@
 import json
 import random
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -287,6 +288,21 @@ def test_tally_score_interval_and_elo():
     assert 0.0 <= lo <= t.score <= hi <= 1.0
 
 
+def test_a_clean_sweep_has_an_infinite_elo_but_a_finite_bound():
+    from santorini_p2p.ai.arena import Tally, elo_text
+
+    sweep = Tally("easy", "random", games=8, wins=8, losses=0, draws=0)
+    assert elo_text(sweep.elo) == "+inf"
+    lo, hi = sweep.elo_interval
+    # Eight wins of eight: easy is at least ~127 Elo stronger, with 95% confidence.
+    assert elo_text(lo) == "+127"
+    assert hi == float("inf")
+    even = Tally("easy", "random", games=10, wins=5, losses=5, draws=0)
+    lo, hi = even.elo_interval
+    assert lo == -hi
+    assert elo_text(even.elo) == "+0"
+
+
 def test_elo_of_three_quarters_is_191():
     from santorini_p2p.ai.arena import elo
 
@@ -328,7 +344,7 @@ def test_arena_cli_prints_table_and_saves_replays(capsys, tmp_path):
     argv = ["arena", "easy", "random", "--games", "2", "--jobs", "1", "--nodes", "40"]
     assert main([*argv, "--gods", "random", "--save", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "Elo difference (easy - random)" in out
+    assert re.search(r"Elo difference \(easy - random\): \S+, 95% \[\S+, \S+\]", out)
     saved = sorted(tmp_path.iterdir())
     assert [f.name for f in saved] == ["game-0001.sntr", "game-0002.sntr"]
     for path in saved:

@@ -38,6 +38,7 @@ __all__ = [
     "GameSpec",
     "Tally",
     "elo",
+    "elo_text",
     "game_id",
     "play_game",
     "run",
@@ -257,6 +258,15 @@ class Tally:
         """The Elo difference of ``a`` over ``b`` (infinite at a score of 0 or 1)."""
         return elo(self.score)
 
+    @property
+    def elo_interval(self) -> tuple[float, float]:
+        """The 95% interval of the Elo difference: the score's interval, as Elo.
+
+        Finite at one end even when one side won every game: how much stronger it is at least.
+        """
+        lo, hi = self.interval
+        return elo(lo), elo(hi)
+
 
 def elo(score: float) -> float:
     """Return the Elo difference that predicts ``score`` (±inf at 0 and 1)."""
@@ -265,6 +275,13 @@ def elo(score: float) -> float:
     if score >= 1.0:
         return math.inf
     return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def elo_text(value: float) -> str:
+    """An Elo difference as printed: signed whole points, or ``-inf``/``+inf``."""
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{round(value):+d}"  # an int: never "-0"
 
 
 def tally(a: str, b: str, records: Sequence[GameRecord]) -> Tally:
