@@ -262,8 +262,8 @@ def _add_ai_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "arena",
         help="play computer against computer and measure the difference",
         description="Play LEVEL against LEVEL locally with the seats swapped, over several "
-        "processes; print wins, losses, the score with its 95% interval and the Elo "
-        "difference. --save writes each game as a replay file (santorini replay show/verify).",
+        "processes; print wins, losses, the score and the Elo difference, each with its 95% "
+        "interval. --save writes each game as a replay file (santorini replay show/verify).",
     )
     p.add_argument("levels", nargs=2, choices=LEVELS, metavar="LEVEL", help=", ".join(LEVELS))
     p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
