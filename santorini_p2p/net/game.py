@@ -69,6 +69,7 @@ __all__ = [
     "host_game",
     "join_game",
     "lan_address",
+    "reopen",
     "resume_game",
     "shown_address",
 ]
@@ -610,13 +611,23 @@ async def join_game(address: str, opts: PlayOptions) -> GameOutcome:
         await close_context(ctx)
 
 
-async def resume_game(journal: Path, note: dict[str, object], opts: PlayOptions) -> GameOutcome:
-    """Resume an unfinished game from its journal: rebind or reconnect, then play on.
+async def reopen(
+    journal: Path,
+    note: dict[str, object],
+    identity: Identity,
+    home: Path,
+    transport: TransportOptions | None = None,
+) -> tuple[Session, FrameLink, Callable[[], Awaitable[None]]]:
+    """Re-verify an unfinished game's journal and reopen its link; return the three parts.
+
+    The parts: the session, the link (bound again on the host's address, or connected again
+    to the host's) and what closes the link.
 
     The journal is opened (and locked) first, so that a game already being played by another
     process on this machine is reported as such, not as its port being in use.
 
     Raises:
+        ValueError: the note's address is not ``host:port``.
         SessionError: the journal or its note cannot be used.
         ReplayError: the journal does not verify.
         JournalInUseError: another process is playing this game.
@@ -627,26 +638,38 @@ async def resume_game(journal: Path, note: dict[str, object], opts: PlayOptions)
     is_host = note.get("role") == "host"
     if not is_host:
         await resolve(address)
-    session = Session.resume(
-        opts.identity, journal, home=opts.home, now=monotonic_ms, known=KnownPeers(opts.home)
-    )
+    session = Session.resume(identity, journal, home=home, now=monotonic_ms, known=KnownPeers(home))
     ctx = new_context()
     link: FrameLink
     try:
         if is_host:
-            link = await bind_host(ctx, host, port, opts.transport)
+            link = await bind_host(ctx, host, port, transport)
         else:
-            link = JoinTransport(ctx, address, opts.transport)
+            link = JoinTransport(ctx, address, transport)
     except BaseException:
         session.close()
         await close_context(ctx)
         raise
+
+    async def close() -> None:
+        link.close()
+        await close_context(ctx)
+
+    return session, link, close
+
+
+async def resume_game(journal: Path, note: dict[str, object], opts: PlayOptions) -> GameOutcome:
+    """Resume an unfinished game from its journal (:func:`reopen`), then play on.
+
+    Raises:
+        as :func:`reopen`.
+    """
+    session, link, close = await reopen(journal, note, opts.identity, opts.home, opts.transport)
     try:
         game = _network_game(session, link, opts, resumed_title(note))
         return await _run(game, opts)
     finally:
-        link.close()
-        await close_context(ctx)
+        await close()
 
 
 async def loopback_game(
@@ -856,28 +879,11 @@ class LanGames:
     async def _resume_host(self, journal: Path, note: dict[str, object]) -> NetworkGame | str:
         """Reopen a hosted game from its journal on the address it was offered on."""
         try:
-            host, port = parse_address(str(note.get("address", "")))
-            session = Session.resume(
-                self.identity,
-                journal,
-                home=self.home,
-                now=monotonic_ms,
-                known=KnownPeers(self.home),
-            )
-        except (SantoriniError, ValueError) as e:
-            return f"cannot resume {journal.name}: {e}"
-        ctx = new_context()
-        try:
-            link = await bind_host(ctx, host, port)
-        except OSError as e:
-            session.close()
-            await close_context(ctx)
+            session, link, close = await reopen(journal, note, self.identity, self.home)
+        except AddressError as e:
             return f"cannot listen for players: {e}"
-
-        async def close() -> None:
-            link.close()
-            await close_context(ctx)
-
+        except (SantoriniError, ValueError, OSError) as e:
+            return f"cannot resume {journal.name}: {e}"
         return NetworkGame(session, link, title=resumed_title(note), on_close=close)
 
     async def join(self) -> NetworkGame | str | None:
@@ -904,32 +910,26 @@ class LanGames:
         found = find_unfinished(self.home, role="join", address=choice)
         if found is not None:
             try:
-                session = Session.resume(
-                    self.identity,
-                    found[0],
-                    home=self.home,
-                    now=monotonic_ms,
-                    known=KnownPeers(self.home),
-                )
-            except SantoriniError as e:
+                session, link, close = await reopen(*found, self.identity, self.home)
+            except (SantoriniError, ValueError) as e:
                 return f"cannot resume {found[0].name}: {e}"
-        else:
-            try:
-                await check_listening(choice)
-            except AddressError as e:
-                return str(e)
-            session = Session.join(
-                self.identity,
-                home=self.home,
-                now=monotonic_ms,
-                known=KnownPeers(self.home),
-                address=choice,
-            )
+            return NetworkGame(session, link, title=f"LAN game at {choice}", on_close=close)
+        try:
+            await check_listening(choice)
+        except AddressError as e:
+            return str(e)
+        session = Session.join(
+            self.identity,
+            home=self.home,
+            now=monotonic_ms,
+            known=KnownPeers(self.home),
+            address=choice,
+        )
+        ctx = new_context()
+        new_link = JoinTransport(ctx, choice)
 
-        async def close() -> None:
-            link.close()
+        async def close_new() -> None:
+            new_link.close()
             await close_context(ctx)
 
-        ctx = new_context()
-        link = JoinTransport(ctx, choice)
-        return NetworkGame(session, link, title=f"LAN game at {choice}", on_close=close)
+        return NetworkGame(session, new_link, title=f"LAN game at {choice}", on_close=close_new)
