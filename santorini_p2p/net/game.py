@@ -65,6 +65,7 @@ __all__ = [
     "SeatInfo",
     "SessionError",
     "ai_bot",
+    "connect",
     "find_unfinished",
     "host_game",
     "join_game",
@@ -592,23 +593,36 @@ async def join_game(address: str, opts: PlayOptions) -> GameOutcome:
         ValueError: ``address`` is not ``host:port``.
         AddressError: its host name does not resolve, or nothing listens there.
     """
-    await resolve(address)
-    await check_listening(address)
-    ctx = new_context()
-    link = JoinTransport(ctx, address, opts.transport)
+    session, link, close = await connect(address, opts.identity, opts.home, opts.transport)
     try:
-        session = Session.join(
-            opts.identity,
-            home=opts.home,
-            now=monotonic_ms,
-            known=KnownPeers(opts.home),
-            address=address,
-        )
         game = _network_game(session, link, opts, f"LAN game at {address}")
         return await _run(game, opts)
     finally:
+        await close()
+
+
+async def connect(
+    address: str, identity: Identity, home: Path, transport: TransportOptions | None = None
+) -> tuple[Session, FrameLink, Callable[[], Awaitable[None]]]:
+    """Check ``address`` and open a new joiner's session and link; return them as ``reopen``.
+
+    Raises:
+        ValueError: ``address`` is not ``host:port``.
+        AddressError: its host name does not resolve, or nothing listens there.
+    """
+    await resolve(address)
+    await check_listening(address)
+    session = Session.join(
+        identity, home=home, now=monotonic_ms, known=KnownPeers(home), address=address
+    )
+    ctx = new_context()
+    link = JoinTransport(ctx, address, transport)
+
+    async def close() -> None:
         link.close()
         await close_context(ctx)
+
+    return session, link, close
 
 
 async def reopen(
@@ -913,23 +927,9 @@ class LanGames:
                 session, link, close = await reopen(*found, self.identity, self.home)
             except (SantoriniError, ValueError) as e:
                 return f"cannot resume {found[0].name}: {e}"
-            return NetworkGame(session, link, title=f"LAN game at {choice}", on_close=close)
-        try:
-            await check_listening(choice)
-        except AddressError as e:
-            return str(e)
-        session = Session.join(
-            self.identity,
-            home=self.home,
-            now=monotonic_ms,
-            known=KnownPeers(self.home),
-            address=choice,
-        )
-        ctx = new_context()
-        new_link = JoinTransport(ctx, choice)
-
-        async def close_new() -> None:
-            new_link.close()
-            await close_context(ctx)
-
-        return NetworkGame(session, new_link, title=f"LAN game at {choice}", on_close=close_new)
+        else:
+            try:
+                session, link, close = await connect(choice, self.identity, self.home)
+            except (ValueError, AddressError) as e:
+                return str(e)
+        return NetworkGame(session, link, title=f"LAN game at {choice}", on_close=close)

@@ -199,6 +199,24 @@ def test_console_join_reports_a_bad_or_unknown_address_and_writes_nothing(tmp_pa
     assert not list(tmp_path.glob("games/*"))
 
 
+def test_console_join_reports_a_port_where_nothing_listens(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    async def main():
+        typed = f"127.0.0.1:{port}"
+        lan = LanGames(tmp_path, identity(1), _answers(""), _answers(typed), discover=False)
+        return await lan.join()
+
+    said = asyncio.run(main())
+    assert isinstance(said, str)
+    assert said.startswith(f"nothing listens at 127.0.0.1:{port} (connection refused)")
+    assert not list(tmp_path.glob("games/*"))
+
+
 def test_a_network_game_on_the_console_screen(tmp_path):
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.input import create_pipe_input
