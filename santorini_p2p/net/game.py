@@ -917,10 +917,7 @@ class LanGames:
             choice = await self._ask("Join a game", "host:port: ")
             if not choice:
                 return None
-        try:
-            await resolve(choice)
-        except (ValueError, AddressError) as e:
-            return str(e)
+        # connect() and reopen() check the address (a joiner's resume resolves it too).
         found = find_unfinished(self.home, role="join", address=choice)
         if found is not None:
             try:
