@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from santorini_p2p.cli import _moves_batch, main
+from santorini_p2p.cli import main
+from santorini_p2p.cli.engine import moves_batch
 from santorini_p2p.engine import OPENING
 
 
@@ -65,7 +66,7 @@ def test_moves_json_reports_the_winning_seat(capsys):
 
 def test_moves_batch_reads_standard_input_one_json_line_per_position():
     out = io.StringIO()
-    status = _moves_batch(io.StringIO(OPENING + "\n\n" + OPENING.lower() + "\n"), out, True)
+    status = moves_batch(io.StringIO(OPENING + "\n\n" + OPENING.lower() + "\n"), out, True)
     lines = out.getvalue().splitlines()
     assert status == 0
     assert len(lines) == 2

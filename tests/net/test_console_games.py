@@ -296,7 +296,7 @@ class _Terminal(io.StringIO):
 
 def _cli_options(tmp_path, monkeypatch, name: str):
     """``host``/``join`` options as the command line builds them on a terminal."""
-    from santorini_p2p import cli
+    from santorini_p2p.cli import network
 
     monkeypatch.setenv("SANTORINI_HOME", str(tmp_path / name))
     monkeypatch.setattr(sys, "stdin", _Terminal())
@@ -304,17 +304,17 @@ def _cli_options(tmp_path, monkeypatch, name: str):
     args = argparse.Namespace(
         name=name, bot=None, seed=None, think=None, save=None, no_advertise=True
     )
-    return cli._net_options(args)
+    return network.net_options(args)
 
 
 def test_without_a_terminal_host_and_join_read_a_line_prompt(tmp_path, monkeypatch):
-    from santorini_p2p import cli
+    from santorini_p2p.cli import network
 
     monkeypatch.setenv("SANTORINI_HOME", str(tmp_path / "a"))
     args = argparse.Namespace(
         name="alice", bot=None, seed=None, think=None, save=None, no_advertise=True
     )
-    opts = cli._net_options(args)
+    opts = network.net_options(args)
     assert opts.play is None
     assert opts.on_start is not None
     assert opts.on_note is not None

@@ -1,0 +1,117 @@
+"""What every command family shares: the one place errors become exit codes, and argument checks.
+
+Exit codes: 0 ok, 1 the operation failed (for example a replay that does not verify), 2 bad
+usage or bad input. Errors go to standard error as ``santorini: error: ...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeAlias
+
+from santorini_p2p.engine import Position, parse_position
+from santorini_p2p.errors import SantoriniError
+
+__all__ = [
+    "Handler",
+    "Subparsers",
+    "UsageError",
+    "error",
+    "position_arg",
+    "progress",
+    "read_input",
+    "run",
+    "think",
+    "usage",
+    "write_output",
+]
+
+Handler = Callable[[argparse.Namespace], int]
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(SantoriniError):
+    """Bad command-line input: exit 2."""
+
+
+def error(message: str) -> None:
+    """Print one ``santorini: error: ...`` line to standard error."""
+    print(f"santorini: error: {message}", file=sys.stderr)
+
+
+def run(handler: Handler, args: argparse.Namespace) -> int:
+    """Run one subcommand's handler; turn what it raises into an error line and an exit code."""
+    try:
+        return handler(args)
+    except UsageError as e:
+        error(str(e))
+        return EXIT_USAGE
+    except SantoriniError as e:
+        error(str(e))
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("santorini: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def usage(parser: argparse.ArgumentParser) -> int:
+    """Print a command group's help to standard error (it was given no action): exit 2."""
+    parser.print_help(sys.stderr)
+    return EXIT_USAGE
+
+
+def position_arg(text: str) -> Position:
+    """A position string from the command line, or a usage error naming what is wrong."""
+    try:
+        return parse_position(text)
+    except SantoriniError as e:
+        raise UsageError(f"position: {e}") from None
+
+
+def think(seconds: float | None) -> float | None:
+    """Check a ``--think`` value: seconds above 0, or None for the level's own budget."""
+    if seconds is not None and not seconds > 0:
+        raise UsageError(f"think: expected a number of seconds above 0, got {seconds}")
+    return seconds
+
+
+def progress(done: int, total: int, width: int = 30) -> None:
+    """Draw a progress bar on standard error (a new line once ``done`` reaches ``total``)."""
+    filled = width * done // max(1, total)
+    bar = "#" * filled + "-" * (width - filled)
+    end = "\n" if done == total else ""
+    print(f"\r[{bar}] {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+
+def read_input(path: str) -> bytes:
+    """Read a replay file or a text export given on the command line (bounded in size)."""
+    from santorini_p2p.replay.verify import MAX_FILE_BYTES
+
+    try:
+        if Path(path).stat().st_size > 2 * MAX_FILE_BYTES:
+            raise UsageError(f"{path}: too large for a replay file")
+        return Path(path).read_bytes()
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def write_output(out: str | None, data: bytes) -> None:
+    """Write ``data`` to the file ``out``, or to standard output for None or ``-``."""
+    if out is None or out == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        Path(out).write_bytes(data)
+    except OSError as e:
+        raise UsageError(f"cannot write {out}: {e.strerror or e}") from None

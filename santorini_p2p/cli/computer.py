@@ -1,0 +1,168 @@
+"""``analyse`` and ``arena``: the computer player on the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from santorini_p2p.cli.common import Subparsers, UsageError, position_arg, progress, think
+from santorini_p2p.engine import Position, format_position
+
+if TYPE_CHECKING:
+    from santorini_p2p.ai import Analysis
+    from santorini_p2p.ai.arena import GameRecord
+
+__all__ = ["add_commands"]
+
+
+def _analysis_json(p: Position, level: str, a: Analysis) -> str:
+    return json.dumps(
+        {
+            "position": format_position(p),
+            "level": level,
+            "best": str(a.best),
+            "win": round(a.win, 4),
+            "mate": a.mate,
+            "score": a.score,
+            "depth": a.depth,
+            "nodes": a.nodes,
+            "pv": [str(x) for x in a.pv],
+        }
+    )
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from santorini_p2p.ai import analyse
+
+    p = position_arg(args.position)
+    think(args.think)
+    if args.nodes is not None and args.nodes < 1:
+        raise UsageError(f"nodes: expected a whole number of at least 1, got {args.nodes}")
+    try:
+        a = analyse(p, args.level, think=args.think, nodes=args.nodes)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if args.json:
+        print(_analysis_json(p, args.level, a))
+        return 0
+    if a.mate is not None:
+        kind = "win" if a.mate > 0 else "loss"
+        value = f"forced {kind} in {abs(a.mate)} turn{'s' if abs(a.mate) != 1 else ''}"
+    else:
+        value = f"win probability {a.win:.0%} (score {a.score:+d})"
+    print(f"evaluation: {value} for seat {p.to_move + 1}")
+    print(f"depth: {a.depth}  nodes: {a.nodes}")
+    print("line: " + " ".join(str(x) for x in a.pv))
+    print(a.best)
+    return 0
+
+
+def _save_game(directory: str, record: GameRecord) -> None:
+    """Write one arena game as a replay file (the signed log) into ``directory``."""
+    from santorini_p2p.ai.arena import signed_log
+    from santorini_p2p.wire.log import encode_frames
+
+    path = Path(directory) / f"game-{record.spec.index + 1:04d}.sntr"
+    path.write_bytes(encode_frames(signed_log(record)))
+
+
+def _cmd_arena(args: argparse.Namespace) -> int:
+    import os
+
+    from santorini_p2p.ai.arena import elo_text, run, schedule, tally
+
+    if args.games < 1:
+        raise UsageError(f"games: expected a whole number of at least 1, got {args.games}")
+    think(args.think)
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
+    a, b = args.levels
+    try:
+        specs = schedule(
+            a,
+            b,
+            args.games,
+            players=args.players,
+            gods=args.gods,
+            seed=args.seed,
+            think=args.think,
+            nodes=args.nodes,
+        )
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if args.save is not None:
+        try:
+            Path(args.save).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"save: cannot create {args.save!r}: {e.strerror}") from None
+    records: list[GameRecord] = []
+    progress(0, len(specs))
+    for record in run(specs, jobs):
+        records.append(record)
+        if args.save is not None:
+            _save_game(args.save, record)
+        progress(len(records), len(specs))
+    t = tally(a, b, records)
+    lo, hi = t.interval
+    elo_lo, elo_hi = t.elo_interval
+    print(f"{'level':<8} {'games':>5} {'wins':>5} {'losses':>6} {'draws':>5} {'score':>6}  95%")
+    print(
+        f"{a:<8} {t.games:>5} {t.wins:>5} {t.losses:>6} {t.draws:>5} {t.score:>6.3f}"
+        f"  [{lo:.3f}, {hi:.3f}]"
+    )
+    print(
+        f"Elo difference ({a} - {b}): {elo_text(t.elo)}, "
+        f"95% [{elo_text(elo_lo)}, {elo_text(elo_hi)}]"
+    )
+    return 0
+
+
+def add_commands(sub: Subparsers) -> None:
+    """Add ``analyse`` and ``arena``."""
+    from santorini_p2p.ai.search import LEVELS
+
+    p = sub.add_parser(
+        "analyse",
+        help="find the best turn and evaluate a position",
+        description="Search a position: print its evaluation (a win probability or a forced "
+        "win or loss in N turns), the depth reached and the best line. The last line is the "
+        "best turn's text.",
+    )
+    p.add_argument("position", help="a position string")
+    p.add_argument("--level", choices=LEVELS, default="hard", help="search level (default hard)")
+    p.add_argument("--think", type=float, metavar="S", help="seconds to search (default 2)")
+    p.add_argument("--nodes", type=int, metavar="N", help="node budget (repeatable results)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"best", "win", "mate", "score", "depth", "nodes", "pv", ...}',
+    )
+    p.set_defaults(handler=_cmd_analyse)
+
+    p = sub.add_parser(
+        "arena",
+        help="play computer against computer and measure the difference",
+        description="Play LEVEL against LEVEL locally with the seats swapped, over several "
+        "processes; print wins, losses, the score and the Elo difference, each with its 95% "
+        "interval. --save writes each game as a replay file (santorini replay show/verify).",
+    )
+    p.add_argument("levels", nargs=2, choices=LEVELS, metavar="LEVEL", help=", ".join(LEVELS))
+    p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players (2)")
+    p.add_argument(
+        "--gods",
+        choices=("none", "random", "challenger", "draft"),
+        default="none",
+        help="how gods are chosen (default none)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
+    p.add_argument("--think", type=float, metavar="S", help="seconds a turn (default: level's)")
+    p.add_argument(
+        "--nodes", type=int, metavar="N", help="node budget a turn (a smaller level budget stays)"
+    )
+    p.add_argument("--save", metavar="DIR", help="write each game to DIR/game-NNNN.sntr")
+    p.set_defaults(handler=_cmd_arena)

@@ -1,0 +1,120 @@
+"""``play``, ``watch`` and the bare ``santorini``: the console's games, from the command line."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from santorini_p2p.cli.common import Subparsers, UsageError, think
+
+if TYPE_CHECKING:
+    from santorini_p2p.ui.start import GameOptions, NetworkGames
+
+__all__ = ["add_commands", "open_console"]
+
+
+def open_console() -> int:
+    """``santorini`` with no arguments: the console's start screen."""
+    from santorini_p2p.ui.start import GameOptions, run_console
+
+    return run_console(GameOptions(), network=_lan_games())
+
+
+def _lan_games() -> NetworkGames:
+    """The console's host and join entries, played over the LAN (net/game.py)."""
+    from typing import cast
+
+    from santorini_p2p.net.game import LanGames
+    from santorini_p2p.ui.start import NetworkGames, ask, choose
+    from santorini_p2p.wire.identity import home_dir, load_or_create_identity
+
+    home = home_dir()
+
+    async def menu(title: str, items: Sequence[tuple[str, str]]) -> str | None:
+        return await choose(title, items)
+
+    # LanGames's views match the console's by structure (same fields and enum values).
+    return cast(NetworkGames, LanGames(home, load_or_create_identity(home), menu, ask))
+
+
+def _console_options(args: argparse.Namespace) -> GameOptions:
+    from santorini_p2p.ui.start import GameOptions
+
+    return GameOptions(
+        gods=args.gods,
+        seed=args.seed,
+        timed=not args.untimed,
+        mouse=args.mouse,
+        think=think(getattr(args, "think", None)),
+    )
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from santorini_p2p.ui.start import play
+
+    try:
+        return play(args.bot, args.players, _console_options(args), resume=args.resume)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def _cmd_watch(args: argparse.Namespace) -> int:
+    from santorini_p2p.ui.start import watch
+
+    if args.pace < 0:
+        raise UsageError(f"pace: expected milliseconds of at least 0, got {args.pace}")
+    levels = args.levels or ["medium"] * args.players
+    if len(levels) != args.players:
+        raise UsageError(f"levels: expected {args.players} levels, got {len(levels)}")
+    network = _lan_games() if args.loopback else None
+    return watch(levels, _console_options(args), args.pace, network)
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--players", type=int, choices=(2, 3, 4), default=2, help="number of players (default 2)"
+    )
+    p.add_argument(
+        "--gods",
+        choices=("none", "random", "draft", "challenger"),
+        default="none",
+        help="how gods are chosen (default none)",
+    )
+    p.add_argument("--seed", type=int, help="seed of the god draw and the computer's choices")
+    p.add_argument("--untimed", action="store_true", help="no clocks (default: 1 min + 5 min)")
+    p.add_argument("--no-mouse", dest="mouse", action="store_false", help="ignore the mouse")
+    p.add_argument("--think", type=float, metavar="S", help="the computer's seconds a turn")
+
+
+def add_commands(sub: Subparsers) -> None:
+    """Add ``play`` and ``watch``: the console's games, opened straight from the command line."""
+    from santorini_p2p.ai import LEVELS
+
+    p = sub.add_parser(
+        "play",
+        help="play on this terminal: against the computer, or hot-seat",
+        description="Open the game screen: against the computer with --bot LEVEL, otherwise "
+        "hot-seat (players take turns at this terminal). Tab completes every legal action; "
+        "? shows the keys and the gods.",
+    )
+    p.add_argument("--bot", choices=LEVELS, metavar="LEVEL", help=", ".join(LEVELS))
+    p.add_argument("--resume", action="store_true", help="play on the game left unfinished here")
+    _add_game_options(p)
+    p.set_defaults(handler=_cmd_play)
+
+    p = sub.add_parser(
+        "watch",
+        help="watch computer players play each other",
+        description="Open the game screen on a game between computer players.",
+    )
+    p.add_argument("--levels", nargs="+", choices=LEVELS, metavar="LEVEL", help="one per player")
+    p.add_argument("--pace", type=int, default=700, metavar="MS", help="least ms between turns")
+    p.add_argument(
+        "--loopback",
+        action="store_true",
+        help="play over the network on this machine (127.0.0.1): a host and joiners in one "
+        "process, each with its own key and journal",
+    )
+    _add_game_options(p)
+    p.set_defaults(handler=_cmd_watch)

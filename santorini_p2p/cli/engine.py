@@ -1,0 +1,137 @@
+"""``show``, ``moves`` and ``perft``: the rules engine on the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TextIO
+
+from santorini_p2p.cli.common import Subparsers, UsageError, error, position_arg
+from santorini_p2p.engine import (
+    Position,
+    Turn,
+    apply_action,
+    apply_unchecked,
+    divide,
+    format_position,
+    legal_actions,
+    outcome,
+    parse_position,
+    perft,
+)
+from santorini_p2p.errors import SantoriniError
+
+__all__ = ["add_commands", "moves_batch"]
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from santorini_p2p.ui.board_view import render_text
+
+    p = position_arg(args.position)
+    if args.svg:
+        from santorini_p2p.replay.svg import board_svg
+
+        print(board_svg(p, title=format_position(p)))
+        return 0
+    print(render_text(p))
+    return 0
+
+
+def _moves_json(p: Position) -> str:
+    turns = []
+    for t in legal_actions(p):
+        child = apply_unchecked(p, t) if isinstance(t, Turn) else apply_action(p, t)
+        won = outcome(child)
+        turns.append(
+            {
+                "turn": str(t),
+                "position": format_position(child),
+                "winner": won.winner + 1 if won.winner is not None else None,
+            }
+        )
+    return json.dumps({"position": format_position(p), "turns": turns})
+
+
+def _cmd_moves(args: argparse.Namespace) -> int:
+    if args.position is not None:
+        p = position_arg(args.position)
+        if args.json:
+            print(_moves_json(p))
+        else:
+            for t in legal_actions(p):
+                print(t)
+        return 0
+    return moves_batch(sys.stdin, sys.stdout, args.json)
+
+
+def moves_batch(inp: TextIO, out: TextIO, as_json: bool) -> int:
+    """Batch mode: one position a line in, one JSON line (or turn list) out, in order."""
+    status = 0
+    for number, line in enumerate(inp, 1):
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            p = parse_position(text)
+        except SantoriniError as e:
+            error(f"line {number}: position: {e}")
+            if as_json:
+                out.write(json.dumps({"position": text, "error": str(e)}) + "\n")
+            status = 2
+            continue
+        if as_json:
+            out.write(_moves_json(p) + "\n")
+        else:
+            out.write(" ".join(str(t) for t in legal_actions(p)) + "\n")
+        out.flush()
+    return status
+
+
+def _cmd_perft(args: argparse.Namespace) -> int:
+    p = position_arg(args.position)
+    if args.depth < 0:
+        raise UsageError(f"depth: expected a whole number of at least 0, got {args.depth}")
+    if args.divide and args.depth >= 1:
+        total = 0
+        for t, n in divide(p, args.depth):
+            print(f"{t} {n}")
+            total += n
+        print(total)
+    else:
+        print(perft(p, args.depth))
+    return 0
+
+
+def add_commands(sub: Subparsers) -> None:
+    """Add ``show``, ``moves`` and ``perft``."""
+    p = sub.add_parser("show", help="draw a position as text", description="Draw a position.")
+    p.add_argument("position", help="a position string (protocol/SPEC.md)")
+    p.add_argument("--svg", action="store_true", help="draw it as an SVG image instead")
+    p.set_defaults(handler=_cmd_show)
+
+    p = sub.add_parser(
+        "moves",
+        help="list the legal turns of a position",
+        description="List the legal turns (in the setup phase, the legal setup actions). With "
+        "no POSITION, read positions from standard input, one per line, and write one line "
+        "per position, in order.",
+    )
+    p.add_argument("position", nargs="?", help="a position string (default: read standard input)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"position": P, "turns": [{"turn", "position", "winner"}, ...]}',
+    )
+    p.set_defaults(handler=_cmd_moves)
+
+    p = sub.add_parser(
+        "perft",
+        help="count complete-turn sequences of a given length",
+        description="Count the complete-turn sequences of length DEPTH; a winning turn ends "
+        "its line. The count is the last line.",
+    )
+    p.add_argument("position", help="a position string")
+    p.add_argument("depth", type=int, help="the number of turns")
+    p.add_argument("--divide", action="store_true", help="first print each turn with its count")
+    p.set_defaults(handler=_cmd_perft)

@@ -1,0 +1,228 @@
+"""``host``, ``join``, ``resume`` and ``games``: peer-to-peer play over the LAN (net/)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from santorini_p2p.cli.common import Subparsers, UsageError, error, think
+
+if TYPE_CHECKING:
+    from santorini_p2p.net.game import GameOutcome, NetworkGame, PlayOptions
+
+__all__ = ["add_commands", "net_options"]
+
+
+def net_options(args: argparse.Namespace) -> PlayOptions:
+    """Build the ``PlayOptions`` of ``host``/``join``/``resume`` from the command line."""
+    from santorini_p2p.net.game import PlayOptions
+    from santorini_p2p.ui.line_prompt import start_prompt
+    from santorini_p2p.wire.identity import (
+        Identity,
+        check_name,
+        home_dir,
+        load_or_create_identity,
+    )
+
+    home = home_dir()
+    me = load_or_create_identity(home, args.name)
+    if args.name is not None and args.name != me.name:
+        try:
+            me = Identity.from_seed(me.seed, check_name(args.name))
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    if args.save and not Path(args.save).resolve().parent.is_dir():
+        raise UsageError(f"save: no directory {str(Path(args.save).parent)!r} to write into")
+    if args.bot is not None:
+        from santorini_p2p.ai import LEVELS
+
+        if args.bot not in LEVELS:
+            raise UsageError(f"bot: expected one of {', '.join(LEVELS)}, got {args.bot!r}")
+    # A person plays on the console's game screen; without a terminal, on a line prompt.
+    screen = args.bot is None and sys.stdin.isatty() and sys.stdout.isatty()
+    return PlayOptions(
+        home=home,
+        identity=me,
+        bot=args.bot,
+        seed=args.seed,
+        think=think(args.think),
+        save=Path(args.save) if args.save else None,
+        on_note=None if screen else lambda text: print(text, flush=True),
+        on_start=None if args.bot or screen else start_prompt,
+        play=_on_screen if screen else None,
+        advertise=not getattr(args, "no_advertise", False),
+    )
+
+
+async def _on_screen(game: NetworkGame) -> None:
+    """Play a network game on the console's game screen (``host``/``join`` on a terminal)."""
+    from santorini_p2p.engine import Phase
+    from santorini_p2p.ui.app import LEAVE
+    from santorini_p2p.ui.start import run_network_game
+
+    await run_network_game(game, leave=LEAVE)
+    if game.session.journal is None:
+        print("left before the game started: the offer is withdrawn", flush=True)
+    elif game.position.phase is not Phase.OVER and game.stopped is None:
+        print("left the game; run the same command again to resume it", flush=True)
+
+
+def _net_finish(out: GameOutcome) -> int:
+    if out.complete:
+        print(f"game over: {out.result}; replay {out.journal}", flush=True)
+        return 0
+    error(out.stopped or "the game did not finish")
+    if out.report is not None:
+        print(f"santorini: report written to {out.report}", file=sys.stderr)
+    return 1
+
+
+def _cmd_host(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from santorini_p2p.net.clock import STANDARD, parse_time_control
+    from santorini_p2p.net.game import find_unfinished, host_game, resume_game, shown_address
+    from santorini_p2p.net.session import GameSettings
+
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"port: expected 0 (any free port) to 65535, got {args.port}")
+    opts = net_options(args)
+    found = find_unfinished(opts.home, role="host")
+    if found is not None:
+        print(f"resuming the unfinished game {found[0].stem}", flush=True)
+        return _net_finish(asyncio.run(resume_game(*found, opts)))
+    try:
+        tc = parse_time_control(args.time) if args.time is not None else STANDARD
+        settings = GameSettings(args.players, args.gods, tc)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    shown = shown_address(args.bind)
+
+    def listening(port: int) -> None:
+        print(f"address: {shown}:{port}", flush=True)
+        print(f"host fingerprint: {opts.identity.fingerprint} ({opts.identity.name})", flush=True)
+        print(f"others join with: santorini join {shown}:{port}", flush=True)
+
+    out = asyncio.run(
+        host_game(settings, opts, bind=args.bind, port=args.port, on_listening=listening)
+    )
+    return _net_finish(out)
+
+
+def _cmd_join(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from santorini_p2p.net.game import find_unfinished, join_game, resume_game
+    from santorini_p2p.net.transport import parse_address
+
+    opts = net_options(args)
+    address = args.address
+    try:
+        parse_address(address)
+    except ValueError:
+        from santorini_p2p.net.discovery import browse, find_offer
+
+        offer = find_offer(asyncio.run(browse(2.0)), address)
+        if offer is None:
+            raise UsageError(
+                f"address: not host:port, and no game named {address!r} on the LAN"
+            ) from None
+        address = offer.endpoint
+    found = find_unfinished(opts.home, role="join", address=address)
+    if found is not None:
+        print(f"resuming the unfinished game {found[0].stem}", flush=True)
+        return _net_finish(asyncio.run(resume_game(*found, opts)))
+    return _net_finish(asyncio.run(join_game(address, opts)))
+
+
+def _cmd_resume(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from santorini_p2p.net.game import resume_game
+    from santorini_p2p.net.session import unfinished_games
+
+    opts = net_options(args)
+    games = unfinished_games(opts.home, stopped=bool(args.game))
+    if args.game:
+        games = [g for g in games if g[0].stem.startswith(args.game)]
+    if not games:
+        error("no unfinished network game to resume")
+        return 1
+    print(f"resuming the unfinished game {games[0][0].stem}", flush=True)
+    return _net_finish(asyncio.run(resume_game(*games[0], opts)))
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from santorini_p2p.net.discovery import browse
+
+    if not args.wait >= 0:  # also refuses nan
+        raise UsageError(f"wait: expected a number of seconds of at least 0, got {args.wait}")
+    offers = asyncio.run(browse(args.wait))
+    for o in offers:
+        print(
+            f"{o.endpoint:21}  {o.host_name} ({o.fingerprint})  "
+            f"players {o.players}  gods {o.gods}  time {o.time}"
+        )
+    if not offers:
+        print("no games offered on the LAN right now", file=sys.stderr)
+    return 0
+
+
+def add_commands(sub: Subparsers) -> None:
+    """Add ``host``, ``join``, ``resume`` and ``games`` (peer-to-peer play over the LAN)."""
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--name", help="your display name for this game")
+        p.add_argument("--bot", metavar="LEVEL", help="let the computer play (random, easy, ...)")
+        p.add_argument("--seed", type=int, help="seed of the computer player's choices")
+        p.add_argument("--think", type=float, metavar="S", help="the computer's seconds a turn")
+        p.add_argument("--save", metavar="FILE", help="copy the finished replay to FILE")
+
+    p = sub.add_parser(
+        "host",
+        help="offer a network game and wait for the players",
+        description="Offer a game on the LAN; print the address to give the other players and "
+        "this player's key fingerprint. Running it again resumes an unfinished hosted game.",
+    )
+    p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: all)")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    p.add_argument("--gods", choices=("none", "draft", "challenger", "random"), default="none")
+    p.add_argument("--time", metavar="MOVE+BANK", help="seconds per move + bank (60+300) or none")
+    p.add_argument(
+        "--no-advertise", action="store_true", help="do not announce the game on the LAN"
+    )
+    common(p)
+    p.set_defaults(handler=_cmd_host)
+
+    p = sub.add_parser(
+        "join",
+        help="join a network game",
+        description="Join the game at ADDRESS (host:port, or a game name from 'santorini games'). "
+        "Running it again resumes an unfinished game with that host.",
+    )
+    p.add_argument("address", help="host:port, or a game name on the LAN")
+    common(p)
+    p.set_defaults(handler=_cmd_join)
+
+    p = sub.add_parser(
+        "resume",
+        help="resume an unfinished network game",
+        description="Re-verify an unfinished game's journal, reconnect and play on.",
+    )
+    p.add_argument("game", nargs="?", help="the game id (or its start); default: the newest")
+    common(p)
+    p.set_defaults(handler=_cmd_resume)
+
+    p = sub.add_parser(
+        "games",
+        help="list the games offered on the LAN",
+        description="List the games offered on the LAN right now (mDNS/DNS-SD): name, address "
+        "to join, players and gods. Where multicast is blocked, join by host:port instead.",
+    )
+    p.add_argument("--wait", type=float, default=2.0, help="seconds to listen (default 2)")
+    p.set_defaults(handler=_cmd_games)

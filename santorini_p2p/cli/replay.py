@@ -1,0 +1,268 @@
+"""``id`` and the ``replay`` group: this player's identity and the signed game records."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Final
+
+from santorini_p2p.cli.common import (
+    Subparsers,
+    UsageError,
+    error,
+    progress,
+    read_input,
+    usage,
+    write_output,
+)
+from santorini_p2p.engine import format_position
+from santorini_p2p.errors import SantoriniError
+
+__all__ = ["add_commands"]
+
+
+def _cmd_id(args: argparse.Namespace) -> int:
+    from santorini_p2p.wire.identity import (
+        KEY_FILE,
+        check_name,
+        home_dir,
+        load_or_create_identity,
+        save_name,
+    )
+
+    if args.name is not None:
+        try:
+            check_name(args.name)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    me = save_name(args.name) if args.name is not None else load_or_create_identity()
+    if args.json:
+        print(json.dumps({"fingerprint": me.fingerprint, "name": me.name}))
+    else:
+        print(f"fingerprint  {me.fingerprint}")
+        print(f"name         {me.name}")
+        print(f"key file     {home_dir() / KEY_FILE}")
+    return 0
+
+
+def _cmd_replay_verify(args: argparse.Namespace) -> int:
+    import os
+
+    from santorini_p2p.replay.verify import verify_files
+
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
+    files: list[str] = args.files
+    show = len(files) >= 20 and sys.stderr.isatty() and not args.json
+    failed = 0
+    verdicts = []
+    for done, v in enumerate(verify_files(files, jobs), 1):
+        if show:
+            print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+        if args.json:
+            verdicts.append(v.to_json())
+        elif v.ok:
+            print(v.line(), flush=show)
+        else:
+            error(v.line())
+        failed += not v.ok
+        if show:
+            progress(done, len(files))
+    if args.json:
+        print(json.dumps(verdicts, indent=None))
+    return 1 if failed else 0
+
+
+def _cmd_replay_show(args: argparse.Namespace) -> int:
+    from santorini_p2p.ui.replay_view import show_replay
+
+    return show_replay(args.file, mouse=args.mouse)
+
+
+# -- sharing replays (replay/export_*.py) -------------------------------------------------------
+
+
+_EXPORT_SUFFIXES: Final = {".html": "html", ".htm": "html", ".json": "json", ".svg": "svg"}
+"""The export format an output file's extension asks for when ``--format`` is not given."""
+
+
+def _cmd_replay_export(args: argparse.Namespace) -> int:
+    from santorini_p2p.replay.export_text import load_timeline
+
+    t = load_timeline(read_input(args.file))
+    if t.header is None:
+        raise SantoriniError(f"{args.file}: {t.verification}; nothing to export")
+    n = len(t.steps)
+    if args.ply is not None and not 0 <= args.ply <= n:
+        raise UsageError(f"ply: expected 0 to {n} (the game has {n} steps), got {args.ply}")
+    fmt = args.format or _EXPORT_SUFFIXES.get(Path(args.output or "-").suffix.lower(), "text")
+    if fmt == "text":
+        from santorini_p2p.replay.export_text import export_text
+
+        text = export_text(t)
+    elif fmt == "html":
+        from santorini_p2p.replay.export_html import export_html
+
+        text = export_html(t, step=args.ply)
+    elif fmt == "json":
+        from santorini_p2p.replay.export_json import export_json
+
+        text = export_json(t)
+    else:
+        from santorini_p2p.replay.svg import board_svg
+        from santorini_p2p.replay.timeline import squares_of
+
+        at = n if args.ply is None else args.ply
+        step = t.steps[at - 1] if at else None
+        p = step.position if step is not None else t.start
+        if p is None:
+            raise SantoriniError(f"{args.file}: {t.verification}; no position to draw")
+        marks = squares_of(step.text) if step is not None and step.kind == "act" else ()
+        text = board_svg(p, marks, title=format_position(p)) + "\n"
+    write_output(args.output, text.encode("utf-8"))
+    if not t.ok:
+        error(f"{args.file}: {t.verification}; exported up to the last good record")
+        return 1
+    return 0
+
+
+def _cmd_replay_info(args: argparse.Namespace) -> int:
+    from santorini_p2p.replay.export_text import load_timeline
+
+    t = load_timeline(read_input(args.file))
+    h = t.header
+    print(f"file          {args.file}")
+    for p in t.players:
+        god = f"  {p.god}" if p.god not in ("", "?") else ""
+        print(f"seat {p.seat + 1}        {p.name}  {p.fingerprint}{god}")
+    if h is not None:
+        tc = t.time_control
+        print(
+            f"gods          {h.gods}" + (f"  options {', '.join(h.options)}" if h.options else "")
+        )
+        print(f"time control  {'untimed' if tc == '-' else tc + ' s (move+bank)'}")
+        print(f"date          {t.date + ' UTC' if t.date else 'not recorded'}")
+        print(f"game id       {h.game_id.hex()}")
+    print(f"result        {t.result_text}")
+    print(f"turns         {t.turns} ({len(t.steps)} actions, {len(t.records)} records)")
+    print(f"verification  {t.verification}")
+    return 0 if t.ok else 1
+
+
+def _cmd_replay_import(args: argparse.Namespace) -> int:
+    from santorini_p2p.replay.export_text import TextReplayError, check_text
+    from santorini_p2p.wire.log import FILE_MAGIC
+
+    data = read_input(args.file)
+    if data.startswith(FILE_MAGIC):
+        raise SantoriniError(
+            f"{args.file}: this is a replay file already; import reads a text export "
+            "(replay export FILE -o game.santorini.txt makes one)"
+        )
+    try:
+        _, t = check_text(data)
+    except TextReplayError as e:
+        raise SantoriniError(f"{args.file}: {e}") from e
+    write_output(args.output, t.data)
+    if not t.ok:
+        error(f"{args.file}: {t.verification}")
+        return 1
+    if args.output != "-":
+        print(f"{args.output}: {len(t.data)} bytes, {len(t.records)} records; verification ok")
+    return 0
+
+
+def _add_export_commands(actions: Subparsers) -> None:
+    """Add ``replay export``, ``replay info`` and ``replay import``."""
+    p = actions.add_parser(
+        "export",
+        help="export a replay as text, a web page, JSON or an SVG image",
+        description="Export a replay file (or a .santorini.txt text export) to standard output "
+        "or -o OUT, in the --format given or else the one OUT's extension names: text (tags, "
+        "numbered actions and the signed log, armoured), html (one self-contained page that "
+        "steps through the game offline), json (every record decoded), svg (the board after "
+        "step --ply N). A file that fails verification is exported up to its first bad record, "
+        "says so, and the command exits 1.",
+    )
+    p.add_argument("file", metavar="FILE", help="a replay file or a text export")
+    p.add_argument(
+        "--format",
+        choices=("text", "html", "json", "svg"),
+        help="(default: as OUT's extension says, .html, .json or .svg; otherwise text)",
+    )
+    p.add_argument(
+        "--ply", type=int, metavar="N", help="the step to show (0: the start; default last)"
+    )
+    p.add_argument("-o", "--output", metavar="OUT", help="write to OUT (default standard output)")
+    p.set_defaults(handler=_cmd_replay_export)
+
+    p = actions.add_parser(
+        "info",
+        help="summarise a replay: players, fingerprints, gods, result, verification",
+        description="Print the players with their key fingerprints and gods, the god mode, "
+        "time control, date, result, number of turns and the verification status.",
+    )
+    p.add_argument("file", metavar="FILE", help="a replay file or a text export")
+    p.set_defaults(handler=_cmd_replay_info)
+
+    p = actions.add_parser(
+        "import",
+        help="restore the replay file from a text export",
+        description="Decode the signed log armoured in a .santorini.txt text export, check that "
+        "the readable part agrees with it, and write the exact original replay file to OUT.",
+    )
+    p.add_argument("file", metavar="TEXTFILE", help="a .santorini.txt text export")
+    p.add_argument("-o", "--output", metavar="OUT", required=True, help="the replay file to write")
+    p.set_defaults(handler=_cmd_replay_import)
+
+
+def add_commands(sub: Subparsers) -> None:
+    """Add ``id`` and the ``replay`` group; each replay action is one ``actions.add_parser``."""
+    p = sub.add_parser(
+        "id",
+        help="print this player's fingerprint and display name",
+        description="Print the fingerprint and display name of this player's identity, "
+        "creating the key on first use (under $SANTORINI_HOME, or the user's data directory).",
+    )
+    p.add_argument("--name", help="change the display name (1 to 64 bytes, printable)")
+    p.add_argument("--json", action="store_true", help='print {"fingerprint", "name"}')
+    p.set_defaults(handler=_cmd_id)
+
+    group = sub.add_parser(
+        "replay",
+        help="work with replay files (signed game records)",
+        description="Work with replay files.",
+    )
+    group.set_defaults(handler=lambda _args: usage(group))
+    actions = group.add_subparsers(dest="replay_action", metavar="ACTION")
+
+    p = actions.add_parser(
+        "verify",
+        help="check replay files: signatures, chain, legality, state hashes",
+        description="Check every record of each replay file: signature, chain, the signer's "
+        "right to the record, the legality of each action and the state hash after it. Print "
+        "one line per good file (players, gods, result, turns, ok); name the first bad record "
+        "of a bad file and why, and exit 1.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="replay files")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print [{"file", "ok", "players", "gods", "result", "turns", ...}, ...]',
+    )
+    p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
+    p.set_defaults(handler=_cmd_replay_verify)
+
+    p = actions.add_parser(
+        "show",
+        help="step through a replay file on the game screen",
+        description="Open the replay viewer: Left/Right step, Home/End jump, the turn list "
+        "marks the current turn, and the verification status is shown at the top.",
+    )
+    p.add_argument("file", metavar="FILE", help="a replay file")
+    p.add_argument("--no-mouse", dest="mouse", action="store_false", help="ignore the mouse")
+    p.set_defaults(handler=_cmd_replay_show)
+    _add_export_commands(actions)
