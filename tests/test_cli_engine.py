@@ -98,7 +98,7 @@ def test_perft_divide(capsys):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["moves", "00000/00B00A0/00000/00A00B0/00000 1 zeus,- -"], "unknown god 'zeus'"),
+        (["moves", "00000/00B00A0/00000/00A00B0/00000 1 odin,- -"], "unknown god 'odin'"),
         (["show", "0AB0000/00B00A0/00000/00A00B0/00000 1 -,- -"], "column 3"),
         (["moves", "0XA0000/00B00A0/00000/00A00B0/00000 1 -,- -"], "no worker on the dome"),
         (["perft", OPENING, "-1"], "depth"),

@@ -94,9 +94,9 @@ def test_every_hermes_power_turn_text_is_checked_like_the_full_list(text, data):
     p = parse_position(text)
     gods = ["" if g == "hermes" else g for g in p.gods]
     gods[p.to_move] = "hermes"
-    athena = p.athena and "athena" in gods
-    p = parse_position(format_position(replace(p, gods=tuple(gods), athena=athena)))
-    full = {t for t in legal_turns(p) if t.hermes}
+    state = _athena_state(p.power_state, gods)
+    p = parse_position(format_position(replace(p, gods=tuple(gods), power_state=state)))
+    full = {t for t in legal_turns(p) if t.both}
     names = [chr(97 + f) + str(r) for f in range(5) for r in range(1, 6)]
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     for a, b in data.draw(st.lists(st.sampled_from(pairs), min_size=20, max_size=40)):
@@ -117,8 +117,8 @@ def test_every_one_step_turn_is_checked_like_the_full_list(text, stranger):
     for god in GOD_NAMES:
         gods = ["" if g == god else g for g in base.gods]
         gods[base.to_move] = god
-        athena = base.athena and "athena" in gods
-        p = parse_position(format_position(replace(base, gods=tuple(gods), athena=athena)))
+        state = _athena_state(base.power_state, gods)
+        p = parse_position(format_position(replace(base, gods=tuple(gods), power_state=state)))
         full = set(legal_turns(p))
         side = p.side_of(p.to_move)
         for w in [*bits(p.workers[side]), stranger]:
@@ -144,12 +144,12 @@ def test_every_two_step_and_build_first_turn_is_checked_like_the_full_list(text,
         gods = ["" if g in (god, "athena") and restricted else g for g in base.gods]
         gods = ["" if g == god else g for g in gods]
         gods[base.to_move] = god
-        athena = base.athena and "athena" in gods
+        state = _athena_state(base.power_state, gods)
         if restricted:
             # An opponent's Athena moved up last turn: no step of this turn may go up.
             gods[(base.to_move + 1) % len(gods)] = "athena"
-            athena = True
-        p = parse_position(format_position(replace(base, gods=tuple(gods), athena=athena)))
+            state = _athena_state(("a",), gods)
+        p = parse_position(format_position(replace(base, gods=tuple(gods), power_state=state)))
         full = set(legal_turns(p))
         side = p.side_of(p.to_move)
         for w in bits(p.workers[side]):
@@ -163,3 +163,10 @@ def test_every_two_step_and_build_first_turn_is_checked_like_the_full_list(text,
                     cands += [Turn(w, (t,), (b,), pb) for b in [*bits(NEIGHBOURS[t]), pb, w]]
                 for cand in cands:
                     assert is_legal(p, cand) == (cand in full), f"{cand} in {p}"
+
+
+def _athena_state(state, gods):
+    """Athena's flag ``a`` kept (on her seat) only if she is still among ``gods``."""
+    if "a" not in "".join(state) or "athena" not in gods:
+        return ()
+    return tuple("a" if g == "athena" else "" for g in gods)

@@ -87,7 +87,7 @@ STATE_POSITIONS = [
 INVALID_POSITIONS = [
     ("short-rank", "00000/00B00A0/00000/00A00B0/0000 1 -,- -"),
     ("seat-out-of-range", "00000/00B00A0/00000/00A00B0/00000 5 -,- -"),
-    ("unknown-god", "00000/00B00A0/00000/00A00B0/00000 1 zeus,- -"),
+    ("unknown-god", "00000/00B00A0/00000/00A00B0/00000 1 odin,- -"),
     ("unknown-flag", "00000/00B00A0/00000/00A00B0/00000 1 -,- q"),
     ("athena-flag-without-athena", "00000/00B00A0/00000/00A00B0/00000 1 -,- a"),
     ("letter-c-with-two-players", "00000/00B00A0/00000/00A00C0/00000 1 -,- -"),

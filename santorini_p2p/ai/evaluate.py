@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from santorini_p2p.engine import Position
+from santorini_p2p.engine import Position, limits
 from santorini_p2p.engine.squares import ALL, NEIGHBOURS, PUSH, bits
 
 __all__ = ["WIN", "can_win_now", "evaluate", "threat_squares"]
@@ -31,20 +31,15 @@ _CENTRE: Final = tuple(
 )
 
 
-def _athena_side(p: Position) -> int:
-    """The side whose Athena restricts the others now, or -1."""
-    if not p.athena or "athena" not in p.gods:
-        return -1
-    a = p.gods.index("athena")
-    if p.eliminated >> a & 1:
-        return -1
-    return p.side_of(a)
-
-
 def _restricted(p: Position, seat: int) -> bool:
-    """Whether Athena stops ``seat`` moving up this turn (RULES.md section 6, Athena)."""
-    a = _athena_side(p)
-    return a >= 0 and a != p.side_of(seat)
+    """Whether an opponent's power stops ``seat`` moving up this turn (the engine's limits).
+
+    A power state held by the seat to move is about to be replaced by its move, so it
+    restricts nobody in the evaluation of that seat's turn.
+    """
+    if not any(p.gods) or (p.power_state and p.state_of(p.to_move) and seat != p.to_move):
+        return False
+    return limits(p, seat).no_up
 
 
 def can_win_now(p: Position) -> bool:
@@ -115,8 +110,8 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
     by_level = (ALL ^ ge1, ge1 ^ ge2, lvl2, top)
     reach_up = (ALL ^ ge2, ALL ^ ge3, ALL, ALL)
     reach_flat = (ALL ^ ge1, ALL ^ ge2, ALL ^ ge3, ALL)
-    a = _athena_side(p)
-    restricted = a >= 0 and a != side and a != to_move_side
+    seats = [s for s in range(len(p.gods)) if p.side_of(s) == side]
+    restricted = bool(seats) and _restricted(p, seats[0])
     seat_gods = [g for s, g in enumerate(p.gods) if p.side_of(s) == side]
     god = seat_gods[0] if len(seat_gods) == 1 else ""
     opp = occ & ~mine & ~p.domes

@@ -23,6 +23,7 @@ from typing import Final, Protocol
 from santorini_p2p.ai.evaluate import WIN, can_win_now, evaluate, threat_squares
 from santorini_p2p.ai.opening import choose_setup
 from santorini_p2p.engine import (
+    DOME,
     NO_WINNER,
     Action,
     Phase,
@@ -206,9 +207,9 @@ class _Search:
         keyed: list[tuple[int, int]] = []
         for i, t in enumerate(turns):
             builds = t.builds
-            dst = t.path[-1]
-            b0 = builds[0] if builds else 25
-            if t.hermes:
+            dst = t.path[-1] if t.path else t.worker
+            b0 = builds[0] & 31 if builds else 25
+            if t.worker < 0:
                 key = hist.get(((1 << 20) + dst) * 26 + b0, 0)
             else:
                 key = hist.get(((t.worker + 1) * 26 + dst) * 26 + b0, 0)
@@ -217,9 +218,10 @@ class _Search:
                 if danger >> dst & 1:
                     key += 3000
             for b in builds:
+                b &= 31
                 if danger >> b & 1:
                     key += 3000
-                elif gift >> b & 1 and not t.dome:
+                elif gift >> b & 1 and len(builds) == 1 and not builds[0] & DOME:
                     key -= 2000
             keyed.append((-key, i))
         keyed.sort()
@@ -334,9 +336,10 @@ class _Search:
 
 def _key(t: Turn) -> int:
     """A small int naming a turn's worker, destination and first build (for the history)."""
-    b = t.builds[0] if t.builds else 25
-    worker = (1 << 20) if t.hermes else t.worker + 1
-    return (worker * 26 + t.path[-1]) * 26 + b
+    b = t.builds[0] & 31 if t.builds else 25
+    worker = (1 << 20) if t.worker < 0 else t.worker + 1
+    end = t.path[-1] if t.path else t.worker
+    return (worker * 26 + end) * 26 + b
 
 
 def _bits(mask: int) -> list[int]:

@@ -6,7 +6,16 @@ Everything a game needs is a fold of ``apply_action`` from ``new_game``; the oth
 
 from __future__ import annotations
 
-from santorini_p2p.engine.gods import GOD_NAMES, GODS, God, find_god
+from santorini_p2p.engine.gods import (
+    ADVANCED,
+    ALL_GOD_NAMES,
+    GOD_NAMES,
+    GODS,
+    SIMPLE,
+    God,
+    find_god,
+)
+from santorini_p2p.engine.gods.hermes import hermes_form, plain_form
 from santorini_p2p.engine.hashing import state_bytes, state_hash
 from santorini_p2p.engine.notation import (
     format_action,
@@ -19,6 +28,8 @@ from santorini_p2p.engine.notation import (
 )
 from santorini_p2p.engine.perft import divide, perft
 from santorini_p2p.engine.position import (
+    DOME,
+    FORCE,
     NO_WINNER,
     UNDECIDED,
     Action,
@@ -32,20 +43,21 @@ from santorini_p2p.engine.position import (
     Selection,
     Turn,
 )
+from santorini_p2p.engine.power import Power
 from santorini_p2p.engine.rules import (
     apply,
     apply_unchecked,
+    count_turns,
     end_by_agreement,
     find_turn,
     generate_turns,
     has_legal_turn,
-    hermes_form,
     is_legal,
     legal_turns,
+    limits,
     lose_on_time,
     next_seat,
     outcome,
-    plain_form,
     resign,
 )
 from santorini_p2p.engine.setup import (
@@ -56,6 +68,7 @@ from santorini_p2p.engine.setup import (
     legal_form,
     new_game,
     placement_due,
+    placement_error,
 )
 from santorini_p2p.engine.squares import SQUARE_NAMES, Square, square_name
 
@@ -63,10 +76,15 @@ OPENING: str = "00000/00B00A0/00000/00A00B0/00000 1 -,- -"
 """The opening position of RULES.md section 7 (workers placed, no gods)."""
 
 __all__ = [
+    "ADVANCED",
+    "ALL_GOD_NAMES",
+    "DOME",
+    "FORCE",
     "GODS",
     "GOD_NAMES",
     "NO_WINNER",
     "OPENING",
+    "SIMPLE",
     "SQUARE_NAMES",
     "UNDECIDED",
     "Action",
@@ -79,12 +97,14 @@ __all__ = [
     "PickGod",
     "Place",
     "Position",
+    "Power",
     "Selection",
     "Square",
     "Turn",
     "apply",
     "apply_action",
     "apply_unchecked",
+    "count_turns",
     "divide",
     "end_by_agreement",
     "find_god",
@@ -100,6 +120,7 @@ __all__ = [
     "legal_actions",
     "legal_form",
     "legal_turns",
+    "limits",
     "lose_on_time",
     "new_game",
     "next_seat",
@@ -110,6 +131,7 @@ __all__ = [
     "parse_turn",
     "perft",
     "placement_due",
+    "placement_error",
     "plain_form",
     "resign",
     "square_name",

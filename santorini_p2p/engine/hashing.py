@@ -32,10 +32,11 @@ def state_bytes(p: Position) -> bytes:
     """
     gods = p.gods
     to_move = p.to_move
-    # Athena's flag matters only while some seat before her next turn is restricted; at her
-    # own turn it affects nothing and is left out, so equal rule states hash equally.
-    athena = p.athena and gods[to_move] != "athena"
-    flags = (1 if athena else 0) | (2 if p.snake else 0) | (4 if p.naming else 0)
+    # A power's state (Athena's flag) matters only while it can restrict another seat: at its
+    # holder's own turn it affects nothing and is left out, so equal rule states hash equally.
+    state = p.power_state
+    held = any(f for s, f in enumerate(state) if s != to_move) if state else False
+    flags = (1 if held else 0) | (2 if p.snake else 0) | (4 if p.naming else 0)
     head = _head(len(gods), to_move, flags, p.eliminated, p.winner, p.selection, gods, p.pool)
     # One byte a square: level, dome << 2, side + 1 << 3. Each bitboard is spread to one
     # bit a byte; the fields never overlap, so adding the spread boards builds every byte.

@@ -7,8 +7,13 @@ case-insensitive; output is lower case except the letters the format fixes in up
 
 from __future__ import annotations
 
-from santorini_p2p.engine.gods import GOD_NAMES
+from dataclasses import replace
+
+from santorini_p2p.engine.gods import ALL_GOD_NAMES, GODS
+from santorini_p2p.engine.order import lost_sides, placement_due
 from santorini_p2p.engine.position import (
+    DOME,
+    FORCE,
     NO_WINNER,
     UNDECIDED,
     Action,
@@ -20,6 +25,7 @@ from santorini_p2p.engine.position import (
     Position,
     Selection,
     Turn,
+    format_position,
 )
 from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, Square
 from santorini_p2p.errors import InvalidPositionError, InvalidTurnError, NotationError
@@ -103,14 +109,22 @@ class _Cursor:
         self.i += 1
 
 
-def parse_turn(text: str) -> Turn:
-    """Parse turn text (syntax only) into a ``Turn``.
+MAX_STEPS = 25
+"""The most moves a turn text may hold (a Triton turn's shortest path is far shorter)."""
+MAX_BUILDS = 4
+"""The most builds a turn text may hold (Poseidon: one and three more)."""
 
-    Demeter's two builds and Hermes' two squares may come in either order; the result is
-    canonical.
+
+def parse_turn(text: str) -> Turn:
+    """Parse turn text (syntax only) into a ``Turn`` (RULES.md sections 7 and 8).
+
+    The H form's two squares may come in either order; the result is canonical. Builds keep the
+    order typed (``rules.find_turn`` accepts any order where the order does not matter).
 
     >>> str(parse_turn("B2>C3^D4"))
     'b2>c3^d4'
+    >>> str(parse_turn("b2~c3>c3^d4-a1"))
+    'b2~c3>c3^d4-a1'
 
     Raises:
         InvalidTurnError: the text is not turn notation; names the column.
@@ -122,51 +136,53 @@ def parse_turn(text: str) -> Turn:
     if c.peek() == "h":
         c.i += 1
         a = c.square()
-        c.expect(",", "',' between the two Hermes squares")
+        c.expect(",", "',' between the two final squares")
         b = c.square()
         c.expect("^", "'^' and the build square")
         s = c.square()
         if c.peek():
             raise c.fail("end of turn")
         if a == b:
-            raise InvalidTurnError("the two Hermes squares must differ", text, 2)
-        return Turn(-1, (min(a, b), max(a, b)), (s,), -1, False, True)
+            raise InvalidTurnError("the two final squares must differ", text, 2)
+        return Turn(-1, (min(a, b), max(a, b)), (s,))
     if not c.peek():
         raise c.fail("a turn such as b2>c3^d4")
     worker = c.square()
-    prebuild = -1
-    if c.peek() == "^":
+    before = -1
+    if c.peek() in ("^", "~"):
+        force = c.peek() == "~"
         c.i += 1
-        prebuild = c.square()
-        if c.peek() != ">":
-            raise c.fail("'>' (Prometheus moves after building first)")
+        before = c.square() | (FORCE if force else 0)
+        if c.peek() != ">" and (force or c.peek()):
+            raise c.fail("'>' (the worker moves after its power step)")
     path: list[Square] = []
     while c.peek() == ">":
-        if len(path) == 2 or (prebuild >= 0 and path):
+        if len(path) == MAX_STEPS:
             raise c.fail("'^' (no more moves allowed here)")
         c.i += 1
         path.append(c.square())
-    if not path:
+    if not path and before < 0:
         raise c.fail("'>' and the square the worker moves to")
-    builds: list[Square] = []
-    dome = False
-    while c.peek() == "^":
-        if len(builds) == 2:
-            raise c.fail("end of turn (at most two builds)")
+    builds: list[int] = []
+    while c.peek() == "^" and path:
+        if len(builds) == MAX_BUILDS:
+            raise c.fail(f"end of turn (at most {MAX_BUILDS} builds)")
         c.i += 1
         builds.append(c.square())
         if c.peek() == "d":
-            if len(builds) != 1 or dome:
+            if len(builds) != 1 or builds[0] & DOME:
                 raise c.fail("'^' or end of turn (D marks a single low dome)")
             c.i += 1
-            dome = True
+            builds[0] |= DOME
             if c.peek():
                 raise c.fail("end of turn after a dome")
+    after = -1
+    if c.peek() == "-" and builds:
+        c.i += 1
+        after = c.square()
     if c.peek():
-        raise c.fail("'^' or end of turn" if path else "'>'")
-    if len(builds) == 2 and builds[0] > builds[1]:
-        builds.reverse()
-    return Turn(worker, tuple(path), tuple(builds), prebuild, dome)
+        raise c.fail("'^', '-' or end of turn" if path else "'>'")
+    return Turn(worker, tuple(path), tuple(builds), before, after)
 
 
 def format_turn(turn: Turn) -> str:
@@ -194,15 +210,15 @@ def parse_action(text: str) -> Action:
     if word == "gods":
         names = arg.split(",")
         for n in names:
-            if n not in GOD_NAMES:
+            if n not in ALL_GOD_NAMES:
                 raise InvalidTurnError(
                     f"expected god names separated by ',', unknown {n!r}", text, col
                 )
         if len(set(names)) != len(names):
             raise InvalidTurnError("each god may be offered once", text, col)
-        return ChooseGods(tuple(sorted(names, key=GOD_NAMES.index)))
+        return ChooseGods(tuple(sorted(names, key=ALL_GOD_NAMES.index)))
     if word == "god":
-        if arg not in GOD_NAMES:
+        if arg not in ALL_GOD_NAMES:
             raise InvalidTurnError(f"expected a god name, unknown {arg!r}", text, col)
         return PickGod(arg)
     if word == "start":
@@ -230,46 +246,6 @@ def parse_action(text: str) -> Action:
 def format_action(action: Action) -> str:
     """Return the canonical text of any action."""
     return str(action)
-
-
-def _format_flags(p: Position) -> str:
-    out = ""
-    if p.athena:
-        out += "a"
-    if p.selection is Selection.CHALLENGER:
-        out += "c[" + ".".join(p.pool) + "]"
-    elif p.selection is Selection.DRAFT:
-        out += "d[" + ".".join(p.pool) + "]"
-    if p.naming:
-        out += "n"
-    if p.snake:
-        out += "s"
-    if p.winner >= 0:
-        out += "w" + ("0" if p.winner == NO_WINNER else str(p.winner + 1))
-    if p.eliminated:
-        out += "x" + "".join(str(s + 1) for s in range(len(p.gods)) if p.eliminated >> s & 1)
-    return out or "-"
-
-
-def format_position(p: Position) -> str:
-    """Return the position string ``board seat gods flags`` (RULES.md section 7)."""
-    ranks = []
-    letters = "AB" if len(p.gods) == 4 else _SIDE_LETTERS
-    for r in range(4, -1, -1):
-        row = ""
-        for f in range(5):
-            s = r * 5 + f
-            row += str(p.level(s))
-            if p.domes >> s & 1:
-                row += "X"
-            else:
-                for side, mask in enumerate(p.workers):
-                    if mask & BITS[s]:
-                        row += letters[side]
-                        break
-        ranks.append(row)
-    gods = ",".join(g or "-" for g in p.gods)
-    return f"{'/'.join(ranks)} {p.to_move + 1} {gods} {_format_flags(p)}"
 
 
 def _parse_board(c: _Cursor, players: int) -> tuple[list[int], int, list[int]]:
@@ -343,11 +319,11 @@ def parse_position(text: str) -> Position:
     for n in names:
         if n == "-":
             gods.append("")
-        elif n == UNDECIDED or n in GOD_NAMES:
+        elif n == UNDECIDED or n in ALL_GOD_NAMES:
             gods.append(n)
         else:
             raise InvalidPositionError(
-                f"gods: unknown god {n!r}; expected one of {', '.join(GOD_NAMES)}, '-' or '?'",
+                f"gods: unknown god {n!r}; expected one of {', '.join(ALL_GOD_NAMES)}, '-' or '?'",
                 raw,
                 col,
             )
@@ -378,7 +354,7 @@ def parse_position(text: str) -> Position:
         workers=tuple(workers),
         to_move=to_move,
         gods=tuple(gods),
-        athena=flags.athena,
+        power_state=_power_state(flags.powers, tuple(gods), raw, flags_col),
         eliminated=flags.eliminated,
         winner=flags.winner,
         selection=flags.selection,
@@ -386,13 +362,33 @@ def parse_position(text: str) -> Position:
         naming=flags.naming,
         snake=flags.snake,
     )
+    lost = lost_sides(p)
+    if lost:
+        p = replace(p, lost=lost)
     _check(p, raw, seat_col, gods_col, flags_col)
     return p
 
 
+_FLAG_GODS = {g.flag: g.name for g in GODS if g.flag}
+"""The flag letter of each power that keeps a state across turns (Athena's ``a``)."""
+
+
+def _power_state(letters: str, gods: tuple[str, ...], raw: str, col: int) -> tuple[str, ...]:
+    """Give each power flag to the seat whose god writes it."""
+    if not letters:
+        return ()
+    state = [""] * len(gods)
+    for ch in letters:
+        god = _FLAG_GODS[ch]
+        if god not in gods:
+            raise InvalidPositionError(f"flags: {ch!r} needs {god} among the gods", raw, col)
+        state[gods.index(god)] += ch
+    return tuple(state)
+
+
 class _Flags:
     def __init__(self) -> None:
-        self.athena = False
+        self.powers = ""
         self.eliminated = 0
         self.winner = -1
         self.selection = Selection.NONE
@@ -416,8 +412,8 @@ def _parse_flags(t: str, raw: str, col0: int, players: int) -> _Flags:
         if ch in seen or (ch in "cd" and ("c" in seen or "d" in seen)):
             raise fail(f"flag {ch!r} given twice", i)
         seen += ch
-        if ch == "a":
-            out.athena = True
+        if ch in _FLAG_GODS:
+            out.powers += ch
             i += 1
         elif ch == "s":
             out.snake = True
@@ -435,12 +431,12 @@ def _parse_flags(t: str, raw: str, col0: int, players: int) -> _Flags:
             pool = tuple(body.split(".")) if body else ()
             at = i + 2
             for g in pool:
-                if g not in GOD_NAMES:
+                if g not in ALL_GOD_NAMES:
                     raise fail(f"unknown god {g!r} in the pool", at)
                 at += len(g) + 1
             if len(set(pool)) != len(pool):
                 raise fail("each god may be in the pool once", i + 2)
-            out.pool = tuple(sorted(pool, key=GOD_NAMES.index))
+            out.pool = tuple(sorted(pool, key=ALL_GOD_NAMES.index))
             out.selection = Selection.CHALLENGER if ch == "c" else Selection.DRAFT
             i = end + 1
         elif ch == "x":
@@ -488,8 +484,6 @@ def _check(p: Position, raw: str, seat_col: int, gods_col: int, flags_col: int) 
                 raise bad(f"board: eliminated seat {s + 1} still has workers", 1)
         if p.eliminated >> p.to_move & 1 and p.winner < 0:
             raise bad(f"seat: seat {p.to_move + 1} is eliminated", seat_col)
-    if p.athena and "athena" not in p.gods:
-        raise bad("flags: 'a' needs athena among the gods", flags_col)
     undecided = UNDECIDED in p.gods
     if p.selection and not undecided:
         raise bad("flags: god selection flag but every god is chosen", flags_col)
@@ -510,8 +504,6 @@ def _check(p: Position, raw: str, seat_col: int, gods_col: int, flags_col: int) 
         if p.to_move != expect:
             raise bad(f"seat: expected {expect + 1}, whose god choice is due", seat_col)
     if p.phase is Phase.PLACE:
-        from santorini_p2p.engine.setup import placement_due
-
         due = placement_due(p)[0]
         if p.to_move != due:
             raise bad(f"seat: expected {due + 1}, whose workers are due to be placed", seat_col)

@@ -8,7 +8,7 @@ through the general generator.
 from __future__ import annotations
 
 from santorini_p2p.engine.position import Phase, Position, Turn
-from santorini_p2p.engine.rules import _generate, _play, athena_restricts
+from santorini_p2p.engine.rules import apply_unchecked, count_turns, generate_turns
 from santorini_p2p.engine.squares import ALL, NEIGHBOURS
 
 __all__ = ["divide", "perft"]
@@ -85,7 +85,7 @@ def _base_perft(g1: int, g2: int, g3: int, domes: int, me: int, opp: int, depth:
 
 
 def _is_base(p: Position) -> bool:
-    return p.players == 2 and not p.gods[0] and not p.gods[1] and not athena_restricts(p, p.to_move)
+    return p.players == 2 and not p.gods[0] and not p.gods[1]
 
 
 def _perft(p: Position, depth: int) -> int:
@@ -93,14 +93,13 @@ def _perft(p: Position, depth: int) -> int:
         me = p.workers[p.to_move]
         opp = p.workers[1 - p.to_move]
         return _base_perft(p.ge1, p.ge2, p.ge3, p.domes, me, opp, depth)
-    turns = _generate(p)
     if depth == 1:
-        return len(turns)
+        return count_turns(p)
     total = 0
-    for t in turns:
+    for t in generate_turns(p):
         if t.is_win:
             continue
-        child = _play(p, t)
+        child = apply_unchecked(p, t)
         if child.phase is Phase.PLAY:
             total += _perft(child, depth - 1)
     return total
@@ -127,11 +126,11 @@ def divide(p: Position, depth: int) -> list[tuple[Turn, int]]:
     if depth < 1:
         raise ValueError(f"depth must be at least 1, got {depth}")
     out = []
-    for t in sorted(_generate(p), key=str) if p.phase is Phase.PLAY else []:
+    for t in sorted(generate_turns(p), key=str) if p.phase is Phase.PLAY else []:
         if depth == 1:
             out.append((t, 1))
             continue
-        child = _play(p, t)
+        child = apply_unchecked(p, t)
         n = 0 if t.is_win or child.phase is not Phase.PLAY else _perft(child, depth - 1)
         out.append((t, n))
     return out

@@ -9,6 +9,8 @@ from typing import Final, NamedTuple, TypeAlias
 from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, Square
 
 __all__ = [
+    "DOME",
+    "FORCE",
     "NO_WINNER",
     "UNDECIDED",
     "Action",
@@ -27,6 +29,10 @@ UNDECIDED: Final = "?"
 """The god entry of a seat that has not chosen yet."""
 NO_WINNER: Final = 9
 """``Position.winner`` of a game that ended with no winner (a 3-player game abandoned in setup)."""
+DOME: Final = 32
+"""Added to a build square in ``Turn.builds``: a dome below level 3 (written ``D``)."""
+FORCE: Final = 64
+"""Added to ``Turn.before``: the power step forces the worker on that square (written ``~``)."""
 
 
 class Phase(Enum):
@@ -62,13 +68,14 @@ class Position:
     workers: tuple[int, ...] = (0, 0)
     to_move: int = 0
     gods: tuple[str, ...] = ("", "")
-    athena: bool = False
+    power_state: tuple[str, ...] = ()
     eliminated: int = 0
     winner: int = -1
     selection: Selection = Selection.NONE
     pool: tuple[str, ...] = ()
     naming: bool = False
     snake: bool = False
+    lost: int = 0
 
     @property
     def players(self) -> int:
@@ -108,9 +115,13 @@ class Position:
         if self.selection or self.naming or UNDECIDED in self.gods:
             return Phase.GODS
         for side, mask in enumerate(self.workers):
-            if mask.bit_count() < 2 and not self._side_out(side):
+            if mask.bit_count() < 2 and not self._side_out(side) and not self.lost >> side & 1:
                 return Phase.PLACE
         return Phase.PLAY
+
+    def state_of(self, seat: int) -> str:
+        """Return the power state (flag letters) of ``seat``."""
+        return self.power_state[seat] if self.power_state else ""
 
     def _side_out(self, side: int) -> bool:
         if len(self.gods) == 4:
@@ -118,21 +129,63 @@ class Position:
         return bool(self.eliminated >> side & 1)
 
     def __str__(self) -> str:
-        from santorini_p2p.engine.notation import format_position
-
         return format_position(self)
 
     def __repr__(self) -> str:
         return f"parse_position({str(self)!r})"
 
 
-class Turn(NamedTuple):
-    """One complete turn of play (RULES.md sections 2 and 6).
+def _format_flags(p: Position) -> str:
+    out = "".join(p.power_state)
+    if p.selection is Selection.CHALLENGER:
+        out += "c[" + ".".join(p.pool) + "]"
+    elif p.selection is Selection.DRAFT:
+        out += "d[" + ".".join(p.pool) + "]"
+    if p.naming:
+        out += "n"
+    if p.snake:
+        out += "s"
+    if p.winner >= 0:
+        out += "w" + ("0" if p.winner == NO_WINNER else str(p.winner + 1))
+    if p.eliminated:
+        out += "x" + "".join(str(s + 1) for s in range(len(p.gods)) if p.eliminated >> s & 1)
+    return out or "-"
 
-    ``worker`` is the selected worker's square and ``path`` the squares it moves to in order.
-    A Hermes power turn has ``hermes`` set, ``worker`` -1 and ``path`` the two final squares
-    in ascending order. ``builds`` is empty for a winning turn; ``dome`` marks Atlas' low dome;
-    ``prebuild`` is Prometheus' build before moving, or -1.
+
+def format_position(p: Position) -> str:
+    """Return the position string ``board seat gods flags`` (RULES.md section 7).
+
+    A dome keeps the level beneath it (``0X``..``3X``); the power states come first among
+    the flags, in seat order.
+    """
+    ranks = []
+    letters = "AB" if len(p.gods) == 4 else "ABC"
+    for r in range(4, -1, -1):
+        row = ""
+        for f in range(5):
+            s = r * 5 + f
+            row += str(p.level(s))
+            if p.domes >> s & 1:
+                row += "X"
+            else:
+                for side, mask in enumerate(p.workers):
+                    if mask & BITS[s]:
+                        row += letters[side]
+                        break
+        ranks.append(row)
+    gods = ",".join(g or "-" for g in p.gods)
+    return f"{'/'.join(ranks)} {p.to_move + 1} {gods} {_format_flags(p)}"
+
+
+class Turn(NamedTuple):
+    """One complete turn of play, as the grammar of RULES.md sections 7 and 8 writes it.
+
+    ``worker`` is the selected worker's square, ``before`` a power step before it moves (a
+    build first, or with ``FORCE`` added a worker forced: ``^``/``~``; -1 for none), ``path``
+    the squares it moves to in order, ``builds`` the builds in order (``DOME`` added for a
+    dome below level 3), and ``after`` a block removed at the end (``-``; -1 for none). A
+    turn of both workers (Hermes' power) has ``worker`` -1 and ``path`` their two final
+    squares in ascending order. Which worker makes a build is the power's rule, not a field.
 
     An immutable named tuple rather than a frozen dataclass: search creates millions of turns,
     and a tuple is built three times faster (benchmarks/engine.py).
@@ -140,23 +193,24 @@ class Turn(NamedTuple):
 
     worker: Square
     path: tuple[Square, ...]
-    builds: tuple[Square, ...] = ()
-    prebuild: Square = -1
-    dome: bool = False
-    hermes: bool = False
+    builds: tuple[int, ...] = ()
+    before: int = -1
+    after: int = -1
 
     def __str__(self) -> str:
         n = SQUARE_NAMES
-        if self.hermes:
-            return f"H{n[self.path[0]]},{n[self.path[1]]}^{n[self.builds[0]]}"
+        if self.worker < 0:
+            return f"H{n[self.path[0]]},{n[self.path[1]]}^{n[self.builds[0] & 31]}"
         text = n[self.worker]
-        if self.prebuild >= 0:
-            text += "^" + n[self.prebuild]
+        if self.before >= 0:
+            text += ("~" if self.before & FORCE else "^") + n[self.before & 31]
         for s in self.path:
             text += ">" + n[s]
         for b in self.builds:
-            text += "^" + n[b]
-        return text + "D" if self.dome else text
+            text += "^" + n[b & 31] + ("D" if b & DOME else "")
+        if self.after >= 0:
+            text += "-" + n[self.after]
+        return text
 
     def __repr__(self) -> str:
         return f"parse_turn({str(self)!r})"
@@ -165,6 +219,16 @@ class Turn(NamedTuple):
     def is_win(self) -> bool:
         """Whether this turn wins by moving (a complete turn with no build is a win)."""
         return not self.builds
+
+    @property
+    def both(self) -> bool:
+        """Whether this is a turn of both workers (``H`` form)."""
+        return self.worker < 0
+
+    @property
+    def build_squares(self) -> tuple[Square, ...]:
+        """The squares built on, in order (without the dome marks)."""
+        return tuple(b & 31 for b in self.builds)
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -11,7 +11,9 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Literal
 
-from santorini_p2p.engine.gods import GOD_NAMES
+from santorini_p2p.engine.gods import ALL_GOD_NAMES, SIMPLE, power_of
+from santorini_p2p.engine.notation import format_action
+from santorini_p2p.engine.order import placement_due, side_powers
 from santorini_p2p.engine.position import (
     UNDECIDED,
     Action,
@@ -25,12 +27,11 @@ from santorini_p2p.engine.position import (
     Turn,
 )
 from santorini_p2p.engine.rules import (
-    _play,
-    _settle,
-    has_legal_turn,
-    hermes_form,
+    apply_unchecked,
     is_legal,
     legal_turns,
+    settle_start,
+    turn_form,
 )
 from santorini_p2p.engine.squares import ALL, BITS, bits
 from santorini_p2p.errors import IllegalTurnError
@@ -43,9 +44,13 @@ __all__ = [
     "legal_form",
     "new_game",
     "placement_due",
+    "placement_error",
 ]
 
 GodMode = Literal["none", "challenger", "draft", "random"]
+
+OFFERED: tuple[str, ...] = tuple(g.name for g in SIMPLE)
+"""The gods a challenger chooses from: the ten simple gods (RULES.md section 3)."""
 
 
 def new_game(
@@ -70,8 +75,13 @@ def new_game(
     if gods == "none":
         return base
     for g in drawn:
-        if g not in GOD_NAMES:
+        if g not in ALL_GOD_NAMES:
             raise ValueError(f"drawn: unknown god {g!r}")
+        if players not in power_of(g).players:
+            counts = " or ".join(str(n) for n in sorted(power_of(g).players))
+            raise ValueError(
+                f"drawn: {g} is played with {counts} players, not {players} (protocol/SPEC.md 2.4)"
+            )
     if len(set(drawn)) != len(drawn):
         raise ValueError(f"drawn: gods must be different, got {','.join(drawn)}")
     undecided = (UNDECIDED,) * players
@@ -81,7 +91,7 @@ def new_game(
         want = 4 if players == 2 else players + 2
         if len(drawn) != want:
             raise ValueError(f"drawn: the draft needs {want} gods, got {len(drawn)}")
-        pool = tuple(sorted(drawn, key=GOD_NAMES.index))
+        pool = tuple(sorted(drawn, key=ALL_GOD_NAMES.index))
         return replace(base, gods=undecided, selection=Selection.DRAFT, pool=pool)
     if gods == "random":
         if len(drawn) != players:
@@ -90,30 +100,12 @@ def new_game(
     raise ValueError(f"gods: expected none, challenger, draft or random, got {gods!r}")
 
 
-def placement_due(p: Position) -> tuple[int, int]:
-    """Return ``(seat, count)``: who places next and how many workers, in the place phase.
-
-    The start player's side places both workers, then each other side in seat order; with
-    ``snake`` the start player places one first and the second last. With 4 players seat 1
-    places team A's workers and seat 2 team B's.
-    """
-    counts = [m.bit_count() for m in p.workers]
-    order = [s for s in range(p.sides) if not (p.players != 4 and p.eliminated >> s & 1)]
-    first = order[0]
-    if p.snake and counts[first] == 0:
-        return first, 1
-    for s in order[1:] if p.snake else order:
-        if counts[s] < 2:
-            return s, 2 - counts[s]
-    return first, 2 - counts[first]
-
-
 def _setup_actions(p: Position) -> list[Action]:
     out: list[Action] = []
     if p.naming:
         return [NameStart(s) for s in range(p.players)]
     if p.selection is Selection.CHALLENGER and not p.pool and p.to_move == 0:
-        return [ChooseGods(c) for c in combinations(GOD_NAMES, p.players)]
+        return [ChooseGods(c) for c in combinations(OFFERED, p.players)]
     if p.selection is not Selection.NONE:
         return [PickGod(g) for g in p.pool]
     _, count = placement_due(p)
@@ -121,8 +113,18 @@ def _setup_actions(p: Position) -> list[Action]:
     for m in p.workers:
         occupied |= m
     empty = bits(ALL & ~occupied)
-    out.extend(Place(c) for c in combinations(empty, count))
+    out.extend(Place(c) for c in combinations(empty, count) if placement_error(p, c) is None)
     return out
+
+
+def placement_error(p: Position, squares: tuple[int, ...]) -> str | None:
+    """Why the side due to place may not place on ``squares`` (its powers' setup rules)."""
+    side = placement_due(p)[0]
+    for g in side_powers(p, side):
+        reason = power_of(g).placement_error(squares)
+        if reason:
+            return reason
+    return None
 
 
 def legal_actions(p: Position) -> list[Action]:
@@ -152,8 +154,8 @@ def is_legal_action(p: Position, action: Action) -> bool:
             and p.to_move == 0
             and len(action.gods) == p.players
             and len(set(action.gods)) == p.players
-            and all(g in GOD_NAMES for g in action.gods)
-            and list(action.gods) == sorted(action.gods, key=GOD_NAMES.index)
+            and all(g in OFFERED for g in action.gods)
+            and list(action.gods) == sorted(action.gods, key=ALL_GOD_NAMES.index)
         )
     if isinstance(action, PickGod):
         return (
@@ -174,23 +176,20 @@ def is_legal_action(p: Position, action: Action) -> bool:
         len(sq) == count
         and list(sq) == sorted(set(sq))
         and all(0 <= s < 25 and not occupied & BITS[s] for s in sq)
+        and placement_error(p, sq) is None
     )
 
 
 def legal_form(p: Position, action: Action) -> Action | None:
     """Return the legal action that ``action`` stands for in ``p``, or None if there is none.
 
-    That is ``action`` itself when it is legal; for a Hermes player, also the power turn that
-    a plain one-step turn on one level is written as (:func:`hermes_form`). For reading what a
-    player types; a record in a log must carry the canonical text itself.
+    A setup action stands for itself; a turn may be typed in another spelling
+    (``rules.turn_form``). For reading what a player types; a record in a log must carry
+    the canonical text itself.
     """
-    if is_legal_action(p, action):
-        return action
     if isinstance(action, Turn):
-        power = hermes_form(p, action)
-        if power is not None and is_legal(p, power):
-            return power
-    return None
+        return turn_form(p, action)
+    return action if is_legal_action(p, action) else None
 
 
 def _rotate(p: Position, start: int) -> Position:
@@ -207,11 +206,13 @@ def apply_action(p: Position, action: Action) -> Position:
         IllegalTurnError: the action is not legal in ``p``.
     """
     if not is_legal_action(p, action):
-        from santorini_p2p.engine.notation import format_action, format_position
-
-        raise IllegalTurnError(f"illegal action: {format_action(action)!r} in {format_position(p)}")
+        why = ""
+        if isinstance(action, Place) and p.phase is Phase.PLACE:
+            reason = placement_error(p, action.squares)
+            why = f": {reason}" if reason else ""
+        raise IllegalTurnError(f"illegal action: {format_action(action)!r} in {p}{why}")
     if isinstance(action, Turn):
-        return _play(p, action)
+        return apply_unchecked(p, action)
     n = p.players
     if isinstance(action, ChooseGods):
         return replace(p, pool=action.gods, to_move=1 % n)
@@ -237,10 +238,6 @@ def apply_action(p: Position, action: Action) -> Position:
         workers[side] |= BITS[s]
     q = replace(p, workers=tuple(workers))
     if q.phase is Phase.PLAY:
-        first = 0
-        while q.eliminated >> first & 1:
-            first += 1
-        q = replace(q, to_move=first)
         # The start player moves first; one who cannot has lost (RULES.md section 2).
-        return q if has_legal_turn(q) else _settle(q, (first - 1) % n)
+        return settle_start(q)
     return replace(q, to_move=placement_due(q)[0])

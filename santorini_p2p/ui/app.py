@@ -566,8 +566,9 @@ class GameScreen:
             return
         b.text = step
         b.cursor_position = len(step)
-        if find_action(p, step) is not None and not next_steps(p, step):
-            self._submit(p, step)
+        canonical = find_action(p, step)
+        if canonical is not None and not next_steps(p, step):
+            self._submit(p, canonical)
             b.reset()
         self.app.invalidate()
 

@@ -21,6 +21,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from santorini_p2p.engine import (
+    DOME,
     SQUARE_NAMES,
     Action,
     ChooseGods,
@@ -65,7 +66,7 @@ def _spellings(p: Position) -> tuple[tuple[str, str, str], ...]:
     for a in legal_actions(p):
         text = str(a)
         canonical.append((text.lower(), text, text))
-        if isinstance(a, Turn) and a.hermes:
+        if isinstance(a, Turn) and a.both:
             other = plain_form(p, a)
             if other is not None:
                 plain.append((str(other).lower(), str(other), text))
@@ -85,9 +86,9 @@ def _reordered(a: Action) -> list[str]:
     if isinstance(a, ChooseGods):
         return [str(ChooseGods(g)) for g in permutations(a.gods)][1:]
     if isinstance(a, Turn):
-        if a.hermes:
+        if a.both:
             return [str(a._replace(path=a.path[::-1]))]
-        if len(a.builds) == 2 and a.builds[0] != a.builds[1]:
+        if len(a.builds) == 2 and a.builds[0] != a.builds[1] and not a.builds[0] & DOME:
             return [str(a._replace(builds=a.builds[::-1]))]
     return []
 

@@ -1,0 +1,41 @@
+"""Ares (RULES.md section 8): at the end of his turn, remove a block next to the unmoved worker."""
+
+from __future__ import annotations
+
+from santorini_p2p.engine.position import Turn
+from santorini_p2p.engine.power import Board, Gen, Power
+from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
+
+
+class Ares(Power):
+    """The card's rulings (RULES.md section 8).
+
+    Optional, one block (never a dome) from an unoccupied square with 1-3 blocks; the block
+    just built may be removed; no power with one worker left; not a build (``-`` in text).
+    """
+
+    name = "ares"
+    text = (
+        "At the end of your turn, your worker that did not move may remove one unoccupied "
+        "block (not dome) next to it."
+    )
+
+    def builds(
+        self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool
+    ) -> None:
+        """Each build, then no removal or one removal by the worker that did not move."""
+        end = path[-1]
+        free = g.buildable(bd, end)
+        g.emit_builds(w, path, free, before, up)
+        others = bits(bd[2][g.side] & ~BITS[end])
+        if len(others) != 1:
+            return
+        near = NEIGHBOURS[others[0]]
+        for b in bits(free):
+            bd1, won = g.build(bd, b)
+            if won:
+                continue
+            lv = bd1[0]
+            for r in bits(near & ~g.occupied(bd1)):
+                if lv[r]:
+                    g.emit(Turn(w, path, (b,), before, r), up)

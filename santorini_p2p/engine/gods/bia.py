@@ -1,0 +1,44 @@
+"""Bia (RULES.md section 8): a move kills the opponent worker straight on beyond it."""
+
+from __future__ import annotations
+
+from santorini_p2p.engine.power import PERIMETER, Board, Gen, Power
+from santorini_p2p.engine.squares import BITS, PUSH
+
+
+class Bia(Power):
+    """The card's rulings (RULES.md section 8).
+
+    Her own moves only; the victim leaves the game and she still builds. She places first,
+    on the perimeter.
+    """
+
+    name = "bia"
+    text = (
+        "Place your workers first, on perimeter spaces. If your worker moves into a space "
+        "and the next space in the same direction is occupied by an opponent worker, that "
+        "worker is removed from the game."
+    )
+    places_first = True
+    removes_workers = True
+
+    def placement_error(self, squares: tuple[int, ...]) -> str | None:
+        """Her workers start on perimeter squares."""
+        for s in squares:
+            if not PERIMETER >> s & 1:
+                return "bia places her workers on perimeter squares (the edge of the board)"
+        return None
+
+    def after_step(self, frm: int, to: int, bd: Board, g: Gen) -> Board:
+        """Remove the opponent worker one square beyond ``to`` in the move's direction."""
+        kill = PUSH[frm][to]
+        if kill < 0:
+            return bd
+        lv, domes, workers = bd
+        kb = BITS[kill]
+        for i, m in enumerate(workers):
+            if i != g.side and m & kb:
+                moved = list(workers)
+                moved[i] = m ^ kb
+                return lv, domes, tuple(moved)
+        return bd

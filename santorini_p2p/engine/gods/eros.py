@@ -1,0 +1,47 @@
+"""Eros (RULES.md section 8): moving next to his other worker, both on level 1, wins."""
+
+from __future__ import annotations
+
+from santorini_p2p.engine.power import PERIMETER, Board, Gen, Power
+from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
+
+_NORTH = sum(BITS[s] for s in range(20, 25))
+_SOUTH = sum(BITS[s] for s in range(5))
+_WEST = sum(BITS[s] for s in range(0, 25, 5))
+_EAST = sum(BITS[s] for s in range(4, 25, 5))
+
+
+class Eros(Power):
+    """The card's rulings (RULES.md section 8).
+
+    His own move only, ending on level 1 next to his other worker on level 1. His workers
+    start on opposite edges.
+    """
+
+    name = "eros"
+    text = (
+        "Place your workers anywhere along opposite edges of the board. You also win if one "
+        "of your workers moves to a space neighbouring your other worker and both are on "
+        "the first level."
+    )
+
+    def placement_error(self, squares: tuple[int, ...]) -> str | None:
+        """One worker on an edge, the other on the opposite edge."""
+        if len(squares) != 2:
+            return None
+        a, b = (BITS[s] for s in squares)
+        if not (a & PERIMETER and b & PERIMETER):
+            return "eros places his workers on the edge of the board, on opposite edges"
+        for one, other in ((_NORTH, _SOUTH), (_WEST, _EAST)):
+            if (a & one and b & other) or (a & other and b & one):
+                return None
+        return "eros places his workers on opposite edges of the board"
+
+    def wins_by_move(self, frm: int, to: int, bd: Board, g: Gen) -> bool:
+        """Moving up onto level 3, or onto level 1 next to his other worker on level 1."""
+        lv = bd[0]
+        if lv[to] == 3 and lv[frm] < 3:
+            return True
+        if lv[to] != 1:
+            return False
+        return any(lv[s] == 1 for s in bits(bd[2][g.side] & ~BITS[to] & NEIGHBOURS[to]))

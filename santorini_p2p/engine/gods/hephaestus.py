@@ -1,0 +1,25 @@
+"""Hephaestus (RULES.md section 6): a second block on the first."""
+
+from __future__ import annotations
+
+from santorini_p2p.engine.position import Turn
+from santorini_p2p.engine.power import Board, Gen, Power
+from santorini_p2p.engine.squares import bits
+
+
+class Hephaestus(Power):
+    """Only when the first build went onto level 0 or 1 (never a dome)."""
+
+    name = "hephaestus"
+    text = "Your worker may build one additional block (not dome) on top of your first block."
+
+    def builds(
+        self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool
+    ) -> None:
+        """One build, or two blocks on one square from level 0 or 1."""
+        free = g.buildable(bd, path[-1])
+        g.emit_builds(w, path, free, before, up)
+        lv = bd[0]
+        for b in bits(free):
+            if lv[b] <= 1:
+                g.emit(Turn(w, path, (b, b), before), up)

@@ -1,0 +1,26 @@
+"""Prometheus (RULES.md section 6): build before moving, and then not move up."""
+
+from __future__ import annotations
+
+from santorini_p2p.engine.position import Turn
+from santorini_p2p.engine.power import Gen, Power
+from santorini_p2p.engine.squares import bits
+
+
+class Prometheus(Power):
+    """The optional first build is by the worker that then moves, which may not move up."""
+
+    name = "prometheus"
+    text = "If your worker does not move up, it may build both before and after moving."
+
+    def worker_turns(self, g: Gen, w: int) -> None:
+        """Plain turns, and each build first followed by a move that does not go up."""
+        bd = g.board
+        self.moves(g, w, bd, -1, False)
+        for pb in bits(g.buildable(bd, w)):
+            bd1, won = g.build(bd, pb)
+            if won:
+                # The build first ended the game (a tower win): the turn stops there.
+                g.emit(Turn(w, (), (), pb), False)
+                continue
+            self.moves(g, w, bd1, pb, True)

@@ -1,0 +1,74 @@
+"""Who acts when: the placement order of the setup phase and the sides that lost workers.
+
+Placement (RULES.md section 3): a side whose power places first (Bia) places before every
+other side; then the start player's side, then each other side in seat order; with ``snake``
+(and no side placing first) the start player places one worker first and one last.
+"""
+
+from __future__ import annotations
+
+from santorini_p2p.engine.gods import power_of
+from santorini_p2p.engine.position import Position
+
+__all__ = ["lost_sides", "placement_due", "placement_order", "side_powers"]
+
+
+def side_powers(p: Position, side: int) -> list[str]:
+    """The god names of the seats that play ``side`` (one seat, or a team of two)."""
+    return [g for s, g in enumerate(p.gods) if g and p.side_of(s) == side]
+
+
+def placement_order(p: Position) -> list[int]:
+    """The sides in the order they place their workers (eliminated sides left out)."""
+    sides = [s for s in range(p.sides) if not (p.players != 4 and p.eliminated >> s & 1)]
+    first = [s for s in sides if any(power_of(g).places_first for g in side_powers(p, s))]
+    return first + [s for s in sides if s not in first]
+
+
+def _due(counts: list[int], order: list[int], snake: bool) -> tuple[int, int]:
+    first = order[0]
+    if snake and counts[first] == 0:
+        return first, 1
+    for s in order[1:] if snake else order:
+        if counts[s] < 2:
+            return s, 2 - counts[s]
+    return first, 2 - counts[first]
+
+
+def _snake(p: Position, order: list[int]) -> bool:
+    return p.snake and not any(power_of(g).places_first for g in p.gods)
+
+
+def placement_due(p: Position) -> tuple[int, int]:
+    """Return ``(seat, count)``: who places next and how many workers, in the place phase.
+
+    With 4 players seat 1 places team A's workers and seat 2 team B's.
+    """
+    order = placement_order(p)
+    return _due([m.bit_count() for m in p.workers], order, _snake(p, order))
+
+
+def lost_sides(p: Position) -> int:
+    """Return the sides that have lost workers to a power (RULES.md section 8).
+
+    Those with fewer than two workers, when the counts are not a placement still under way.
+
+    0 unless a power in play removes workers; a position string does not write it.
+    """
+    if not any(power_of(g).removes_workers for g in p.gods):
+        return 0
+    counts = [m.bit_count() for m in p.workers]
+    live = [s for s in range(p.sides) if not (p.players != 4 and p.eliminated >> s & 1)]
+    short = sum(1 << s for s in live if counts[s] < 2)
+    if not short:
+        return 0
+    order = placement_order(p)
+    snake = _snake(p, order)
+    step = [0] * len(counts)
+    while True:
+        seat, n = _due(step, order, snake)
+        if step == counts:
+            return 0 if p.to_move == seat else short
+        if all(step[s] >= 2 for s in live):
+            return short
+        step[seat] += n

@@ -1,0 +1,443 @@
+"""God powers as plug-ins: the hook points of a turn, and the kernel steps they call.
+
+The base game is the default power; DESIGN.md, "God powers", says why.
+
+A power is a stateless object. Its methods are the timing words of the rulebook's glossary:
+
+=====================  ==============================================================
+Setup                  ``places_first``, :meth:`Power.placement_error`
+Opponent's turn        :meth:`Power.restrict`: what this power imposes on another side's
+                       turn (no moving up, frozen or bound workers, banned builds,
+                       forbidden wins, "must move up"), read once per turn
+At all times           :meth:`Power.at_all_times`: wins that can happen in anyone's turn
+Your turn              :meth:`Power.turns` (both-worker turns), :meth:`Power.worker_turns`
+                       (a power step before moving)
+Your move              :meth:`Power.step_mask`, ``forces`` with :meth:`Power.displace`,
+                       :meth:`Power.moved` (extra steps)
+After your move        :meth:`Power.after_step` (removals), :meth:`Power.wins_by_move`
+Your build             :meth:`Power.builds`
+End of your turn       :meth:`Power.end_of_turn`, :meth:`Power.next_state`
+=====================  ==============================================================
+
+Every default is the plain rule of RULES.md section 2, so the kernel never asks "is there a
+god?". The kernel (``rules.py``) builds one :class:`Gen` per generation: it reads the other
+sides' restrictions once into plain masks, then the mover's power walks the turn through
+these hooks and hands complete turns to :meth:`Gen.emit`.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+from santorini_p2p.engine.position import Position, Turn
+from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
+
+__all__ = [
+    "PERIMETER",
+    "Board",
+    "Gen",
+    "Limits",
+    "Power",
+    "build_on",
+    "towers",
+]
+
+PERIMETER: Final = sum(BITS[s] for s in range(25) if s % 5 in (0, 4) or s // 5 in (0, 4))
+"""The 16 edge squares (RULES.md section 8)."""
+
+Board = tuple[list[int], int, tuple[int, ...]]
+"""A board during generation: levels by square (0-3), the dome mask, and the workers by side.
+
+Generation never mutates one: a step that changes the board makes a new tuple.
+"""
+
+
+def build_on(bd: Board, s: int, dome: bool = False) -> Board:
+    """Return ``bd`` with one build on ``s``: a block, or a dome on level 3 (or if ``dome``)."""
+    lv, domes, workers = bd
+    if dome or lv[s] == 3:
+        return lv, domes | BITS[s], workers
+    lv2 = lv.copy()
+    lv2[s] += 1
+    return lv2, domes, workers
+
+
+def towers(bd: Board) -> int:
+    """Return the number of complete towers (a dome on level 3) on ``bd``."""
+    lv, domes, _ = bd
+    return sum(1 for s in bits(domes) if lv[s] == 3)
+
+
+class Limits:
+    """What the other sides' powers impose on the mover's turn, read once per turn.
+
+    Plain data that the kernel's loops test: ``no_up`` (no worker may move up), ``frozen``
+    (workers that may not move), ``bound`` with ``binders`` (workers that, if they move, must
+    end their last move next to a worker of a side in ``binders``), ``ban_sides`` (no build
+    next to these sides' workers, unless it is the dome that completes a tower), ``no_win``
+    (squares no move may win on), ``must_up`` (if a turn can move up, every turn must), and
+    ``tower_seat``/``tower_count`` (that seat wins once that many complete towers stand, after
+    any build by anyone).
+    """
+
+    __slots__ = (
+        "ban_sides",
+        "binders",
+        "bound",
+        "frozen",
+        "must_up",
+        "no_up",
+        "no_win",
+        "tower_count",
+        "tower_seat",
+    )
+
+    def __init__(self) -> None:
+        self.no_up = False
+        self.frozen = 0
+        self.bound = 0
+        self.binders = 0
+        self.ban_sides = 0
+        self.no_win = 0
+        self.must_up = False
+        self.tower_seat = -1
+        self.tower_count = 0
+
+    @property
+    def trivial(self) -> bool:
+        """Whether nothing but ``no_up`` restricts the turn (the plain fast paths apply)."""
+        return not (
+            self.frozen
+            or self.bound
+            or self.ban_sides
+            or self.no_win
+            or self.must_up
+            or self.tower_seat >= 0
+        )
+
+
+class Gen:
+    """The state of one generation of turns, and the kernel steps a power's hooks call.
+
+    ``movers`` are the workers whose turns are wanted (all but the frozen ones, or one when a
+    single turn is checked); ``pair`` asks for turns of both workers too. With ``counting``
+    complete turns are only counted, which is what perft's last ply needs.
+    """
+
+    __slots__ = (
+        "board",
+        "count",
+        "counting",
+        "limits",
+        "movers",
+        "out",
+        "p",
+        "pair",
+        "power",
+        "seat",
+        "side",
+        "up_count",
+        "up_out",
+    )
+
+    def __init__(
+        self, p: Position, power: Power, limits: Limits, movers: int, pair: bool, counting: bool
+    ) -> None:
+        self.p = p
+        self.seat = p.to_move
+        self.side = p.side_of(p.to_move)
+        self.power = power
+        self.limits = limits
+        self.movers = movers & p.workers[self.side]
+        self.pair = pair
+        self.counting = counting
+        g1, g2, g3 = p.ge1, p.ge2, p.ge3
+        lv = [(g1 >> s & 1) + (g2 >> s & 1) + (g3 >> s & 1) for s in range(25)]
+        self.board: Board = (lv, p.domes, p.workers)
+        self.out: list[Turn] = []
+        self.up_out: list[Turn] = []
+        self.count = 0
+        self.up_count = 0
+
+    # --- What the board offers ------------------------------------------------------------
+
+    def occupied(self, bd: Board) -> int:
+        """Squares holding a worker or a dome."""
+        occ = bd[1]
+        for m in bd[2]:
+            occ |= m
+        return occ
+
+    def opponents(self, bd: Board) -> int:
+        """The workers of every other side."""
+        side = self.side
+        occ = 0
+        for i, m in enumerate(bd[2]):
+            if i != side:
+                occ |= m
+        return occ
+
+    def steps(self, at: int, bd: Board, no_up: bool = False) -> int:
+        """Free squares a worker on ``at`` may step to by the plain move rule."""
+        lv = bd[0]
+        top = lv[at] + (0 if no_up or self.limits.no_up else 1)
+        free = NEIGHBOURS[at] & ~self.occupied(bd)
+        out = 0
+        for t in bits(free):
+            if lv[t] <= top:
+                out |= BITS[t]
+        return out
+
+    def may_climb(self, frm: int, to: int, bd: Board, no_up: bool = False) -> bool:
+        """Whether a step from ``frm`` to ``to`` keeps to the climbing rule (and Athena's)."""
+        lv = bd[0]
+        return lv[to] <= lv[frm] + (0 if no_up or self.limits.no_up else 1)
+
+    def buildable(self, bd: Board, near: int) -> int:
+        """Squares next to ``near`` that the mover may build on: unoccupied, not banned."""
+        free = NEIGHBOURS[near] & ~self.occupied(bd)
+        return free & self.allowed(bd, free)
+
+    def allowed(self, bd: Board, squares: int) -> int:
+        """Those of ``squares`` that no opponent's ban forbids building on (RULES.md 8, Limus).
+
+        A banned square is still allowed for the dome that completes a tower (level 3).
+        """
+        sides = self.limits.ban_sides
+        if not sides:
+            return squares
+        ban = 0
+        for i, m in enumerate(bd[2]):
+            if sides >> i & 1:
+                for s in bits(m):
+                    ban |= NEIGHBOURS[s]
+        lv = bd[0]
+        out = squares & ~ban
+        for s in bits(squares & ban):
+            if lv[s] == 3:
+                out |= BITS[s]
+        return out
+
+    def dome_allowed(self, bd: Board, s: int) -> bool:
+        """Whether a dome below level 3 may go on ``s`` (a ban allows no low dome)."""
+        return bool(self.allowed(bd, BITS[s])) and (not self.limits.ban_sides or bd[0][s] == 3)
+
+    def build(self, bd: Board, s: int, dome: bool = False) -> tuple[Board, bool]:
+        """Build on ``s``; return the board and whether the game ends there (a tower win)."""
+        bd = build_on(bd, s, dome)
+        return bd, self.tower_win(bd)
+
+    def tower_win(self, bd: Board) -> bool:
+        """Whether the complete towers on ``bd`` end the game (checked after every build)."""
+        lim = self.limits
+        return lim.tower_seat >= 0 and towers(bd) >= lim.tower_count
+
+    def bound_ok(self, w: int, end: int, bd: Board) -> bool:
+        """Whether the worker that started on ``w`` may end its last move on ``end``."""
+        lim = self.limits
+        if not lim.bound >> w & 1 or end == w:
+            return True
+        near = NEIGHBOURS[end]
+        return any(lim.binders >> i & 1 and near & m for i, m in enumerate(bd[2]))
+
+    def may_win_on(self, s: int) -> bool:
+        """Whether a move may win on ``s`` (an opponent may forbid squares)."""
+        return not self.limits.no_win >> s & 1
+
+    # --- Handing over complete turns --------------------------------------------------------
+
+    def emit(self, turn: Turn, up: bool) -> None:
+        """Take one complete legal turn; ``up``: a worker of the mover moved up in it."""
+        if up and self.limits.must_up:
+            if self.counting:
+                self.up_count += 1
+            else:
+                self.up_out.append(turn)
+        if self.counting:
+            self.count += 1
+        else:
+            self.out.append(turn)
+
+    def emit_builds(
+        self,
+        w: int,
+        path: tuple[int, ...],
+        free: int,
+        before: int,
+        up: bool,
+    ) -> None:
+        """Take one turn for each build square in ``free`` (the plain one-build ending)."""
+        if not free:
+            return
+        if self.limits.must_up:
+            for b in bits(free):
+                self.emit(Turn(w, path, (b,), before), up)
+        elif self.counting:
+            self.count += free.bit_count()
+        else:
+            out = self.out
+            for b in bits(free):
+                out.append(Turn(w, path, (b,), before))
+
+    def result(self) -> list[Turn]:
+        """The turns taken: only those that moved up if the mover must move up and can."""
+        if self.limits.must_up and self.up_out:
+            return self.up_out
+        return self.out
+
+    def total(self) -> int:
+        """The number of turns taken, with the same "must move up" rule as :meth:`result`."""
+        if self.limits.must_up and (self.up_count or self.up_out):
+            return self.up_count or len(self.up_out)
+        return self.count or len(self.out)
+
+
+class Power:
+    """The base game as a power: every hook is the plain rule (RULES.md section 2).
+
+    A god subclasses it, sets ``name`` and ``text`` (the card), the player counts its card
+    reads unambiguously for, and overrides the hooks its card names. Class flags let the kernel
+    skip whole loops for powers that never use them.
+    """
+
+    name: ClassVar[str] = ""
+    text: ClassVar[str] = "No power: the base game."
+    players: ClassVar[frozenset[int]] = frozenset({2, 3, 4})
+    flag: ClassVar[str] = ""
+    """The letter this power writes into the position string's flags for its per-seat state."""
+    places_first: ClassVar[bool] = False
+    """Setup: this side places its workers before every other side."""
+    removes_workers: ClassVar[bool] = False
+    """Workers can leave the board in a game with this power (so a side may have fewer than 2)."""
+    forces: ClassVar[bool] = False
+    """The mover may move onto an opponent's worker, forcing it (see :meth:`displace`)."""
+    end_effect: ClassVar[bool] = False
+    """The power changes the board at the end of its holder's turn (:meth:`end_of_turn`)."""
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"find_god({self.name!r})"
+
+    @property
+    def power(self) -> str:
+        """The card's text (the name the console has always used)."""
+        return self.text
+
+    # --- Setup ------------------------------------------------------------------------------
+
+    def placement_error(self, squares: tuple[int, ...]) -> str | None:
+        """Why this power's side may not place its workers on ``squares``, or None."""
+        return None
+
+    # --- Opponent's turn and at all times ----------------------------------------------------
+
+    def restrict(self, p: Position, seat: int, limits: Limits) -> None:
+        """Add to ``limits`` what this power (held by ``seat``) imposes on the mover's turn.
+
+        Called once a turn for each seat of another side, at the start of the mover's turn.
+        """
+
+    def at_all_times(self, p: Position, seat: int, limits: Limits) -> None:
+        """Add to ``limits`` what holds in every turn, the holder's own included."""
+
+    # --- Your turn --------------------------------------------------------------------------
+
+    def turns(self, g: Gen) -> None:
+        """Every turn of the mover: each movable worker's turns."""
+        for w in bits(g.movers):
+            self.worker_turns(g, w)
+
+    def worker_turns(self, g: Gen, w: int) -> None:
+        """The turns of the worker on ``w``; a power step before moving goes here."""
+        self.moves(g, w, g.board, -1, False)
+
+    def step_mask(self, g: Gen, w: int, bd: Board, no_up: bool) -> int:
+        """The free squares the worker on ``w`` may take its first step to."""
+        return g.steps(w, bd, no_up)
+
+    def moves(self, g: Gen, w: int, bd: Board, before: int, no_up: bool) -> None:
+        """Your move: every first step of the worker on ``w``, each handed to :meth:`moved`."""
+        lv, domes, workers = bd
+        side = g.side
+        wb = BITS[w]
+        h = lv[w]
+        for t in bits(self.step_mask(g, w, bd, no_up)):
+            moved = list(workers)
+            moved[side] ^= wb | BITS[t]
+            self.moved(g, w, (t,), (lv, domes, tuple(moved)), before, lv[t] > h)
+        if self.forces:
+            top = h + (0 if no_up or g.limits.no_up else 1)
+            for t in bits(NEIGHBOURS[w] & g.opponents(bd)):
+                if lv[t] > top:
+                    continue
+                dest = self.displace(w, t, bd)
+                if dest < 0:
+                    continue
+                moved = list(workers)
+                for i, m in enumerate(moved):
+                    if m & BITS[t]:
+                        moved[i] = m ^ BITS[t] | BITS[dest]
+                moved[side] ^= wb | BITS[t]
+                self.moved(g, w, (t,), (lv, domes, tuple(moved)), before, lv[t] > h)
+
+    def displace(self, frm: int, to: int, bd: Board) -> int:
+        """Where the opponent worker on ``to`` is forced when the mover steps there, or -1."""
+        return -1
+
+    def alias(self, p: Position, turn: Turn) -> Turn | None:
+        """The turn that ``turn``, as a player may type it, is written as; None if none."""
+        return None
+
+    def force_square(self, worker: int, victim: int, bd: Board) -> int:
+        """Where a power step before moving (``~``) forces the worker on ``victim``, or -1."""
+        return -1
+
+    def wins_by_move(self, frm: int, to: int, bd: Board, g: Gen) -> bool:
+        """Win condition: whether a step from ``frm`` to ``to`` wins (moving up onto level 3)."""
+        lv = bd[0]
+        return lv[to] == 3 and lv[frm] < 3
+
+    def moved(
+        self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool
+    ) -> None:
+        """After a step to ``path[-1]``: it wins, or the worker stops there and builds.
+
+        Powers with extra steps call this for each step and go on from it.
+        """
+        frm = path[-2] if len(path) > 1 else w
+        to = path[-1]
+        if self.wins_by_move(frm, to, bd, g) and g.may_win_on(to):
+            if g.bound_ok(w, to, bd):
+                g.emit(Turn(w, path, (), before), up)
+            return
+        if not g.bound_ok(w, to, bd):
+            return
+        self.builds(g, w, path, self.after_step(frm, to, bd, g), before, up)
+
+    def is_win(self, g: Gen, frm: int, to: int, bd: Board) -> bool:
+        """Whether a step from ``frm`` to ``to`` ends the turn with a win (after restrictions)."""
+        return self.wins_by_move(frm, to, bd, g) and g.may_win_on(to)
+
+    def after_step(self, frm: int, to: int, bd: Board, g: Gen) -> Board:
+        """After your move: the board once a step from ``frm`` to ``to`` has had its effects."""
+        return bd
+
+    # --- Your build -------------------------------------------------------------------------
+
+    def builds(
+        self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool
+    ) -> None:
+        """Your build: every way to end the turn with builds; the plain rule is one build."""
+        g.emit_builds(w, path, g.buildable(bd, path[-1]), before, up)
+
+    # --- End of your turn -------------------------------------------------------------------
+
+    def end_of_turn(self, bd: Board, g: Gen) -> Board:
+        """The board after this power's mandatory end-of-turn effects (none by default)."""
+        return bd
+
+    def next_state(self, p: Position, turn: Turn) -> str:
+        """This power's per-seat state after its holder played ``turn`` (its flag, or "")."""
+        return ""
