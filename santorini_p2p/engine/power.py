@@ -258,6 +258,16 @@ class Gen:
         else:
             self.out.append(turn)
 
+    def add(self, n: int) -> bool:
+        """Count ``n`` turns at once when only counting and nothing filters them.
+
+        Returns False when the caller must emit the turns one by one instead.
+        """
+        if self.counting and not self.limits.must_up:
+            self.count += n
+            return True
+        return False
+
     def emit_builds(
         self,
         w: int,

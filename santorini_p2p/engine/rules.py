@@ -48,20 +48,38 @@ def limits(p: Position, seat: int | None = None) -> Limits:
     and Athena of section 6.
     """
     seat = p.to_move if seat is None else seat
-    gods = p.gods
-    if not any(gods):
+    active = _limiting(p.gods)
+    if not active:
         return _NO_LIMITS
     lim = Limits()
     me = p.side_of(seat)
     view = p if seat == p.to_move else replace(p, to_move=seat)
-    for s, name in enumerate(gods):
-        if not name or p.eliminated >> s & 1:
+    for s, power in active:
+        if p.eliminated >> s & 1:
             continue
-        power = power_of(name)
         if p.side_of(s) != me:
             power.restrict(view, s, lim)
         power.at_all_times(view, s, lim)
     return lim
+
+
+_LIMITING: dict[tuple[str, ...], tuple[tuple[int, Power], ...]] = {}
+
+
+def _limiting(gods: tuple[str, ...]) -> tuple[tuple[int, Power], ...]:
+    """The seats whose powers restrict others or act at all times (cached by the gods)."""
+    found = _LIMITING.get(gods)
+    if found is None:
+        found = _LIMITING[gods] = tuple(
+            (s, power_of(name))
+            for s, name in enumerate(gods)
+            if name
+            and (
+                type(power_of(name)).restrict is not Power.restrict
+                or type(power_of(name)).at_all_times is not Power.at_all_times
+            )
+        )
+    return found
 
 
 def _plain(p: Position, movers: int, no_up: bool, counting: bool) -> tuple[list[Turn], int]:

@@ -20,6 +20,7 @@ class Atlas(Power):
         free = g.buildable(bd, path[-1])
         g.emit_builds(w, path, free, before, up)
         lv = bd[0]
-        for b in bits(free):
-            if lv[b] < 3:
+        low = [b for b in bits(free) if lv[b] < 3]
+        if not g.add(len(low)):
+            for b in low:
                 g.emit(Turn(w, path, (b | DOME,), before), up)

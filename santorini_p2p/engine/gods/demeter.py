@@ -21,6 +21,9 @@ class Demeter(Power):
         free = g.buildable(bd, end)
         g.emit_builds(w, path, free, before, up)
         towers = g.limits.tower_seat >= 0
+        n = free.bit_count()
+        if not towers and g.add(n * (n - 1) // 2):
+            return
         for b in bits(free):
             if not towers:
                 for b2 in bits(free & ~((2 << b) - 1)):

@@ -20,6 +20,7 @@ class Hephaestus(Power):
         free = g.buildable(bd, path[-1])
         g.emit_builds(w, path, free, before, up)
         lv = bd[0]
-        for b in bits(free):
-            if lv[b] <= 1:
+        twice = [b for b in bits(free) if lv[b] <= 1]
+        if not g.add(len(twice)):
+            for b in twice:
                 g.emit(Turn(w, path, (b, b), before), up)
