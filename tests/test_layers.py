@@ -71,3 +71,101 @@ def test_every_layer_is_checked():
     assert {_layer(str(p.relative_to(PACKAGE))) for p in MODULES} - {"__init__", "__main__"} <= set(
         RANK
     )
+
+
+def _runtime_imports(path: Path):
+    """The package modules ``path`` imports at run time (``if TYPE_CHECKING:`` left out)."""
+    tree = ast.parse(path.read_text(), str(path))
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skip.update(id(n) for n in ast.walk(node))
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            yield node.module, [a.name for a in node.names], node.lineno
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, [], node.lineno
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULE_NAMES = {_module_name(p): p for p in MODULES}
+
+
+def _target(module: str, names: list[str]) -> list[str]:
+    """The package modules an import statement reaches (``from pkg import mod`` included)."""
+    out = []
+    for name in names:
+        if f"{module}.{name}" in MODULE_NAMES:
+            out.append(f"{module}.{name}")
+    if (module in MODULE_NAMES and len(out) < len(names)) or not names:
+        out.append(module)
+    return [m for m in out if m in MODULE_NAMES]
+
+
+def test_no_import_circle_inside_the_engine():
+    graph: dict[str, set[str]] = {}
+    for name, path in MODULE_NAMES.items():
+        if not name.startswith("santorini_p2p.engine"):
+            continue
+        edges = set()
+        for module, names, _ in _runtime_imports(path):
+            for t in _target(module, names):
+                # A package's __init__ re-exports its modules; importing it is not a cycle.
+                if (
+                    t.startswith("santorini_p2p.engine")
+                    and t != name
+                    and not name.startswith(t + ".")
+                ):
+                    edges.add(t)
+        graph[name] = edges
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(n: str) -> None:
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(graph.get(n, ())):
+            if state.get(m) == 1:
+                cycle = stack[stack.index(m) :] + [m]
+                pytest.fail("import circle: " + " -> ".join(cycle))
+            if m not in state:
+                visit(m)
+        stack.pop()
+        state[n] = 2
+
+    for n in sorted(graph):
+        if n not in state:
+            visit(n)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(PACKAGE)) for p in MODULES])
+def test_no_module_imports_another_modules_private_names(path):
+    for module, names, line in _runtime_imports(path):
+        if not module.startswith("santorini_p2p"):
+            continue
+        private = [n for n in names if n.startswith("_") and not n.startswith("__")]
+        assert not private, f"{path.relative_to(PACKAGE)}:{line} imports {private} from {module}"
+
+
+KERNEL = ("rules", "position", "notation", "hashing", "setup", "order", "perft", "power", "squares")
+
+
+@pytest.mark.parametrize("name", KERNEL)
+def test_the_kernel_names_no_god(name):
+    from santorini_p2p.engine import ALL_GOD_NAMES
+
+    text = (PACKAGE / "engine" / f"{name}.py").read_text().lower()
+    import re
+
+    named = [g for g in ALL_GOD_NAMES if re.search(rf"\b{g}\b", text)]
+    assert not named, f"engine/{name}.py names {named}: a god's rule belongs in engine/gods/"

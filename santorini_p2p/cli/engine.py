@@ -1,4 +1,4 @@
-"""``show``, ``moves`` and ``perft``: the rules engine on the command line."""
+"""``show``, ``moves``, ``perft`` and ``gods``: the rules engine on the command line."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from typing import TextIO
 
 from santorini_p2p.cli.common import Subparsers, UsageError, error, position_arg
 from santorini_p2p.engine import (
+    ADVANCED,
+    SIMPLE,
     Position,
     Turn,
     apply_action,
@@ -103,8 +105,42 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def gods_listing(as_json: bool) -> str:
+    """Every god with its card, its set and the player counts it is played with."""
+    rows = [("simple", g) for g in SIMPLE] + [("advanced", g) for g in ADVANCED]
+    if as_json:
+        return json.dumps(
+            [
+                {"name": g.name, "set": kind, "players": sorted(g.players), "power": g.text}
+                for kind, g in rows
+            ]
+        )
+    out = []
+    for kind, g in rows:
+        counts = ",".join(str(n) for n in sorted(g.players))
+        out.append(f"{g.name:<11} {kind:<8} players {counts:<5}  {g.text}")
+    return "\n".join(out)
+
+
+def _cmd_gods(args: argparse.Namespace) -> int:
+    print(gods_listing(args.json))
+    return 0
+
+
 def add_commands(sub: Subparsers) -> None:
-    """Add ``show``, ``moves`` and ``perft``."""
+    """Add ``show``, ``moves``, ``perft`` and ``gods``."""
+    p = sub.add_parser(
+        "gods",
+        help="list every god with its power and the player counts it is played with",
+        description="List every god: the ten simple gods (RULES.md 6), then the fifteen "
+        "advanced gods (RULES.md 8), each with the player counts its card reads unambiguously "
+        "for and its power.",
+    )
+    p.add_argument(
+        "--json", action="store_true", help='print [{"name", "set", "players", "power"}, ...]'
+    )
+    p.set_defaults(handler=_cmd_gods)
+
     p = sub.add_parser("show", help="draw a position as text", description="Draw a position.")
     p.add_argument("position", help="a position string (protocol/SPEC.md)")
     p.add_argument("--svg", action="store_true", help="draw it as an SVG image instead")

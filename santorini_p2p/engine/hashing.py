@@ -32,7 +32,7 @@ def state_bytes(p: Position) -> bytes:
     """
     gods = p.gods
     to_move = p.to_move
-    # A power's state (Athena's flag) matters only while it can restrict another seat: at its
+    # A power's state (a flag such as ``a``) matters only while it can restrict another seat: at its
     # holder's own turn it affects nothing and is left out, so equal rule states hash equally.
     state = p.power_state
     held = any(f for s, f in enumerate(state) if s != to_move) if state else False

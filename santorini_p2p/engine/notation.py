@@ -110,9 +110,9 @@ class _Cursor:
 
 
 MAX_STEPS = 25
-"""The most moves a turn text may hold (a Triton turn's shortest path is far shorter)."""
+"""The most moves a turn text may hold (a shortest path of extra steps is far shorter)."""
 MAX_BUILDS = 4
-"""The most builds a turn text may hold (Poseidon: one and three more)."""
+"""The most builds a turn text may hold (one and three extra builds)."""
 
 
 def parse_turn(text: str) -> Turn:
@@ -370,7 +370,7 @@ def parse_position(text: str) -> Position:
 
 
 _FLAG_GODS = {g.flag: g.name for g in GODS if g.flag}
-"""The flag letter of each power that keeps a state across turns (Athena's ``a``)."""
+"""The flag letter of each power that keeps a state across turns (such as ``a``)."""
 
 
 def _power_state(letters: str, gods: tuple[str, ...], raw: str, col: int) -> tuple[str, ...]:

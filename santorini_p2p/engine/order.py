@@ -1,6 +1,6 @@
 """Who acts when: the placement order of the setup phase and the sides that lost workers.
 
-Placement (RULES.md section 3): a side whose power places first (Bia) places before every
+Placement (RULES.md section 3): a side whose power places first places before every
 other side; then the start player's side, then each other side in seat order; with ``snake``
 (and no side placing first) the start player places one worker first and one last.
 """

@@ -17,7 +17,7 @@ _NB = NEIGHBOURS
 
 
 def _base_count(g1: int, g2: int, g3: int, domes: int, me: int, opp: int) -> int:
-    """Leaf count of one ply in the base game (no gods, no Athena) from raw bitboards."""
+    """Leaf count of one ply in the base game (no powers, no restriction) from raw bitboards."""
     occ = me | opp | domes
     free_all = ALL ^ occ
     total = 0

@@ -184,7 +184,7 @@ class Turn(NamedTuple):
     build first, or with ``FORCE`` added a worker forced: ``^``/``~``; -1 for none), ``path``
     the squares it moves to in order, ``builds`` the builds in order (``DOME`` added for a
     dome below level 3), and ``after`` a block removed at the end (``-``; -1 for none). A
-    turn of both workers (Hermes' power) has ``worker`` -1 and ``path`` their two final
+    turn of both workers (the H form) has ``worker`` -1 and ``path`` their two final
     squares in ascending order. Which worker makes a build is the power's rule, not a field.
 
     An immutable named tuple rather than a frozen dataclass: search creates millions of turns,

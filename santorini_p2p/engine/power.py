@@ -189,7 +189,7 @@ class Gen:
         return out
 
     def may_climb(self, frm: int, to: int, bd: Board, no_up: bool = False) -> bool:
-        """Whether a step from ``frm`` to ``to`` keeps to the climbing rule (and Athena's)."""
+        """Whether a step from ``frm`` to ``to`` keeps to the climbing rule (and ``no_up``)."""
         lv = bd[0]
         return lv[to] <= lv[frm] + (0 if no_up or self.limits.no_up else 1)
 
@@ -199,7 +199,7 @@ class Gen:
         return free & self.allowed(bd, free)
 
     def allowed(self, bd: Board, squares: int) -> int:
-        """Those of ``squares`` that no opponent's ban forbids building on (RULES.md 8, Limus).
+        """Those of ``squares`` that no opponent's ban forbids building on (RULES.md 8).
 
         A banned square is still allowed for the dome that completes a tower (level 3).
         """

@@ -45,7 +45,7 @@ def limits(p: Position, seat: int | None = None) -> Limits:
     """Return what the powers in play impose on ``seat``'s turn now (default: the seat to move).
 
     The other sides' restrictions and every power's "at all times" rules: RULES.md section 8,
-    and Athena of section 6.
+    and section 6.
     """
     seat = p.to_move if seat is None else seat
     active = _limiting(p.gods)
@@ -449,7 +449,7 @@ def turn_form(p: Position, turn: Turn) -> Turn | None:
     """Return the legal turn that ``turn`` stands for in ``p``, or None if there is none.
 
     That is ``turn`` itself when it is legal; otherwise the same builds in another order, or
-    the turn the mover's power writes it as (a Hermes player's plain one-step turn on one
+    the turn the mover's power writes it as (a plain one-step turn on one
     level is written in the ``H`` form). For reading what a player types; a record in a log
     must carry the canonical text itself.
     """

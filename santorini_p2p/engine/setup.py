@@ -96,7 +96,7 @@ def new_game(
     if gods == "random":
         if len(drawn) != players:
             raise ValueError(f"drawn: a random deal needs {players} gods, got {len(drawn)}")
-        return replace(base, gods=tuple(drawn))
+        return _placing(replace(base, gods=tuple(drawn)))
     raise ValueError(f"gods: expected none, challenger, draft or random, got {gods!r}")
 
 
@@ -192,6 +192,13 @@ def legal_form(p: Position, action: Action) -> Action | None:
     return action if is_legal_action(p, action) else None
 
 
+def _placing(p: Position) -> Position:
+    """The position once the gods are chosen: the side due to place is to act (a power may
+    place first, RULES.md section 8).
+    """
+    return replace(p, to_move=placement_due(p)[0]) if p.phase is Phase.PLACE else p
+
+
 def _rotate(p: Position, start: int) -> Position:
     """Renumber the seats so that ``start`` becomes seat 1 (the challenger's choice)."""
     n = p.players
@@ -228,10 +235,11 @@ def apply_action(p: Position, action: Action) -> Position:
                 )
             return replace(p, gods=tuple(gods), pool=pool, to_move=p.to_move + 1)
         if p.to_move == n - 1:
-            return replace(p, gods=tuple(gods), pool=(), selection=Selection.NONE, to_move=0)
+            done = replace(p, gods=tuple(gods), pool=(), selection=Selection.NONE, to_move=0)
+            return _placing(done)
         return replace(p, gods=tuple(gods), pool=pool, to_move=p.to_move + 1)
     if isinstance(action, NameStart):
-        return _rotate(p, action.seat)
+        return _placing(_rotate(p, action.seat))
     side = placement_due(p)[0]
     workers = list(p.workers)
     for s in action.squares:

@@ -1,0 +1,178 @@
+"""The advanced gods (RULES.md section 8) through the public API: outcome sets of a sample,
+notation round trips over every legal turn of random games, and the command line."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from santorini_p2p.engine import (
+    ADVANCED,
+    ALL_GOD_NAMES,
+    Phase,
+    apply_action,
+    apply_unchecked,
+    count_turns,
+    find_turn,
+    format_position,
+    legal_actions,
+    legal_turns,
+    new_game,
+    outcome,
+    parse_position,
+    parse_turn,
+    state_hash,
+)
+
+SAMPLE = Path(__file__).parent / "data" / "advanced-sample.jsonl"
+ADVANCED_NAMES = [g.name for g in ADVANCED]
+
+
+def _key(position: str, winner: int | None, mover: int, chronus: bool, plain=False) -> tuple:
+    """What a turn's result is compared by (the sample's own reduction)."""
+    board = position.split(" ")[0]
+    fields = position.split(" ")
+    levels, low, owners = [], [], {"A": [], "B": []}
+    for i, row in enumerate(board.split("/")):
+        j = f = 0
+        while j < len(row):
+            s = (4 - i) * 5 + f
+            level = int(row[j])
+            j += 1
+            if j < len(row) and not row[j].isdigit():
+                if row[j] == "X":
+                    if level < 3:
+                        low.append((s, level))
+                    level = 4
+                else:
+                    owners[row[j]].append(s)
+                j += 1
+            levels.append((s, level))
+            f += 1
+    lv = tuple(v for _, v in sorted(levels))
+    low_t = tuple(sorted(low)) if chronus else ()
+    if winner is not None and not plain:
+        return ("W", winner, lv, low_t, tuple(sorted(owners["AB"[winner]])))
+    athena = "a" in fields[3] and fields[2].split(",")[mover] == "athena"
+    seat = str(2 - mover) if plain else fields[1]
+    return ("N", lv, low_t, tuple(sorted(owners["A"])), tuple(sorted(owners["B"])), seat, athena)
+
+
+def _cases():
+    return [json.loads(line) for line in SAMPLE.read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c["id"])
+def test_s8_every_turn_reaches_exactly_the_sample_outcomes(case):
+    p = parse_position(case["position"])
+    chronus = "chronus" in p.gods
+    want = set()
+    stuck = set()
+    for o in case["outcomes"]:
+        w = o["winner"]
+        key = _key(o["position"], None if w is None else w - 1, p.to_move, chronus)
+        want.add(key)
+        if o.get("opp_stuck"):
+            stuck.add(key)
+    got = set()
+    for t in legal_turns(p):
+        child = apply_unchecked(p, t)
+        won = outcome(child)
+        text = format_position(child)
+        key = _key(text, won.winner, p.to_move, chronus)
+        if won.winner == p.to_move:
+            # A win by leaving the opponent with no turn: the sample may write it as the plain
+            # position (RULES.md 2: that player loses when its turn starts).
+            plain = _key(text, won.winner, p.to_move, chronus, plain=True)
+            key = plain if plain in stuck else key
+        got.add(key)
+    assert got == want
+
+
+def _random_games(seed: int, count: int):
+    rng = random.Random(seed)
+    for _ in range(count):
+        gods = tuple(rng.sample(ADVANCED_NAMES, 1) + rng.sample(list(ALL_GOD_NAMES), 1))
+        if gods[0] == gods[1]:
+            continue
+        if rng.random() < 0.5:
+            gods = gods[::-1]
+        p = new_game(2, "random", drawn=gods)
+        while p.phase is not Phase.OVER:
+            actions = legal_actions(p)
+            if not actions:
+                break
+            yield p
+            p = apply_action(p, rng.choice(actions))
+
+
+def test_s8_every_legal_turn_text_parses_back_to_the_same_turn_and_is_unique():
+    seen = 0
+    for p in _random_games(11, 25):
+        if p.phase is not Phase.PLAY:
+            continue
+        turns = legal_turns(p)
+        texts = [str(t) for t in turns]
+        assert len(set(texts)) == len(texts), format_position(p)
+        for t, text in zip(turns, texts, strict=True):
+            assert parse_turn(text) == t
+        for t in turns[:: max(1, len(turns) // 4)]:
+            assert find_turn(p, str(t).upper()) == t
+        assert count_turns(p) == len(turns), format_position(p)
+        seen += len(turns)
+    assert seen > 1000
+
+
+def test_s8_position_strings_and_state_hashes_of_advanced_games_round_trip():
+    for p in _random_games(12, 20):
+        text = format_position(p)
+        q = parse_position(text)
+        assert format_position(q) == text
+        assert q.phase is p.phase, text
+        assert state_hash(q) == state_hash(p), text
+
+
+def test_s8_every_game_of_advanced_gods_ends():
+    ends = 0
+    for p in _random_games(13, 30):
+        if p.phase is Phase.PLAY and not legal_turns(p):
+            pytest.fail(f"a live position with no turn: {format_position(p)}")
+        ends += 1
+    assert ends > 100
+
+
+def _santorini(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "santorini_p2p", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_gods_lists_every_god_with_its_power_and_player_counts():
+    p = _santorini("gods", "--json")
+    assert p.returncode == 0, p.stderr
+    listed = json.loads(p.stdout)
+    assert [g["name"] for g in listed] == list(ALL_GOD_NAMES)
+    hypnus = next(g for g in listed if g["name"] == "hypnus")
+    assert hypnus["players"] == [2, 4] and hypnus["set"] == "advanced"
+    assert "higher than all" in hypnus["power"]
+    text = _santorini("gods").stdout
+    assert "zeus" in text and "block under itself" in text
+
+
+def test_moves_and_perft_accept_the_advanced_gods():
+    position = "0A0000A/00000/00000B/00000/00000B 1 bia,chronus -"
+    p = _santorini("moves", "--json", position)
+    assert p.returncode == 0, p.stderr
+    assert len(json.loads(p.stdout)["turns"]) == count_turns(parse_position(position))
+    p = _santorini("perft", position, "2")
+    assert p.returncode == 0 and p.stdout.split()[-1] == "1414"
+
+
+def test_s8_a_game_with_a_god_its_card_does_not_read_for_is_refused_when_created():
+    with pytest.raises(ValueError, match="hypnus is played with 2 or 4 players, not 3"):
+        new_game(3, "random", drawn=("hypnus", "pan", "zeus"))
