@@ -158,10 +158,12 @@ def test_gods_lists_every_god_with_its_power_and_player_counts():
     listed = json.loads(p.stdout)
     assert [g["name"] for g in listed] == list(ALL_GOD_NAMES)
     hypnus = next(g for g in listed if g["name"] == "hypnus")
-    assert hypnus["players"] == [2, 4] and hypnus["set"] == "advanced"
+    assert hypnus["players"] == [2, 4]
+    assert hypnus["set"] == "advanced"
     assert "higher than all" in hypnus["power"]
     text = _santorini("gods").stdout
-    assert "zeus" in text and "block under itself" in text
+    assert "zeus" in text
+    assert "block under itself" in text
 
 
 def test_moves_and_perft_accept_the_advanced_gods():
@@ -170,7 +172,8 @@ def test_moves_and_perft_accept_the_advanced_gods():
     assert p.returncode == 0, p.stderr
     assert len(json.loads(p.stdout)["turns"]) == count_turns(parse_position(position))
     p = _santorini("perft", position, "2")
-    assert p.returncode == 0 and p.stdout.split()[-1] == "1414"
+    assert p.returncode == 0
+    assert p.stdout.split()[-1] == "1414"
 
 
 def test_s8_a_game_with_a_god_its_card_does_not_read_for_is_refused_when_created():

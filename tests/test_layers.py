@@ -136,7 +136,7 @@ def test_no_import_circle_inside_the_engine():
         stack.append(n)
         for m in sorted(graph.get(n, ())):
             if state.get(m) == 1:
-                cycle = stack[stack.index(m) :] + [m]
+                cycle = [*stack[stack.index(m) :], m]
                 pytest.fail("import circle: " + " -> ".join(cycle))
             if m not in state:
                 visit(m)

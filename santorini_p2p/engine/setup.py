@@ -193,8 +193,9 @@ def legal_form(p: Position, action: Action) -> Action | None:
 
 
 def _placing(p: Position) -> Position:
-    """The position once the gods are chosen: the side due to place is to act (a power may
-    place first, RULES.md section 8).
+    """Return the position once the gods are chosen, with the side due to place to act.
+
+    A power may place first (RULES.md section 8).
     """
     return replace(p, to_move=placement_due(p)[0]) if p.phase is Phase.PLACE else p
 

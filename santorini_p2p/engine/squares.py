@@ -96,4 +96,4 @@ NEIGHBOUR_LISTS: Final = tuple(tuple(bits(NEIGHBOURS[s])) for s in SQUARES)
 PUSH: Final = tuple(
     tuple(_push(o, t) if NEIGHBOURS[o] >> t & 1 else -1 for t in SQUARES) for o in SQUARES
 )
-"""``PUSH[origin][target]``: where a push from ``origin`` forces a worker on ``target`` (-1: off the board)."""
+"""``PUSH[origin][target]``: the square beyond ``target`` seen from ``origin`` (-1: off board)."""
