@@ -12,6 +12,7 @@ from typing import Final
 
 from santorini_p2p.engine.gods import god_id
 from santorini_p2p.engine.position import NO_WINNER, UNDECIDED, Position
+from santorini_p2p.engine.squares import SPREAD10
 
 __all__ = ["STATE_ENCODING_VERSION", "state_bytes", "state_hash"]
 
@@ -41,7 +42,7 @@ def state_bytes(p: Position) -> bytes:
     # One byte a square: level, dome << 2, side + 1 << 3. Each bitboard is spread to one
     # bit a byte; the fields never overlap, so adding the spread boards builds every byte.
     # (Written out board by board: this runs for every record of a replay.)
-    t = _SPREAD10
+    t = SPREAD10
     b = p.ge1
     cells = t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160
     b = p.ge2
@@ -88,11 +89,6 @@ def _head(
 def _gods_bytes(gods: tuple[str, ...], pool: tuple[str, ...]) -> bytes:
     """The god bytes of a position: each seat's god, then the pool's length and gods."""
     return bytes((*(_god_byte(g) for g in gods), len(pool), *(god_id(g) for g in pool)))
-
-
-_SPREAD10: Final = tuple(sum(1 << (8 * i) for i in range(10) if x >> i & 1) for x in range(1024))
-"""A 10-bit value with bit ``i`` moved to bit ``8 * i``: a board is spread ten squares at a
-time (inlined in ``state_bytes``, which runs for every record of a replay)."""
 
 
 _BLAKE2B_256: Final = hashlib.blake2b(digest_size=32)

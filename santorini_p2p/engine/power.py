@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import ClassVar, Final
 
 from santorini_p2p.engine.position import Position, Turn
-from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
+from santorini_p2p.engine.squares import ALL, BITS, NEIGHBOURS, bits, levels
 
 __all__ = [
     "PERIMETER",
@@ -134,6 +134,7 @@ class Gen:
         "p",
         "pair",
         "power",
+        "reach",
         "seat",
         "side",
         "up_count",
@@ -151,9 +152,9 @@ class Gen:
         self.movers = movers & p.workers[self.side]
         self.pair = pair
         self.counting = counting
-        g1, g2, g3 = p.ge1, p.ge2, p.ge3
-        lv = [(g1 >> s & 1) + (g2 >> s & 1) + (g3 >> s & 1) for s in range(25)]
-        self.board: Board = (lv, p.domes, p.workers)
+        self.board: Board = (levels(p.ge1, p.ge2, p.ge3), p.domes, p.workers)
+        self.reach = (ALL ^ p.ge1, ALL ^ p.ge2, ALL ^ p.ge3, ALL)
+        """Squares of level at most 0, 1, 2 and 3 on the board the turn starts from."""
         self.out: list[Turn] = []
         self.up_out: list[Turn] = []
         self.count = 0
@@ -182,6 +183,8 @@ class Gen:
         lv = bd[0]
         top = lv[at] + (0 if no_up or self.limits.no_up else 1)
         free = NEIGHBOURS[at] & ~self.occupied(bd)
+        if lv is self.board[0]:
+            return free & self.reach[top if top < 3 else 3]
         out = 0
         for t in bits(free):
             if lv[t] <= top:
@@ -319,6 +322,8 @@ class Power:
     """Setup: this side places its workers before every other side."""
     removes_workers: ClassVar[bool] = False
     """Workers can leave the board in a game with this power (so a side may have fewer than 2)."""
+    wins_by_levels: ClassVar[bool] = True
+    """:meth:`wins_by_move` reads only the levels of the two squares (not the workers)."""
     forces: ClassVar[bool] = False
     """The mover may move onto an opponent's worker, forcing it (see :meth:`displace`)."""
     end_effect: ClassVar[bool] = False
@@ -373,10 +378,36 @@ class Power:
         side = g.side
         wb = BITS[w]
         h = lv[w]
-        for t in bits(self.step_mask(g, w, bd, no_up)):
-            moved = list(workers)
-            moved[side] ^= wb | BITS[t]
-            self.moved(g, w, (t,), (lv, domes, tuple(moved)), before, lv[t] > h)
+        lim = g.limits
+        targets = self.step_mask(g, w, bd, no_up)
+        if _plain_steps(type(self)) and not (lim.bound or lim.no_win):
+            wins = None if type(self).wins_by_move is Power.wins_by_move else self.wins_by_move
+            # The plain move rule with no restriction on where a move ends: the steps are
+            # handed straight to the builds (or to the plain one-build ending).
+            occ = domes
+            for m in workers:
+                occ |= m
+            plain_builds = _plain_builds(type(self))
+            for t in bits(targets):
+                tb = BITS[t]
+                up = lv[t] > h
+                if (lv[t] == 3 and h < 3) if wins is None else wins(w, t, bd, g):
+                    g.emit(Turn(w, (t,), (), before), up)
+                    continue
+                if plain_builds:
+                    free = NEIGHBOURS[t] & ~(occ ^ wb ^ tb)
+                    if lim.ban_sides:
+                        free = g.allowed(bd, free)
+                    g.emit_builds(w, (t,), free, before, up)
+                else:
+                    moved = list(workers)
+                    moved[side] ^= wb | tb
+                    self.builds(g, w, (t,), (lv, domes, tuple(moved)), before, up)
+        else:
+            for t in bits(targets):
+                moved = list(workers)
+                moved[side] ^= wb | BITS[t]
+                self.moved(g, w, (t,), (lv, domes, tuple(moved)), before, lv[t] > h)
         if self.forces:
             top = h + (0 if no_up or g.limits.no_up else 1)
             for t in bits(NEIGHBOURS[w] & g.opponents(bd)):
@@ -451,3 +482,25 @@ class Power:
     def next_state(self, p: Position, turn: Turn) -> str:
         """This power's per-seat state after its holder played ``turn`` (its flag, or "")."""
         return ""
+
+
+_PLAIN_STEPS: dict[type[Power], bool] = {}
+_PLAIN_BUILDS: dict[type[Power], bool] = {}
+
+
+def _plain_steps(cls: type[Power]) -> bool:
+    """Whether ``cls`` keeps the plain rule after a step (no extra steps, effects or wins)."""
+    plain = _PLAIN_STEPS.get(cls)
+    if plain is None:
+        plain = _PLAIN_STEPS[cls] = (
+            cls.moved is Power.moved and cls.after_step is Power.after_step and cls.wins_by_levels
+        )
+    return plain
+
+
+def _plain_builds(cls: type[Power]) -> bool:
+    """Whether ``cls`` keeps the plain one-build rule."""
+    plain = _PLAIN_BUILDS.get(cls)
+    if plain is None:
+        plain = _PLAIN_BUILDS[cls] = cls.builds is Power.builds
+    return plain

@@ -227,13 +227,12 @@ _PLAIN_APPLY: dict[type[Power], bool] = {}
 
 
 def _is_plain_power(power: Power) -> bool:
-    """Whether applying a turn of ``power`` needs no hook: no force, removal or end effect."""
+    """Whether applying a turn of ``power`` needs no hook but :meth:`Power.displace`."""
     cls = type(power)
     plain = _PLAIN_APPLY.get(cls)
     if plain is None:
         plain = _PLAIN_APPLY[cls] = (
-            not power.forces
-            and not power.end_effect
+            not power.end_effect
             and cls.after_step is Power.after_step
             and cls.force_square is Power.force_square
         )
@@ -247,16 +246,27 @@ def _play(p: Position, turn: Turn) -> Position:
     lim = limits(p, seat) if any(p.gods) else _NO_LIMITS
     if (
         turn.worker >= 0
-        and turn.before < 0
+        and turn.path
+        and (turn.before < 0 or not turn.before & FORCE)
         and turn.after < 0
         and lim.tower_seat < 0
         and _is_plain_power(power)
     ):
         side = p.side_of(seat)
         workers = list(p.workers)
-        w = turn.worker
-        workers[side] ^= BITS[w] ^ BITS[turn.path[-1]]
         ge1, ge2, ge3, domes = p.ge1, p.ge2, p.ge3, p.domes
+        if turn.before >= 0:
+            ge1, ge2, ge3, domes = _build(ge1, ge2, ge3, domes, turn.before)
+        w = cur = turn.worker
+        if power.forces:
+            for s in turn.path:
+                sb = BITS[s]
+                for j, m in enumerate(workers):
+                    if j != side and m & sb:
+                        dest = power.displace(cur, s, ([], domes, tuple(workers)))
+                        workers[j] = m ^ sb | BITS[dest]
+                cur = s
+        workers[side] ^= BITS[w] ^ BITS[turn.path[-1]]
         for b in turn.builds:
             if b & DOME:
                 domes |= BITS[b & 31]

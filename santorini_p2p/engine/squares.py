@@ -11,9 +11,11 @@ __all__ = [
     "NEIGHBOUR_LISTS",
     "PUSH",
     "SQUARES",
+    "SPREAD10",
     "SQUARE_NAMES",
     "Square",
     "bits",
+    "levels",
     "file_of",
     "rank_of",
     "square",
@@ -97,3 +99,19 @@ PUSH: Final = tuple(
     tuple(_push(o, t) if NEIGHBOURS[o] >> t & 1 else -1 for t in SQUARES) for o in SQUARES
 )
 """``PUSH[origin][target]``: the square beyond ``target`` seen from ``origin`` (-1: off board)."""
+
+SPREAD10: Final = tuple(sum(1 << (8 * i) for i in range(10) if x >> i & 1) for x in range(1024))
+"""A 10-bit value with bit ``i`` moved to bit ``8 * i``: spreads a bitboard to a byte a square."""
+
+
+def levels(ge1: int, ge2: int, ge3: int) -> list[int]:
+    """Return the level of every square from the three level bitboards (a1 first).
+
+    >>> levels(0b11, 0b10, 0)[:3]
+    [1, 2, 0]
+    """
+    t = SPREAD10
+    cells = 0
+    for b in (ge1, ge2, ge3):
+        cells += t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160
+    return list(cells.to_bytes(25, "little"))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from santorini_p2p.engine.position import Turn
 from santorini_p2p.engine.power import Board, Gen, Power
-from santorini_p2p.engine.squares import BITS, bits
+from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
 
 
 class Artemis(Power):
@@ -11,6 +12,43 @@ class Artemis(Power):
 
     name = "artemis"
     text = "Your worker may move one additional time, but not back to its initial space."
+
+    def moves(self, g: Gen, w: int, bd: Board, before: int, no_up: bool) -> None:
+        """Both steps straight from bitboards when no restriction judges where a move ends."""
+        lim = g.limits
+        if lim.bound or lim.no_win:
+            super().moves(g, w, bd, before, no_up)
+            return
+        lv, domes, workers = bd
+        base = domes
+        for m in workers:
+            base |= m
+        wb = BITS[w]
+        base ^= wb
+        h = lv[w]
+        climb = 0 if no_up or lim.no_up else 1
+        ban = lim.ban_sides
+        for t in bits(self.step_mask(g, w, bd, no_up)):
+            ht = lv[t]
+            if ht == 3 and h < 3:
+                g.emit(Turn(w, (t,), (), before), True)
+                continue
+            tb = BITS[t]
+            up = ht > h
+            free = NEIGHBOURS[t] & ~(base | tb)
+            g.emit_builds(w, (t,), g.allowed(bd, free) if ban else free, before, up)
+            top = ht + climb
+            for t2 in bits(free & ~wb):
+                h2 = lv[t2]
+                if h2 > top:
+                    continue
+                if h2 == 3 and ht < 3:
+                    g.emit(Turn(w, (t, t2), (), before), True)
+                    continue
+                free2 = NEIGHBOURS[t2] & ~(base | BITS[t2])
+                g.emit_builds(
+                    w, (t, t2), g.allowed(bd, free2) if ban else free2, before, up or h2 > ht
+                )
 
     def moved(
         self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool

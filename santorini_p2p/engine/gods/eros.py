@@ -25,6 +25,8 @@ class Eros(Power):
         "the first level."
     )
 
+    wins_by_levels = False
+
     def placement_error(self, squares: tuple[int, ...]) -> str | None:
         """One worker on an edge, the other on the opposite edge."""
         if len(squares) != 2:

@@ -20,7 +20,11 @@ class Hephaestus(Power):
         free = g.buildable(bd, path[-1])
         g.emit_builds(w, path, free, before, up)
         lv = bd[0]
-        twice = [b for b in bits(free) if lv[b] <= 1]
-        if not g.add(len(twice)):
-            for b in twice:
-                g.emit(Turn(w, path, (b, b), before), up)
+        if lv is g.board[0]:
+            if g.add((free & g.reach[1]).bit_count()):
+                return
+            twice = bits(free & g.reach[1])
+        else:
+            twice = [b for b in bits(free) if lv[b] <= 1]
+        for b in twice:
+            g.emit(Turn(w, path, (b, b), before), up)
