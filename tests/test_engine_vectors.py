@@ -18,13 +18,14 @@ from santorini_p2p.engine import (
     legal_turns,
     parse_action,
     parse_position,
+    parse_turn,
     perft,
     state_bytes,
     state_hash,
 )
 from santorini_p2p.engine.perft import _perft
 from santorini_p2p.engine.rules import apply_unchecked, generate_turns
-from santorini_p2p.errors import InvalidPositionError
+from santorini_p2p.errors import InvalidPositionError, InvalidTurnError
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "protocol" / "vectors"
@@ -140,8 +141,16 @@ def test_state_hash_ignores_athenas_flag_when_she_is_to_move():
 def test_notation_vectors():
     cases = _load("notation.json")
     assert any(c["result"] == "invalid" for c in cases)
+    assert any(c["kind"] == "turn" for c in cases)
     for case in cases:
-        if case["result"] == "valid":
+        if case["kind"] == "turn":
+            if case["result"] == "valid":
+                assert str(parse_turn(case["input"])) == case["canonical"], case["id"]
+            else:
+                with pytest.raises(InvalidTurnError) as info:
+                    parse_turn(case["input"])
+                assert info.value.column == case["column"], case["id"]
+        elif case["result"] == "valid":
             assert format_position(parse_position(case["input"])) == case["canonical"]
         else:
             with pytest.raises(InvalidPositionError) as info:

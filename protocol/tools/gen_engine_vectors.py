@@ -22,6 +22,7 @@ from santorini_p2p.engine import (
     legal_actions,
     new_game,
     parse_position,
+    parse_turn,
     perft,
     state_bytes,
     state_hash,
@@ -67,6 +68,15 @@ PERFT_POSITIONS = [
     ("hermes-pan", _walk(_GODS_START.format("hermes,pan"), 10, 8), 2),
     ("three-players", _walk("0C0000C/00B00A0/00000/00A00B0/00000 1 -,-,- -", 9, 9), 3),
     ("four-players", _walk(_GODS_START.format("apollo,artemis,atlas,demeter"), 8, 10), 2),
+    # The advanced gods of RULES.md section 8 (appended: the entries above never change).
+    ("aphrodite-charon", _walk(_GODS_START.format("aphrodite,charon"), 10, 21), 2),
+    ("ares-hestia", _walk(_GODS_START.format("ares,hestia"), 10, 22), 2),
+    ("bia-chronus", _walk("0A0000A/00000/00000B/00000/00000B 1 bia,chronus -", 8, 23), 2),
+    ("eros-hera", _walk("00000/0B000B0/00000/00000/0A000A0 1 eros,hera -", 8, 24), 2),
+    ("hypnus-limus", _walk(_GODS_START.format("hypnus,limus"), 10, 25), 2),
+    ("medusa-persephone", _walk(_GODS_START.format("medusa,persephone"), 10, 26), 2),
+    ("poseidon-zeus", _walk(_GODS_START.format("poseidon,zeus"), 6, 27), 2),
+    ("triton-apollo", _walk(_GODS_START.format("triton,apollo"), 10, 28), 2),
 ]
 
 STATE_POSITIONS = [
@@ -82,6 +92,35 @@ STATE_POSITIONS = [
     ("naming", "00000/00000/00000/00000/00000 1 pan,apollo n"),
     ("snake-placement", "00000/00000/000A00/00000/00000 2 -,- s"),
     ("won", "00000/00000B/002A00/003A00/00B000 2 -,- w1"),
+]
+
+ADVANCED_POSITIONS = [
+    ("advanced-god-ids", "00000/00B00A0/00000/00A00B0/00000 1 aphrodite,zeus -"),
+    ("low-domes-keep-their-level", "0X1X2X3X0/00B00A0/00000/00A00B0/00000 2 chronus,atlas -"),
+    ("a-worker-removed", "00000/00B000/01000/00A00A0/00000 2 bia,pan -"),
+    ("four-advanced-gods", "00000/00B00A0/00000/00A00B0/00000 4 ares,hera,zeus,triton -"),
+]
+"""Position strings with the advanced gods (RULES.md section 8), after every older vector."""
+
+TURNS = [
+    ("charon-ferry", "B2~C3>C3^D4", "b2~c3>c3^d4"),
+    ("ares-removal", "b2>c3^d4-a1", "b2>c3^d4-a1"),
+    ("triton-steps", "a2>a1>b1>c2^d3", "a2>a1>b1>c2^d3"),
+    ("zeus-under-itself", "b2>c3^c3", "b2>c3^c3"),
+    ("hestia-two-builds", "b2>c3^d3^d4", "b2>c3^d3^d4"),
+    ("poseidon-extra-builds", "b2>c3^d4^b4^a5^a5", "b2>c3^d4^b4^a5^a5"),
+    ("build-first-ends-the-game", "b2^c2", "b2^c2"),
+    ("atlas-low-dome", "b2>c3^d4d", "b2>c3^d4D"),
+    ("hermes-squares-in-any-order", "hc2,a1^b2", "Ha1,c2^b2"),
+]
+"""Turn texts of RULES.md sections 7 and 8 and their canonical form."""
+
+INVALID_TURNS = [
+    ("ferry-without-a-move", "b2~c3^d4"),
+    ("removal-before-a-build", "b2>c3-a1"),
+    ("five-builds", "b2>c3^d4^e4^e5^a1^a2"),
+    ("dome-mark-on-a-second-build", "b2>c3^d4^e4D"),
+    ("removal-then-more", "b2>c3^d4-a1^b1"),
 ]
 
 INVALID_POSITIONS = [
@@ -107,6 +146,8 @@ PLAYTHROUGHS = [
     ("gods-2p-random", 2, "random", ("minotaur", "athena"), 13),
     ("gods-3p-random", 3, "random", ("demeter", "pan", "atlas"), 14),
     ("gods-4p-random", 4, "random", ("hephaestus", "athena", "hermes", "apollo"), 15),
+    ("advanced-2p-random", 2, "random", ("medusa", "charon"), 16),
+    ("advanced-2p-bia", 2, "random", ("hera", "bia"), 17),
 ]
 
 
@@ -133,6 +174,20 @@ def write_state_hash() -> None:
                 "id": ident,
                 "comment": f"state bytes and hash of {ident}",
                 "flags": [],
+                "position": pos,
+                "state_bytes": state_bytes(p).hex(),
+                "state_hash": state_hash(p).hex(),
+                "result": "valid",
+            }
+        )
+    for i, (ident, pos) in enumerate(ADVANCED_POSITIONS, len(cases) + 1):
+        p = parse_position(pos)
+        cases.append(
+            {
+                "tcId": i,
+                "id": ident,
+                "comment": f"state bytes and hash of {ident} (advanced god ids 11-25)",
+                "flags": ["advanced"],
                 "position": pos,
                 "state_bytes": state_bytes(p).hex(),
                 "state_hash": state_hash(p).hex(),
@@ -181,6 +236,57 @@ def write_notation() -> None:
             )
         else:
             raise SystemExit(f"{ident}: expected {pos!r} to be rejected")
+    for ident, pos in ADVANCED_POSITIONS:
+        tc += 1
+        cases.append(
+            {
+                "tcId": tc,
+                "id": f"position-{ident}",
+                "comment": "a valid position string with advanced gods; canonical as given",
+                "flags": ["advanced"],
+                "kind": "position",
+                "input": pos,
+                "canonical": format_position(parse_position(pos)),
+                "result": "valid",
+            }
+        )
+    for ident, text, canonical in TURNS:
+        tc += 1
+        got = str(parse_turn(text))
+        if got != canonical:
+            raise SystemExit(f"{ident}: {text!r} reads as {got!r}, not {canonical!r}")
+        cases.append(
+            {
+                "tcId": tc,
+                "id": f"turn-{ident}",
+                "comment": "turn text (syntax only) and its canonical form",
+                "flags": ["advanced"],
+                "kind": "turn",
+                "input": text,
+                "canonical": canonical,
+                "result": "valid",
+            }
+        )
+    for ident, text in INVALID_TURNS:
+        tc += 1
+        try:
+            parse_turn(text)
+        except NotationError as e:
+            cases.append(
+                {
+                    "tcId": tc,
+                    "id": f"turn-{ident}",
+                    "comment": f"rejected: {e.reason}",
+                    "flags": ["advanced"],
+                    "kind": "turn",
+                    "input": text,
+                    "result": "invalid",
+                    "error": "InvalidTurnError",
+                    "column": e.column,
+                }
+            )
+        else:
+            raise SystemExit(f"{ident}: expected {text!r} to be rejected")
     doc = {"schema": "notation.schema.json", "version": 1, "tests": cases}
     (VECTORS / "notation.json").write_text(json.dumps(doc, indent=2) + "\n")
 
