@@ -31,6 +31,19 @@ class Ares(Power):
         if len(others) != 1:
             return
         near = NEIGHBOURS[others[0]]
+        if g.limits.tower_seat < 0:
+            # No build ends the game: the squares with a block to remove follow from the
+            # board before the build, but for the square just built on.
+            lv = bd[0]
+            stacked = sum(BITS[s] for s in bits(near) if lv[s])
+            base = near & ~g.occupied(bd) & stacked
+            for b in bits(free):
+                bb = BITS[b]
+                rem = base & ~bb if lv[b] == 3 else base | (near & bb)
+                if not g.add(rem.bit_count()):
+                    for r in bits(rem):
+                        g.emit(Turn(w, path, (b,), before, r), up)
+            return
         for b in bits(free):
             bd1, won = g.build(bd, b)
             if won:

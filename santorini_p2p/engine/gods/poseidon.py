@@ -41,9 +41,15 @@ class Poseidon(Power):
                 continue
             near = bits(g.buildable(bd1, other))
             if not towers:
+                # Without a build that ends the game, a square takes as many builds as it has
+                # room for (blocks to level 3, then the dome), in any order.
+                lv = bd1[0]
+                room = {s: 4 - lv[s] for s in near}
+                if g.add(_multisets([room[s] for s in near], 3)):
+                    continue
                 for k in (1, 2, 3):
                     for extra in combinations_with_replacement(near, k):
-                        if self._valid(g, bd1, other, extra):
+                        if all(extra.count(s) <= room[s] for s in set(extra)):
                             g.emit(Turn(w, path, (b, *extra), before), up)
                 continue
             # A build that ends the game stops the turn: orders then differ, so every order
@@ -81,10 +87,16 @@ class Poseidon(Power):
                 return None if i != len(extra) - 1 else (bd[0], bd[1] | 1 << 25)
         return bd[0], bd[1]
 
-    def _valid(self, g: Gen, bd: Board, other: int, extra: tuple[int, ...]) -> bool:
-        """Whether the extra builds can be made in this order."""
-        for s in extra:
-            if not g.buildable(bd, other) >> s & 1:
-                return False
-            bd, _ = g.build(bd, s)
-        return True
+
+def _multisets(room: list[int], most: int) -> int:
+    """The number of multisets of 1 to ``most`` items with item ``i`` at most ``room[i]`` times."""
+    ways = [1] + [0] * most
+    for r in room:
+        nxt = [0] * (most + 1)
+        for size, n in enumerate(ways):
+            if n:
+                for k in range(min(r, most - size) + 1):
+                    nxt[size + k] += n
+        ways = nxt
+    return sum(ways[1:])
+
