@@ -179,3 +179,15 @@ def test_moves_and_perft_accept_the_advanced_gods():
 def test_s8_a_game_with_a_god_its_card_does_not_read_for_is_refused_when_created():
     with pytest.raises(ValueError, match="hypnus is played with 2 or 4 players, not 3"):
         new_game(3, "random", drawn=("hypnus", "pan", "zeus"))
+
+
+def test_can_win_now_agrees_with_the_turn_list_for_every_god():
+    from santorini_p2p.engine import can_win_now
+
+    checked = 0
+    for p in _random_games(14, 40):
+        if p.phase is Phase.PLAY:
+            wins = any(t.path and not t.builds for t in legal_turns(p))
+            assert can_win_now(p) == wins, format_position(p)
+            checked += 1
+    assert checked > 300

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from santorini_p2p.engine import Position, limits
-from santorini_p2p.engine.squares import ALL, NEIGHBOURS, PUSH, bits
+from santorini_p2p.engine import Position, can_win_now, limits
+from santorini_p2p.engine.squares import ALL, NEIGHBOURS, bits
 
 __all__ = ["WIN", "can_win_now", "evaluate", "threat_squares"]
 
@@ -40,47 +40,6 @@ def _restricted(p: Position, seat: int) -> bool:
     if not any(p.gods) or (p.power_state and p.state_of(p.to_move) and seat != p.to_move):
         return False
     return limits(p, seat).no_up
-
-
-def can_win_now(p: Position) -> bool:
-    """Return whether the seat to move has a winning move (play phase, game not over)."""
-    seat = p.to_move
-    god = p.gods[seat]
-    side = p.side_of(seat)
-    mine = p.workers[side]
-    opp = 0
-    for i, m in enumerate(p.workers):
-        if i != side:
-            opp |= m
-    occ = mine | opp | p.domes
-    top = p.ge3 & ~p.domes
-    lvl2 = p.ge2 & ~p.ge3
-    restricted = _restricted(p, seat)
-    if god == "pan":
-        for w in bits(mine & p.ge2):
-            below = ALL ^ p.ge1 if not p.ge3 >> w & 1 else ALL ^ p.ge2
-            if NEIGHBOURS[w] & below & ~occ:
-                return True
-    if restricted:
-        return False
-    for w in bits(mine & lvl2):
-        nb = NEIGHBOURS[w]
-        if nb & top & ~occ:
-            return True
-        if god == "apollo" and nb & top & opp:
-            return True
-        if god == "minotaur":
-            for t in bits(nb & top & opp):
-                ps = PUSH[w][t]
-                if ps >= 0 and not occ >> ps & 1:
-                    return True
-    if god == "artemis":
-        for w in bits(mine & p.ge1):
-            # A first step onto level 2, then up onto level 3 (not back to the start square).
-            for m in bits(NEIGHBOURS[w] & lvl2 & ~occ):
-                if NEIGHBOURS[m] & top & ~(occ ^ (1 << w)) & ~(1 << w):
-                    return True
-    return False
 
 
 def threat_squares(p: Position, side: int) -> int:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final, Protocol
 
-from santorini_p2p.ai.evaluate import WIN, can_win_now, evaluate, threat_squares
+from santorini_p2p.ai.evaluate import WIN, evaluate, threat_squares
 from santorini_p2p.ai.opening import choose_setup
 from santorini_p2p.engine import (
     DOME,
@@ -30,6 +30,7 @@ from santorini_p2p.engine import (
     Position,
     Turn,
     apply_unchecked,
+    can_win_now,
     generate_turns,
     legal_actions,
 )

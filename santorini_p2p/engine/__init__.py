@@ -47,6 +47,7 @@ from santorini_p2p.engine.power import Power
 from santorini_p2p.engine.rules import (
     apply,
     apply_unchecked,
+    can_win_now,
     count_turns,
     end_by_agreement,
     find_turn,
@@ -104,6 +105,7 @@ __all__ = [
     "apply",
     "apply_action",
     "apply_unchecked",
+    "can_win_now",
     "count_turns",
     "divide",
     "end_by_agreement",

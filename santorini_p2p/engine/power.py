@@ -457,6 +457,20 @@ class Power:
             return
         self.builds(g, w, path, self.after_step(frm, to, bd, g), before, up)
 
+    def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
+        """Whether a worker in ``mine`` can win by moving now, from the bitboards alone.
+
+        For search, which asks this of every position it visits. None: this power's wins need
+        the full list of turns. ``opp`` holds every other worker; ``no_up`` is an opponent's
+        ban on moving up. The default is the plain rule: a level-2 worker next to a free
+        level-3 square.
+        """
+        if no_up:
+            return False
+        occ = mine | opp | p.domes
+        top = p.ge3 & ~occ
+        return any(NEIGHBOURS[w] & top for w in bits(mine & p.ge2 & ~p.ge3))
+
     def is_win(self, g: Gen, frm: int, to: int, bd: Board) -> bool:
         """Whether a step from ``frm`` to ``to`` ends the turn with a win (after restrictions)."""
         return self.wins_by_move(frm, to, bd, g) and g.may_win_on(to)

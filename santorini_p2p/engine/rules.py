@@ -21,6 +21,7 @@ from santorini_p2p.errors import IllegalTurnError
 __all__ = [
     "apply",
     "apply_unchecked",
+    "can_win_now",
     "count_turns",
     "end_by_agreement",
     "find_turn",
@@ -201,6 +202,28 @@ def has_legal_turn(p: Position) -> bool:
                 if NEIGHBOURS[tb.bit_length() - 1] & (free | wb):
                     return True
     return bool(_generate(p))
+
+
+def can_win_now(p: Position) -> bool:
+    """Return whether the seat to move has a turn that wins by moving (play phase).
+
+    Search asks this of every position, so the mover's power answers from the bitboards when
+    it can; otherwise, and whenever an opponent restricts where a move ends or wins, the full
+    list of turns decides. A win by a build (five towers) is not looked for.
+    """
+    seat = p.to_move
+    side = p.side_of(seat)
+    mine = p.workers[side]
+    opp = 0
+    for i, m in enumerate(p.workers):
+        if i != side:
+            opp |= m
+    lim = limits(p, seat)
+    if not (lim.bound or lim.no_win or lim.frozen):
+        quick = power_of(p.gods[seat]).quick_win(p, mine, opp, lim.no_up)
+        if quick is not None:
+            return quick
+    return any(t.path and not t.builds for t in _generate(p))
 
 
 def next_seat(p: Position, seat: int) -> int:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from santorini_p2p.engine.position import Position
 from santorini_p2p.engine.power import Board, Power
+from santorini_p2p.engine.squares import NEIGHBOURS, bits
 
 
 class Apollo(Power):
@@ -18,3 +20,10 @@ class Apollo(Power):
     def displace(self, frm: int, to: int, bd: Board) -> int:
         """The opponent goes to the square Apollo's worker left."""
         return frm
+
+    def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
+        """The plain win, or a swap up onto an opponent's level-3 square."""
+        if no_up:
+            return False
+        top = p.ge3 & ~p.domes & ~mine
+        return any(NEIGHBOURS[w] & top for w in bits(mine & p.ge2 & ~p.ge3))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine.position import Turn
+from santorini_p2p.engine.position import Position, Turn
 from santorini_p2p.engine.power import Board, Gen, Power
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
 
@@ -66,3 +66,18 @@ class Artemis(Power):
             moved[g.side] ^= BITS[t] | BITS[t2]
             bd2 = (lv, domes, tuple(moved))
             super().moved(g, w, (t, t2), bd2, before, up or lv[t2] > lv[t])
+
+    def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
+        """The plain win, or a step onto level 2 and then up onto level 3 (not back)."""
+        if no_up:
+            return False
+        if super().quick_win(p, mine, opp, no_up):
+            return True
+        occ = mine | opp | p.domes
+        top = p.ge3 & ~p.domes
+        lvl2 = p.ge2 & ~p.ge3
+        for w in bits(mine & p.ge1):
+            for m in bits(NEIGHBOURS[w] & lvl2 & ~occ):
+                if NEIGHBOURS[m] & top & ~occ & ~BITS[w]:
+                    return True
+        return False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine.position import FORCE
+from santorini_p2p.engine.position import FORCE, Position
 from santorini_p2p.engine.power import Board, Gen, Power
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, PUSH, bits
 
@@ -49,3 +49,7 @@ class Charon(Power):
     def force_square(self, worker: int, victim: int, bd: Board) -> int:
         """Apply: where the ferried worker goes."""
         return ferry_dest(worker, victim, bd)
+
+    def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
+        """Its wins need the full list of turns."""
+        return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from santorini_p2p.engine.position import Position
 from santorini_p2p.engine.power import PERIMETER, Board, Gen, Power
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
 
@@ -47,3 +48,7 @@ class Eros(Power):
         if lv[to] != 1:
             return False
         return any(lv[s] == 1 for s in bits(bd[2][g.side] & ~BITS[to] & NEIGHBOURS[to]))
+
+    def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
+        """Its wins need the full list of turns."""
+        return None

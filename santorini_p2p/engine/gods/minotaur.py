@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from santorini_p2p.engine.position import Position
 from santorini_p2p.engine.power import Board, Power
-from santorini_p2p.engine.squares import PUSH
+from santorini_p2p.engine.squares import NEIGHBOURS, PUSH, bits
 
 
 class Minotaur(Power):
@@ -25,3 +26,18 @@ class Minotaur(Power):
             if m >> dest & 1:
                 return -1
         return dest
+
+    def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
+        """The plain win, or a push onto an opponent's level-3 square."""
+        if no_up:
+            return False
+        occ = mine | opp | p.domes
+        top = p.ge3 & ~p.domes
+        for w in bits(mine & p.ge2 & ~p.ge3):
+            if NEIGHBOURS[w] & top & ~occ:
+                return True
+            for t in bits(NEIGHBOURS[w] & top & opp):
+                ps = PUSH[w][t]
+                if ps >= 0 and not occ >> ps & 1:
+                    return True
+        return False

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from santorini_p2p.engine.position import Position
 from santorini_p2p.engine.power import Board, Gen, Power
+from santorini_p2p.engine.squares import ALL, NEIGHBOURS, bits
 
 
 class Pan(Power):
@@ -15,3 +17,12 @@ class Pan(Power):
         """Moving up onto level 3, or down two levels or more."""
         lv = bd[0]
         return (lv[to] == 3 and lv[frm] < 3) or lv[frm] - lv[to] >= 2
+
+    def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
+        """A drop of two levels (never blocked by a ban on moving up), or the plain win."""
+        occ = mine | opp | p.domes
+        for w in bits(mine & p.ge2):
+            below = ALL ^ p.ge1 if not p.ge3 >> w & 1 else ALL ^ p.ge2
+            if NEIGHBOURS[w] & below & ~occ:
+                return True
+        return super().quick_win(p, mine, opp, no_up)

@@ -99,4 +99,3 @@ def _multisets(room: list[int], most: int) -> int:
                     nxt[size + k] += n
         ways = nxt
     return sum(ways[1:])
-

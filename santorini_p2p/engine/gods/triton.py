@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine.position import Turn
+from santorini_p2p.engine.position import Position, Turn
 from santorini_p2p.engine.power import PERIMETER, Board, Gen, Power
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
 
@@ -60,3 +60,7 @@ class Triton(Power):
                 if g.bound_ok(w, t, bd2):
                     self.builds(g, w, path2, self.after_step(at, t, bd2, g), before, up2)
                 queue.append((t, path2, up2))
+
+    def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
+        """Its wins need the full list of turns."""
+        return None
