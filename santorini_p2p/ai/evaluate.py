@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from santorini_p2p.engine import Position, can_win_now, limits
+from santorini_p2p.engine import Position, can_win_now, find_god, limits
 from santorini_p2p.engine.squares import ALL, NEIGHBOURS, bits
 
 __all__ = ["WIN", "can_win_now", "evaluate", "threat_squares"]
@@ -72,10 +72,10 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
     seats = [s for s in range(len(p.gods)) if p.side_of(s) == side]
     restricted = bool(seats) and _restricted(p, seats[0])
     seat_gods = [g for s, g in enumerate(p.gods) if p.side_of(s) == side]
-    god = seat_gods[0] if len(seat_gods) == 1 else ""
+    power = find_god(seat_gods[0]) if len(seat_gods) == 1 and seat_gods[0] else None
     opp = occ & ~mine & ~p.domes
     free_for = ~occ
-    if god in ("apollo", "minotaur"):
+    if power is not None and power.forces:
         free_for |= opp
     reach = reach_flat if restricted else reach_up
     score = 0
@@ -94,14 +94,8 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
             if not restricted:
                 threats |= moves & top
             score += _NEAR_THREAT * (nb & lvl2 & ~occ).bit_count()
-        if h >= 1 and god == "artemis" and not restricted:
-            # A first step onto level 2, then up onto level 3 (not back to the start).
-            for m in bits(moves & lvl2 & ~occ):
-                threats |= NEIGHBOURS[m] & top & ~occ & ~(1 << w)
-        if god == "pan" and h >= 2:
-            threats |= nb & ~occ & by_level[0]
-            if h == 3:
-                threats |= nb & ~occ & by_level[1]
+        if power is not None:
+            threats |= power.extra_threats(p, w, moves, occ, restricted)
     if threats:
         score += _THREAT_ONE if threats & (threats - 1) == 0 else _THREAT_MANY
     if side == to_move_side:

@@ -471,6 +471,14 @@ class Power:
         top = p.ge3 & ~occ
         return any(NEIGHBOURS[w] & top for w in bits(mine & p.ge2 & ~p.ge3))
 
+    def extra_threats(self, p: Position, w: int, moves: int, occ: int, no_up: bool) -> int:
+        """Squares beyond the plain ones where the worker on ``w`` would win by its next move.
+
+        For the computer's evaluation (a level-2 worker next to a free level-3 square is the
+        plain threat); ``moves`` are the worker's plain steps, ``occ`` every occupied square.
+        """
+        return 0
+
     def is_win(self, g: Gen, frm: int, to: int, bd: Board) -> bool:
         """Whether a step from ``frm`` to ``to`` ends the turn with a win (after restrictions)."""
         return self.wins_by_move(frm, to, bd, g) and g.may_win_on(to)

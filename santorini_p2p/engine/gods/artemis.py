@@ -81,3 +81,14 @@ class Artemis(Power):
                 if NEIGHBOURS[m] & top & ~occ & ~BITS[w]:
                     return True
         return False
+
+    def extra_threats(self, p: Position, w: int, moves: int, occ: int, no_up: bool) -> int:
+        """Level-3 squares two steps away: onto level 2, then up (not back to the start)."""
+        if no_up or not p.level(w):
+            return 0
+        top = p.ge3 & ~p.domes
+        out = 0
+        for m in bits(moves & p.ge2 & ~p.ge3 & ~occ):
+            out |= NEIGHBOURS[m] & top & ~occ & ~BITS[w]
+        return out
+

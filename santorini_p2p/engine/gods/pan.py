@@ -26,3 +26,12 @@ class Pan(Power):
             if NEIGHBOURS[w] & below & ~occ:
                 return True
         return super().quick_win(p, mine, opp, no_up)
+
+    def extra_threats(self, p: Position, w: int, moves: int, occ: int, no_up: bool) -> int:
+        """The squares two or more levels below a worker on level 2 or 3."""
+        h = p.level(w)
+        if h < 2:
+            return 0
+        below = (ALL ^ p.ge1) if h == 2 else (ALL ^ p.ge2)
+        return NEIGHBOURS[w] & ~occ & below
+
