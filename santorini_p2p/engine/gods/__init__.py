@@ -3,6 +3,10 @@
 ``GODS`` is an explicit tuple (no registration on import): the ten simple gods of RULES.md
 section 6, then the fifteen advanced gods of section 8 in that section's order. A god's id in
 the state hash is its 1-based place here, so the tuple only ever grows at its end.
+
+A new god is one module here: a subclass of ``power.Power`` with its name, card text, player
+counts and the hooks its card names (each hook's default is the plain rule), one line at the
+end of ``ADVANCED`` (or a new tuple after it), and its tests; the kernel does not change.
 """
 
 from __future__ import annotations
