@@ -17,6 +17,7 @@ Your move              :meth:`Power.step_mask`, ``forces`` with :meth:`Power.dis
 After your move        :meth:`Power.after_step` (removals), :meth:`Power.wins_by_move`
 Your build             :meth:`Power.builds`
 End of your turn       :meth:`Power.end_of_turn`, :meth:`Power.next_state`
+For the computer       :meth:`Power.quick_win`, :meth:`Power.extra_threats`
 =====================  ==============================================================
 
 Every default is the plain rule of RULES.md section 2, so the kernel never asks "is there a
@@ -191,11 +192,6 @@ class Gen:
                 out |= BITS[t]
         return out
 
-    def may_climb(self, frm: int, to: int, bd: Board, no_up: bool = False) -> bool:
-        """Whether a step from ``frm`` to ``to`` keeps to the climbing rule (and ``no_up``)."""
-        lv = bd[0]
-        return lv[to] <= lv[frm] + (0 if no_up or self.limits.no_up else 1)
-
     def buildable(self, bd: Board, near: int) -> int:
         """Squares next to ``near`` that the mover may build on: unoccupied, not banned."""
         free = NEIGHBOURS[near] & ~self.occupied(bd)
@@ -220,10 +216,6 @@ class Gen:
             if lv[s] == 3:
                 out |= BITS[s]
         return out
-
-    def dome_allowed(self, bd: Board, s: int) -> bool:
-        """Whether a dome below level 3 may go on ``s`` (a ban allows no low dome)."""
-        return bool(self.allowed(bd, BITS[s])) and (not self.limits.ban_sides or bd[0][s] == 3)
 
     def build(self, bd: Board, s: int, dome: bool = False) -> tuple[Board, bool]:
         """Build on ``s``; return the board and whether the game ends there (a tower win)."""
