@@ -335,7 +335,10 @@ class Power:
     # --- Setup ------------------------------------------------------------------------------
 
     def placement_error(self, squares: tuple[int, ...]) -> str | None:
-        """Why this power's side may not place its workers on ``squares``, or None."""
+        """Why this power's side may not have its workers on ``squares``, or None.
+
+        ``squares`` are all the side's workers once a placement is made: one or two.
+        """
         return None
 
     # --- Opponent's turn and at all times ----------------------------------------------------

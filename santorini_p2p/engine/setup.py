@@ -118,10 +118,15 @@ def _setup_actions(p: Position) -> list[Action]:
 
 
 def placement_error(p: Position, squares: tuple[int, ...]) -> str | None:
-    """Why the side due to place may not place on ``squares`` (its powers' setup rules)."""
+    """Why the side due to place may not place on ``squares`` (its powers' setup rules).
+
+    The powers judge all the side's squares once these are placed (with ``snake`` a side
+    places one worker at a time).
+    """
     side = placement_due(p)[0]
+    placed = tuple(sorted({*bits(p.workers[side]), *squares}))
     for g in side_powers(p, side):
-        reason = power_of(g).placement_error(squares)
+        reason = power_of(g).placement_error(placed)
         if reason:
             return reason
     return None

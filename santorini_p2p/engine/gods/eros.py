@@ -30,11 +30,11 @@ class Eros(Power):
 
     def placement_error(self, squares: tuple[int, ...]) -> str | None:
         """One worker on an edge, the other on the opposite edge."""
+        if any(not PERIMETER >> s & 1 for s in squares):
+            return "eros places his workers on the edge of the board, on opposite edges"
         if len(squares) != 2:
             return None
         a, b = (BITS[s] for s in squares)
-        if not (a & PERIMETER and b & PERIMETER):
-            return "eros places his workers on the edge of the board, on opposite edges"
         for one, other in ((_NORTH, _SOUTH), (_WEST, _EAST)):
             if (a & one and b & other) or (a & other and b & one):
                 return None
