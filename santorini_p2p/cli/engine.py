@@ -129,18 +129,6 @@ def _cmd_gods(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Subparsers) -> None:
     """Add ``show``, ``moves``, ``perft`` and ``gods``."""
-    p = sub.add_parser(
-        "gods",
-        help="list every god with its power and the player counts it is played with",
-        description="List every god: the ten simple gods (RULES.md 6), then the fifteen "
-        "advanced gods (RULES.md 8), each with the player counts its card reads unambiguously "
-        "for and its power.",
-    )
-    p.add_argument(
-        "--json", action="store_true", help='print [{"name", "set", "players", "power"}, ...]'
-    )
-    p.set_defaults(handler=_cmd_gods)
-
     p = sub.add_parser("show", help="draw a position as text", description="Draw a position.")
     p.add_argument("position", help="a position string (protocol/SPEC.md)")
     p.add_argument("--svg", action="store_true", help="draw it as an SVG image instead")
@@ -171,3 +159,15 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument("depth", type=int, help="the number of turns")
     p.add_argument("--divide", action="store_true", help="first print each turn with its count")
     p.set_defaults(handler=_cmd_perft)
+
+    p = sub.add_parser(
+        "gods",
+        help="list every god, its power and its player counts",
+        description="List every god: the ten simple gods (RULES.md 6), then the fifteen "
+        "advanced gods (RULES.md 8), each with the player counts its card reads unambiguously "
+        "for and its power.",
+    )
+    p.add_argument(
+        "--json", action="store_true", help='print [{"name", "set", "players", "power"}, ...]'
+    )
+    p.set_defaults(handler=_cmd_gods)
