@@ -182,13 +182,13 @@ def main() -> int:
 
     rows += perft_rows("simple-god midgames", list(MIDGAMES), 3)
     rows += perft_rows("advanced gods", advanced_midgames(15, 5), 2)[-1:]
-    for god in ADVANCED:
-        other = rng.choice([g for g in ALL_GOD_NAMES if g != god.name])
-        pos = sample_positions((god.name, other), args.positions // 3, 3)
+    for power in ADVANCED:
+        other = rng.choice([g for g in ALL_GOD_NAMES if g != power.name])
+        pos = sample_positions((power.name, other), args.positions // 3, 3)
         pps, tps = time_generation(pos, 1)
         rows.append(
             (
-                f"generate_turns, {god.name} v {other}",
+                f"generate_turns, {power.name} v {other}",
                 f"{pps:,.0f} positions/s, {tps:,.0f} turns/s",
             )
         )
