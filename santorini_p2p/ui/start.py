@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Final, Protocol
+from typing import Final, Protocol, cast
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -25,8 +25,10 @@ from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 from prompt_toolkit.widgets import TextArea
 
 from santorini_p2p.engine import GodMode, Phase
+from santorini_p2p.errors import SantoriniError
 from santorini_p2p.ui.app import LEAVE, START_SCREEN, STYLE, run_game
-from santorini_p2p.ui.local import STANDARD_TIME, LocalGame, Player, ai_chooser
+from santorini_p2p.ui.games import Recording
+from santorini_p2p.ui.local import STANDARD_TIME, LocalGame, Player, TimeControl, ai_chooser
 from santorini_p2p.ui.state import GameController
 
 __all__ = [
@@ -92,13 +94,23 @@ class NetworkGames(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class GameOptions:
-    """How a local game is set up: gods, seed, clocks, mouse, the computer's time a turn."""
+    """How a local game is set up: gods, seed, clocks, mouse, the computer's time a turn.
+
+    ``clock`` is the time control of a timed game (default one minute a move plus a
+    five-minute bank).
+    """
 
     gods: GodMode = "none"
     seed: int | None = None
     timed: bool = True
     mouse: bool = True
     think: float | None = None
+    clock: TimeControl = STANDARD_TIME
+
+    @property
+    def time_control(self) -> TimeControl | None:
+        """The clocks of a game with these options, or None when untimed."""
+        return self.clock if self.timed else None
 
 
 def journal_path() -> Path:
@@ -108,31 +120,57 @@ def journal_path() -> Path:
     return home_dir() / "local-game.json"
 
 
+def _recording(names: Sequence[str], options: GameOptions) -> Recording:
+    """A new game's recording: it becomes a replay file under ``$SANTORINI_HOME/games/``."""
+    from santorini_p2p.wire.identity import home_dir, load_or_create_identity
+
+    me = load_or_create_identity(home_dir())
+    t = options.time_control
+    return Recording.new(
+        me,
+        names,
+        options.gods,
+        move_ms=t.move_ms if t else 0,
+        bank_ms=t.bank_ms if t else 0,
+        seed=options.seed,
+    )
+
+
 def computer_game(level: str, players: int, options: GameOptions) -> LocalGame:
     """Return a game of one person (seat 1) against ``players - 1`` computer players."""
+    from santorini_p2p.wire.identity import home_dir
+
     seats = [Player("You")] + [
         Player(f"Computer {i}" if players > 2 else "Computer", level) for i in range(1, players)
     ]
+    names = [""] + [f"{p.name} ({level})" for p in seats[1:]]
     return LocalGame(
         seats,
         gods=options.gods,
         seed=options.seed,
-        time_control=STANDARD_TIME if options.timed else None,
+        time_control=options.time_control,
         title=f"you vs the computer ({level})",
         journal=journal_path(),
         chooser=ai_chooser(options.think),
+        recording=_recording(names, options),
+        home=home_dir(),
     )
 
 
 def hotseat_game(players: int, options: GameOptions) -> LocalGame:
     """Return a game of ``players`` people taking turns at this terminal."""
+    from santorini_p2p.wire.identity import home_dir
+
+    seats = [Player(f"Player {i + 1}") for i in range(players)]
     return LocalGame(
-        [Player(f"Player {i + 1}") for i in range(players)],
+        seats,
         gods=options.gods,
         seed=options.seed,
-        time_control=STANDARD_TIME if options.timed else None,
+        time_control=options.time_control,
         title="hot-seat",
         journal=journal_path(),
+        recording=_recording([p.name for p in seats], options),
+        home=home_dir(),
     )
 
 
@@ -144,7 +182,7 @@ def watch_game(
         [Player(f"{lv.capitalize()} computer {i + 1}", lv) for i, lv in enumerate(levels)],
         gods=options.gods,
         seed=options.seed,
-        time_control=STANDARD_TIME if options.timed else None,
+        time_control=options.time_control,
         title="watching the computer",
         pace_ms=pace_ms,
         chooser=ai_chooser(options.think),
@@ -349,12 +387,16 @@ _START_MENU: Final = (
 
 def resume_local(think: float | None = None) -> LocalGame | str | None:
     """Return the unfinished game kept on this terminal, why it cannot resume, or None."""
+    from santorini_p2p.wire.identity import home_dir, load_or_create_identity
+
     path = journal_path()
     if not path.exists():
         return None
     try:
-        return LocalGame.resume(path, chooser=ai_chooser(think))
-    except ValueError as e:
+        home = home_dir()
+        me = load_or_create_identity(home)
+        return LocalGame.resume(path, chooser=ai_chooser(think), identity=me, home=home)
+    except (ValueError, SantoriniError) as e:
         return str(e)
 
 
@@ -440,10 +482,19 @@ async def _until_left(open_game: Callable[[], Awaitable[GameController]], mouse:
     return 0
 
 
-def play(level: str | None, players: int, options: GameOptions, resume: bool = False) -> int:
+def play(
+    level: str | None,
+    players: int,
+    options: GameOptions,
+    resume: bool = False,
+    save: Callable[[Path], bool] | None = None,
+) -> int:
     """``santorini play``: against the computer at ``level``, or hot-seat when it is None.
 
-    With ``resume`` the unfinished game kept on this terminal is played on instead.
+    With ``resume`` the unfinished game kept on this terminal is played on instead. On a
+    terminal the game screen opens; without one, turns are read as text from standard input
+    and the game's events printed. A finished game's replay file is handed to ``save`` (the
+    ``--save`` copy), which returns whether it succeeded.
 
     Raises:
         ValueError: ``resume`` and there is no game to resume.
@@ -451,18 +502,42 @@ def play(level: str | None, players: int, options: GameOptions, resume: bool = F
     kept = resume_local(options.think) if resume else None
     if resume and not isinstance(kept, LocalGame):
         raise ValueError(kept or "there is no unfinished game on this terminal")
+    game = kept if isinstance(kept, LocalGame) else None
 
     async def open_game() -> GameController:
-        if isinstance(kept, LocalGame):
-            return kept
-        if level is None:
-            return hotseat_game(players, options)
-        return computer_game(level, players, options)
+        nonlocal game
+        if game is None:
+            game = (
+                hotseat_game(players, options)
+                if level is None
+                else computer_game(level, players, options)
+            )
+        return game
 
-    if not _has_terminal():
-        return 2
-    _log_to_file()
-    return asyncio.run(_until_left(open_game, options.mouse))
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        _log_to_file()
+        asyncio.run(_until_left(open_game, options.mouse))
+        over = game is not None and game.position.phase is Phase.OVER
+    else:
+        from santorini_p2p.ui.line_prompt import play_by_lines
+
+        async def by_lines() -> bool:
+            return await play_by_lines(cast(LocalGame, await open_game()))
+
+        over = asyncio.run(by_lines())
+        if not over:
+            print(
+                "santorini: error: standard input ended before the game did; "
+                "'santorini play --resume' plays on",
+                file=sys.stderr,
+            )
+            return 1
+    if over and game is not None and game.replay is not None:
+        if not sys.stdout.isatty() or not sys.stdin.isatty():
+            print(f"game over; replay {game.replay}", flush=True)
+        if save is not None and not save(game.replay):
+            return 1
+    return 0
 
 
 def watch(

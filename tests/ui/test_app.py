@@ -368,8 +368,23 @@ def test_without_a_terminal_the_console_says_so(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main([]) == 2
-    assert main(["play", "--bot", "easy"]) == 2
     assert "needs a terminal" in capsys.readouterr().err
+
+
+def test_play_without_a_terminal_reads_turns_and_keeps_the_game_when_input_ends(
+    capsys, monkeypatch, tmp_path
+):
+    from santorini_p2p.cli import main
+
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+    monkeypatch.setattr("sys.stdin", io.StringIO("place b2,d4\n"))
+    assert main(["play", "--bot", "easy", "--untimed"]) == 1
+    out, err = capsys.readouterr()
+    assert "position: 00000/00000/00000/00000/00000 1 -,- -" in out
+    assert "You (seat 1, A) played place b2,d4." in out
+    assert "standard input ended before the game did" in err
+    assert "play --resume" in err
+    assert "b2,d4" in (tmp_path / "local-game.json").read_text()
 
 
 def test_start_screen_opens_a_replay_and_a_network_game_through_its_hook(monkeypatch, tmp_path):
