@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Final, cast
 
 from santorini_p2p.engine import GodMode, Position, new_game
+from santorini_p2p.errors import SantoriniError
 from santorini_p2p.wire.draw import draw_seed, draw_setup
 from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.log import Validator, encode_frames, make_header, seal
@@ -248,7 +249,8 @@ class Recording:
 def recent_games(home: Path, limit: int = 12) -> list[tuple[Path, str]]:
     """The newest finished games under ``home/games/`` with a line on each, newest first.
 
-    A line names the players (with their gods), the result and the date. Files that are not
+    A label names the players (with their gods), then on a second line the date and the
+    result. Files that are not
     finished games (unfinished network journals, stop reports) are left out.
     """
     from santorini_p2p.replay.export_text import load_timeline
@@ -269,15 +271,14 @@ def recent_games(home: Path, limit: int = 12) -> list[tuple[Path, str]]:
             continue
         try:
             t = load_timeline(f.read_bytes())
-        except (OSError, ValueError):
+        except (OSError, ValueError, SantoriniError):
             continue
         if t.result is None or t.header is None:
             continue
         players = " vs ".join(
             p.name + (f" ({p.god})" if p.god not in ("", "?") else "") for p in t.players
         )
-        gods = "" if t.header.gods == "none" else f", {t.header.gods} gods"
         when = t.date[:16] if t.date else "no date"
-        out.append((t.header.created_ms, f, f"{players}{gods}: {t.result_text}, {when}"))
+        out.append((t.header.created_ms, f, f"{players}\n{when}: {t.result_text}"))
     out.sort(key=lambda x: x[0], reverse=True)
     return [(f, line) for _, f, line in out]

@@ -189,6 +189,16 @@ def watch_game(
     )
 
 
+def _wrap(label: str, width: int) -> list[str]:
+    """A menu label's lines, each wrapped at ``width`` columns between words."""
+    import textwrap
+
+    lines: list[str] = []
+    for line in label.split("\n"):
+        lines.extend(textwrap.wrap(line, width) or [""])
+    return lines
+
+
 async def choose(
     title: str,
     items: Sequence[tuple[str, str]],
@@ -196,23 +206,35 @@ async def choose(
     default: int = 0,
     note: str = "",
     top: bool = False,
+    logo: bool = True,
 ) -> str | None:
     """Show a menu of ``(key, label)`` items; return the chosen key, or None on Escape.
 
     Up, Down, Tab and Shift-Tab move; Enter or an item's number chooses. Ctrl-Q and Ctrl-C
     return None too. On the ``top`` menu Escape does nothing: pressed once too often while
-    backing out of a submenu, it would otherwise quit the program.
+    backing out of a submenu, it would otherwise quit the program. A label's further lines
+    (after a newline) are shown indented under its first; ``logo`` False leaves the logo out
+    to make room.
     """
     selected = [default]
 
+    def width() -> int:
+        from prompt_toolkit.application.current import get_app
+
+        return max(20, get_app().output.get_size().columns - 8)
+
     def menu() -> StyleAndTextTuples:
-        out: StyleAndTextTuples = [("class:logo", _LOGO + "\n"), ("bold", f"  {title}\n\n")]
+        out: StyleAndTextTuples = [("class:logo", _LOGO + "\n")] if logo else [("", "\n")]
+        out.append(("bold", f"  {title}\n\n"))
         for i, (_, label) in enumerate(items):
             mark = ">" if i == selected[0] else " "
             style = "reverse bold" if i == selected[0] else ""
+            first, *more = _wrap(label, width())
             out.append(("", f"  {mark} "))
-            out.append((style, f"{i + 1}. {label}"))
+            out.append((style, f"{i + 1}. {first}"))
             out.append(("", "\n"))
+            for line in more:
+                out.append(("", f"       {line}\n"))
         if note:
             out.append(("class:msg.warning", f"\n  {note}\n"))
         return out
@@ -267,8 +289,15 @@ async def choose(
     return await app.run_async()
 
 
-async def ask(title: str, prompt: str) -> str | None:
-    """Ask for one line of text (a file name, an address); None on Escape."""
+async def ask(title: str, prompt: str, *, paths: bool = False) -> str | None:
+    """Ask for one line of text (a file name, an address); None on Escape.
+
+    With ``paths`` Tab completes file and directory names (a menu shows the choices).
+    """
+    from prompt_toolkit.completion import PathCompleter
+    from prompt_toolkit.layout import Float, FloatContainer
+    from prompt_toolkit.layout.menus import CompletionsMenu
+
     kb = KeyBindings()
 
     @kb.add("escape", eager=True)
@@ -282,9 +311,21 @@ async def ask(title: str, prompt: str) -> str | None:
         app.exit(result=field.text.strip())
         return True
 
-    field = TextArea(multiline=False, prompt=prompt, accept_handler=accept)
+    field = TextArea(
+        multiline=False,
+        prompt=prompt,
+        accept_handler=accept,
+        completer=PathCompleter(expanduser=True) if paths else None,
+        complete_while_typing=False,
+    )
     header: StyleAndTextTuples = [("class:logo", _LOGO + "\n"), ("bold", f"  {title}\n")]
-    app.layout = Layout(HSplit([Window(FormattedTextControl(header), height=8), field, Window()]))
+    body = HSplit([Window(FormattedTextControl(header), height=8), field, Window()])
+    app.layout = Layout(
+        FloatContainer(
+            body,
+            [Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8))],
+        )
+    )
     app.layout.focus(field)
     return await app.run_async()
 
@@ -365,13 +406,33 @@ async def _start_game(
             return "LAN games are not available in this build."
         return await (network.host() if choice == "host" else network.join())
     if choice == "replay":
-        name = await ask("Open a replay file", "file: ")
+        name = await _pick_replay()
         if not name:
             return None
         from santorini_p2p.ui.replay_view import view_replay_file
 
         return await view_replay_file(name, mouse=options.mouse)
     return None
+
+
+RECENT_SHOWN: Final = 4
+"""How many recent games "Open a replay" lists (two or three lines each: they fit 18 rows)."""
+
+
+async def _pick_replay() -> str | None:
+    """The recent games under ``$SANTORINI_HOME/games/``, newest first, or another file."""
+    from santorini_p2p.ui.games import recent_games
+    from santorini_p2p.wire.identity import home_dir
+
+    recent = recent_games(home_dir(), limit=RECENT_SHOWN)
+    other = "\0other"
+    if recent:
+        items = [(str(path), label) for path, label in recent]
+        items.append((other, "Another file... (Tab completes its name)"))
+        picked = await choose("Open a replay: recent games", items, logo=False)
+        if picked != other:
+            return picked
+    return await ask("Open a replay file", "file: ", paths=True)
 
 
 _START_MENU: Final = (
