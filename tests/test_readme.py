@@ -26,24 +26,30 @@ README = ROOT / "README.md"
 VENV = Path(sys.prefix)
 
 RUN, SCREEN, LAN = "run", "screen", "lan"
+CTRL_Q = "\x11"
 
-# Every `santorini ...` line of the README's shell blocks: how it is checked, and for a game
-# screen the text that shows it opened.
-EXAMPLES: dict[str, tuple[str, str]] = {
-    "santorini --version": (RUN, ""),
-    "santorini play --bot hard --think 5": (SCREEN, "you vs the computer (hard)"),
-    "santorini play --players 3": (SCREEN, "seat 3"),
-    "santorini watch --levels easy hard": (SCREEN, "Hard computer 2"),
-    "santorini watch --loopback --players 4": (SCREEN, "seat 4"),
-    "santorini replay show game.sntr": (SCREEN, "Replay | game.sntr"),
-    "santorini host --players 2 --gods draft": (LAN, ""),
-    "santorini join 192.168.1.20:40517": (LAN, ""),
-    "santorini games": (LAN, ""),
-    "santorini host --bot random --save a.sntr": (LAN, ""),
-    "santorini replay export game.sntr -o game.santorini.txt": (RUN, ""),
-    "santorini replay export game.sntr -o game.html": (RUN, ""),
-    "santorini replay verify game.santorini.txt": (RUN, ""),
-    "santorini replay import game.santorini.txt -o copy.sntr": (RUN, ""),
+# Every `santorini ...` line of the README's shell blocks, in order: how it is checked, and for
+# a game screen the text that shows it opened and the keys typed then (the last one leaves).
+EXAMPLES: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "santorini --version": (RUN, "", ()),
+    "santorini play --bot hard --think 5": (SCREEN, "you vs the computer (hard)", (CTRL_Q,)),
+    "santorini play --players 3 --time 30+120": (SCREEN, "0:30 +2:00", (CTRL_Q,)),
+    "santorini play --bot easy --save game.sntr": (
+        SCREEN,
+        "you vs the computer (easy)",
+        ("resign\r", "resign\r", "Saved the game as", CTRL_Q),
+    ),
+    "santorini watch --levels easy hard": (SCREEN, "Hard computer 2", (CTRL_Q,)),
+    "santorini watch --loopback --players 4": (SCREEN, "seat 4", (CTRL_Q,)),
+    "santorini replay show game.sntr": (SCREEN, "Replay | game.sntr", ("q",)),
+    "santorini host --players 2 --gods draft": (LAN, "", ()),
+    "santorini join 192.168.1.20:40517": (LAN, "", ()),
+    "santorini games": (LAN, "", ()),
+    "santorini host --bot random --save a.sntr": (LAN, "", ()),
+    "santorini replay export game.sntr -o game.santorini.txt": (RUN, "", ()),
+    "santorini replay export game.sntr -o game.html": (RUN, "", ()),
+    "santorini replay verify game.santorini.txt": (RUN, "", ()),
+    "santorini replay import game.santorini.txt -o copy.sntr": (RUN, "", ()),
 }
 
 
@@ -68,23 +74,12 @@ def _new_shell(command: str, cwd: Path) -> list[str]:
     return ["bash", "--noprofile", "--norc", "-c", f"{script} && {command}"]
 
 
-@pytest.fixture(scope="module")
-def workdir(tmp_path_factory):
-    """A directory to run the examples in, holding the ``game.sntr`` they read."""
+@pytest.fixture
+def workdir(tmp_path):
+    """An empty directory to run the examples in, as a new user would."""
     if sys.prefix == sys.base_prefix:
         pytest.skip("the tests do not run in a virtual environment, as the README sets up")
-    d = tmp_path_factory.mktemp("readme")
-    env = clean_env(d)
-    games = d / "arena"
-    subprocess.run(
-        _new_shell(f"santorini arena random random --games 1 --jobs 1 --save {games}", d),
-        env=env,
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    (games / "game-0001.sntr").rename(d / "game.sntr")
-    return d
+    return tmp_path
 
 
 def test_the_set_up_activates_the_environment_that_holds_santorini(workdir):
@@ -115,30 +110,38 @@ def test_every_readme_example_is_in_the_checked_list():
     assert sorted(_examples()) == sorted(EXAMPLES)
 
 
-@pytest.mark.parametrize("command", [c for c, (how, _) in EXAMPLES.items() if how == RUN])
-def test_a_readme_command_runs_in_a_new_shell(workdir, command):
+def _run(command: str, cwd: Path) -> None:
     done = subprocess.run(
-        _new_shell(command, workdir),
-        env=clean_env(workdir),
-        capture_output=True,
-        text=True,
-        timeout=120,
+        _new_shell(command, cwd), env=clean_env(cwd), capture_output=True, text=True, timeout=120
     )
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0, f"{command}: {done.stderr}"
     assert "Traceback" not in done.stderr
 
 
-@pytest.mark.parametrize("command", [c for c, (how, _) in EXAMPLES.items() if how == SCREEN])
-def test_a_readme_game_screen_opens_in_a_new_shell_and_ctrl_q_leaves(workdir, command):
-    shown = EXAMPLES[command][1]
-    with Terminal(_new_shell(command, workdir), env=clean_env(workdir)) as term:
+def _screen(command: str, cwd: Path) -> None:
+    _, shown, keys = EXAMPLES[command]
+    with Terminal(_new_shell(command, cwd), env=clean_env(cwd)) as term:
         term.wait_for(shown, timeout=60)
-        term.wait_for("Ctrl-Q" if "replay" not in command else "q back")
-        term.send("\x11" if "replay" not in command else "q")
-        assert term.wait_exit(30) == 0, term.text()
+        for key in keys:
+            if key[0].isupper():
+                term.wait_for(key, timeout=60)  # a text to wait for, not a key
+            else:
+                term.send(key)
+        assert term.wait_exit(30) == 0, f"{command}:\n{term.text()}"
 
 
-@pytest.mark.parametrize("command", [c for c, (how, _) in EXAMPLES.items() if how == LAN])
-def test_a_readme_lan_command_is_accepted_by_the_parser(command):
-    args = _build_parser().parse_args(shlex.split(command)[1:])
-    assert callable(args.handler)
+def test_the_readme_examples_in_order_in_a_new_shell(workdir):
+    for command in _examples():
+        how = EXAMPLES[command][0]
+        if how == RUN:
+            _run(command, workdir)
+        elif how == SCREEN:
+            _screen(command, workdir)
+        else:
+            args = _build_parser().parse_args(shlex.split(command)[1:])
+            assert callable(args.handler), command
+    # The game played on the screen to its end was kept, and copied where --save said.
+    kept = list((workdir / "santorini" / "games").glob("local-*.sntr"))
+    assert len(kept) == 1
+    assert (workdir / "game.sntr").read_bytes() == kept[0].read_bytes()
+    assert (workdir / "copy.sntr").read_bytes() == kept[0].read_bytes()
