@@ -86,8 +86,20 @@ class Terminal:
                 self._stream.feed(data)
                 self._changed.notify_all()
 
+    def raw_mode(self, timeout: float = 20.0) -> None:
+        """Wait until the program reads keys one by one (a full-screen program has set up).
+
+        Until then the terminal still edits lines and swallows Ctrl-Q as flow control.
+        """
+        deadline = time.monotonic() + timeout
+        while termios.tcgetattr(self._master)[3] & termios.ICANON:
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise AssertionError(f"the program never read single keys:\n{self.text()}")
+            time.sleep(0.01)
+
     def send(self, keys: str | bytes) -> None:
-        """Type ``keys`` (text, or raw bytes such as escape sequences)."""
+        """Type ``keys`` (text, or raw bytes such as escape sequences) once keys are read."""
+        self.raw_mode()
         data = keys.encode() if isinstance(keys, str) else keys
         with contextlib.suppress(OSError):
             os.write(self._master, data)

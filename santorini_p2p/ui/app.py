@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import textwrap
 from collections.abc import Callable
 from typing import Final
@@ -76,6 +77,7 @@ COMMANDS: Final = ("undo", "resign", "quit", "help")
 STYLE: Final = Style.from_dict(
     {
         "title": "reverse bold",
+        "hint.invite": "bold",
         "level0": "bg:#e8e2d0 #000000",
         "level1": "bg:#c9bfa3 #000000",
         "level2": "bg:#9c9078 #000000",
@@ -265,6 +267,12 @@ class GameScreen:
         right = " ? help "
         room = max(0, width - len(right))
         head = f" Santorini | {self.controller.title}"
+        # A fingerprint in parentheses goes first, then the program's name, so that an
+        # address in the title stays whole as long as it can.
+        for shorter in (re.sub(r" \([^()]*\)$", "", head), f" {self.controller.title}"):
+            if len(head) + len(status) <= room:
+                break
+            head = re.sub(r" \([^()]*\)$", "", shorter)
         if len(head) + len(status) > room:
             head = head[: max(0, room - len(status) - 1)] + "~"
         return [("class:title", (head + status)[:room].ljust(room) + right)]
@@ -326,6 +334,9 @@ class GameScreen:
             undo = ", Ctrl-Z to undo" if c.can_undo else ""
             return [("class:hint", f" Game over: {self._leave}{undo}.")]
         if c.awaiting is None:
+            invite = self._invite()
+            if invite is not None:
+                return [("class:hint.invite", invite)]
             return [("class:hint", f" {self._status()}...")]
         if p.phase is Phase.GODS:
             return [("class:hint", " Choose: Tab shows the choices, Enter takes one.")]
@@ -337,6 +348,23 @@ class GameScreen:
                 " Your turn: worker, move, build (like b2>c3^d4). Tab completes, Enter plays.",
             )
         ]
+
+    def _invite(self) -> str | None:
+        """While a hosted game waits for players: the address they join, never cut."""
+        c = self.controller
+        if c.stopped or len(c.seats()) >= c.position.players:
+            return None
+        found = re.match(r"LAN game at (\S+)", c.title)
+        if found is None:
+            return None
+        address = found.group(1)
+        text = f" Waiting for players; they join with: santorini join {address}"
+        width = get_app().output.get_size().columns
+        for shorter in (f" Others join with: santorini join {address}", f" Join at {address}"):
+            if len(text) <= width:
+                break
+            text = shorter
+        return text
 
     def _toolbar(self) -> StyleAndTextTuples:
         c = self.controller

@@ -503,5 +503,45 @@ def test_a_long_game_title_gives_way_to_whose_turn_it_is_at_80_columns():
         bar = fragments_text(screen._title())
         assert len(bar) == 80
         assert "Ann: your turn" in bar
-        assert bar.startswith(" Santorini | LAN game at 192.168.100.200")
+        assert bar.startswith(" LAN game at 192.168.100.200:45678 | ")  # the address whole
         assert bar.endswith("? help ")
+
+
+class _Lobby(LocalGame):
+    """A hosted game before the others joined: only the host's seat is known."""
+
+    def seats(self):
+        return super().seats()[:1]
+
+
+LAN_TITLE = "LAN game at 192.168.100.200:45678 (5a49-3d1b-5103-aad3)"
+
+
+@pytest.mark.parametrize("columns", [60, 61, 70, 80, 100, 140])
+def test_a_waiting_host_shows_the_whole_join_address_at_every_width(monkeypatch, columns):
+    monkeypatch.setattr(DummyOutput, "get_size", lambda self: Size(rows=24, columns=columns))
+    with terminal():
+        game = _Lobby([Player("Ann", "easy"), Player("Bob", "easy")], title=LAN_TITLE)
+        screen = GameScreen(game)
+        hint = fragments_text(screen._hint())
+        assert len(hint) <= columns
+        assert "192.168.100.200:45678" in hint
+        if columns >= 80:
+            assert (
+                hint == " Waiting for players; they join with: santorini join 192.168.100.200:45678"
+            )
+
+
+def test_once_every_seat_is_taken_the_join_address_gives_way(monkeypatch):
+    with terminal():
+        game = LocalGame([Player("Ann", "easy"), Player("Bob", "easy")], title=LAN_TITLE)
+        hint = fragments_text(GameScreen(game)._hint())
+        assert "join" not in hint
+
+
+def test_the_title_bar_drops_the_fingerprint_before_it_cuts_the_address():
+    with terminal():
+        game = _Lobby([Player("Ann", "easy"), Player("Bob", "easy")], title=LAN_TITLE)
+        bar = fragments_text(GameScreen(game)._title())
+        assert len(bar) == 80
+        assert bar.startswith(" LAN game at 192.168.100.200:45678 | seat 1 (A) Ann: thinking")

@@ -57,3 +57,19 @@ def test_open_a_replay_lists_recent_games_newest_first_and_completes_other_files
         term.wait_for("Open a replay")
         term.send("\x11")
         assert term.wait_exit() == 0
+
+
+@pytest.mark.parametrize(("columns", "lines"), [(80, 24), (60, 18)])
+def test_the_host_shows_its_whole_address_while_it_waits(tmp_path, columns, lines):
+    env = clean_env(tmp_path)
+    argv = [*SANTORINI, "host", "--bind", "127.0.0.1", "--no-advertise", "--port", "0"]
+    with Terminal(argv, env=env, cwd=tmp_path, columns=columns, lines=lines) as term:
+        screen = term.wait_for("santorini join 127.0.0.1:")
+        line = next(r for r in screen.splitlines() if "santorini join" in r)
+        address = line.split("santorini join ")[1].strip()
+        host, port = address.rsplit(":", 1)
+        assert host == "127.0.0.1"
+        assert port.isdigit()
+        assert 0 < int(port) < 65536
+        term.send("\x11")
+        term.wait_exit()
