@@ -14,6 +14,7 @@ import logging
 import re
 import textwrap
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Final
 
 from prompt_toolkit.application import Application
@@ -50,7 +51,11 @@ from santorini_p2p.errors import SantoriniError
 from santorini_p2p.ui.board_view import (
     BOARD_HEIGHT,
     BOARD_WIDTH,
+    LAST_BUILD,
+    LAST_FROM,
+    LAST_TO,
     Marks,
+    last_move_marks,
     letter_of,
     render_board,
     render_panel,
@@ -92,6 +97,7 @@ STYLE: Final = Style.from_dict(
         "worker.c.name": "bg:default #22c55e",
         "target": "bg:#facc15 #000000 bold",
         "chosen": "bg:#7dd3fc #000000 bold",
+        "last": "bg:#f97316 #000000 bold",
         "board.rule": "#808080",
         "board.edge": "bold",
         "panel.tomove": "bold",
@@ -133,7 +139,8 @@ Up, Down        scroll this help
 Turns: b2>c3^d4 is the worker on b2 moving to c3 and building on d4; a
 move up to level 3 wins and has no build. Setup: god NAME, place b2,d4,
 start N. Board: the digit is the level, X a dome, A B C the workers;
-[ ] is where the input can go next, ( ) the squares it has named."""
+[ ] is where the input can go next, ( ) the squares it has named.
+The last move: . where a worker left, * where one arrived, + a build."""
 
 
 def help_text(p: Position) -> str:
@@ -222,6 +229,10 @@ class GameScreen:
             mouse_support=mouse,
             refresh_interval=0.25,
         )
+        # What the last action changed, kept from the position before it (any god's effect
+        # included): marked on the board on every turn, yours too.
+        self._seen = (len(controller.actions), controller.position)
+        self._last: tuple[tuple[int, str], ...] = ()
         self._unlisten = controller.listen(self._changed)
 
     # -- state the layout reads ---------------------------------------------------------------
@@ -231,6 +242,14 @@ class GameScreen:
         return c.position if c.awaiting is not None else None
 
     def _changed(self) -> None:
+        c = self.controller
+        count, before = self._seen
+        if len(c.actions) != count or c.position is not before:
+            if len(c.actions) == count + 1:
+                self._last = last_move_marks(before, c.position)
+            elif len(c.actions) < count:
+                self._last = ()  # taken back
+            self._seen = (len(c.actions), c.position)
         self.app.invalidate()
 
     def _prompt(self) -> StyleAndTextTuples:
@@ -280,13 +299,21 @@ class GameScreen:
     def _board(self) -> StyleAndTextTuples:
         c = self.controller
         p = c.position
-        if c.awaiting is not None:
-            marks = marks_for(p, self.input.buffer.text)
-        else:
-            last = c.actions[-1] if c.actions else None
-            chosen = frozenset(squares_in(str(last))) if isinstance(last, Turn) else frozenset()
-            marks = Marks(chosen=chosen)
+        marks = marks_for(p, self.input.buffer.text) if c.awaiting is not None else Marks()
+        marks = replace(marks, last=self._last_marks())
         return render_board(p, marks, self._click_handler)
+
+    def _last_marks(self) -> tuple[tuple[int, str], ...]:
+        """The last action's squares: what it changed, or (opened mid-game) what its text names."""
+        if self._last:
+            return self._last
+        c = self.controller
+        last = c.actions[-1] if c.actions else None
+        if not isinstance(last, Turn) or len(c.actions) != self._seen[0]:
+            return ()
+        named = squares_in(str(last))
+        signs = [LAST_FROM, LAST_TO] + [LAST_BUILD] * max(0, len(named) - 2)
+        return tuple(zip(named, signs, strict=False))
 
     def _click_handler(self, square: int) -> Callable[[MouseEvent], object]:
         def handler(event: MouseEvent) -> object:

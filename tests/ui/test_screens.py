@@ -73,3 +73,60 @@ def test_the_host_shows_its_whole_address_while_it_waits(tmp_path, columns, line
         assert 0 < int(port) < 65536
         term.send("\x11")
         term.wait_exit()
+
+
+def _board_rows(screen: str) -> dict[int, str]:
+    """The board's rank rows on the screen: rank number -> the row's five squares."""
+    rows = {}
+    for line in screen.splitlines():
+        if len(line) > 33 and line[0] in "12345" and line[1:3] == " |":
+            rows[int(line[0])] = line[2:33]
+    return rows
+
+
+def _square(rows: dict[int, str], name: str) -> str:
+    f, r = "abcde".index(name[0]), int(name[1])
+    return rows[r][1 + 6 * f : 6 + 6 * f]
+
+
+def _signs(screen: str, sign: str) -> list[str]:
+    rows = _board_rows(screen)
+    return [f + str(r) for r in rows for f in "abcde" if sign in _square(rows, f + str(r))[2:4]]
+
+
+@pytest.mark.parametrize("no_color", [True, False])
+def test_the_opponents_last_move_is_marked_on_your_turn(tmp_path, no_color):
+    env = clean_env(tmp_path, **({"NO_COLOR": "1"} if no_color else {}))
+    argv = [*SANTORINI, "play", "--bot", "easy", "--seed", "2", "--untimed", "--no-mouse"]
+    with Terminal(argv, env=env, cwd=tmp_path) as term:
+        term.wait_for("Place your workers")
+        term.send("place a1,e5\r")
+        # The computer placed its workers: both squares marked as arrivals on your turn.
+        screen = term.wait_for(lambda s: "Your turn" in s and len(_signs(s, "*")) == 2)
+        theirs = _signs(screen, "*")
+        step = next(sq for sq in ("a2", "b1", "b2") if sq not in theirs)
+        term.send(f"a1>{step}^a1\r")
+        # Its reply: where its worker left, where it arrived and where it built.
+        screen = term.wait_for(
+            lambda s: "Your turn" in s and len(_signs(s, ".")) == 1 and len(_signs(s, "+")) >= 1
+        )
+        assert len(_signs(screen, "*")) == 1
+        assert "a1" not in _signs(screen, "+")  # my own build is no longer marked
+        left = _signs(screen, ".")[0]
+        assert left in theirs
+        if not no_color:
+            # The sign's square is drawn in the mark's colour, unlike the plain squares.
+            rows = [
+                r for r in range(term.screen.lines) if term.text().splitlines()[r][:1] in "12345"
+            ]
+            cells = [
+                term.screen.buffer[y][x]
+                for y in rows
+                for x in range(3, 33)
+                if term.screen.buffer[y][x].data in ".*+"
+            ]
+            assert cells
+            plain = term.screen.buffer[rows[0]][4]
+            assert all(c.bg != plain.bg for c in cells)
+        term.send("\x11")
+        assert term.wait_exit() == 0
