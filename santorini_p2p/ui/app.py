@@ -285,13 +285,16 @@ class GameScreen:
         width = get_app().output.get_size().columns
         right = " ? help "
         room = max(0, width - len(right))
-        head = f" Santorini | {self.controller.title}"
+        title = self.controller.title
+        bare = re.sub(r" \([^()]*\)$", "", title)
         # A fingerprint in parentheses goes first, then the program's name, so that an
-        # address in the title stays whole as long as it can.
-        for shorter in (re.sub(r" \([^()]*\)$", "", head), f" {self.controller.title}"):
-            if len(head) + len(status) <= room:
-                break
-            head = re.sub(r" \([^()]*\)$", "", shorter)
+        # address in the title stays whole when that is enough; otherwise the title is cut.
+        fits = [
+            h
+            for h in (f" Santorini | {title}", f" Santorini | {bare}", f" {bare}")
+            if len(h) + len(status) <= room
+        ]
+        head = fits[0] if fits else f" Santorini | {bare}"
         if len(head) + len(status) > room:
             head = head[: max(0, room - len(status) - 1)] + "~"
         return [("class:title", (head + status)[:room].ljust(room) + right)]
