@@ -25,9 +25,11 @@ __all__ = [
     "Subparsers",
     "UsageError",
     "error",
+    "output_target",
     "position_arg",
     "progress",
     "read_input",
+    "readable_file",
     "run",
     "save_target",
     "think",
@@ -109,6 +111,29 @@ def read_input(path: str) -> bytes:
         return Path(path).read_bytes()
     except OSError as e:
         raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def readable_file(path: str) -> Path:
+    """A file named on the command line that can be read, or a usage error (exit 2) saying why."""
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+    return Path(path)
+
+
+def output_target(out: str | None, force: bool) -> None:
+    """Check ``-o OUT`` before any work: an existing file is overwritten only with ``--force``."""
+    if out is None or out == "-":
+        return
+    path = Path(out)
+    if path.is_dir():
+        raise UsageError(f"output: {out!r} is a directory; give a file name")
+    if not path.parent.is_dir():
+        raise UsageError(f"output: no directory {str(path.parent)!r} to write into")
+    if path.exists() and not force:
+        raise UsageError(f"output: {out} exists; add --force to overwrite it")
 
 
 def write_output(out: str | None, data: bytes) -> None:

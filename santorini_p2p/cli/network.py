@@ -163,6 +163,10 @@ def _cmd_resume(args: argparse.Namespace) -> int:
     return _net_finish(asyncio.run(resume_game(*games[0], opts)), save)
 
 
+_GAMES_ROW = "{:<21} {:<19} {:>2} {:<10} {:<7} {}"
+"""A line of ``santorini games``: 63 columns and the host's name (16 at most), 80 in all."""
+
+
 def _cmd_games(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -171,11 +175,11 @@ def _cmd_games(args: argparse.Namespace) -> int:
     if not args.wait >= 0:  # also refuses nan
         raise UsageError(f"wait: expected a number of seconds of at least 0, got {args.wait}")
     offers = asyncio.run(browse(args.wait))
+    if offers:
+        print(_GAMES_ROW.format("ADDRESS", "FINGERPRINT", "PL", "GODS", "TIME", "HOST"))
     for o in offers:
-        print(
-            f"{o.endpoint:21}  {o.host_name} ({o.fingerprint})  "
-            f"players {o.players}  gods {o.gods}  time {o.time}"
-        )
+        name = o.host_name if len(o.host_name) <= 16 else o.host_name[:15] + "~"
+        print(_GAMES_ROW.format(o.endpoint, o.fingerprint, o.players, o.gods, o.time, name))
     if not offers:
         print("no games offered on the LAN right now", file=sys.stderr)
     return 0
