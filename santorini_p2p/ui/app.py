@@ -131,6 +131,7 @@ _NOTATION: Final = {
 
 _KEYS_HELP: Final = """\
 Tab, Shift-Tab  next, previous legal step   Enter   play, or go one step on
+Esc, Ctrl-U     clear the line (Esc first closes the menu of choices)
 Ctrl-Z, undo    take back your last move    resign  twice: resign the game
 Ctrl-Q, quit    back to the start screen    Ctrl-C  quit the program
 mouse           click worker, move, build   ?, F1   this help (Esc closes)
@@ -215,7 +216,8 @@ class GameScreen:
             prompt=self._prompt,
             completer=ActionCompleter(self._input_position),
             validator=ActionValidator(self._input_position, COMMANDS),
-            complete_while_typing=True,
+            # The menu opens on Tab only: by itself it would cover the messages after each turn.
+            complete_while_typing=False,
             accept_handler=self._accept,
             input_processors=[_MarkBadCharacter()],
             style="class:input",
@@ -497,6 +499,20 @@ class GameScreen:
                 b.complete_previous()
             else:
                 b.start_completion(select_last=True)
+
+        @kb.add("escape", filter=~helping, eager=True)
+        def _clear(event: KeyPressEvent) -> None:
+            b = event.current_buffer
+            if b.complete_state:
+                b.cancel_completion()
+            else:
+                b.reset()
+            self.error = None
+
+        @kb.add("c-u", filter=~helping)
+        def _clear_line(event: KeyPressEvent) -> None:
+            event.current_buffer.reset()
+            self.error = None
 
         @kb.add("c-z")
         def _undo(event: KeyPressEvent) -> None:

@@ -545,3 +545,37 @@ def test_the_title_bar_drops_the_fingerprint_before_it_cuts_the_address():
         bar = fragments_text(GameScreen(game)._title())
         assert len(bar) == 80
         assert bar.startswith(" LAN game at 192.168.100.200:45678 | seat 1 (A) Ann: thinking")
+
+
+def test_the_menu_of_choices_opens_on_tab_only_and_esc_and_ctrl_u_clear_the_line():
+    async def main():
+        with terminal() as keys:
+            game = LocalGame([Player("Ann"), Player("Ben")], time_control=None)
+            screen = GameScreen(game)
+            task = start(screen)
+            buffer = screen.input.buffer
+            keys.send_text("place a1,a2" + ENTER)
+            await poll(lambda: len(game.actions) == 1)
+            keys.send_text("place b")
+            await poll(lambda: buffer.text == "place b")
+            assert buffer.complete_state is None  # typing and turn ends open nothing
+            keys.send_text("\t")
+            await poll(lambda: buffer.complete_state is not None)
+            keys.send_text("\x1b")  # Esc: first the menu closes, the text stays
+            await poll(lambda: buffer.complete_state is None)
+            assert buffer.text.startswith("place b")
+            keys.send_text("\x1b")  # then the line is cleared
+            await poll(lambda: buffer.text == "")
+            # After a rejected turn Ctrl-U clears the whole line, not only up to the error.
+            keys.send_text("place a1,b1" + ENTER)
+            await poll(lambda: "place a1,b1" == buffer.text and game.actions[-1:] != [])
+            keys.send_text("\x15")
+            await poll(lambda: buffer.text == "")
+            assert len(game.actions) == 1
+            keys.send_text("undo" + ENTER)
+            await poll(lambda: not game.actions)
+            assert buffer.complete_state is None
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
