@@ -75,6 +75,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             options,
             resume=args.resume,
             save=save.copy_from if save is not None else None,
+            new=args.new,
         )
     except ValueError as e:
         raise UsageError(str(e)) from None
@@ -128,6 +129,9 @@ def add_commands(sub: Subparsers) -> None:
     )
     p.add_argument("--bot", choices=LEVELS, metavar="LEVEL", help=", ".join(LEVELS))
     p.add_argument("--resume", action="store_true", help="play on the game left unfinished here")
+    p.add_argument(
+        "--new", action="store_true", help="start a new game, giving up an unfinished one"
+    )
     p.add_argument("--save", metavar="FILE", help="also copy the finished replay to FILE")
     _add_game_options(p)
     p.set_defaults(handler=_cmd_play)

@@ -18,7 +18,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final, Protocol
 
@@ -451,15 +451,43 @@ class LocalGame:
                 recording=recording,
                 home=home,
             )
-            for text in data["actions"]:
-                game._apply(parse_action(str(text)), quiet=True)
-            game._banks = [int(b) for b in data["banks"]]
+            banks = [int(b) for b in data["banks"]]
             if "events" in data:
-                game._events = [(str(k), w, int(ms)) for k, w, ms in data["events"]]
+                game._replay_events([(str(k), w, int(ms)) for k, w, ms in data["events"]], banks)
+            else:
+                for text in data["actions"]:
+                    game._apply(parse_action(str(text)), quiet=True)
+            game._banks = banks
         except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
             raise ValueError(f"{journal}: cannot resume: {e}") from e
         game._say(f"Resumed the game from {journal} after {len(game._actions)} actions.")
         return game
+
+    def _replay_events(self, events: Sequence[Event], banks: Sequence[int]) -> None:
+        """Play a journal's events again (quietly), keeping what undo needs to take them back.
+
+        A snapshot is kept before each person's action or resignation, as when it was played;
+        its clocks are the ones the journal kept last (time spent is not given back).
+        """
+        for kind, what, ms in events:
+            p = self._position
+            person = self.player(p.to_move).bot is None
+            before = self._snapshot()
+            if kind == "act":
+                self._apply(parse_action(str(what)), quiet=True)
+                self._events[-1] = (kind, str(what), ms)
+            elif kind == "resign":
+                self._position = resign(p, int(what))
+                self._events.append((kind, int(what), 0))
+                person = self.player(int(what)).bot is None
+            elif kind == "timeout":
+                self._position = lose_on_time(p, int(what))
+                self._events.append((kind, int(what), 0))
+                person = False
+            else:
+                raise ValueError(f"unknown event {kind!r}")
+            if person:
+                self._history.append(replace(before, banks=tuple(banks)))
 
     def journal_summary(self) -> str:
         """A few words for the start screen: the title and how far the game got."""

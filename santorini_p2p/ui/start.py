@@ -382,6 +382,12 @@ async def _start_game(
     choice: str, options: GameOptions, network: NetworkGames | None
 ) -> GameController | str | None:
     """Ask what the chosen entry needs; return a game, a note to show, or None (backed out)."""
+    if choice in ("computer", "hotseat"):
+        kept = resume_local(options.think)
+        if isinstance(kept, LocalGame):
+            answer = await _keep_or_replace(kept)
+            if answer != "new":
+                return kept if answer == "resume" else None
     if choice == "computer":
         level = await choose("How strong a computer?", _LEVELS_MENU)
         if level is None:
@@ -537,10 +543,24 @@ def _log_to_file() -> None:
         logging.getLogger("santorini_p2p").setLevel(logging.INFO)
 
 
-async def _until_left(open_game: Callable[[], Awaitable[GameController]], mouse: bool) -> int:
+async def _until_left(
+    open_game: Callable[[], Awaitable[GameController | None]], mouse: bool
+) -> int:
     game = await open_game()
-    await run_game(game, mouse=mouse, leave=LEAVE)
+    if game is not None:
+        await run_game(game, mouse=mouse, leave=LEAVE)
     return 0
+
+
+async def _keep_or_replace(kept: LocalGame) -> str | None:
+    """Ask what to do with the unfinished game a new one would replace: resume, new or None."""
+    return await choose(
+        "An unfinished game is kept on this terminal",
+        [
+            ("resume", f"Resume it ({kept.journal_summary()})"),
+            ("new", "Start the new game (the unfinished one is given up)"),
+        ],
+    )
 
 
 def play(
@@ -549,24 +569,41 @@ def play(
     options: GameOptions,
     resume: bool = False,
     save: Callable[[Path], bool] | None = None,
+    new: bool = False,
 ) -> int:
     """``santorini play``: against the computer at ``level``, or hot-seat when it is None.
 
-    With ``resume`` the unfinished game kept on this terminal is played on instead. On a
-    terminal the game screen opens; without one, turns are read as text from standard input
-    and the game's events printed. A finished game's replay file is handed to ``save`` (the
-    ``--save`` copy), which returns whether it succeeded.
+    With ``resume`` the unfinished game kept on this terminal is played on instead. A new
+    game would replace it: on a terminal the player is asked first, without one it takes
+    ``new``. On a terminal the game screen opens; without one, turns are read as text from
+    standard input and the game's events printed. A finished game's replay file is handed to
+    ``save`` (the ``--save`` copy), which returns whether it succeeded.
 
     Raises:
-        ValueError: ``resume`` and there is no game to resume.
+        ValueError: ``resume`` and there is no game to resume; or without a terminal, a game
+            is kept and neither ``resume`` nor ``new`` says what to do with it.
     """
-    kept = resume_local(options.think) if resume else None
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    kept = resume_local(options.think) if resume or not new else None
     if resume and not isinstance(kept, LocalGame):
         raise ValueError(kept or "there is no unfinished game on this terminal")
-    game = kept if isinstance(kept, LocalGame) else None
+    if not resume and not terminal and isinstance(kept, LocalGame):
+        raise ValueError(
+            f"an unfinished game is kept on this terminal ({kept.journal_summary()}): "
+            "'santorini play --resume' plays on, --new starts over and gives it up"
+        )
+    game = kept if resume and isinstance(kept, LocalGame) else None
+    ask_first = not resume and isinstance(kept, LocalGame)
 
-    async def open_game() -> GameController:
+    async def open_game() -> GameController | None:
         nonlocal game
+        if ask_first and game is None:
+            assert isinstance(kept, LocalGame)
+            answer = await _keep_or_replace(kept)
+            if answer is None:
+                return None
+            if answer == "resume":
+                game = kept
         if game is None:
             game = (
                 hotseat_game(players, options)
@@ -575,7 +612,7 @@ def play(
             )
         return game
 
-    if sys.stdin.isatty() and sys.stdout.isatty():
+    if terminal:
         _log_to_file()
         asyncio.run(_until_left(open_game, options.mouse))
         over = game is not None and game.position.phase is Phase.OVER
@@ -583,7 +620,8 @@ def play(
         from santorini_p2p.ui.line_prompt import play_by_lines
 
         async def by_lines() -> bool:
-            return await play_by_lines(cast(LocalGame, await open_game()))
+            opened = await open_game()
+            return await play_by_lines(cast(LocalGame, opened))
 
         over = asyncio.run(by_lines())
         if not over:

@@ -568,7 +568,7 @@ def test_the_menu_of_choices_opens_on_tab_only_and_esc_and_ctrl_u_clear_the_line
             await poll(lambda: buffer.text == "")
             # After a rejected turn Ctrl-U clears the whole line, not only up to the error.
             keys.send_text("place a1,b1" + ENTER)
-            await poll(lambda: "place a1,b1" == buffer.text and game.actions[-1:] != [])
+            await poll(lambda: buffer.text == "place a1,b1" and game.actions[-1:] != [])
             keys.send_text("\x15")
             await poll(lambda: buffer.text == "")
             assert len(game.actions) == 1

@@ -165,3 +165,23 @@ def test_recent_games_lists_finished_games_newest_first(tmp_path):
     assert "ann won by resignation" in newest  # seat 2 was to move and resigned
     assert newest.endswith("\n2023-11-14 22:15: ann won by resignation")
     assert listed[1][1].startswith("ann (")  # with the god drawn for each player
+
+
+def test_undo_and_resignations_survive_a_resume(tmp_path):
+    game = _game(tmp_path, 3, "none")
+    for text in ("place a1,a2", "place c1,c2", "place e1,e2"):
+        game.submit(parse_action(text))
+    game.submit(legal_actions(game.position)[0])
+    game.resign()  # seat 2 gives up; seats 1 and 3 play on
+    again = LocalGame.resume(
+        tmp_path / "local-game.json", clock=FakeClock(), identity=ME, home=tmp_path
+    )
+    assert format_position(again.position) == format_position(game.position)
+    assert again.can_undo
+    again.undo()  # takes back the resignation
+    assert format_position(again.position) != format_position(game.position)
+    again.undo()  # and the turn before it
+    assert len(again.actions) == 3
+    while again.position.phase is not Phase.OVER:
+        again.resign()
+    _check(again)

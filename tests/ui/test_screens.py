@@ -130,3 +130,53 @@ def test_the_opponents_last_move_is_marked_on_your_turn(tmp_path, no_color):
             assert all(c.bg != plain.bg for c in cells)
         term.send("\x11")
         assert term.wait_exit() == 0
+
+
+def test_a_new_play_asks_before_it_replaces_an_unfinished_game(tmp_path):
+    env = clean_env(tmp_path)
+    left = subprocess.run(
+        [*SANTORINI, "play", "--players", "2", "--untimed"],
+        input="place a1,a2\n",
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert left.returncode == 1  # the input ended first: the game is kept
+    # Without a terminal a second play says what to do instead of giving the game up.
+    again = subprocess.run(
+        [*SANTORINI, "play", "--bot", "easy"],
+        input="",
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert again.returncode == 2
+    assert (
+        "an unfinished game is kept on this terminal (hot-seat, 1 actions played)" in again.stderr
+    )
+    assert "--resume" in again.stderr
+    assert "--new" in again.stderr
+    # On a terminal the player is asked; choosing to resume shows the game where it was.
+    argv = [*SANTORINI, "play", "--bot", "easy", "--no-mouse"]
+    with Terminal(argv, env=env, cwd=tmp_path) as term:
+        term.wait_for("An unfinished game is kept on this terminal")
+        term.wait_for("1. Resume it (hot-seat, 1 actions played)")
+        term.send("1")
+        screen = term.wait_for("Santorini | hot-seat")
+        assert "Resumed the game" in screen
+        term.send("\x11")
+        assert term.wait_exit() == 0
+    new = subprocess.run(
+        [*SANTORINI, "play", "--bot", "easy", "--new", "--untimed"],
+        input="resign\n",
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert new.returncode == 0, new.stderr
