@@ -471,13 +471,16 @@ async def console(options: GameOptions, network: NetworkGames | None = None) -> 
     """Run the start screen until the player quits; return the exit code."""
     note = ""
     default = 0
+    chosen_before = False
     while True:
         menu = list(_START_MENU)
         unfinished = resume_local()
         if isinstance(unfinished, LocalGame):
-            menu.insert(
-                0, ("resume", f"Resume the unfinished game ({unfinished.journal_summary()})")
-            )
+            # Last, so that the other entries keep their numbers; chosen unless moved off.
+            label = f"Resume the unfinished game ({unfinished.journal_summary()})"
+            menu.append(("resume", label))
+            if not chosen_before:
+                default = len(menu) - 1
         elif isinstance(unfinished, str):
             note = note or unfinished
         default = min(default, len(menu) - 1)
@@ -488,6 +491,7 @@ async def console(options: GameOptions, network: NetworkGames | None = None) -> 
         if choice is None or choice == "quit":
             return 0
         default = [k for k, _ in menu].index(choice)
+        chosen_before = True
         game: GameController | str | None
         if choice == "resume" and isinstance(unfinished, LocalGame):
             game = unfinished

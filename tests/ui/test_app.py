@@ -325,7 +325,10 @@ def test_the_start_screen_offers_to_resume_an_unfinished_game(monkeypatch, tmp_p
             run = asyncio.create_task(console(GameOptions(timed=False, mouse=False)))
             await poll(lambda: (a := get_app_or_none()) is not None and a.is_running)
             first = get_app_or_none()
-            keys.send_text(ENTER)  # the first entry: resume
+            # The entry comes last, after Quit: the others keep their numbers.
+            assert "7. Quit" in screen_text(first)
+            assert "8. Resume the unfinished game (" in screen_text(first)
+            keys.send_text(ENTER)  # chosen to begin with: resume
             await poll(
                 lambda: (a := get_app_or_none()) is not None and a is not first and a.is_running
             )
