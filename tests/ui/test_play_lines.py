@@ -142,3 +142,35 @@ def test_a_whole_game_against_the_computer_from_standard_input(tmp_path):
     )
     assert export.returncode == 0, export.stderr
     assert (tmp_path / "game.html").read_text().startswith("<!DOCTYPE html>")
+
+
+def test_play_keeps_everything_private_from_a_new_home(tmp_path):
+    env = _env(tmp_path)
+    done = subprocess.run(
+        [*SANTORINI, "play", "--players", "2", "--untimed"],
+        input="place a1,a2\n",
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1  # the input ended first: the game is kept in the journal
+    home = tmp_path / "home"
+    assert home.stat().st_mode & 0o777 == 0o700
+    assert (home / "local-game.json").stat().st_mode & 0o777 == 0o600
+    finished = subprocess.run(
+        [*SANTORINI, "play", "--resume"],
+        input="resign\n",
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert finished.returncode == 0, finished.stderr
+    (kept,) = (home / "games").glob("*.sntr")
+    assert (home / "games").stat().st_mode & 0o777 == 0o700
+    assert kept.stat().st_mode & 0o777 == 0o600
+    for path in home.rglob("*"):
+        assert path.stat().st_mode & 0o077 == 0, path
