@@ -129,24 +129,45 @@ _NOTATION: Final = {
     "prometheus": "b2^c2>b3^c2 builds before moving (then no moving up)",
 }
 
-_KEYS_HELP: Final = """\
-Tab, Shift-Tab  next, previous legal step   Enter   play, or go one step on
-Esc, Ctrl-U     clear the line (Esc first closes the menu of choices)
-Ctrl-Z, undo    take back your last move    resign  twice: resign the game
-Ctrl-Q, quit    back to the start screen    Ctrl-C  quit the program
-mouse           click worker, move, build   ?, F1   this help (Esc closes)
-Up, Down        scroll this help
+_KEYS_HELP: Final = (
+    ("Tab, Shift-Tab", "next, previous legal step"),
+    ("Enter", "play, or go one step on"),
+    ("Esc, Ctrl-U", "clear the line (Esc first closes the menu of choices)"),
+    ("Ctrl-Z, undo", "take back your last move"),
+    ("resign", "twice: resign the game"),
+    ("Ctrl-Q, quit", "back to the start screen"),
+    ("Ctrl-C", "quit the program"),
+    ("mouse", "click worker, move, build"),
+    ("?, F1", "this help (Esc closes)"),
+    ("Up, Down", "scroll this help"),
+)
 
-Turns: b2>c3^d4 is the worker on b2 moving to c3 and building on d4; a
-move up to level 3 wins and has no build. Setup: god NAME, place b2,d4,
-start N. Board: the digit is the level, X a dome, A B C the workers;
-[ ] is where the input can go next, ( ) the squares it has named.
-The last move: . where a worker left, * where one arrived, + a build."""
+_NOTES_HELP: Final = (
+    "Turns: b2>c3^d4 is the worker on b2 moving to c3 and building on d4; a move up to "
+    "level 3 wins and has no build. Setup: god NAME, place b2,d4, start N.",
+    "Board: the digit is the level, X a dome, A B C the workers; [ ] is where the input can "
+    "go next, ( ) the squares it has named.",
+    "The last move: . where a worker left, * where one arrived, + a build.",
+)
+
+MIN_COLUMNS: Final = 60
+MIN_ROWS: Final = 18
+"""The smallest terminal the game screen fits (the board is 35 x 13)."""
 
 
-def help_text(p: Position) -> str:
-    """Return the help: the keys, the notation, and the gods in play with their powers."""
-    lines = [_KEYS_HELP]
+def help_text(p: Position, width: int = _HELP_WIDTH) -> str:
+    """Return the help: the keys, the notation, and the gods in play with their powers.
+
+    Lines are wrapped between words to ``width`` columns.
+    """
+    width = max(30, min(width, _HELP_WIDTH))
+    lines = [
+        textwrap.fill(what, width, initial_indent=f"{key:<16}", subsequent_indent=" " * 16)
+        for key, what in _KEYS_HELP
+    ]
+    for note in _NOTES_HELP:
+        lines.append("")
+        lines.append(textwrap.fill(note, width))
     gods = [g for g in dict.fromkeys(p.gods + p.pool) if g and g != "?"]
     if gods:
         lines.append("")
@@ -155,13 +176,21 @@ def help_text(p: Position) -> str:
             lines.append(
                 textwrap.fill(
                     f"{name}: {find_god(name).power}",
-                    width=_HELP_WIDTH,
+                    width=width,
                     initial_indent="  ",
                     subsequent_indent="    ",
                 )
             )
             if name in _NOTATION:
-                lines.append(f"    type: {_NOTATION[name]}")
+                for i, part in enumerate(_NOTATION[name].split("\n")):
+                    lines.append(
+                        textwrap.fill(
+                            part.strip(),
+                            width,
+                            initial_indent="    type: " if i == 0 else " " * 10,
+                            subsequent_indent=" " * 10,
+                        )
+                    )
     return "\n".join(lines)
 
 
@@ -350,7 +379,7 @@ class GameScreen:
         return Point(0, max(0, len(self.controller.messages) + (1 if self.error else 0) - 1))
 
     def _help_cursor(self) -> Point:
-        last = help_text(self.controller.position).count("\n")
+        last = self._help().count("\n")
         self._help_line = min(self._help_line, last)
         return Point(0, self._help_line)
 
@@ -398,6 +427,21 @@ class GameScreen:
             text = shorter
         return text
 
+    def _too_small(self) -> StyleAndTextTuples:
+        """Shown in place of the screen when it does not fit: the size it needs, the size now."""
+        size = get_app().output.get_size()
+        return [
+            (
+                "class:hint.error",
+                f" Window too small: needs {MIN_COLUMNS}x{MIN_ROWS}, "
+                f"this is {size.columns}x{size.rows}",
+            )
+        ]
+
+    def _help(self) -> str:
+        """The help, wrapped to the help box (the screen's width less its frame)."""
+        return help_text(self.controller.position, get_app().output.get_size().columns - 2)
+
     def _toolbar(self) -> StyleAndTextTuples:
         c = self.controller
         keys = " Tab complete  Enter play " if any(v.local and v.human for v in c.seats()) else " "
@@ -420,19 +464,21 @@ class GameScreen:
             height=Dimension(min=1, preferred=8),
             wrap_lines=True,
         )
+        too_small = Window(FormattedTextControl(self._too_small), wrap_lines=True)
         body = HSplit(
             [
                 Window(FormattedTextControl(_safe(self._title)), height=1),
-                VSplit([board, Window(width=1), panel]),
+                VSplit([board, Window(width=1), panel], window_too_small=too_small),
                 messages,
                 Window(FormattedTextControl(_safe(self._hint)), height=1, wrap_lines=False),
                 self.input,
                 Window(FormattedTextControl(_safe(self._toolbar)), height=1),
-            ]
+            ],
+            window_too_small=too_small,
         )
         self._help_window = Window(
             FormattedTextControl(
-                lambda: help_text(self.controller.position),
+                self._help,
                 get_cursor_position=self._help_cursor,
             ),
             wrap_lines=True,
@@ -453,7 +499,7 @@ class GameScreen:
                     ycursor=True,
                     content=CompletionsMenu(max_height=8, scroll_offset=1),
                 ),
-                Float(content=help_box, top=1, bottom=1, left=1, right=1),
+                Float(content=help_box, top=1, bottom=1, left=0, right=0),
             ],
         )
 
@@ -481,7 +527,7 @@ class GameScreen:
         def _help_down(event: KeyPressEvent) -> None:
             info = self._help_window.render_info
             bottom = info.last_visible_line() if info else 0
-            last = help_text(self.controller.position).count("\n")
+            last = self._help().count("\n")
             self._help_line = min(last, bottom + 1)
 
         @kb.add("tab")

@@ -166,8 +166,8 @@ def test_a_new_play_asks_before_it_replaces_an_unfinished_game(tmp_path):
         term.wait_for("An unfinished game is kept on this terminal")
         term.wait_for("1. Resume it (hot-seat, 1 actions played)")
         term.send("1")
-        screen = term.wait_for("Santorini | hot-seat")
-        assert "Resumed the game" in screen
+        screen = term.wait_for("Resumed the game")
+        assert "Santorini | hot-seat" in screen
         term.send("\x11")
         assert term.wait_exit() == 0
     new = subprocess.run(
@@ -180,3 +180,26 @@ def test_a_new_play_asks_before_it_replaces_an_unfinished_game(tmp_path):
         timeout=60,
     )
     assert new.returncode == 0, new.stderr
+
+
+def test_help_fits_60_columns_between_words_and_a_small_window_says_the_size_it_needs(tmp_path):
+    env = clean_env(tmp_path)
+    argv = [*SANTORINI, "play", "--gods", "random", "--seed", "1", "--untimed", "--no-mouse"]
+    with Terminal(argv, env=env, cwd=tmp_path, columns=60, lines=18) as term:
+        term.wait_for("Place your workers")
+        term.send("?")
+        screen = term.wait_for("| Help |")
+        rows = screen.splitlines()
+        box = [r for r in rows if r.startswith("│")]
+        assert box
+        # The box spans the screen: nothing of the board shows beside its borders.
+        assert all(r.endswith("│") and len(r) == 60 for r in box)
+        assert "│Esc, Ctrl-U     clear the line (Esc first closes the menu │" in box
+        assert "│                of choices)" in "\n".join(box)
+        term.send("\x1b")
+        term.send("\x11")
+        assert term.wait_exit() == 0
+    with Terminal(argv, env=env, cwd=tmp_path, columns=50, lines=14) as term:
+        term.wait_for("Window too small: needs 60x18, this is 50x14")
+        term.send("\x11")
+        assert term.wait_exit() == 0
