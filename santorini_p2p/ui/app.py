@@ -238,6 +238,7 @@ class GameScreen:
         self.show_help = False
         self._help_line = 0
         self._resigning = False
+        self._leaving = False
         self.error: str | None = None
         self.input = TextArea(
             multiline=False,
@@ -566,7 +567,7 @@ class GameScreen:
 
         @kb.add("c-q")
         def _leave(event: KeyPressEvent) -> None:
-            event.app.exit(result="menu")
+            self.leave()
 
         @kb.add("c-c")
         def _quit(event: KeyPressEvent) -> None:
@@ -610,12 +611,36 @@ class GameScreen:
 
     # -- input --------------------------------------------------------------------------------
 
+    def _with_others(self) -> bool:
+        """Whether a person here plays others elsewhere and the game goes on (a network game)."""
+        c = self.controller
+        seats = c.seats()
+        return (
+            c.position.phase is not Phase.OVER
+            and c.stopped is None
+            and any(v.local and v.human for v in seats)
+            and any(not v.local for v in seats)
+        )
+
+    def leave(self) -> None:
+        """Ctrl-Q: leave the screen; a network game going on asks for a second Ctrl-Q first."""
+        if self._with_others() and not self._leaving:
+            self._leaving = True
+            self.error = (
+                "Ctrl-Q again to leave this game (it is kept: the same command, or Host or Join "
+                "on the start screen, resumes it)."
+            )
+            self.app.invalidate()
+            return
+        self.app.exit(result="menu")
+
     def command(self, word: str) -> None:
         """Carry out one of ``COMMANDS``; errors become the screen's error line.
 
         ``resign`` asks to be typed twice in a row, so that no single slip loses a game.
         """
         self.error = None
+        leaving, self._leaving = self._leaving, False
         confirming, self._resigning = self._resigning, False
         try:
             if word == "undo":
@@ -626,7 +651,8 @@ class GameScreen:
             elif word == "resign":
                 self.controller.resign()
             elif word == "quit":
-                self.app.exit(result="menu")
+                self._leaving = leaving
+                self.leave()
             elif word == "help":
                 self.show_help = True
         except SantoriniError as e:
@@ -650,7 +676,7 @@ class GameScreen:
         if text.lower() in COMMANDS:
             self.command(text.lower())
             return False
-        self._resigning = False
+        self._resigning = self._leaving = False
         if c.awaiting is None:
             if not text and (c.position.phase is Phase.OVER or c.stopped):
                 self.app.exit(result="menu")

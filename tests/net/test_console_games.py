@@ -412,7 +412,7 @@ def test_leaving_the_screen_mid_game_keeps_the_journal_to_resume(tmp_path, monke
             keys.send_text(str(legal_actions(host.position)[0]) + "\r")
             # The host's action and the joiner's acknowledgement are in: leave.
             await _poll(lambda: len(host.session.records) >= typed + 2)
-            keys.send_text("\x11")  # Ctrl-Q: leave mid-game
+            keys.send_text("\x11\x11")  # Ctrl-Q twice: leave mid-game
             return await hosting
 
     outcome = asyncio.run(main())

@@ -582,3 +582,34 @@ def test_the_menu_of_choices_opens_on_tab_only_and_esc_and_ctrl_u_clear_the_line
             await asyncio.wait_for(task, 5)
 
     asyncio.run(main())
+
+
+class _Remote(LocalGame):
+    """A game whose second seat is played elsewhere, as in a network game."""
+
+    def seats(self):
+        from dataclasses import replace
+
+        views = super().seats()
+        return (views[0], replace(views[1], local=False))
+
+
+def test_ctrl_q_in_a_network_game_asks_to_be_pressed_again():
+    async def main():
+        with terminal() as keys:
+            game = _Remote([Player("Ann"), Player("Ben")], time_control=None)
+            screen = GameScreen(game)
+            task = start(screen)
+            keys.send_text(CTRL_Q)
+            await poll(lambda: screen.error is not None)
+            assert screen.error.startswith("Ctrl-Q again to leave this game (it is kept")
+            assert not task.done()
+            keys.send_text("place a1,a2" + ENTER)  # anything else in between starts over
+            await poll(lambda: len(game.actions) == 1)
+            keys.send_text(CTRL_Q)
+            await poll(lambda: screen.error is not None)
+            assert not task.done()
+            keys.send_text(CTRL_Q)
+            assert await asyncio.wait_for(task, 5) == "menu"
+
+    asyncio.run(main())
