@@ -15,7 +15,7 @@ import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Final
+from typing import Final, cast
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
@@ -69,7 +69,7 @@ from santorini_p2p.ui.completer import (
     next_steps,
     squares_in,
 )
-from santorini_p2p.ui.state import GameController
+from santorini_p2p.ui.state import GameController, Pausable
 from santorini_p2p.ui.validator import ActionValidator, find_action
 
 __all__ = ["COMMANDS", "STYLE", "GameScreen", "help_text", "run_game"]
@@ -446,6 +446,12 @@ class GameScreen:
     def _toolbar(self) -> StyleAndTextTuples:
         c = self.controller
         keys = " Tab complete  Enter play " if any(v.local and v.human for v in c.seats()) else " "
+        if self._watching():
+            keys = (
+                " p pause  n one move "
+                if not cast(Pausable, c).paused
+                else " p play on  n one move "
+            )
         undo = " Ctrl-Z undo " if c.can_undo else ""
         return [("class:title", f"{keys}{undo} ? help  Ctrl-Q leave ")]
 
@@ -561,6 +567,21 @@ class GameScreen:
             event.current_buffer.reset()
             self.error = None
 
+        watching = Condition(self._watching)
+
+        @kb.add("p", filter=watching)
+        @kb.add("space", filter=watching)
+        def _pause(event: KeyPressEvent) -> None:
+            c = self.controller
+            assert isinstance(c, Pausable)
+            c.pause(not c.paused)
+
+        @kb.add("n", filter=watching)
+        def _step(event: KeyPressEvent) -> None:
+            c = self.controller
+            assert isinstance(c, Pausable)
+            c.step()
+
         @kb.add("c-z")
         def _undo(event: KeyPressEvent) -> None:
             self.command("undo")
@@ -610,6 +631,15 @@ class GameScreen:
         return result or "menu"
 
     # -- input --------------------------------------------------------------------------------
+
+    def _watching(self) -> bool:
+        """Whether only computer players play here, in a game that can be paused."""
+        c = self.controller
+        return (
+            isinstance(c, Pausable)
+            and c.position.phase is not Phase.OVER
+            and not any(v.human for v in c.seats())
+        )
 
     def _with_others(self) -> bool:
         """Whether a person here plays others elsewhere and the game goes on (a network game)."""

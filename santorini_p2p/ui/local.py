@@ -221,6 +221,9 @@ class LocalGame:
         self._recording = recording
         self._home = home
         self._events: list[Event] = []
+        self._paused = False
+        self._steps = 0
+        self._go: asyncio.Event | None = None
         self.replay: Path | None = None
         """The replay file of the finished game, once written."""
         self._announce_start()
@@ -359,6 +362,29 @@ class LocalGame:
         self._started = self._clock()
         self._say("Took back the last move.")
         self._after_change()
+
+    @property
+    def paused(self) -> bool:
+        """Whether the computer players wait (watching: ``pause`` and ``step``)."""
+        return self._paused
+
+    def pause(self, paused: bool) -> None:
+        """Stop the computer players after the action under way, or let them play on."""
+        self._paused = paused
+        self._steps = 0
+        self._say("Paused: p plays on, n one move." if paused else "Playing on.")
+        self._release()
+        self._after_change()
+
+    def step(self) -> None:
+        """While paused: let the computer players make one more action."""
+        if self._paused:
+            self._steps += 1
+            self._release()
+
+    def _release(self) -> None:
+        if self._go is not None and (not self._paused or self._steps > 0):
+            self._go.set()
 
     def check_clock(self) -> None:
         """End the game if the seat to move has run out of time (RULES.md section 5)."""
@@ -564,6 +590,13 @@ class LocalGame:
             since = self._clock() - (self._last_bot_ms or 0)
             if since < self._pace_ms:
                 await asyncio.sleep((self._pace_ms - since) / 1000)
+        if self._go is None:
+            self._go = asyncio.Event()
+        while self._paused and self._steps == 0:
+            self._go.clear()
+            await self._go.wait()
+        if self._paused:
+            self._steps -= 1
         if generation != self._generation or self._position is not p:
             return
         self._last_bot_ms = self._clock()

@@ -613,3 +613,39 @@ def test_ctrl_q_in_a_network_game_asks_to_be_pressed_again():
             assert await asyncio.wait_for(task, 5) == "menu"
 
     asyncio.run(main())
+
+
+def test_watching_p_pauses_the_computers_and_n_plays_one_move():
+    calls = []
+
+    def counted(position, level, rng, stop):
+        calls.append(len(calls))
+        return rng.choice(legal_actions(position))
+
+    async def main():
+        with terminal() as keys:
+            game = LocalGame(
+                [Player("One", "easy"), Player("Two", "easy")],
+                time_control=None,
+                chooser=counted,
+                seed=3,
+            )
+            screen = GameScreen(game)
+            task = start(screen)
+            await poll(lambda: len(game.actions) >= 2)
+            keys.send_text("p")
+            await poll(lambda: game.paused)
+            # The search under way may finish; then the next one is asked and held back.
+            await poll(lambda: len(calls) == len(game.actions) + 1)
+            held = len(game.actions)
+            assert "p play on  n one move" in fragments_text(screen._toolbar())
+            keys.send_text("n")
+            await poll(lambda: len(game.actions) == held + 1)
+            await poll(lambda: len(calls) == held + 2)  # the next one is held again
+            assert len(game.actions) == held + 1
+            keys.send_text("p")
+            await poll(lambda: len(game.actions) >= held + 3 or game.position.phase is Phase.OVER)
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
