@@ -135,7 +135,7 @@ def add_commands(sub: Subparsers) -> None:
     """Add ``show``, ``moves``, ``perft`` and ``gods``."""
     p = sub.add_parser(
         "gods",
-        help="list every god with its power and the player counts it is played with",
+        help="list every god with its power and its player counts",
         description="List every god: the ten simple gods (RULES.md 6), then the fifteen "
         "advanced gods (RULES.md 8), each with the player counts its card reads unambiguously "
         "for and its power.",

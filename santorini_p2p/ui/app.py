@@ -402,14 +402,19 @@ class GameScreen:
             return [("class:hint", f" {self._status()}...")]
         if p.phase is Phase.GODS:
             return [("class:hint", " Choose: Tab shows the choices, Enter takes one.")]
+        # The long form where it fits, else a short one: a cut hint says nothing whole.
         if p.phase is Phase.PLACE:
-            return [("class:hint", " Place your workers: two squares (like b2,d4); Tab completes.")]
-        return [
-            (
-                "class:hint",
-                " Your turn: worker, move, build (like b2>c3^d4). Tab completes, Enter plays.",
+            forms = (
+                " Place your workers: two squares (like b2,d4); Tab completes.",
+                " Place two workers (like b2,d4); Tab completes.",
             )
-        ]
+        else:
+            forms = (
+                " Your turn: worker, move, build (like b2>c3^d4). Tab completes, Enter plays.",
+                " Your turn (like b2>c3^d4): Tab completes, Enter plays.",
+            )
+        width = get_app().output.get_size().columns
+        return [("class:hint", next((f for f in forms if len(f) <= width), forms[-1]))]
 
     def _invite(self) -> str | None:
         """While a hosted game waits for players: the address they join, never cut."""
