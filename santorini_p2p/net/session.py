@@ -1233,9 +1233,10 @@ class Session:
             elif isinstance(m, Resign):
                 self._say(f"{who} resigned.", NoteKind.WARNING)
             elif isinstance(m, Timeout):
-                self._say(
-                    f"Seat {m.seat + 1} ran out of time (claimed by {who}).", NoteKind.WARNING
-                )
+                # Seat order is final once play has begun: the names are in it.
+                late = v.names[m.seat] if m.seat < len(v.names) else f"Seat {m.seat + 1}"
+                claim = "" if late == who else f" ({who} claimed it)"
+                self._say(f"{late} ran out of time{claim}.", NoteKind.WARNING)
             elif isinstance(m, Result) and v.is_complete and rec is recs[-1]:
                 self._say_result(v)
         self._announced = v.next_seq

@@ -253,6 +253,11 @@ def test_own_clock_running_out_loses_on_time(tmp_path):
     assert v.result is not None
     assert v.result[1] == "time"
     _assert_identical_complete(net)
+    # Every peer names who ran out; the seat that claimed its own timeout is not named twice.
+    late = v.names[v.result[0] ^ 1] if v.position.players == 2 else None
+    for session in net.sessions:
+        notes = [n.text for n in session.notes if "ran out of time" in n.text]
+        assert notes == [f"{late} ran out of time."], notes
 
 
 def test_silent_mover_is_claimed_out_of_time(tmp_path):
@@ -276,6 +281,8 @@ def test_silent_mover_is_claimed_out_of_time(tmp_path):
     net.down.clear()
     net.run(ms=100)
     _assert_identical_complete(net)
+    late, claimer = v.names[v.position.to_move], v.names[1 - v.position.to_move]
+    assert any(n.text == f"{late} ran out of time ({claimer} claimed it)." for n in host.notes)
 
 
 def test_resignation_ends_the_game(tmp_path):
