@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -127,10 +128,18 @@ def _cmd_join(args: argparse.Namespace) -> int:
     save = save_target(args.save)
     opts = net_options(args)
     address = args.address
+    if address.count(":") > 1 and not address.startswith("["):
+        raise UsageError(
+            f"address: {address!r} looks like an IPv6 address; write it in brackets with "
+            "the port, like [::1]:40517"
+        )
     try:
         parse_address(address)
-    except ValueError:
+    except ValueError as e:
         from santorini_p2p.net.discovery import browse, find_offer
+
+        if re.fullmatch(r".+:[0-9]+", address):
+            raise UsageError(str(e)) from None  # host:port, not a game's name: say what is wrong
 
         offer = find_offer(asyncio.run(browse(2.0)), address)
         if offer is None:

@@ -195,7 +195,7 @@ def _wrap(label: str, width: int) -> list[str]:
 
     lines: list[str] = []
     for line in label.split("\n"):
-        lines.extend(textwrap.wrap(line, width) or [""])
+        lines.extend(textwrap.wrap(line, width, break_on_hyphens=False) or [""])
     return lines
 
 
@@ -236,7 +236,9 @@ async def choose(
             for line in more:
                 out.append(("", f"       {line}\n"))
         if note:
-            out.append(("class:msg.warning", f"\n  {note}\n"))
+            # Wrapped, never cut: a refused connection's reason is read to the end.
+            wrapped = "\n".join("  " + line for line in _wrap(note, width() + 5))
+            out.append(("class:msg.warning", f"\n{wrapped}\n"))
         return out
 
     kb = KeyBindings()

@@ -184,3 +184,24 @@ def test_a_save_that_fails_at_the_end_keeps_the_game_and_says_where(tmp_path, ca
     assert f"santorini: error: cannot save the replay to {target.path}" in err
     assert f"it is kept at {replay}" in err
     assert replay.read_bytes() == b"SNTR\x01records"
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("127.0.0.1:99999", "address: port must be 1 to 65535, got 99999"),
+        ("::1", "looks like an IPv6 address; write it in brackets with the port, like [::1]:"),
+        ("fe80::1:2", "looks like an IPv6 address"),
+    ],
+)
+def test_join_says_what_is_wrong_with_an_address_instead_of_searching_the_lan(
+    home, capsys, monkeypatch, address, said
+):
+    from santorini_p2p.net import discovery
+
+    async def browse(wait):
+        raise AssertionError("searched the LAN for a game named like an address")
+
+    monkeypatch.setattr(discovery, "browse", browse)
+    assert main(["join", address]) == 2
+    assert said in capsys.readouterr().err

@@ -205,3 +205,18 @@ def test_help_fits_60_columns_between_words_and_a_small_window_says_the_size_it_
         term.wait_for("Window too small: needs 60x18, this is 50x14")
         term.send("\x11")
         assert term.wait_exit() == 0
+
+
+def test_a_long_note_on_the_start_screen_is_wrapped_not_cut(tmp_path):
+    env = clean_env(tmp_path)
+    home = tmp_path / "santorini"
+    home.mkdir(mode=0o700)
+    journal = home / "local-game.json"
+    journal.write_text('{"format": "santorini-local-game-1", "players": "not a list"}')
+    with Terminal(SANTORINI, env=env, cwd=tmp_path, columns=60, lines=24) as term:
+        screen = term.wait_for("Quit")
+        note = "".join(screen.split("7. Quit")[1].split())  # the note's words, wrapped or not
+        assert note.startswith("".join(f"{journal}: cannot resume:".split()))
+        assert all(len(line) <= 60 for line in screen.splitlines())
+        term.send("\x11")
+        assert term.wait_exit() == 0
