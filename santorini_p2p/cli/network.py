@@ -213,7 +213,7 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: all)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
-    p.add_argument("--gods", choices=("none", "draft", "challenger", "random"), default="none")
+    p.add_argument("--gods", choices=("none", "random", "draft", "challenger"), default="none")
     p.add_argument("--time", metavar="MOVE+BANK", help="seconds per move + bank (60+300) or none")
     p.add_argument(
         "--no-advertise", action="store_true", help="do not announce the game on the LAN"

@@ -819,18 +819,20 @@ class LanGames:
                 return None
             if pick == "resume":
                 return await self._resume_host(*found)
+        # The same questions, in the same words and order, as a game on this terminal.
         players = await self._choose(
-            "How many players?", [("2", "2 players"), ("3", "3 players"), ("4", "4 players")]
+            "How many players?",
+            [("2", "2 players"), ("3", "3 players"), ("4", "4 players (2 vs 2)")],
         )
         if players is None:
             return None
         gods = await self._choose(
             "Gods",
             [
-                ("none", "No gods"),
-                ("draft", "Draft: gods drawn at random, picked in turn"),
-                ("challenger", "Challenger: one player offers the gods"),
-                ("random", "Random: each player is dealt a god"),
+                ("none", "no gods (the simple game)"),
+                ("random", "a random god for each player"),
+                ("draft", "draft: take turns picking from gods drawn at random"),
+                ("challenger", "challenger: seat 1 offers gods, the others pick"),
             ],
         )
         if gods is None:
