@@ -228,6 +228,7 @@ class Session:
         # have sent it without fsync (SESSION.md section 8), and the same record must come out.
         self._acks_first = False
         self._move_key = -1
+        self._journal_clock = False
         self._move_started = now()
         self._last_record_ms = now()
         self._written = 0
@@ -328,6 +329,10 @@ class Session:
             ReplayError: the journal does not verify.
         """
         note = _read_note(journal_path)
+        try:  # before opening: opening the journal may write to it
+            written_ms: int | None = journal_path.stat().st_mtime_ns // 1_000_000
+        except OSError:
+            written_ms = None
         journal = Journal.open(journal_path)
         v = journal.validator
         header = v.header
@@ -350,9 +355,29 @@ class Session:
         s._nonce = bytes.fromhex(str(note["nonce"]))
         s._announced = v.next_seq
         s._acks_first = True
+        if written_ms is not None and not is_host:
+            s._resume_move_clock(written_ms)
         s._say(f"Resumed the game from {journal_path.name} at record {v.next_seq}.")
         s._advance()
         return s
+
+    def _resume_move_clock(self, written_ms: int) -> None:
+        """A resumed joiner: start the due move's clock when the journal was last written.
+
+        The last record came in (and was journaled) when the move became due at every peer;
+        the time since then, by this machine's wall clock, is what the others' clocks show
+        elapsed, so the resumed joiner shows the same clock as the host (SESSION.md 7). A
+        resumed host starts afresh instead, as its joiners do when they hear it again.
+        """
+        v = self.validator
+        tc = self.time_control()
+        if v is None or v.position is None or v.is_over or v.pending_acks or tc is None:
+            return
+        since = time.time_ns() // 1_000_000 - written_ms
+        limit = tc.move_ms + v.clocks[v.position.to_move]
+        self._move_key = v.next_seq
+        self._move_started = self._now() - max(0, min(since, limit))
+        self._journal_clock = True
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -565,7 +590,10 @@ class Session:
             state.connected = True
             if state.name:
                 self._say(f"{state.name} is connected again.")
-            if not self.is_host:
+            if not self.is_host and self._journal_clock:
+                # Resumed: the move's clock comes from the journal, not from a time cut off.
+                self._journal_clock = False
+            elif not self.is_host:
                 # What this peer saw of the clocks while cut off proves nothing: start afresh.
                 self._move_started = self._last_record_ms = now
         try:
@@ -1034,8 +1062,9 @@ class Session:
             self._warned_move = rec.index
             who = self.validator.names[rec.seat] if self.validator and rec.seat is not None else "?"
             self._say(
-                f"{who}'s clock reading ({claimed} ms) is {observed - claimed} ms below what "
-                "was observed here.",
+                f"{who} reports the move took {claimed / 1000:.1f} s, but "
+                f"{observed / 1000:.1f} s passed here since it was due: their clock counted "
+                "less (a reconnection or a slow link); their reading is the one recorded.",
                 NoteKind.WARNING,
             )
 
