@@ -361,6 +361,13 @@ class Session:
         s._advance()
         return s
 
+    def _own_move(self) -> bool:
+        """Whether this peer's seat is to move, with no acknowledgement owed."""
+        v = self.validator
+        if v is None or v.position is None or v.is_over or v.pending_acks:
+            return False
+        return v.seat_of(self.identity.public_key) == v.position.to_move
+
     def _resume_move_clock(self, written_ms: int) -> None:
         """A resumed joiner: start the due move's clock when the journal was last written.
 
@@ -593,8 +600,9 @@ class Session:
             if not self.is_host and self._journal_clock:
                 # Resumed: the move's clock comes from the journal, not from a time cut off.
                 self._journal_clock = False
-            elif not self.is_host:
-                # What this peer saw of the clocks while cut off proves nothing: start afresh.
+            elif not self.is_host and not self._own_move():
+                # What this peer saw of the others' clocks while cut off proves nothing: start
+                # afresh. Its own move's clock goes on: it knows how long it has thought.
                 self._move_started = self._last_record_ms = now
         try:
             self._handle(peer, state, frame)

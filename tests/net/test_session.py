@@ -265,6 +265,35 @@ def test_a_peer_resumed_mid_move_shows_the_same_clock_as_the_others(tmp_path, cr
         assert next(c for c in theirs if c.running).move_ms <= 41_000
 
 
+def test_a_joiner_cut_off_while_it_moves_keeps_its_clock_as_the_host_does(tmp_path):
+    net = Net.create(tmp_path, 2, time=TimeControl(60_000, 300_000), seed=21)
+    _play_until(net, Phase.PLAY, turns=1)
+    _idle(net)
+    host, joiner = net.sessions
+    v = host.validator
+    if v.seat_of(joiner.identity.public_key) != v.position.to_move:
+        net.bots = False
+        host.submit(legal_actions(v.position)[0])
+        _idle(net)
+    net.bots = False
+    assert v.seat_of(joiner.identity.public_key) == v.position.to_move
+    net.down.add(1)
+    for _ in range(20):
+        net.step(1000)  # the link is down for 20 s while the joiner thinks
+    net.down.clear()
+    for _ in range(500):
+        net.step()
+        if host.is_connected(joiner.identity.public_key) and joiner.is_connected(
+            host.identity.public_key
+        ):
+            break
+    assert joiner.is_connected(host.identity.public_key)
+    mine, theirs = host.clocks(), joiner.clocks()
+    for a, b in zip(mine, theirs, strict=True):
+        assert abs(a.move_ms - b.move_ms) <= 1000, (mine, theirs)
+    assert next(c for c in theirs if c.running).move_ms <= 41_000
+
+
 def test_crashed_host_resumes_from_its_journal(tmp_path):
     net = Net.create(tmp_path, 2, "challenger", seed=10)
     _play_until(net, Phase.PLAY, turns=3)
