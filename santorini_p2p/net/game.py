@@ -571,8 +571,12 @@ async def _advertise(
 
 
 def shown_address(bind: str) -> str:
-    """Return the address to give other players for a host bound to ``bind``."""
-    return bind if bind not in ("0.0.0.0", "") else lan_address()
+    """Return the address to give other players for a host bound to ``bind``.
+
+    An IPv6 address is put in brackets, so that ``ADDRESS:PORT`` reads as one.
+    """
+    shown = bind if bind not in ("0.0.0.0", "") else lan_address()
+    return f"[{shown}]" if ":" in shown and not shown.startswith("[") else shown
 
 
 def lan_address() -> str:

@@ -205,3 +205,10 @@ def test_join_says_what_is_wrong_with_an_address_instead_of_searching_the_lan(
     monkeypatch.setattr(discovery, "browse", browse)
     assert main(["join", address]) == 2
     assert said in capsys.readouterr().err
+
+
+def test_an_ipv6_host_address_is_shown_in_brackets():
+    from santorini_p2p.net.game import shown_address
+
+    assert shown_address("::1") == "[::1]"
+    assert shown_address("127.0.0.1") == "127.0.0.1"
