@@ -500,14 +500,27 @@ class Session:
             return ()
         p = v.position
         running = p.winner < 0 and not v.pending_acks and not self.stopped
+        flagged = self._flagged_seat()
         out = []
         for seat, bank in enumerate(v.clocks):
             if running and seat == p.to_move:
                 move_left, bank_left = read_clock(tc, bank, self._now() - self._move_started)
                 out.append(SeatClock(move_left, bank_left, True))
+            elif seat == flagged:
+                out.append(SeatClock(0, 0, False))  # its time ran out: it shows none left
             else:
                 out.append(SeatClock(tc.move_ms, bank, False))
         return tuple(out)
+
+    def _flagged_seat(self) -> int | None:
+        """The seat a timeout record ended the game for, if the game ended on time."""
+        v = self.validator
+        if v is None or v.result is None or v.result[1] != "time":
+            return None
+        for rec in reversed(v.records):
+            if isinstance(rec.message, Timeout):
+                return rec.message.seat
+        return None
 
     def _count(self) -> int:
         """The number of records held (cheaper than ``len(records)``)."""

@@ -325,6 +325,11 @@ def test_own_clock_running_out_loses_on_time(tmp_path):
     for session in net.sessions:
         notes = [n.text for n in session.notes if "ran out of time" in n.text]
         assert notes == [f"{late} ran out of time."], notes
+        # The flagged seat's clock shows no time left, not what it had when its move began.
+        loser = v.result[0] ^ 1
+        assert session.clocks()[loser].bank_ms == 0
+        assert session.clocks()[loser].move_ms == 0
+        assert session.clocks()[v.result[0]].bank_ms > 0
 
 
 def test_silent_mover_is_claimed_out_of_time(tmp_path):
