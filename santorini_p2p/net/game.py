@@ -919,20 +919,27 @@ class LanGames:
         choice = await self._choose("Join which game?", items)
         if choice is None:
             return None
-        if not choice:
-            choice = await self._ask("Join a game", "host:port: ")
-            if not choice:
-                return None
-        # connect() and reopen() check the address (a joiner's resume resolves it too).
-        found = find_unfinished(self.home, role="join", address=choice)
-        if found is not None:
-            try:
-                session, link, close = await reopen(*found, self.identity, self.home)
-            except (SantoriniError, ValueError) as e:
-                return f"cannot resume {found[0].name}: {e}"
-        else:
-            try:
-                session, link, close = await connect(choice, self.identity, self.home)
-            except (ValueError, AddressError) as e:
-                return str(e)
-        return NetworkGame(session, link, title=f"LAN game at {choice}", on_close=close)
+        typed = not choice
+        title = "Join a game"
+        while True:
+            if typed:
+                choice = await self._ask(title, "host:port: ")
+                if not choice:
+                    return None
+            # connect() and reopen() check the address (a joiner's resume resolves it too).
+            found = find_unfinished(self.home, role="join", address=choice)
+            if found is not None:
+                try:
+                    session, link, close = await reopen(*found, self.identity, self.home)
+                except (SantoriniError, ValueError) as e:
+                    return f"cannot resume {found[0].name}: {e}"
+            else:
+                try:
+                    session, link, close = await connect(choice, self.identity, self.home)
+                except (ValueError, AddressError) as e:
+                    if not typed:
+                        return str(e)
+                    # A typed address: say why under the title and ask again.
+                    title = f"Join a game\n{e}"
+                    continue
+            return NetworkGame(session, link, title=f"LAN game at {choice}", on_close=close)

@@ -294,7 +294,8 @@ async def choose(
 async def ask(title: str, prompt: str, *, paths: bool = False) -> str | None:
     """Ask for one line of text (a file name, an address); None on Escape.
 
-    With ``paths`` Tab completes file and directory names (a menu shows the choices).
+    The lines of ``title`` after its first (why the last answer did not do) are shown under
+    it, wrapped. With ``paths`` Tab completes file and directory names (a menu shows them).
     """
     from prompt_toolkit.completion import PathCompleter
     from prompt_toolkit.layout import Float, FloatContainer
@@ -320,8 +321,20 @@ async def ask(title: str, prompt: str, *, paths: bool = False) -> str | None:
         completer=PathCompleter(expanduser=True) if paths else None,
         complete_while_typing=False,
     )
-    header: StyleAndTextTuples = [("class:logo", _LOGO + "\n"), ("bold", f"  {title}\n")]
-    body = HSplit([Window(FormattedTextControl(header), height=8), field, Window()])
+    first, *more = title.split("\n")
+
+    def header() -> StyleAndTextTuples:
+        from prompt_toolkit.application.current import get_app
+
+        width = max(20, get_app().output.get_size().columns - 4)
+        out: StyleAndTextTuples = [("class:logo", _LOGO + "\n"), ("bold", f"  {first}\n")]
+        for line in more:  # why the last answer did not do: wrapped, in the warning colour
+            for part in _wrap(line, width):
+                out.append(("class:msg.warning", f"  {part}\n"))
+        return out
+
+    head = Window(FormattedTextControl(header), dont_extend_height=True)
+    body = HSplit([head, Window(height=1), field, Window()])
     app.layout = Layout(
         FloatContainer(
             body,
