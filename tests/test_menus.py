@@ -15,7 +15,7 @@ def test_hosting_from_the_start_screen_asks_as_a_game_on_this_terminal(tmp_path)
 
     async def menu(title, items):
         asked[title] = list(items)
-        return None if title == "Gods" else items[0][0]
+        return None if title == "Clocks" else items[0][0]
 
     async def ask(title, prompt):
         return None
@@ -24,6 +24,7 @@ def test_hosting_from_the_start_screen_asks_as_a_game_on_this_terminal(tmp_path)
     assert asyncio.run(lan.host()) is None
     assert asked["How many players?"] == list(start._PLAYERS_MENU)
     assert asked["Gods"] == list(start._GODS_MENU)
+    assert asked["Clocks"] == list(start._CLOCKS_MENU)
 
 
 def test_every_command_lists_the_god_modes_in_the_start_screens_order():

@@ -841,7 +841,16 @@ class LanGames:
         )
         if gods is None:
             return None
-        settings = GameSettings(int(players), gods, STANDARD)
+        clocks = await self._choose(
+            "Clocks",
+            [
+                ("timed", "1 minute a move plus a 5-minute bank (the standard)"),
+                ("untimed", "untimed"),
+            ],
+        )
+        if clocks is None:
+            return None
+        settings = GameSettings(int(players), gods, STANDARD if clocks == "timed" else None)
         ctx = new_context()
         try:
             link = await bind_host(ctx, self._bind, 0)
