@@ -709,7 +709,8 @@ async def loopback_game(
         AddressError: no port on 127.0.0.1 could be bound.
     """
     rng = random.Random(seed)
-    names = [f"{level.capitalize()} computer {i + 1}" for i, level in enumerate(levels)]
+    # Named before the draw decides the seats: a number in a name would not be its seat's.
+    names = [f"{level.capitalize()} {CALL_SIGNS[i]}" for i, level in enumerate(levels)]
     temp = tempfile.TemporaryDirectory(prefix="santorini-watch-")
     root = Path(temp.name)
     ctx = new_context()
@@ -750,6 +751,10 @@ async def loopback_game(
 
     title = f"computer players over {address}"
     return NetworkGame(session, link, bot=host_bot, rng=host_rng, title=title, on_close=close)
+
+
+CALL_SIGNS: Final = ("Alpha", "Bravo", "Charlie", "Delta")
+"""What tells apart the computer players watched over loopback (seat numbers come later)."""
 
 
 def resumed_title(note: dict[str, object]) -> str:

@@ -502,7 +502,7 @@ def test_computer_players_over_loopback_play_a_whole_game_and_leave_nothing(
     async def main():
         game = await loopback_game(levels, GameSettings(players, "random"), seed=7)
         assert game.title.startswith("computer players over 127.0.0.1:")
-        assert [s.name for s in game.seats()][:1] == ["Random computer 1"]
+        assert [s.name for s in game.seats()][:1] == ["Random Alpha"]
         async with asyncio.timeout(60):
             await game.run()
         return game
@@ -510,7 +510,9 @@ def test_computer_players_over_loopback_play_a_whole_game_and_leave_nothing(
     game = asyncio.run(main())
     assert game.session.is_complete
     names = game.session.seat_names()
-    assert sorted(names) == [f"Random computer {i + 1}" for i in range(players)]
+    signs = ["Alpha", "Bravo", "Charlie", "Delta"][:players]
+    assert sorted(names) == [f"Random {sign}" for sign in signs]
+    assert not any(ch.isdigit() for name in names for ch in name)  # no number to mistake
     # Every seat signed its records: the log, as sent, verifies and is complete.
     log = read_log(encode_frames(r.raw for r in game.session.records))
     assert log.is_complete
