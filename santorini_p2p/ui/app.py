@@ -150,6 +150,9 @@ _NOTES_HELP: Final = (
     "The last move: . where a worker left, * where one arrived, + a build.",
 )
 
+PANEL_MESSAGES: Final = 6
+"""Rows kept for the messages before the turns panel grows into a tall window's spare rows."""
+
 MIN_COLUMNS: Final = 60
 MIN_ROWS: Final = 18
 """The smallest terminal the game screen fits (the board is 35 x 13)."""
@@ -359,10 +362,19 @@ class GameScreen:
 
         return handler
 
+    def _panel_height(self) -> int:
+        """The height of the seats and turns panel: the board's, or more in a tall window.
+
+        The panel takes the rows left after the messages and the lines below them.
+        """
+        rows = get_app().output.get_size().rows
+        return max(BOARD_HEIGHT, rows - 4 - PANEL_MESSAGES)
+
     def _panel(self) -> StyleAndTextTuples:
         c = self.controller
         width = max(20, get_app().output.get_size().columns - BOARD_WIDTH - 1)
-        return list(render_panel(c.position, c.seats(), c.actions, width, BOARD_HEIGHT))
+        height = self._panel_height()
+        return list(render_panel(c.position, c.seats(), c.actions, width, height))
 
     def _messages(self) -> StyleAndTextTuples:
         messages = self.controller.messages
@@ -469,7 +481,7 @@ class GameScreen:
             height=BOARD_HEIGHT,
         )
         panel = Window(
-            FormattedTextControl(_safe(self._panel)), height=BOARD_HEIGHT, wrap_lines=False
+            FormattedTextControl(_safe(self._panel)), height=self._panel_height, wrap_lines=False
         )
         messages = Window(
             FormattedTextControl(_safe(self._messages), get_cursor_position=self._message_cursor),

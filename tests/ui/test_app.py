@@ -649,3 +649,18 @@ def test_watching_p_pauses_the_computers_and_n_plays_one_move():
             await asyncio.wait_for(task, 5)
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(("rows", "first_shown"), [(24, False), (44, True)])
+def test_the_turns_panel_grows_into_a_tall_windows_spare_rows(monkeypatch, rows, first_shown):
+    monkeypatch.setattr(DummyOutput, "get_size", lambda self: Size(rows=rows, columns=80))
+    with terminal():
+        game = LocalGame([Player("Ann"), Player("Ben")], time_control=None)
+        rng = random.Random(4)
+        while len(game.actions) < 40 and game.position.phase is not Phase.OVER:
+            game.submit(rng.choice(legal_actions(game.position)))
+        screen = GameScreen(game)
+        panel = fragments_text(screen._panel())
+        assert len(panel.splitlines()) <= max(13, rows - 10)
+        assert str(game.actions[-1]) in panel
+        assert ("1. place" in panel) is first_shown
