@@ -173,6 +173,16 @@ class _Peer:
     last_resend_ms: int = -(10**9)
 
 
+def _write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path``, readable by this user only (0600, as every file here)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+    os.chmod(path, 0o600)
+
+
 def game_dir(home: Path) -> Path:
     """Return the directory that holds journals, their notes and reports under ``home``."""
     return home / "games"
@@ -738,7 +748,7 @@ class Session:
             created_ms=self._created_ms,
         )
         raw = seal(self.identity, header)
-        game_dir(self.home).mkdir(parents=True, exist_ok=True)
+        game_dir(self.home).mkdir(parents=True, exist_ok=True, mode=0o700)
         self.journal = Journal.create(self.journal_path, raw)
         self._say("All seats are taken; drawing the start player.")
         self._broadcast(0, raw)
@@ -885,7 +895,7 @@ class Session:
                 return False
         self._game_id = h.game_id
         self._save_note()
-        game_dir(self.home).mkdir(parents=True, exist_ok=True)
+        game_dir(self.home).mkdir(parents=True, exist_ok=True, mode=0o700)
         if self.journal_path.exists():
             self.journal_path.unlink()
         self.journal = Journal.create(self.journal_path, raw)
@@ -1226,7 +1236,7 @@ class Session:
         if not self._game_id:
             return None
         d = game_dir(self.home)
-        d.mkdir(parents=True, exist_ok=True)
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
         base = d / f"{self._game_id.hex()}-stop"
         raws = [r.raw for r in self.records]
         if offending is not None and offending not in raws:
@@ -1252,8 +1262,8 @@ class Session:
             except WireError as e:
                 lines.append(f"  {index} refused, undecodable: {e}")
         try:
-            base.with_suffix(".sntr").write_bytes(encode_frames(raws))
-            base.with_suffix(".txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+            _write_private(base.with_suffix(".sntr"), encode_frames(raws))
+            _write_private(base.with_suffix(".txt"), ("\n".join(lines) + "\n").encode("utf-8"))
         except OSError as e:
             LOG.error("cannot write the stop report: %s", e)
             return None
@@ -1328,7 +1338,7 @@ class Session:
         if not self._game_id:
             return
         d = game_dir(self.home)
-        d.mkdir(parents=True, exist_ok=True)
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = d / f"{self._game_id.hex()}.json"
         body = json.dumps(
             {

@@ -173,6 +173,10 @@ def test_disagreeing_engine_stops_both_sides_with_reports(tmp_path, monkeypatch)
         assert "state hash here" in text
         assert "position:" in text
         assert s.report_path.with_suffix(".sntr").exists()
+        # Private, as every file of a player's: the directory 0700, the files 0600.
+        assert s.report_path.parent.stat().st_mode & 0o777 == 0o700
+        for report in (s.report_path, s.report_path.with_suffix(".sntr")):
+            assert report.stat().st_mode & 0o777 == 0o600
     monkeypatch.setattr(wire_log, "state_hash", real)
     verdict = verify_file(joiner.report_path.with_suffix(".sntr"))
     assert not verdict.ok
