@@ -1,9 +1,10 @@
 """The HTML export in a real headless browser (Chromium), driven over the DevTools protocol.
 
 Skipped, saying so, when no Chromium is installed (``apt-get install chromium``, or set
-``SANTORINI_CHROMIUM`` to the browser's path). The page must load with no request leaving
-it, show the board, step with the arrow keys, Home/End, the slider and the turn list, raise
-no script error, and fit a phone-sized screen.
+``SANTORINI_CHROMIUM`` to the browser's path); with ``CI`` set they fail instead, so that a
+CI machine without a browser cannot pass them unseen (``.ci/run`` installs one). The page must
+load with no request leaving it, show the board, step with the arrow keys, Home/End, the
+slider and the turn list, raise no script error, and fit a phone-sized screen.
 """
 
 from __future__ import annotations
@@ -150,6 +151,11 @@ class DevTools:
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevTools]:
     exe = find_browser()
+    if exe is None and os.environ.get("CI"):
+        pytest.fail(
+            "no Chromium installed: on CI the HTML page must be tested in a browser "
+            "(.ci/run installs the chromium package; or set SANTORINI_CHROMIUM)"
+        )
     if exe is None:
         pytest.skip(
             "SKIPPED: no Chromium installed, so the HTML page was NOT tested in a browser "
@@ -331,3 +337,66 @@ def test_a_bad_file_opens_without_script_errors_and_says_it_fails(page, tmp_path
     if t.steps:
         page.key("Home", 36)
         assert step(page) == 0
+
+
+def test_a_local_game_with_long_names_reads_on_a_small_phone(browser, tmp_path):
+    """A game kept by ``play`` (three players, gods, long names) at 320 CSS pixels wide."""
+    import random
+
+    from santorini_p2p.engine import Phase, legal_actions
+    from santorini_p2p.ui.games import Recording
+    from santorini_p2p.ui.local import LocalGame, Player
+    from santorini_p2p.wire.identity import Identity
+
+    names = ["Konstantinopoulos-Papadimitriou", "Computer (medium)", "Player with a long name"]
+    me = Identity.from_seed(bytes(32), names[0])
+    rec = Recording.new(me, names, "random", seed=5)
+    local = LocalGame([Player(n) for n in names], time_control=None, recording=rec, home=tmp_path)
+    rng = random.Random(5)
+    while local.position.phase is not Phase.OVER:
+        local.submit(rng.choice(legal_actions(local.position)))
+    assert local.replay is not None
+    path = tmp_path / "phone.html"
+    path.write_text(export_html(read_timeline(local.replay.read_bytes())), encoding="utf-8")
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=320,
+        height=640,
+        deviceScaleFactor=2,
+        mobile=True,
+    )
+    try:
+        browser.events.clear()
+        browser.call("Page.navigate", url=path.as_uri())
+        browser.wait_event("Page.loadEventFired")
+        wide = browser.eval(
+            "Array.from(document.querySelectorAll('body *')).filter(e=>"
+            "e.getBoundingClientRect().right>320.5).map(e=>e.tagName+'#'+e.id+'.'+e.className)"
+        )
+        assert browser.eval("document.documentElement.scrollWidth") <= 320, wide
+        for control in ("first", "prev", "next", "last", "slider"):
+            box = browser.eval(
+                f"(r=>[r.left,r.right])(document.getElementById('{control}')"
+                ".getBoundingClientRect())"
+            )
+            assert box[0] >= 0, (control, box)
+            assert box[1] <= 320, (control, box)
+        seats = browser.eval("document.getElementById('seats').innerText")
+        assert all(n in seats for n in names)
+        # The turn list scrolls up and down only, and its first row is not cut off.
+        turns = browser.eval(
+            "(l=>[l.scrollWidth,l.clientWidth,l.getBoundingClientRect().top,"
+            "l.querySelector('button').getBoundingClientRect().top])"
+            "(document.getElementById('turns'))"
+        )
+        assert turns[0] <= turns[1], turns
+        browser.eval("document.getElementById('first').click()")
+        browser.eval("document.getElementById('turns').scrollTop=0")
+        top = browser.eval(
+            "(l=>l.querySelector('button').getBoundingClientRect().top"
+            "-l.getBoundingClientRect().top)(document.getElementById('turns'))"
+        )
+        assert top >= 0
+        assert not [e for e in browser.events if e["method"] == "Runtime.exceptionThrown"]
+    finally:
+        browser.call("Emulation.clearDeviceMetricsOverride")

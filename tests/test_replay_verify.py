@@ -155,7 +155,8 @@ def test_verify_json(files, capsys):
 def test_verify_missing_and_foreign_files(tmp_path, capsys):
     text = tmp_path / "notes.txt"
     text.write_text("hello")
-    assert main(["replay", "verify", str(tmp_path / "nope"), str(text)]) == 1
+    # A file that is not there is bad input (2), as in every command; the others still verify.
+    assert main(["replay", "verify", str(tmp_path / "nope"), str(text)]) == 2
     err = capsys.readouterr().err
     assert "nope: cannot read" in err
     assert "notes.txt: not a replay file" in err
@@ -164,7 +165,7 @@ def test_verify_missing_and_foreign_files(tmp_path, capsys):
 def test_verify_a_directory_or_empty_file_without_traceback(tmp_path, capsys):
     empty = tmp_path / "empty.sntr"
     empty.write_bytes(b"")
-    assert main(["replay", "verify", str(tmp_path), str(empty)]) == 1
+    assert main(["replay", "verify", str(tmp_path), str(empty)]) == 2
     err = capsys.readouterr().err
     assert f"{tmp_path}: cannot read" in err
     assert "empty.sntr: not a replay file" in err

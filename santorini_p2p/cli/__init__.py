@@ -9,7 +9,9 @@ imported inside the handlers, so that ``santorini --help`` starts fast.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
+from typing import Final
 
 from santorini_p2p import __version__
 from santorini_p2p.cli import computer, console, engine, network, replay
@@ -30,9 +32,32 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_VALUE_OPTIONS: Final = ("--time",)
+"""Options whose value may start with ``-`` (``--time -5+10``), which argparse would take for
+an option and refuse with a message about a missing argument instead of saying what is wrong."""
+
+
+def _join_values(argv: Sequence[str]) -> list[str]:
+    """``--time -5+10`` as ``--time=-5+10``, so the value reaches its own check."""
+    out: list[str] = []
+    args = iter(argv)
+    for a in args:
+        if a in _VALUE_OPTIONS:
+            value = next(args, None)
+            if value is not None and value.startswith("-") and value != "--":
+                out.append(f"{a}={value}")
+                continue
+            out.append(a)
+            if value is not None:
+                out.append(value)
+            continue
+        out.append(a)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
-    args = _build_parser().parse_args(argv)
+    args = _build_parser().parse_args(_join_values(sys.argv[1:] if argv is None else argv))
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:
         return console.open_console()

@@ -7,8 +7,12 @@ usage or bad input. Errors go to standard error as ``santorini: error: ...``.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import shutil
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias
 
@@ -17,13 +21,17 @@ from santorini_p2p.errors import SantoriniError
 
 __all__ = [
     "Handler",
+    "SaveTarget",
     "Subparsers",
     "UsageError",
     "error",
+    "output_target",
     "position_arg",
     "progress",
     "read_input",
+    "readable_file",
     "run",
+    "save_target",
     "think",
     "usage",
     "write_output",
@@ -105,6 +113,29 @@ def read_input(path: str) -> bytes:
         raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
 
 
+def readable_file(path: str) -> Path:
+    """A file named on the command line that can be read, or a usage error (exit 2) saying why."""
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+    return Path(path)
+
+
+def output_target(out: str | None, force: bool) -> None:
+    """Check ``-o OUT`` before any work: an existing file is overwritten only with ``--force``."""
+    if out is None or out == "-":
+        return
+    path = Path(out)
+    if path.is_dir():
+        raise UsageError(f"output: {out!r} is a directory; give a file name")
+    if not path.parent.is_dir():
+        raise UsageError(f"output: no directory {str(path.parent)!r} to write into")
+    if path.exists() and not force:
+        raise UsageError(f"output: {out} exists; add --force to overwrite it")
+
+
 def write_output(out: str | None, data: bytes) -> None:
     """Write ``data`` to the file ``out``, or to standard output for None or ``-``."""
     if out is None or out == "-":
@@ -115,3 +146,48 @@ def write_output(out: str | None, data: bytes) -> None:
         Path(out).write_bytes(data)
     except OSError as e:
         raise UsageError(f"cannot write {out}: {e.strerror or e}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class SaveTarget:
+    """Where ``--save`` copies a finished game, checked before the game began."""
+
+    path: Path
+
+    def copy_from(self, replay: Path) -> bool:
+        """Copy the finished ``replay`` here; on failure say why and where the game is kept."""
+        try:
+            shutil.copyfile(replay, self.path)
+        except OSError as e:
+            error(
+                f"cannot save the replay to {self.path}: {e.strerror or e}; it is kept at {replay}"
+            )
+            return False
+        return True
+
+
+def save_target(text: str | None) -> SaveTarget | None:
+    """Check a ``--save FILE`` before any game starts: a file that can be written, or exit 2.
+
+    The check writes nothing that was not there: a file it has to create to try is removed.
+    """
+    if text is None:
+        return None
+    path = Path(text)
+    if not text or path.is_dir():
+        raise UsageError(
+            f"save: {text!r} is a directory; give a file name, like {path / 'game.sntr'}"
+        )
+    parent = path.parent
+    if not parent.is_dir():
+        raise UsageError(f"save: no directory {str(parent)!r} to write into")
+    existed = path.exists()
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as e:
+        raise UsageError(f"save: cannot write {text!r}: {e.strerror or e}") from None
+    if not existed:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+    return SaveTarget(path)

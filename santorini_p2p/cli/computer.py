@@ -154,7 +154,7 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players (2)")
     p.add_argument(
         "--gods",
-        choices=("none", "random", "challenger", "draft"),
+        choices=("none", "random", "draft", "challenger"),
         default="none",
         help="how gods are chosen (default none)",
     )

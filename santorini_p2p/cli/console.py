@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from santorini_p2p.cli.common import Subparsers, UsageError, think
+from santorini_p2p.cli.common import Subparsers, UsageError, save_target, think
 
 if TYPE_CHECKING:
     from santorini_p2p.ui.start import GameOptions, NetworkGames
@@ -39,22 +39,44 @@ def _lan_games() -> NetworkGames:
 
 
 def _console_options(args: argparse.Namespace) -> GameOptions:
+    from santorini_p2p.net.clock import parse_time_control
+    from santorini_p2p.ui.local import TimeControl
     from santorini_p2p.ui.start import GameOptions
 
+    clock = TimeControl()
+    timed = not args.untimed
+    if args.time is not None:
+        try:
+            tc = parse_time_control(args.time)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        timed = timed and tc is not None
+        if tc is not None:
+            clock = TimeControl(tc.move_ms, tc.bank_ms)
     return GameOptions(
         gods=args.gods,
         seed=args.seed,
-        timed=not args.untimed,
+        timed=timed,
         mouse=args.mouse,
         think=think(getattr(args, "think", None)),
+        clock=clock,
     )
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from santorini_p2p.ui.start import play
 
+    save = save_target(args.save)
+    options = _console_options(args)
     try:
-        return play(args.bot, args.players, _console_options(args), resume=args.resume)
+        return play(
+            args.bot,
+            args.players,
+            options,
+            resume=args.resume,
+            save=save.copy_from if save is not None else None,
+            new=args.new,
+        )
     except ValueError as e:
         raise UsageError(str(e)) from None
 
@@ -82,7 +104,12 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
         help="how gods are chosen (default none)",
     )
     p.add_argument("--seed", type=int, help="seed of the god draw and the computer's choices")
-    p.add_argument("--untimed", action="store_true", help="no clocks (default: 1 min + 5 min)")
+    p.add_argument(
+        "--time",
+        metavar="MOVE+BANK",
+        help="seconds per move + bank (default 60+300), or none for no clocks",
+    )
+    p.add_argument("--untimed", action="store_true", help="no clocks (the same as --time none)")
     p.add_argument("--no-mouse", dest="mouse", action="store_false", help="ignore the mouse")
     p.add_argument("--think", type=float, metavar="S", help="the computer's seconds a turn")
 
@@ -96,10 +123,16 @@ def add_commands(sub: Subparsers) -> None:
         help="play on this terminal: against the computer, or hot-seat",
         description="Open the game screen: against the computer with --bot LEVEL, otherwise "
         "hot-seat (players take turns at this terminal). Tab completes every legal action; "
-        "? shows the keys and the gods.",
+        "? shows the keys and the gods. Without a terminal, turns are read as text from "
+        "standard input, one a line. Every finished game is kept as a replay file under "
+        "$SANTORINI_HOME/games/.",
     )
     p.add_argument("--bot", choices=LEVELS, metavar="LEVEL", help=", ".join(LEVELS))
     p.add_argument("--resume", action="store_true", help="play on the game left unfinished here")
+    p.add_argument(
+        "--new", action="store_true", help="start a new game, giving up an unfinished one"
+    )
+    p.add_argument("--save", metavar="FILE", help="also copy the finished replay to FILE")
     _add_game_options(p)
     p.set_defaults(handler=_cmd_play)
 

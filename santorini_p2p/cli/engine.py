@@ -24,7 +24,10 @@ from santorini_p2p.engine import (
 )
 from santorini_p2p.errors import SantoriniError
 
-__all__ = ["add_commands", "moves_batch"]
+__all__ = ["LEGEND", "add_commands", "moves_batch"]
+
+LEGEND = "legend: the digit is the level (. for 0), X a dome, A B C the workers of each side"
+"""What ``show`` prints under the board: how to read a square."""
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
@@ -37,6 +40,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
         print(board_svg(p, title=format_position(p)))
         return 0
     print(render_text(p))
+    print(LEGEND)
     return 0
 
 

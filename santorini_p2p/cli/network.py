@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from santorini_p2p.cli.common import Subparsers, UsageError, error, think
+from santorini_p2p.cli.common import (
+    SaveTarget,
+    Subparsers,
+    UsageError,
+    error,
+    save_target,
+    think,
+)
 
 if TYPE_CHECKING:
     from santorini_p2p.net.game import GameOutcome, NetworkGame, PlayOptions
@@ -33,8 +40,6 @@ def net_options(args: argparse.Namespace) -> PlayOptions:
             me = Identity.from_seed(me.seed, check_name(args.name))
         except ValueError as e:
             raise UsageError(str(e)) from None
-    if args.save and not Path(args.save).resolve().parent.is_dir():
-        raise UsageError(f"save: no directory {str(Path(args.save).parent)!r} to write into")
     if args.bot is not None:
         from santorini_p2p.ai import LEVELS
 
@@ -48,7 +53,6 @@ def net_options(args: argparse.Namespace) -> PlayOptions:
         bot=args.bot,
         seed=args.seed,
         think=think(args.think),
-        save=Path(args.save) if args.save else None,
         on_note=None if screen else lambda text: print(text, flush=True),
         on_start=None if args.bot or screen else start_prompt,
         play=_on_screen if screen else None,
@@ -69,9 +73,12 @@ async def _on_screen(game: NetworkGame) -> None:
         print("left the game; run the same command again to resume it", flush=True)
 
 
-def _net_finish(out: GameOutcome) -> int:
+def _net_finish(out: GameOutcome, save: SaveTarget | None) -> int:
+    """Report how a network game ended; copy its replay to ``--save``'s file if it finished."""
     if out.complete:
         print(f"game over: {out.result}; replay {out.journal}", flush=True)
+        if save is not None and out.journal is not None and not save.copy_from(out.journal):
+            return 1
         return 0
     error(out.stopped or "the game did not finish")
     if out.report is not None:
@@ -88,11 +95,12 @@ def _cmd_host(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"port: expected 0 (any free port) to 65535, got {args.port}")
+    save = save_target(args.save)
     opts = net_options(args)
     found = find_unfinished(opts.home, role="host")
     if found is not None:
         print(f"resuming the unfinished game {found[0].stem}", flush=True)
-        return _net_finish(asyncio.run(resume_game(*found, opts)))
+        return _net_finish(asyncio.run(resume_game(*found, opts)), save)
     try:
         tc = parse_time_control(args.time) if args.time is not None else STANDARD
         settings = GameSettings(args.players, args.gods, tc)
@@ -108,7 +116,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
     out = asyncio.run(
         host_game(settings, opts, bind=args.bind, port=args.port, on_listening=listening)
     )
-    return _net_finish(out)
+    return _net_finish(out, save)
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
@@ -117,12 +125,21 @@ def _cmd_join(args: argparse.Namespace) -> int:
     from santorini_p2p.net.game import find_unfinished, join_game, resume_game
     from santorini_p2p.net.transport import parse_address
 
+    save = save_target(args.save)
     opts = net_options(args)
     address = args.address
+    if address.count(":") > 1 and not address.startswith("["):
+        raise UsageError(
+            f"address: {address!r} looks like an IPv6 address; write it in brackets with "
+            "the port, like [::1]:40517"
+        )
     try:
         parse_address(address)
-    except ValueError:
+    except ValueError as e:
         from santorini_p2p.net.discovery import browse, find_offer
+
+        if re.fullmatch(r".+:[0-9]+", address):
+            raise UsageError(str(e)) from None  # host:port, not a game's name: say what is wrong
 
         offer = find_offer(asyncio.run(browse(2.0)), address)
         if offer is None:
@@ -133,8 +150,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
     found = find_unfinished(opts.home, role="join", address=address)
     if found is not None:
         print(f"resuming the unfinished game {found[0].stem}", flush=True)
-        return _net_finish(asyncio.run(resume_game(*found, opts)))
-    return _net_finish(asyncio.run(join_game(address, opts)))
+        return _net_finish(asyncio.run(resume_game(*found, opts)), save)
+    return _net_finish(asyncio.run(join_game(address, opts)), save)
 
 
 def _cmd_resume(args: argparse.Namespace) -> int:
@@ -143,6 +160,7 @@ def _cmd_resume(args: argparse.Namespace) -> int:
     from santorini_p2p.net.game import resume_game
     from santorini_p2p.net.session import unfinished_games
 
+    save = save_target(args.save)
     opts = net_options(args)
     games = unfinished_games(opts.home, stopped=bool(args.game))
     if args.game:
@@ -151,7 +169,11 @@ def _cmd_resume(args: argparse.Namespace) -> int:
         error("no unfinished network game to resume")
         return 1
     print(f"resuming the unfinished game {games[0][0].stem}", flush=True)
-    return _net_finish(asyncio.run(resume_game(*games[0], opts)))
+    return _net_finish(asyncio.run(resume_game(*games[0], opts)), save)
+
+
+_GAMES_ROW = "{:<21} {:<19} {:>2} {:<10} {:<7} {}"
+"""A line of ``santorini games``: 63 columns and the host's name (16 at most), 80 in all."""
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
@@ -162,11 +184,11 @@ def _cmd_games(args: argparse.Namespace) -> int:
     if not args.wait >= 0:  # also refuses nan
         raise UsageError(f"wait: expected a number of seconds of at least 0, got {args.wait}")
     offers = asyncio.run(browse(args.wait))
+    if offers:
+        print(_GAMES_ROW.format("ADDRESS", "FINGERPRINT", "PL", "GODS", "TIME", "HOST"))
     for o in offers:
-        print(
-            f"{o.endpoint:21}  {o.host_name} ({o.fingerprint})  "
-            f"players {o.players}  gods {o.gods}  time {o.time}"
-        )
+        name = o.host_name if len(o.host_name) <= 16 else o.host_name[:15] + "~"
+        print(_GAMES_ROW.format(o.endpoint, o.fingerprint, o.players, o.gods, o.time, name))
     if not offers:
         print("no games offered on the LAN right now", file=sys.stderr)
     return 0
@@ -191,7 +213,7 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: all)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
-    p.add_argument("--gods", choices=("none", "draft", "challenger", "random"), default="none")
+    p.add_argument("--gods", choices=("none", "random", "draft", "challenger"), default="none")
     p.add_argument("--time", metavar="MOVE+BANK", help="seconds per move + bank (60+300) or none")
     p.add_argument(
         "--no-advertise", action="store_true", help="do not announce the game on the LAN"

@@ -12,8 +12,10 @@ from santorini_p2p.cli.common import (
     Subparsers,
     UsageError,
     error,
+    output_target,
     progress,
     read_input,
+    readable_file,
     usage,
     write_output,
 )
@@ -57,7 +59,7 @@ def _cmd_replay_verify(args: argparse.Namespace) -> int:
         raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
     files: list[str] = args.files
     show = len(files) >= 20 and sys.stderr.isatty() and not args.json
-    failed = 0
+    failed = unreadable = 0
     verdicts = []
     for done, v in enumerate(verify_files(files, jobs), 1):
         if show:
@@ -69,36 +71,60 @@ def _cmd_replay_verify(args: argparse.Namespace) -> int:
         else:
             error(v.line())
         failed += not v.ok
+        unreadable += v.kind == "OSError"
         if show:
             progress(done, len(files))
     if args.json:
         print(json.dumps(verdicts, indent=None))
-    return 1 if failed else 0
+    # A file that is not there (or is a directory) is bad input, as in every command: exit 2.
+    return 2 if unreadable else 1 if failed else 0
 
 
 def _cmd_replay_show(args: argparse.Namespace) -> int:
     from santorini_p2p.ui.replay_view import show_replay
 
+    readable_file(args.file)
     return show_replay(args.file, mouse=args.mouse)
 
 
 # -- sharing replays (replay/export_*.py) -------------------------------------------------------
 
 
-_EXPORT_SUFFIXES: Final = {".html": "html", ".htm": "html", ".json": "json", ".svg": "svg"}
+_EXPORT_SUFFIXES: Final = {
+    ".html": "html",
+    ".htm": "html",
+    ".json": "json",
+    ".svg": "svg",
+    ".txt": "text",
+    "": "text",
+}
 """The export format an output file's extension asks for when ``--format`` is not given."""
+
+
+def _export_format(args: argparse.Namespace) -> str:
+    """The format ``--format`` names, or else the one ``-o OUT``'s extension asks for."""
+    if args.format is not None:
+        return str(args.format)
+    suffix = Path(args.output or "-").suffix.lower()
+    if suffix not in _EXPORT_SUFFIXES:
+        raise UsageError(
+            f"output: cannot tell the format of {args.output!r} from {suffix!r}; name the file "
+            ".html, .json, .svg or .txt, or give --format"
+        )
+    return _EXPORT_SUFFIXES[suffix]
 
 
 def _cmd_replay_export(args: argparse.Namespace) -> int:
     from santorini_p2p.replay.export_text import load_timeline
 
+    fmt = _export_format(args)
+    output_target(args.output, args.force)
     t = load_timeline(read_input(args.file))
     if t.header is None:
         raise SantoriniError(f"{args.file}: {t.verification}; nothing to export")
     n = len(t.steps)
     if args.ply is not None and not 0 <= args.ply <= n:
         raise UsageError(f"ply: expected 0 to {n} (the game has {n} steps), got {args.ply}")
-    fmt = args.format or _EXPORT_SUFFIXES.get(Path(args.output or "-").suffix.lower(), "text")
     if fmt == "text":
         from santorini_p2p.replay.export_text import export_text
 
@@ -134,6 +160,8 @@ def _cmd_replay_info(args: argparse.Namespace) -> int:
 
     t = load_timeline(read_input(args.file))
     h = t.header
+    if h is None and not t.records:
+        raise SantoriniError(f"{args.file}: {t.verification}")
     print(f"file          {args.file}")
     for p in t.players:
         god = f"  {p.god}" if p.god not in ("", "?") else ""
@@ -156,6 +184,7 @@ def _cmd_replay_import(args: argparse.Namespace) -> int:
     from santorini_p2p.replay.export_text import TextReplayError, check_text
     from santorini_p2p.wire.log import FILE_MAGIC
 
+    output_target(args.output, args.force)
     data = read_input(args.file)
     if data.startswith(FILE_MAGIC):
         raise SantoriniError(
@@ -197,6 +226,7 @@ def _add_export_commands(actions: Subparsers) -> None:
         "--ply", type=int, metavar="N", help="the step to show (0: the start; default last)"
     )
     p.add_argument("-o", "--output", metavar="OUT", help="write to OUT (default standard output)")
+    p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     p.set_defaults(handler=_cmd_replay_export)
 
     p = actions.add_parser(
@@ -216,6 +246,7 @@ def _add_export_commands(actions: Subparsers) -> None:
     )
     p.add_argument("file", metavar="TEXTFILE", help="a .santorini.txt text export")
     p.add_argument("-o", "--output", metavar="OUT", required=True, help="the replay file to write")
+    p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     p.set_defaults(handler=_cmd_replay_import)
 
 

@@ -571,8 +571,12 @@ async def _advertise(
 
 
 def shown_address(bind: str) -> str:
-    """Return the address to give other players for a host bound to ``bind``."""
-    return bind if bind not in ("0.0.0.0", "") else lan_address()
+    """Return the address to give other players for a host bound to ``bind``.
+
+    An IPv6 address is put in brackets, so that ``ADDRESS:PORT`` reads as one.
+    """
+    shown = bind if bind not in ("0.0.0.0", "") else lan_address()
+    return f"[{shown}]" if ":" in shown and not shown.startswith("[") else shown
 
 
 def lan_address() -> str:
@@ -705,7 +709,8 @@ async def loopback_game(
         AddressError: no port on 127.0.0.1 could be bound.
     """
     rng = random.Random(seed)
-    names = [f"{level.capitalize()} computer {i + 1}" for i, level in enumerate(levels)]
+    # Named before the draw decides the seats: a number in a name would not be its seat's.
+    names = [f"{level.capitalize()} {CALL_SIGNS[i]}" for i, level in enumerate(levels)]
     temp = tempfile.TemporaryDirectory(prefix="santorini-watch-")
     root = Path(temp.name)
     ctx = new_context()
@@ -746,6 +751,10 @@ async def loopback_game(
 
     title = f"computer players over {address}"
     return NetworkGame(session, link, bot=host_bot, rng=host_rng, title=title, on_close=close)
+
+
+CALL_SIGNS: Final = ("Alpha", "Bravo", "Charlie", "Delta")
+"""What tells apart the computer players watched over loopback (seat numbers come later)."""
 
 
 def resumed_title(note: dict[str, object]) -> str:
@@ -819,23 +828,34 @@ class LanGames:
                 return None
             if pick == "resume":
                 return await self._resume_host(*found)
+        # The same questions, in the same words and order, as a game on this terminal.
         players = await self._choose(
-            "How many players?", [("2", "2 players"), ("3", "3 players"), ("4", "4 players")]
+            "How many players?",
+            [("2", "2 players"), ("3", "3 players"), ("4", "4 players (2 vs 2)")],
         )
         if players is None:
             return None
         gods = await self._choose(
             "Gods",
             [
-                ("none", "No gods"),
-                ("draft", "Draft: gods drawn at random, picked in turn"),
-                ("challenger", "Challenger: one player offers the gods"),
-                ("random", "Random: each player is dealt a god"),
+                ("none", "no gods (the simple game)"),
+                ("random", "a random god for each player"),
+                ("draft", "draft: take turns picking from gods drawn at random"),
+                ("challenger", "challenger: seat 1 offers gods, the others pick"),
             ],
         )
         if gods is None:
             return None
-        settings = GameSettings(int(players), gods, STANDARD)
+        clocks = await self._choose(
+            "Clocks",
+            [
+                ("timed", "1 minute a move plus a 5-minute bank (the standard)"),
+                ("untimed", "untimed"),
+            ],
+        )
+        if clocks is None:
+            return None
+        settings = GameSettings(int(players), gods, STANDARD if clocks == "timed" else None)
         ctx = new_context()
         try:
             link = await bind_host(ctx, self._bind, 0)
@@ -913,20 +933,27 @@ class LanGames:
         choice = await self._choose("Join which game?", items)
         if choice is None:
             return None
-        if not choice:
-            choice = await self._ask("Join a game", "host:port: ")
-            if not choice:
-                return None
-        # connect() and reopen() check the address (a joiner's resume resolves it too).
-        found = find_unfinished(self.home, role="join", address=choice)
-        if found is not None:
-            try:
-                session, link, close = await reopen(*found, self.identity, self.home)
-            except (SantoriniError, ValueError) as e:
-                return f"cannot resume {found[0].name}: {e}"
-        else:
-            try:
-                session, link, close = await connect(choice, self.identity, self.home)
-            except (ValueError, AddressError) as e:
-                return str(e)
-        return NetworkGame(session, link, title=f"LAN game at {choice}", on_close=close)
+        typed = not choice
+        title = "Join a game"
+        while True:
+            if typed:
+                choice = await self._ask(title, "host:port: ")
+                if not choice:
+                    return None
+            # connect() and reopen() check the address (a joiner's resume resolves it too).
+            found = find_unfinished(self.home, role="join", address=choice)
+            if found is not None:
+                try:
+                    session, link, close = await reopen(*found, self.identity, self.home)
+                except (SantoriniError, ValueError) as e:
+                    return f"cannot resume {found[0].name}: {e}"
+            else:
+                try:
+                    session, link, close = await connect(choice, self.identity, self.home)
+                except (ValueError, AddressError) as e:
+                    if not typed:
+                        return str(e)
+                    # A typed address: say why under the title and ask again.
+                    title = f"Join a game\n{e}"
+                    continue
+            return NetworkGame(session, link, title=f"LAN game at {choice}", on_close=close)

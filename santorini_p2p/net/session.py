@@ -173,6 +173,16 @@ class _Peer:
     last_resend_ms: int = -(10**9)
 
 
+def _write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path``, readable by this user only (0600, as every file here)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+    os.chmod(path, 0o600)
+
+
 def game_dir(home: Path) -> Path:
     """Return the directory that holds journals, their notes and reports under ``home``."""
     return home / "games"
@@ -228,6 +238,7 @@ class Session:
         # have sent it without fsync (SESSION.md section 8), and the same record must come out.
         self._acks_first = False
         self._move_key = -1
+        self._journal_clock = False
         self._move_started = now()
         self._last_record_ms = now()
         self._written = 0
@@ -328,6 +339,10 @@ class Session:
             ReplayError: the journal does not verify.
         """
         note = _read_note(journal_path)
+        try:  # before opening: opening the journal may write to it
+            written_ms: int | None = journal_path.stat().st_mtime_ns // 1_000_000
+        except OSError:
+            written_ms = None
         journal = Journal.open(journal_path)
         v = journal.validator
         header = v.header
@@ -350,9 +365,36 @@ class Session:
         s._nonce = bytes.fromhex(str(note["nonce"]))
         s._announced = v.next_seq
         s._acks_first = True
+        if written_ms is not None and not is_host:
+            s._resume_move_clock(written_ms)
         s._say(f"Resumed the game from {journal_path.name} at record {v.next_seq}.")
         s._advance()
         return s
+
+    def _own_move(self) -> bool:
+        """Whether this peer's seat is to move, with no acknowledgement owed."""
+        v = self.validator
+        if v is None or v.position is None or v.is_over or v.pending_acks:
+            return False
+        return v.seat_of(self.identity.public_key) == v.position.to_move
+
+    def _resume_move_clock(self, written_ms: int) -> None:
+        """A resumed joiner: start the due move's clock when the journal was last written.
+
+        The last record came in (and was journaled) when the move became due at every peer;
+        the time since then, by this machine's wall clock, is what the others' clocks show
+        elapsed, so the resumed joiner shows the same clock as the host (SESSION.md 7). A
+        resumed host starts afresh instead, as its joiners do when they hear it again.
+        """
+        v = self.validator
+        tc = self.time_control()
+        if v is None or v.position is None or v.is_over or v.pending_acks or tc is None:
+            return
+        since = time.time_ns() // 1_000_000 - written_ms
+        limit = tc.move_ms + v.clocks[v.position.to_move]
+        self._move_key = v.next_seq
+        self._move_started = self._now() - max(0, min(since, limit))
+        self._journal_clock = True
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -468,14 +510,27 @@ class Session:
             return ()
         p = v.position
         running = p.winner < 0 and not v.pending_acks and not self.stopped
+        flagged = self._flagged_seat()
         out = []
         for seat, bank in enumerate(v.clocks):
             if running and seat == p.to_move:
                 move_left, bank_left = read_clock(tc, bank, self._now() - self._move_started)
                 out.append(SeatClock(move_left, bank_left, True))
+            elif seat == flagged:
+                out.append(SeatClock(0, 0, False))  # its time ran out: it shows none left
             else:
                 out.append(SeatClock(tc.move_ms, bank, False))
         return tuple(out)
+
+    def _flagged_seat(self) -> int | None:
+        """The seat a timeout record ended the game for, if the game ended on time."""
+        v = self.validator
+        if v is None or v.result is None or v.result[1] != "time":
+            return None
+        for rec in reversed(v.records):
+            if isinstance(rec.message, Timeout):
+                return rec.message.seat
+        return None
 
     def _count(self) -> int:
         """The number of records held (cheaper than ``len(records)``)."""
@@ -565,8 +620,12 @@ class Session:
             state.connected = True
             if state.name:
                 self._say(f"{state.name} is connected again.")
-            if not self.is_host:
-                # What this peer saw of the clocks while cut off proves nothing: start afresh.
+            if not self.is_host and self._journal_clock:
+                # Resumed: the move's clock comes from the journal, not from a time cut off.
+                self._journal_clock = False
+            elif not self.is_host and not self._own_move():
+                # What this peer saw of the others' clocks while cut off proves nothing: start
+                # afresh. Its own move's clock goes on: it knows how long it has thought.
                 self._move_started = self._last_record_ms = now
         try:
             self._handle(peer, state, frame)
@@ -689,7 +748,7 @@ class Session:
             created_ms=self._created_ms,
         )
         raw = seal(self.identity, header)
-        game_dir(self.home).mkdir(parents=True, exist_ok=True)
+        game_dir(self.home).mkdir(parents=True, exist_ok=True, mode=0o700)
         self.journal = Journal.create(self.journal_path, raw)
         self._say("All seats are taken; drawing the start player.")
         self._broadcast(0, raw)
@@ -836,7 +895,7 @@ class Session:
                 return False
         self._game_id = h.game_id
         self._save_note()
-        game_dir(self.home).mkdir(parents=True, exist_ok=True)
+        game_dir(self.home).mkdir(parents=True, exist_ok=True, mode=0o700)
         if self.journal_path.exists():
             self.journal_path.unlink()
         self.journal = Journal.create(self.journal_path, raw)
@@ -1034,8 +1093,9 @@ class Session:
             self._warned_move = rec.index
             who = self.validator.names[rec.seat] if self.validator and rec.seat is not None else "?"
             self._say(
-                f"{who}'s clock reading ({claimed} ms) is {observed - claimed} ms below what "
-                "was observed here.",
+                f"{who} reports the move took {claimed / 1000:.1f} s, but "
+                f"{observed / 1000:.1f} s passed here since it was due: their clock counted "
+                "less (a reconnection or a slow link); their reading is the one recorded.",
                 NoteKind.WARNING,
             )
 
@@ -1176,7 +1236,7 @@ class Session:
         if not self._game_id:
             return None
         d = game_dir(self.home)
-        d.mkdir(parents=True, exist_ok=True)
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
         base = d / f"{self._game_id.hex()}-stop"
         raws = [r.raw for r in self.records]
         if offending is not None and offending not in raws:
@@ -1202,8 +1262,8 @@ class Session:
             except WireError as e:
                 lines.append(f"  {index} refused, undecodable: {e}")
         try:
-            base.with_suffix(".sntr").write_bytes(encode_frames(raws))
-            base.with_suffix(".txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+            _write_private(base.with_suffix(".sntr"), encode_frames(raws))
+            _write_private(base.with_suffix(".txt"), ("\n".join(lines) + "\n").encode("utf-8"))
         except OSError as e:
             LOG.error("cannot write the stop report: %s", e)
             return None
@@ -1233,9 +1293,10 @@ class Session:
             elif isinstance(m, Resign):
                 self._say(f"{who} resigned.", NoteKind.WARNING)
             elif isinstance(m, Timeout):
-                self._say(
-                    f"Seat {m.seat + 1} ran out of time (claimed by {who}).", NoteKind.WARNING
-                )
+                # Seat order is final once play has begun: the names are in it.
+                late = v.names[m.seat] if m.seat < len(v.names) else f"Seat {m.seat + 1}"
+                claim = "" if late == who else f" ({who} claimed it)"
+                self._say(f"{late} ran out of time{claim}.", NoteKind.WARNING)
             elif isinstance(m, Result) and v.is_complete and rec is recs[-1]:
                 self._say_result(v)
         self._announced = v.next_seq
@@ -1277,7 +1338,7 @@ class Session:
         if not self._game_id:
             return
         d = game_dir(self.home)
-        d.mkdir(parents=True, exist_ok=True)
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = d / f"{self._game_id.hex()}.json"
         body = json.dumps(
             {

@@ -101,8 +101,15 @@ def parse_address(text: str) -> tuple[str, int]:
     return host.strip("[]"), port
 
 
+def _endpoint_host(host: str) -> str:
+    """``host`` as a ZeroMQ endpoint writes it: an IPv6 address in brackets."""
+    host = host.strip("[]")
+    return f"[{host}]" if ":" in host else host
+
+
 def _configure(sock: zmq.asyncio.Socket, options: TransportOptions) -> None:
     sock.setsockopt(zmq.LINGER, 0)
+    sock.setsockopt(zmq.IPV6, 1)  # IPv6 addresses too ([::1]:PORT), IPv4 as before
     sock.setsockopt(zmq.MAXMSGSIZE, options.max_frame + 64)
     sock.setsockopt(zmq.HEARTBEAT_IVL, options.heartbeat_ivl_ms)
     sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, options.heartbeat_timeout_ms)
@@ -204,9 +211,9 @@ class HostTransport(_Base):
         super().__init__(sock, opts)
         try:
             if port == 0:
-                self.port = sock.bind_to_random_port(f"tcp://{bind}")
+                self.port = sock.bind_to_random_port(f"tcp://{_endpoint_host(bind)}")
             else:
-                sock.bind(f"tcp://{bind}:{port}")
+                sock.bind(f"tcp://{_endpoint_host(bind)}:{port}")
                 self.port = port
         except zmq.ZMQError:
             self.close()
@@ -255,7 +262,7 @@ class JoinTransport(_Base):
         sock.setsockopt(zmq.ROUTING_ID, routing_id or os.urandom(16))
         sock.setsockopt(zmq.IMMEDIATE, 1)
         super().__init__(sock, opts)
-        sock.connect(f"tcp://{host}:{port}")
+        sock.connect(f"tcp://{_endpoint_host(host)}:{port}")
         self.address = f"{host}:{port}"
 
     def _split(self, parts: list[bytes]) -> tuple[bytes, bytes] | None:

@@ -60,12 +60,14 @@ display:flex;align-items:center;justify-content:center}
 .god{grid-column:2/4;color:var(--dim);font-size:.92em}.god b{color:var(--fg)}
 #turns{list-style:none;margin:0;padding:0;max-height:40vh;overflow:auto;
 border:1px solid var(--line);border-radius:6px}
-#turns button{all:unset;display:block;width:100%;padding:2px 6px;cursor:pointer;
+#turns button{all:unset;box-sizing:border-box;display:block;width:100%;padding:2px 6px;
+cursor:pointer;
 font-family:monospace;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 #turns button.cur{background:#facc15;color:#000}
 #turns .bad{color:#fca5a5;font-family:monospace;padding:2px 6px}
-table{border-collapse:collapse;font-size:.9em}td,th{padding:2px 8px 2px 0;text-align:left;
-vertical-align:top}.key{font-family:monospace;overflow-wrap:anywhere;word-break:break-all}
+table{border-collapse:collapse;font-size:.9em;width:100%;table-layout:fixed}
+th:first-child{width:3em}td,th{padding:2px 8px 2px 0;text-align:left;vertical-align:top;
+overflow-wrap:anywhere}.key{font-family:monospace;overflow-wrap:anywhere;word-break:break-all}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:11px;background:var(--panel);
 padding:8px;border-radius:6px;max-height:50vh;overflow:auto}
 details{margin-top:10px}summary{cursor:pointer;color:var(--dim)}

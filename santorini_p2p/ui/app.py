@@ -11,9 +11,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import textwrap
 from collections.abc import Callable
-from typing import Final
+from dataclasses import replace
+from typing import Final, cast
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
@@ -49,7 +51,11 @@ from santorini_p2p.errors import SantoriniError
 from santorini_p2p.ui.board_view import (
     BOARD_HEIGHT,
     BOARD_WIDTH,
+    LAST_BUILD,
+    LAST_FROM,
+    LAST_TO,
     Marks,
+    last_move_marks,
     letter_of,
     render_board,
     render_panel,
@@ -63,7 +69,7 @@ from santorini_p2p.ui.completer import (
     next_steps,
     squares_in,
 )
-from santorini_p2p.ui.state import GameController
+from santorini_p2p.ui.state import GameController, Pausable
 from santorini_p2p.ui.validator import ActionValidator, find_action
 
 __all__ = ["COMMANDS", "STYLE", "GameScreen", "help_text", "run_game"]
@@ -76,6 +82,7 @@ COMMANDS: Final = ("undo", "resign", "quit", "help")
 STYLE: Final = Style.from_dict(
     {
         "title": "reverse bold",
+        "hint.invite": "bold",
         "level0": "bg:#e8e2d0 #000000",
         "level1": "bg:#c9bfa3 #000000",
         "level2": "bg:#9c9078 #000000",
@@ -90,6 +97,7 @@ STYLE: Final = Style.from_dict(
         "worker.c.name": "bg:default #22c55e",
         "target": "bg:#facc15 #000000 bold",
         "chosen": "bg:#7dd3fc #000000 bold",
+        "last": "bg:#f97316 #000000 bold",
         "board.rule": "#808080",
         "board.edge": "bold",
         "panel.tomove": "bold",
@@ -121,22 +129,48 @@ _NOTATION: Final = {
     "prometheus": "b2^c2>b3^c2 builds before moving (then no moving up)",
 }
 
-_KEYS_HELP: Final = """\
-Tab, Shift-Tab  next, previous legal step   Enter   play, or go one step on
-Ctrl-Z, undo    take back your last move    resign  twice: resign the game
-Ctrl-Q, quit    back to the start screen    Ctrl-C  quit the program
-mouse           click worker, move, build   ?, F1   this help (Esc closes)
-Up, Down        scroll this help
+_KEYS_HELP: Final = (
+    ("Tab, Shift-Tab", "next, previous legal step"),
+    ("Enter", "play, or go one step on"),
+    ("Esc, Ctrl-U", "clear the line (Esc first closes the menu of choices)"),
+    ("Ctrl-Z, undo", "take back your last move"),
+    ("resign", "twice: resign the game"),
+    ("Ctrl-Q, quit", "back to the start screen"),
+    ("Ctrl-C", "quit the program"),
+    ("mouse", "click worker, move, build"),
+    ("?, F1", "this help (Esc closes)"),
+    ("Up, Down", "scroll this help"),
+)
 
-Turns: b2>c3^d4 is the worker on b2 moving to c3 and building on d4; a
-move up to level 3 wins and has no build. Setup: god NAME, place b2,d4,
-start N. Board: the digit is the level, X a dome, A B C the workers;
-[ ] is where the input can go next, ( ) the squares it has named."""
+_NOTES_HELP: Final = (
+    "Turns: b2>c3^d4 is the worker on b2 moving to c3 and building on d4; a move up to "
+    "level 3 wins and has no build. Setup: god NAME, place b2,d4, start N.",
+    "Board: the digit is the level, X a dome, A B C the workers; [ ] is where the input can "
+    "go next, ( ) the squares it has named.",
+    "The last move: . where a worker left, * where one arrived, + a build.",
+)
+
+PANEL_MESSAGES: Final = 6
+"""Rows kept for the messages before the turns panel grows into a tall window's spare rows."""
+
+MIN_COLUMNS: Final = 60
+MIN_ROWS: Final = 18
+"""The smallest terminal the game screen fits (the board is 35 x 13)."""
 
 
-def help_text(p: Position) -> str:
-    """Return the help: the keys, the notation, and the gods in play with their powers."""
-    lines = [_KEYS_HELP]
+def help_text(p: Position, width: int = _HELP_WIDTH) -> str:
+    """Return the help: the keys, the notation, and the gods in play with their powers.
+
+    Lines are wrapped between words to ``width`` columns.
+    """
+    width = max(30, min(width, _HELP_WIDTH))
+    lines = [
+        textwrap.fill(what, width, initial_indent=f"{key:<16}", subsequent_indent=" " * 16)
+        for key, what in _KEYS_HELP
+    ]
+    for note in _NOTES_HELP:
+        lines.append("")
+        lines.append(textwrap.fill(note, width))
     gods = [g for g in dict.fromkeys(p.gods + p.pool) if g and g != "?"]
     if gods:
         lines.append("")
@@ -145,13 +179,21 @@ def help_text(p: Position) -> str:
             lines.append(
                 textwrap.fill(
                     f"{name}: {find_god(name).power}",
-                    width=_HELP_WIDTH,
+                    width=width,
                     initial_indent="  ",
                     subsequent_indent="    ",
                 )
             )
             if name in _NOTATION:
-                lines.append(f"    type: {_NOTATION[name]}")
+                for i, part in enumerate(_NOTATION[name].split("\n")):
+                    lines.append(
+                        textwrap.fill(
+                            part.strip(),
+                            width,
+                            initial_indent="    type: " if i == 0 else " " * 10,
+                            subsequent_indent=" " * 10,
+                        )
+                    )
     return "\n".join(lines)
 
 
@@ -199,6 +241,7 @@ class GameScreen:
         self.show_help = False
         self._help_line = 0
         self._resigning = False
+        self._leaving = False
         self.error: str | None = None
         self.input = TextArea(
             multiline=False,
@@ -206,7 +249,8 @@ class GameScreen:
             prompt=self._prompt,
             completer=ActionCompleter(self._input_position),
             validator=ActionValidator(self._input_position, COMMANDS),
-            complete_while_typing=True,
+            # The menu opens on Tab only: by itself it would cover the messages after each turn.
+            complete_while_typing=False,
             accept_handler=self._accept,
             input_processors=[_MarkBadCharacter()],
             style="class:input",
@@ -220,6 +264,10 @@ class GameScreen:
             mouse_support=mouse,
             refresh_interval=0.25,
         )
+        # What the last action changed, kept from the position before it (any god's effect
+        # included): marked on the board on every turn, yours too.
+        self._seen = (len(controller.actions), controller.position)
+        self._last: tuple[tuple[int, str], ...] = ()
         self._unlisten = controller.listen(self._changed)
 
     # -- state the layout reads ---------------------------------------------------------------
@@ -229,6 +277,14 @@ class GameScreen:
         return c.position if c.awaiting is not None else None
 
     def _changed(self) -> None:
+        c = self.controller
+        count, before = self._seen
+        if len(c.actions) != count or c.position is not before:
+            if len(c.actions) == count + 1:
+                self._last = last_move_marks(before, c.position)
+            elif len(c.actions) < count:
+                self._last = ()  # taken back
+            self._seen = (len(c.actions), c.position)
         self.app.invalidate()
 
     def _prompt(self) -> StyleAndTextTuples:
@@ -264,7 +320,16 @@ class GameScreen:
         width = get_app().output.get_size().columns
         right = " ? help "
         room = max(0, width - len(right))
-        head = f" Santorini | {self.controller.title}"
+        title = self.controller.title
+        bare = re.sub(r" \([^()]*\)$", "", title)
+        # A fingerprint in parentheses goes first, then the program's name, so that an
+        # address in the title stays whole when that is enough; otherwise the title is cut.
+        fits = [
+            h
+            for h in (f" Santorini | {title}", f" Santorini | {bare}", f" {bare}")
+            if len(h) + len(status) <= room
+        ]
+        head = fits[0] if fits else f" Santorini | {bare}"
         if len(head) + len(status) > room:
             head = head[: max(0, room - len(status) - 1)] + "~"
         return [("class:title", (head + status)[:room].ljust(room) + right)]
@@ -272,13 +337,21 @@ class GameScreen:
     def _board(self) -> StyleAndTextTuples:
         c = self.controller
         p = c.position
-        if c.awaiting is not None:
-            marks = marks_for(p, self.input.buffer.text)
-        else:
-            last = c.actions[-1] if c.actions else None
-            chosen = frozenset(squares_in(str(last))) if isinstance(last, Turn) else frozenset()
-            marks = Marks(chosen=chosen)
+        marks = marks_for(p, self.input.buffer.text) if c.awaiting is not None else Marks()
+        marks = replace(marks, last=self._last_marks())
         return render_board(p, marks, self._click_handler)
+
+    def _last_marks(self) -> tuple[tuple[int, str], ...]:
+        """The last action's squares: what it changed, or (opened mid-game) what its text names."""
+        if self._last:
+            return self._last
+        c = self.controller
+        last = c.actions[-1] if c.actions else None
+        if not isinstance(last, Turn) or len(c.actions) != self._seen[0]:
+            return ()
+        named = squares_in(str(last))
+        signs = [LAST_FROM, LAST_TO] + [LAST_BUILD] * max(0, len(named) - 2)
+        return tuple(zip(named, signs, strict=False))
 
     def _click_handler(self, square: int) -> Callable[[MouseEvent], object]:
         def handler(event: MouseEvent) -> object:
@@ -289,10 +362,19 @@ class GameScreen:
 
         return handler
 
+    def _panel_height(self) -> int:
+        """The height of the seats and turns panel: the board's, or more in a tall window.
+
+        The panel takes the rows left after the messages and the lines below them.
+        """
+        rows = get_app().output.get_size().rows
+        return max(BOARD_HEIGHT, rows - 4 - PANEL_MESSAGES)
+
     def _panel(self) -> StyleAndTextTuples:
         c = self.controller
         width = max(20, get_app().output.get_size().columns - BOARD_WIDTH - 1)
-        return list(render_panel(c.position, c.seats(), c.actions, width, BOARD_HEIGHT))
+        height = self._panel_height()
+        return list(render_panel(c.position, c.seats(), c.actions, width, height))
 
     def _messages(self) -> StyleAndTextTuples:
         messages = self.controller.messages
@@ -310,7 +392,7 @@ class GameScreen:
         return Point(0, max(0, len(self.controller.messages) + (1 if self.error else 0) - 1))
 
     def _help_cursor(self) -> Point:
-        last = help_text(self.controller.position).count("\n")
+        last = self._help().count("\n")
         self._help_line = min(self._help_line, last)
         return Point(0, self._help_line)
 
@@ -326,21 +408,67 @@ class GameScreen:
             undo = ", Ctrl-Z to undo" if c.can_undo else ""
             return [("class:hint", f" Game over: {self._leave}{undo}.")]
         if c.awaiting is None:
+            invite = self._invite()
+            if invite is not None:
+                return [("class:hint.invite", invite)]
             return [("class:hint", f" {self._status()}...")]
         if p.phase is Phase.GODS:
             return [("class:hint", " Choose: Tab shows the choices, Enter takes one.")]
+        # The long form where it fits, else a short one: a cut hint says nothing whole.
         if p.phase is Phase.PLACE:
-            return [("class:hint", " Place your workers: two squares (like b2,d4); Tab completes.")]
+            forms = (
+                " Place your workers: two squares (like b2,d4); Tab completes.",
+                " Place two workers (like b2,d4); Tab completes.",
+            )
+        else:
+            forms = (
+                " Your turn: worker, move, build (like b2>c3^d4). Tab completes, Enter plays.",
+                " Your turn (like b2>c3^d4): Tab completes, Enter plays.",
+            )
+        width = get_app().output.get_size().columns
+        return [("class:hint", next((f for f in forms if len(f) <= width), forms[-1]))]
+
+    def _invite(self) -> str | None:
+        """While a hosted game waits for players: the address they join, never cut."""
+        c = self.controller
+        if c.stopped or len(c.seats()) >= c.position.players:
+            return None
+        found = re.match(r"LAN game at (\S+)", c.title)
+        if found is None:
+            return None
+        address = found.group(1)
+        text = f" Waiting for players; they join with: santorini join {address}"
+        width = get_app().output.get_size().columns
+        for shorter in (f" Others join with: santorini join {address}", f" Join at {address}"):
+            if len(text) <= width:
+                break
+            text = shorter
+        return text
+
+    def _too_small(self) -> StyleAndTextTuples:
+        """Shown in place of the screen when it does not fit: the size it needs, the size now."""
+        size = get_app().output.get_size()
         return [
             (
-                "class:hint",
-                " Your turn: worker, move, build (like b2>c3^d4). Tab completes, Enter plays.",
+                "class:hint.error",
+                f" Window too small: needs {MIN_COLUMNS}x{MIN_ROWS}, "
+                f"this is {size.columns}x{size.rows}",
             )
         ]
+
+    def _help(self) -> str:
+        """The help, wrapped to the help box (the screen's width less its frame)."""
+        return help_text(self.controller.position, get_app().output.get_size().columns - 2)
 
     def _toolbar(self) -> StyleAndTextTuples:
         c = self.controller
         keys = " Tab complete  Enter play " if any(v.local and v.human for v in c.seats()) else " "
+        if self._watching():
+            keys = (
+                " p pause  n one move "
+                if not cast(Pausable, c).paused
+                else " p play on  n one move "
+            )
         undo = " Ctrl-Z undo " if c.can_undo else ""
         return [("class:title", f"{keys}{undo} ? help  Ctrl-Q leave ")]
 
@@ -353,26 +481,28 @@ class GameScreen:
             height=BOARD_HEIGHT,
         )
         panel = Window(
-            FormattedTextControl(_safe(self._panel)), height=BOARD_HEIGHT, wrap_lines=False
+            FormattedTextControl(_safe(self._panel)), height=self._panel_height, wrap_lines=False
         )
         messages = Window(
             FormattedTextControl(_safe(self._messages), get_cursor_position=self._message_cursor),
             height=Dimension(min=1, preferred=8),
             wrap_lines=True,
         )
+        too_small = Window(FormattedTextControl(self._too_small), wrap_lines=True)
         body = HSplit(
             [
                 Window(FormattedTextControl(_safe(self._title)), height=1),
-                VSplit([board, Window(width=1), panel]),
+                VSplit([board, Window(width=1), panel], window_too_small=too_small),
                 messages,
                 Window(FormattedTextControl(_safe(self._hint)), height=1, wrap_lines=False),
                 self.input,
                 Window(FormattedTextControl(_safe(self._toolbar)), height=1),
-            ]
+            ],
+            window_too_small=too_small,
         )
         self._help_window = Window(
             FormattedTextControl(
-                lambda: help_text(self.controller.position),
+                self._help,
                 get_cursor_position=self._help_cursor,
             ),
             wrap_lines=True,
@@ -393,7 +523,7 @@ class GameScreen:
                     ycursor=True,
                     content=CompletionsMenu(max_height=8, scroll_offset=1),
                 ),
-                Float(content=help_box, top=1, bottom=1, left=1, right=1),
+                Float(content=help_box, top=1, bottom=1, left=0, right=0),
             ],
         )
 
@@ -421,7 +551,7 @@ class GameScreen:
         def _help_down(event: KeyPressEvent) -> None:
             info = self._help_window.render_info
             bottom = info.last_visible_line() if info else 0
-            last = help_text(self.controller.position).count("\n")
+            last = self._help().count("\n")
             self._help_line = min(last, bottom + 1)
 
         @kb.add("tab")
@@ -440,13 +570,42 @@ class GameScreen:
             else:
                 b.start_completion(select_last=True)
 
+        @kb.add("escape", filter=~helping, eager=True)
+        def _clear(event: KeyPressEvent) -> None:
+            b = event.current_buffer
+            if b.complete_state:
+                b.cancel_completion()
+            else:
+                b.reset()
+            self.error = None
+
+        @kb.add("c-u", filter=~helping)
+        def _clear_line(event: KeyPressEvent) -> None:
+            event.current_buffer.reset()
+            self.error = None
+
+        watching = Condition(self._watching)
+
+        @kb.add("p", filter=watching)
+        @kb.add("space", filter=watching)
+        def _pause(event: KeyPressEvent) -> None:
+            c = self.controller
+            assert isinstance(c, Pausable)
+            c.pause(not c.paused)
+
+        @kb.add("n", filter=watching)
+        def _step(event: KeyPressEvent) -> None:
+            c = self.controller
+            assert isinstance(c, Pausable)
+            c.step()
+
         @kb.add("c-z")
         def _undo(event: KeyPressEvent) -> None:
             self.command("undo")
 
         @kb.add("c-q")
         def _leave(event: KeyPressEvent) -> None:
-            event.app.exit(result="menu")
+            self.leave()
 
         @kb.add("c-c")
         def _quit(event: KeyPressEvent) -> None:
@@ -490,12 +649,45 @@ class GameScreen:
 
     # -- input --------------------------------------------------------------------------------
 
+    def _watching(self) -> bool:
+        """Whether only computer players play here, in a game that can be paused."""
+        c = self.controller
+        return (
+            isinstance(c, Pausable)
+            and c.position.phase is not Phase.OVER
+            and not any(v.human for v in c.seats())
+        )
+
+    def _with_others(self) -> bool:
+        """Whether a person here plays others elsewhere and the game goes on (a network game)."""
+        c = self.controller
+        seats = c.seats()
+        return (
+            c.position.phase is not Phase.OVER
+            and c.stopped is None
+            and any(v.local and v.human for v in seats)
+            and any(not v.local for v in seats)
+        )
+
+    def leave(self) -> None:
+        """Ctrl-Q: leave the screen; a network game going on asks for a second Ctrl-Q first."""
+        if self._with_others() and not self._leaving:
+            self._leaving = True
+            self.error = (
+                "Ctrl-Q again to leave this game (it is kept: the same command, or Host or Join "
+                "on the start screen, resumes it)."
+            )
+            self.app.invalidate()
+            return
+        self.app.exit(result="menu")
+
     def command(self, word: str) -> None:
         """Carry out one of ``COMMANDS``; errors become the screen's error line.
 
         ``resign`` asks to be typed twice in a row, so that no single slip loses a game.
         """
         self.error = None
+        leaving, self._leaving = self._leaving, False
         confirming, self._resigning = self._resigning, False
         try:
             if word == "undo":
@@ -506,7 +698,8 @@ class GameScreen:
             elif word == "resign":
                 self.controller.resign()
             elif word == "quit":
-                self.app.exit(result="menu")
+                self._leaving = leaving
+                self.leave()
             elif word == "help":
                 self.show_help = True
         except SantoriniError as e:
@@ -530,7 +723,7 @@ class GameScreen:
         if text.lower() in COMMANDS:
             self.command(text.lower())
             return False
-        self._resigning = False
+        self._resigning = self._leaving = False
         if c.awaiting is None:
             if not text and (c.position.phase is Phase.OVER or c.stopped):
                 self.app.exit(result="menu")

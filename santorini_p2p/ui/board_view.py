@@ -15,12 +15,16 @@ from santorini_p2p.ui.state import SeatLike
 __all__ = [
     "BOARD_HEIGHT",
     "BOARD_WIDTH",
+    "LAST_BUILD",
+    "LAST_FROM",
+    "LAST_TO",
     "NO_MARKS",
     "ClickFactory",
     "Fragments",
     "Marks",
     "format_clock",
     "fragments_text",
+    "last_move_marks",
     "letter_of",
     "render_board",
     "render_panel",
@@ -91,14 +95,37 @@ _RULE_LINE: Final = "  +-----+-----+-----+-----+-----+  "
 
 @dataclass(frozen=True, slots=True)
 class Marks:
-    """The squares the board highlights while an action is typed.
+    """The squares the board highlights.
 
     ``targets`` are where the input can go next, ``chosen`` the squares it has already named
-    (the selected worker, its steps, its builds).
+    (the selected worker, its steps, its builds). ``last`` marks what the last action changed,
+    a sign per square shown left of the worker's place: ``LAST_FROM`` a worker left it,
+    ``LAST_TO`` a worker arrived (moved, pushed or swapped by a god), ``LAST_BUILD`` a block or
+    dome was built on it; a worker's square it left and then built on shows ``.+``.
     """
 
     targets: frozenset[Square] = frozenset()
     chosen: frozenset[Square] = frozenset()
+    last: tuple[tuple[Square, str], ...] = ()
+
+
+LAST_FROM: Final = "."
+LAST_TO: Final = "*"
+LAST_BUILD: Final = "+"
+
+
+def last_move_marks(before: Position, after: Position) -> tuple[tuple[Square, str], ...]:
+    """The squares the last action changed from ``before`` to ``after``, each with its sign."""
+    out = []
+    for s in range(25):
+        if after.worker_side(s) >= 0 and before.worker_side(s) != after.worker_side(s):
+            out.append((s, LAST_TO))
+            continue
+        left = before.worker_side(s) >= 0 and after.worker_side(s) < 0
+        built = before.level(s) != after.level(s) or before.has_dome(s) != after.has_dome(s)
+        if left or built:
+            out.append((s, (LAST_FROM if left else "") + (LAST_BUILD if built else "")))
+    return tuple(out)
 
 
 NO_MARKS: Final = Marks()
@@ -128,17 +155,22 @@ def _square_fragments(p: Position, s: Square, marks: Marks) -> Fragments:
         left, right, extra = "(", ")", " class:chosen"
     digit = str(level) if level else " "
     base = f"class:level{level}{extra}"
+    sign = next((mark for square, mark in marks.last if square == s), "")
+    gap: tuple[str, str] = (f"{base} class:last", sign[0]) if sign else (base, " ")
     if p.has_dome(s):
-        return [(base, left + digit), (f"class:dome{extra}", " X"), (base, right)]
+        return [(base, left + digit), gap, (f"class:dome{extra}", "X"), (base, right)]
     side = p.worker_side(s)
     if side >= 0:
         letter = letter_of(p, side)
         return [
-            (base, left + digit + " "),
+            (base, left + digit),
+            gap,
             (f"class:worker{extra} class:worker.{letter.lower()}", letter),
             (base, right),
         ]
-    return [(base, left + digit + "  " + right)]
+    if len(sign) > 1:
+        return [(base, left + digit), gap, (f"{base} class:last", sign[1]), (base, right)]
+    return [(base, left + digit), gap, (base, " " + right)]
 
 
 def render_board(

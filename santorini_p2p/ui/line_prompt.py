@@ -1,8 +1,9 @@
-"""The line-by-line text front end: a network game played from standard input, without a screen."""
+"""The line-by-line text front end: a game played from standard input, without a screen."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 import threading
 from typing import TYPE_CHECKING
@@ -11,8 +12,9 @@ from santorini_p2p.errors import SantoriniError
 
 if TYPE_CHECKING:
     from santorini_p2p.net.game import NetworkGame
+    from santorini_p2p.ui.local import LocalGame
 
-__all__ = ["start_prompt"]
+__all__ = ["play_by_lines", "start_prompt"]
 
 
 def start_prompt(game: NetworkGame) -> None:
@@ -62,3 +64,89 @@ def start_prompt(game: NetworkGame) -> None:
                 print(f"santorini: {e}", flush=True)
 
     asyncio.get_running_loop().create_task(prompt())
+
+
+def _stdin_lines(loop: asyncio.AbstractEventLoop) -> asyncio.Queue[str]:
+    """Lines of standard input as they come, then ``""`` at its end (a daemon thread reads)."""
+    lines: asyncio.Queue[str] = asyncio.Queue()
+
+    def read_lines() -> None:
+        try:
+            for line in sys.stdin:
+                loop.call_soon_threadsafe(lines.put_nowait, line)
+            loop.call_soon_threadsafe(lines.put_nowait, "")
+        except RuntimeError:
+            return  # the game is over and its event loop closed
+
+    threading.Thread(target=read_lines, daemon=True).start()
+    return lines
+
+
+async def play_by_lines(game: LocalGame) -> bool:
+    """Play a game on this terminal from standard input, one action a line; print its events.
+
+    Before each of a person's turns the board, the position string and a prompt are printed;
+    a line is an action's text, ``resign`` or ``undo``. Returns whether the game reached its
+    end (False: standard input ended first, and the game is kept unfinished).
+    """
+    from santorini_p2p.engine import Phase, format_position, legal_form, parse_action
+    from santorini_p2p.ui.board_view import render_text
+
+    loop = asyncio.get_running_loop()
+    lines = _stdin_lines(loop)
+    wake = asyncio.Event()
+    game.listen(wake.set)
+    runner = asyncio.create_task(game.run())
+    shown = 0
+
+    def show_messages() -> None:
+        nonlocal shown
+        for m in game.messages[shown:]:
+            print(m.text, flush=True)
+        shown = len(game.messages)
+
+    try:
+        while True:
+            show_messages()
+            if game.position.phase is Phase.OVER:
+                return True
+            if runner.done():
+                runner.result()  # the game ended early: raise what ended it
+                return False
+            if game.awaiting is None:
+                wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(0.5):
+                        await wake.wait()
+                continue
+            p = game.position
+            print(render_text(p))
+            print(f"position: {format_position(p)}")
+            print(
+                f"seat {p.to_move + 1} to move (action text, 'undo' or 'resign'): ",
+                end="",
+                flush=True,
+            )
+            line = await lines.get()
+            if not line:
+                print(flush=True)
+                return False
+            text = line.strip()
+            if not text:
+                continue
+            try:
+                if text == "resign":
+                    game.resign()
+                elif text == "undo":
+                    game.undo()
+                else:
+                    action = parse_action(text)
+                    game.submit(legal_form(game.position, action) or action)
+            except SantoriniError as e:
+                print(f"santorini: {e}", flush=True)
+    finally:
+        if not runner.done():
+            runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await runner
+        show_messages()

@@ -14,12 +14,11 @@ import atexit
 import contextlib
 import json
 import logging
-import os
 import random
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final, Protocol
 
@@ -44,8 +43,10 @@ from santorini_p2p.engine import (
     parse_position,
     resign,
 )
-from santorini_p2p.errors import IllegalTurnError
+from santorini_p2p.errors import IllegalTurnError, SantoriniError
+from santorini_p2p.ui.games import Event, Recording, write_private
 from santorini_p2p.ui.state import Clock, Listener, Message, MessageKind, SeatView
+from santorini_p2p.wire.identity import Identity
 
 __all__ = [
     "JOURNAL_FORMAT",
@@ -148,6 +149,7 @@ class _Snapshot:
     order: tuple[int, ...]
     banks: tuple[int, ...]
     actions: int
+    events: int
 
 
 class LocalGame:
@@ -159,7 +161,9 @@ class LocalGame:
     is the least time between two computer actions, so that people can follow them.
     ``start``, when given, is the position to play from instead of a new game. ``journal``,
     when given, is the file that keeps the game after every change so that ``resume`` can
-    pick it up after the program stopped; it is removed when the game is over.
+    pick it up after the program stopped; it is removed when the game is over. ``recording``,
+    when given, makes the finished game a signed replay file under ``home/games/`` (the game
+    then starts from the recording's draw, and ``replay`` names the file once written).
 
     Raises:
         ValueError: ``start`` is for another number of players.
@@ -179,8 +183,12 @@ class LocalGame:
         chooser: Chooser = choose_with_ai,
         start: Position | None = None,
         journal: Path | None = None,
+        recording: Recording | None = None,
+        home: Path | None = None,
     ) -> None:
         n = len(players)
+        if recording is not None and start is None:
+            start = recording.start()
         self._rng = random.Random(seed)
         drawn: tuple[str, ...] = ()
         if gods == "draft":
@@ -210,6 +218,14 @@ class LocalGame:
         self._last_bot_ms: int | None = None
         self._start = self._position
         self._journal = journal
+        self._recording = recording
+        self._home = home
+        self._events: list[Event] = []
+        self._paused = False
+        self._steps = 0
+        self._go: asyncio.Event | None = None
+        self.replay: Path | None = None
+        """The replay file of the finished game, once written."""
         self._announce_start()
 
     # -- reading -----------------------------------------------------------------------------
@@ -323,6 +339,7 @@ class LocalGame:
         before = self._snapshot()
         self._charge_clock()
         self._position = resign(p, seat)
+        self._events.append(("resign", seat, 0))
         self._history.append(before)
         self._say(f"{self._who(seat)} resigned.", MessageKind.WARNING)
         self._after_change()
@@ -341,9 +358,33 @@ class LocalGame:
         self._order = snap.order
         self._banks = list(snap.banks)
         del self._actions[snap.actions :]
+        del self._events[snap.events :]
         self._started = self._clock()
         self._say("Took back the last move.")
         self._after_change()
+
+    @property
+    def paused(self) -> bool:
+        """Whether the computer players wait (watching: ``pause`` and ``step``)."""
+        return self._paused
+
+    def pause(self, paused: bool) -> None:
+        """Stop the computer players after the action under way, or let them play on."""
+        self._paused = paused
+        self._steps = 0
+        self._say("Paused: p plays on, n one move." if paused else "Playing on.")
+        self._release()
+        self._after_change()
+
+    def step(self) -> None:
+        """While paused: let the computer players make one more action."""
+        if self._paused:
+            self._steps += 1
+            self._release()
+
+    def _release(self) -> None:
+        if self._go is not None and (not self._paused or self._steps > 0):
+            self._go.set()
 
     def check_clock(self) -> None:
         """End the game if the seat to move has run out of time (RULES.md section 5)."""
@@ -356,6 +397,7 @@ class LocalGame:
         self._cancel_search()
         self._banks[self._order[seat]] = 0
         self._position = lose_on_time(p, seat)
+        self._events.append(("timeout", seat, 0))
         self._say(f"{self._who(seat)} ran out of time.", MessageKind.WARNING)
         self._after_change()
 
@@ -399,8 +441,13 @@ class LocalGame:
         clock: Callable[[], int] = monotonic_ms,
         pace_ms: int = 0,
         chooser: Chooser = choose_with_ai,
+        identity: Identity | None = None,
+        home: Path | None = None,
     ) -> LocalGame:
         """Return the game kept in ``journal``, replayed to where it stopped.
+
+        A game recorded for a replay file goes on being recorded when ``identity`` is the key
+        it was recorded with (``home`` is where the replay goes).
 
         Raises:
             ValueError: the file is not a local game journal, or an action in it is illegal.
@@ -414,6 +461,10 @@ class LocalGame:
                 for name, bot in data["players"]
             ]
             time = data["time"]
+            kept = data.get("recording")
+            recording = None
+            if isinstance(kept, dict) and identity is not None:
+                recording = Recording.from_json(kept, identity)
             game = cls(
                 players,
                 time_control=None if time is None else TimeControl(int(time[0]), int(time[1])),
@@ -423,14 +474,46 @@ class LocalGame:
                 chooser=chooser,
                 start=parse_position(str(data["start"])),
                 journal=journal,
+                recording=recording,
+                home=home,
             )
-            for text in data["actions"]:
-                game._apply(parse_action(str(text)), quiet=True)
-            game._banks = [int(b) for b in data["banks"]]
+            banks = [int(b) for b in data["banks"]]
+            if "events" in data:
+                game._replay_events([(str(k), w, int(ms)) for k, w, ms in data["events"]], banks)
+            else:
+                for text in data["actions"]:
+                    game._apply(parse_action(str(text)), quiet=True)
+            game._banks = banks
         except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
             raise ValueError(f"{journal}: cannot resume: {e}") from e
         game._say(f"Resumed the game from {journal} after {len(game._actions)} actions.")
         return game
+
+    def _replay_events(self, events: Sequence[Event], banks: Sequence[int]) -> None:
+        """Play a journal's events again (quietly), keeping what undo needs to take them back.
+
+        A snapshot is kept before each person's action or resignation, as when it was played;
+        its clocks are the ones the journal kept last (time spent is not given back).
+        """
+        for kind, what, ms in events:
+            p = self._position
+            person = self.player(p.to_move).bot is None
+            before = self._snapshot()
+            if kind == "act":
+                self._apply(parse_action(str(what)), quiet=True)
+                self._events[-1] = (kind, str(what), ms)
+            elif kind == "resign":
+                self._position = resign(p, int(what))
+                self._events.append((kind, int(what), 0))
+                person = self.player(int(what)).bot is None
+            elif kind == "timeout":
+                self._position = lose_on_time(p, int(what))
+                self._events.append((kind, int(what), 0))
+                person = False
+            else:
+                raise ValueError(f"unknown event {kind!r}")
+            if person:
+                self._history.append(replace(before, banks=tuple(banks)))
 
     def journal_summary(self) -> str:
         """A few words for the start screen: the title and how far the game got."""
@@ -439,15 +522,16 @@ class LocalGame:
     # -- inside ------------------------------------------------------------------------------
 
     def _save(self) -> None:
-        """Write the journal (atomically), or remove it once the game is over."""
+        """Write the journal (atomically); once the game is over, the replay in its place."""
+        if self._position.phase is Phase.OVER and self._write_replay():
+            if self._journal is not None:
+                with contextlib.suppress(OSError):
+                    self._journal.unlink()
+            return
         if self._journal is None:
             return
-        if self._position.phase is Phase.OVER:
-            with contextlib.suppress(OSError):
-                self._journal.unlink()
-            return
         t = self._time
-        data = {
+        data: dict[str, object] = {
             "format": JOURNAL_FORMAT,
             "title": self._title,
             "players": [[p.name, p.bot] for p in self._players],
@@ -455,14 +539,32 @@ class LocalGame:
             "start": format_position(self._start),
             "actions": [str(a) for a in self._actions],
             "banks": self._banks,
+            "events": [list(e) for e in self._events],
         }
+        if self._recording is not None:
+            data["recording"] = self._recording.to_json()
         try:
-            self._journal.parent.mkdir(parents=True, exist_ok=True)
-            part = self._journal.with_name(self._journal.name + ".part")
-            part.write_text(json.dumps(data), encoding="utf-8")
-            os.replace(part, self._journal)
+            write_private(self._journal, json.dumps(data).encode("utf-8"))
         except OSError as e:
             LOG.warning("cannot write the journal %s: %s", self._journal, e)
+
+    def _write_replay(self) -> bool:
+        """Write the finished game's replay file once; return whether the journal can go."""
+        if self._recording is None or self._home is None:
+            return True
+        if self.replay is not None:
+            return True
+        try:
+            self.replay = self._recording.save(self._home, self._events)
+        except (OSError, SantoriniError) as e:
+            LOG.warning("cannot write the replay of %s: %s", self._title, e)
+            self._say(
+                f"Could not save the replay: {e}; the game is kept in {self._journal}.",
+                MessageKind.WARNING,
+            )
+            return False
+        self._say(f"Saved the game as {self.replay}.")
+        return True
 
     async def _computer_turn(self, generation: int) -> None:
         p = self._position
@@ -488,6 +590,13 @@ class LocalGame:
             since = self._clock() - (self._last_bot_ms or 0)
             if since < self._pace_ms:
                 await asyncio.sleep((self._pace_ms - since) / 1000)
+        if self._go is None:
+            self._go = asyncio.Event()
+        while self._paused and self._steps == 0:
+            self._go.clear()
+            await self._go.wait()
+        if self._paused:
+            self._steps -= 1
         if generation != self._generation or self._position is not p:
             return
         self._last_bot_ms = self._clock()
@@ -514,13 +623,21 @@ class LocalGame:
         self._started = now
 
     def _snapshot(self) -> _Snapshot:
-        return _Snapshot(self._position, self._order, tuple(self._banks), len(self._actions))
+        return _Snapshot(
+            self._position, self._order, tuple(self._banks), len(self._actions), len(self._events)
+        )
 
     def _apply(self, action: Action, *, quiet: bool = False) -> None:
         p = self._position
         if action not in legal_actions(p):
             raise IllegalTurnError(f"{action} is not legal now")
         mover = self._who(p.to_move)
+        used = self._clock() - self._started
+        if self._time is not None:
+            # The record's reading never exceeds what was left (the clock check runs late).
+            who = self._order[p.to_move]
+            used = max(0, min(used, self._time.move_ms + self._banks[who]))
+        self._events.append(("act", str(action), max(0, used)))
         self._charge_clock()
         q = apply_action(p, action)
         if isinstance(action, NameStart):

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Final, Protocol
+from typing import Final, Protocol, cast
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -25,8 +25,10 @@ from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 from prompt_toolkit.widgets import TextArea
 
 from santorini_p2p.engine import GodMode, Phase
+from santorini_p2p.errors import SantoriniError
 from santorini_p2p.ui.app import LEAVE, START_SCREEN, STYLE, run_game
-from santorini_p2p.ui.local import STANDARD_TIME, LocalGame, Player, ai_chooser
+from santorini_p2p.ui.games import Recording
+from santorini_p2p.ui.local import STANDARD_TIME, LocalGame, Player, TimeControl, ai_chooser
 from santorini_p2p.ui.state import GameController
 
 __all__ = [
@@ -92,13 +94,23 @@ class NetworkGames(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class GameOptions:
-    """How a local game is set up: gods, seed, clocks, mouse, the computer's time a turn."""
+    """How a local game is set up: gods, seed, clocks, mouse, the computer's time a turn.
+
+    ``clock`` is the time control of a timed game (default one minute a move plus a
+    five-minute bank).
+    """
 
     gods: GodMode = "none"
     seed: int | None = None
     timed: bool = True
     mouse: bool = True
     think: float | None = None
+    clock: TimeControl = STANDARD_TIME
+
+    @property
+    def time_control(self) -> TimeControl | None:
+        """The clocks of a game with these options, or None when untimed."""
+        return self.clock if self.timed else None
 
 
 def journal_path() -> Path:
@@ -108,31 +120,57 @@ def journal_path() -> Path:
     return home_dir() / "local-game.json"
 
 
+def _recording(names: Sequence[str], options: GameOptions) -> Recording:
+    """A new game's recording: it becomes a replay file under ``$SANTORINI_HOME/games/``."""
+    from santorini_p2p.wire.identity import home_dir, load_or_create_identity
+
+    me = load_or_create_identity(home_dir())
+    t = options.time_control
+    return Recording.new(
+        me,
+        names,
+        options.gods,
+        move_ms=t.move_ms if t else 0,
+        bank_ms=t.bank_ms if t else 0,
+        seed=options.seed,
+    )
+
+
 def computer_game(level: str, players: int, options: GameOptions) -> LocalGame:
     """Return a game of one person (seat 1) against ``players - 1`` computer players."""
+    from santorini_p2p.wire.identity import home_dir
+
     seats = [Player("You")] + [
         Player(f"Computer {i}" if players > 2 else "Computer", level) for i in range(1, players)
     ]
+    names = [""] + [f"{p.name} ({level})" for p in seats[1:]]
     return LocalGame(
         seats,
         gods=options.gods,
         seed=options.seed,
-        time_control=STANDARD_TIME if options.timed else None,
+        time_control=options.time_control,
         title=f"you vs the computer ({level})",
         journal=journal_path(),
         chooser=ai_chooser(options.think),
+        recording=_recording(names, options),
+        home=home_dir(),
     )
 
 
 def hotseat_game(players: int, options: GameOptions) -> LocalGame:
     """Return a game of ``players`` people taking turns at this terminal."""
+    from santorini_p2p.wire.identity import home_dir
+
+    seats = [Player(f"Player {i + 1}") for i in range(players)]
     return LocalGame(
-        [Player(f"Player {i + 1}") for i in range(players)],
+        seats,
         gods=options.gods,
         seed=options.seed,
-        time_control=STANDARD_TIME if options.timed else None,
+        time_control=options.time_control,
         title="hot-seat",
         journal=journal_path(),
+        recording=_recording([p.name for p in seats], options),
+        home=home_dir(),
     )
 
 
@@ -144,11 +182,21 @@ def watch_game(
         [Player(f"{lv.capitalize()} computer {i + 1}", lv) for i, lv in enumerate(levels)],
         gods=options.gods,
         seed=options.seed,
-        time_control=STANDARD_TIME if options.timed else None,
+        time_control=options.time_control,
         title="watching the computer",
         pace_ms=pace_ms,
         chooser=ai_chooser(options.think),
     )
+
+
+def _wrap(label: str, width: int) -> list[str]:
+    """A menu label's lines, each wrapped at ``width`` columns between words."""
+    import textwrap
+
+    lines: list[str] = []
+    for line in label.split("\n"):
+        lines.extend(textwrap.wrap(line, width, break_on_hyphens=False) or [""])
+    return lines
 
 
 async def choose(
@@ -158,25 +206,39 @@ async def choose(
     default: int = 0,
     note: str = "",
     top: bool = False,
+    logo: bool = True,
 ) -> str | None:
     """Show a menu of ``(key, label)`` items; return the chosen key, or None on Escape.
 
     Up, Down, Tab and Shift-Tab move; Enter or an item's number chooses. Ctrl-Q and Ctrl-C
     return None too. On the ``top`` menu Escape does nothing: pressed once too often while
-    backing out of a submenu, it would otherwise quit the program.
+    backing out of a submenu, it would otherwise quit the program. A label's further lines
+    (after a newline) are shown indented under its first; ``logo`` False leaves the logo out
+    to make room.
     """
     selected = [default]
 
+    def width() -> int:
+        from prompt_toolkit.application.current import get_app
+
+        return max(20, get_app().output.get_size().columns - 8)
+
     def menu() -> StyleAndTextTuples:
-        out: StyleAndTextTuples = [("class:logo", _LOGO + "\n"), ("bold", f"  {title}\n\n")]
+        out: StyleAndTextTuples = [("class:logo", _LOGO + "\n")] if logo else [("", "\n")]
+        out.append(("bold", f"  {title}\n\n"))
         for i, (_, label) in enumerate(items):
             mark = ">" if i == selected[0] else " "
             style = "reverse bold" if i == selected[0] else ""
+            first, *more = _wrap(label, width())
             out.append(("", f"  {mark} "))
-            out.append((style, f"{i + 1}. {label}"))
+            out.append((style, f"{i + 1}. {first}"))
             out.append(("", "\n"))
+            for line in more:
+                out.append(("", f"       {line}\n"))
         if note:
-            out.append(("class:msg.warning", f"\n  {note}\n"))
+            # Wrapped, never cut: a refused connection's reason is read to the end.
+            wrapped = "\n".join("  " + line for line in _wrap(note, width() + 5))
+            out.append(("class:msg.warning", f"\n{wrapped}\n"))
         return out
 
     kb = KeyBindings()
@@ -229,8 +291,16 @@ async def choose(
     return await app.run_async()
 
 
-async def ask(title: str, prompt: str) -> str | None:
-    """Ask for one line of text (a file name, an address); None on Escape."""
+async def ask(title: str, prompt: str, *, paths: bool = False) -> str | None:
+    """Ask for one line of text (a file name, an address); None on Escape.
+
+    The lines of ``title`` after its first (why the last answer did not do) are shown under
+    it, wrapped. With ``paths`` Tab completes file and directory names (a menu shows them).
+    """
+    from prompt_toolkit.completion import PathCompleter
+    from prompt_toolkit.layout import Float, FloatContainer
+    from prompt_toolkit.layout.menus import CompletionsMenu
+
     kb = KeyBindings()
 
     @kb.add("escape", eager=True)
@@ -244,9 +314,33 @@ async def ask(title: str, prompt: str) -> str | None:
         app.exit(result=field.text.strip())
         return True
 
-    field = TextArea(multiline=False, prompt=prompt, accept_handler=accept)
-    header: StyleAndTextTuples = [("class:logo", _LOGO + "\n"), ("bold", f"  {title}\n")]
-    app.layout = Layout(HSplit([Window(FormattedTextControl(header), height=8), field, Window()]))
+    field = TextArea(
+        multiline=False,
+        prompt=prompt,
+        accept_handler=accept,
+        completer=PathCompleter(expanduser=True) if paths else None,
+        complete_while_typing=False,
+    )
+    first, *more = title.split("\n")
+
+    def header() -> StyleAndTextTuples:
+        from prompt_toolkit.application.current import get_app
+
+        width = max(20, get_app().output.get_size().columns - 4)
+        out: StyleAndTextTuples = [("class:logo", _LOGO + "\n"), ("bold", f"  {first}\n")]
+        for line in more:  # why the last answer did not do: wrapped, in the warning colour
+            for part in _wrap(line, width):
+                out.append(("class:msg.warning", f"  {part}\n"))
+        return out
+
+    head = Window(FormattedTextControl(header), dont_extend_height=True)
+    body = HSplit([head, Window(height=1), field, Window()])
+    app.layout = Layout(
+        FloatContainer(
+            body,
+            [Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8))],
+        )
+    )
     app.layout.focus(field)
     return await app.run_async()
 
@@ -303,6 +397,12 @@ async def _start_game(
     choice: str, options: GameOptions, network: NetworkGames | None
 ) -> GameController | str | None:
     """Ask what the chosen entry needs; return a game, a note to show, or None (backed out)."""
+    if choice in ("computer", "hotseat"):
+        kept = resume_local(options.think)
+        if isinstance(kept, LocalGame):
+            answer = await _keep_or_replace(kept)
+            if answer != "new":
+                return kept if answer == "resume" else None
     if choice == "computer":
         level = await choose("How strong a computer?", _LEVELS_MENU)
         if level is None:
@@ -327,13 +427,33 @@ async def _start_game(
             return "LAN games are not available in this build."
         return await (network.host() if choice == "host" else network.join())
     if choice == "replay":
-        name = await ask("Open a replay file", "file: ")
+        name = await _pick_replay()
         if not name:
             return None
         from santorini_p2p.ui.replay_view import view_replay_file
 
         return await view_replay_file(name, mouse=options.mouse)
     return None
+
+
+RECENT_SHOWN: Final = 4
+"""How many recent games "Open a replay" lists (two or three lines each: they fit 18 rows)."""
+
+
+async def _pick_replay() -> str | None:
+    """The recent games under ``$SANTORINI_HOME/games/``, newest first, or another file."""
+    from santorini_p2p.ui.games import recent_games
+    from santorini_p2p.wire.identity import home_dir
+
+    recent = recent_games(home_dir(), limit=RECENT_SHOWN)
+    other = "\0other"
+    if recent:
+        items = [(str(path), label) for path, label in recent]
+        items.append((other, "Another file... (Tab completes its name)"))
+        picked = await choose("Open a replay: recent games", items, logo=False)
+        if picked != other:
+            return picked
+    return await ask("Open a replay file", "file: ", paths=True)
 
 
 _START_MENU: Final = (
@@ -349,12 +469,16 @@ _START_MENU: Final = (
 
 def resume_local(think: float | None = None) -> LocalGame | str | None:
     """Return the unfinished game kept on this terminal, why it cannot resume, or None."""
+    from santorini_p2p.wire.identity import home_dir, load_or_create_identity
+
     path = journal_path()
     if not path.exists():
         return None
     try:
-        return LocalGame.resume(path, chooser=ai_chooser(think))
-    except ValueError as e:
+        home = home_dir()
+        me = load_or_create_identity(home)
+        return LocalGame.resume(path, chooser=ai_chooser(think), identity=me, home=home)
+    except (ValueError, SantoriniError) as e:
         return str(e)
 
 
@@ -362,13 +486,16 @@ async def console(options: GameOptions, network: NetworkGames | None = None) -> 
     """Run the start screen until the player quits; return the exit code."""
     note = ""
     default = 0
+    chosen_before = False
     while True:
         menu = list(_START_MENU)
         unfinished = resume_local()
         if isinstance(unfinished, LocalGame):
-            menu.insert(
-                0, ("resume", f"Resume the unfinished game ({unfinished.journal_summary()})")
-            )
+            # Last, so that the other entries keep their numbers; chosen unless moved off.
+            label = f"Resume the unfinished game ({unfinished.journal_summary()})"
+            menu.append(("resume", label))
+            if not chosen_before:
+                default = len(menu) - 1
         elif isinstance(unfinished, str):
             note = note or unfinished
         default = min(default, len(menu) - 1)
@@ -379,6 +506,7 @@ async def console(options: GameOptions, network: NetworkGames | None = None) -> 
         if choice is None or choice == "quit":
             return 0
         default = [k for k, _ in menu].index(choice)
+        chosen_before = True
         game: GameController | str | None
         if choice == "resume" and isinstance(unfinished, LocalGame):
             game = unfinished
@@ -434,35 +562,100 @@ def _log_to_file() -> None:
         logging.getLogger("santorini_p2p").setLevel(logging.INFO)
 
 
-async def _until_left(open_game: Callable[[], Awaitable[GameController]], mouse: bool) -> int:
+async def _until_left(
+    open_game: Callable[[], Awaitable[GameController | None]], mouse: bool
+) -> int:
     game = await open_game()
-    await run_game(game, mouse=mouse, leave=LEAVE)
+    if game is not None:
+        await run_game(game, mouse=mouse, leave=LEAVE)
     return 0
 
 
-def play(level: str | None, players: int, options: GameOptions, resume: bool = False) -> int:
+async def _keep_or_replace(kept: LocalGame) -> str | None:
+    """Ask what to do with the unfinished game a new one would replace: resume, new or None."""
+    return await choose(
+        "An unfinished game is kept on this terminal",
+        [
+            ("resume", f"Resume it ({kept.journal_summary()})"),
+            ("new", "Start the new game (the unfinished one is given up)"),
+        ],
+    )
+
+
+def play(
+    level: str | None,
+    players: int,
+    options: GameOptions,
+    resume: bool = False,
+    save: Callable[[Path], bool] | None = None,
+    new: bool = False,
+) -> int:
     """``santorini play``: against the computer at ``level``, or hot-seat when it is None.
 
-    With ``resume`` the unfinished game kept on this terminal is played on instead.
+    With ``resume`` the unfinished game kept on this terminal is played on instead. A new
+    game would replace it: on a terminal the player is asked first, without one it takes
+    ``new``. On a terminal the game screen opens; without one, turns are read as text from
+    standard input and the game's events printed. A finished game's replay file is handed to
+    ``save`` (the ``--save`` copy), which returns whether it succeeded.
 
     Raises:
-        ValueError: ``resume`` and there is no game to resume.
+        ValueError: ``resume`` and there is no game to resume; or without a terminal, a game
+            is kept and neither ``resume`` nor ``new`` says what to do with it.
     """
-    kept = resume_local(options.think) if resume else None
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    kept = resume_local(options.think) if resume or not new else None
     if resume and not isinstance(kept, LocalGame):
         raise ValueError(kept or "there is no unfinished game on this terminal")
+    if not resume and not terminal and isinstance(kept, LocalGame):
+        raise ValueError(
+            f"an unfinished game is kept on this terminal ({kept.journal_summary()}): "
+            "'santorini play --resume' plays on, --new starts over and gives it up"
+        )
+    game = kept if resume and isinstance(kept, LocalGame) else None
+    ask_first = not resume and isinstance(kept, LocalGame)
 
-    async def open_game() -> GameController:
-        if isinstance(kept, LocalGame):
-            return kept
-        if level is None:
-            return hotseat_game(players, options)
-        return computer_game(level, players, options)
+    async def open_game() -> GameController | None:
+        nonlocal game
+        if ask_first and game is None:
+            assert isinstance(kept, LocalGame)
+            answer = await _keep_or_replace(kept)
+            if answer is None:
+                return None
+            if answer == "resume":
+                game = kept
+        if game is None:
+            game = (
+                hotseat_game(players, options)
+                if level is None
+                else computer_game(level, players, options)
+            )
+        return game
 
-    if not _has_terminal():
-        return 2
-    _log_to_file()
-    return asyncio.run(_until_left(open_game, options.mouse))
+    if terminal:
+        _log_to_file()
+        asyncio.run(_until_left(open_game, options.mouse))
+        over = game is not None and game.position.phase is Phase.OVER
+    else:
+        from santorini_p2p.ui.line_prompt import play_by_lines
+
+        async def by_lines() -> bool:
+            opened = await open_game()
+            return await play_by_lines(cast(LocalGame, opened))
+
+        over = asyncio.run(by_lines())
+        if not over:
+            print(
+                "santorini: error: standard input ended before the game did; "
+                "'santorini play --resume' plays on",
+                file=sys.stderr,
+            )
+            return 1
+    if over and game is not None and game.replay is not None:
+        if not sys.stdout.isatty() or not sys.stdin.isatty():
+            print(f"game over; replay {game.replay}", flush=True)
+        if save is not None and not save(game.replay):
+            return 1
+    return 0
 
 
 def watch(

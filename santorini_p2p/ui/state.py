@@ -24,6 +24,7 @@ __all__ = [
     "Message",
     "MessageKind",
     "MessageLike",
+    "Pausable",
     "SeatLike",
     "SeatView",
     "Valued",
@@ -175,6 +176,24 @@ class MessageLike(Protocol):
 
 Listener = Callable[[], None]
 """Called on the event loop's thread whenever anything the screen shows has changed."""
+
+
+@runtime_checkable
+class Pausable(Protocol):
+    """A game of computer players that can be paused and stepped while it is watched."""
+
+    @property
+    def paused(self) -> bool:
+        """Whether the computer players wait."""
+        ...
+
+    def pause(self, paused: bool) -> None:
+        """Stop the computer players after the action under way, or let them play on."""
+        ...
+
+    def step(self) -> None:
+        """While paused: let them make one more action."""
+        ...
 
 
 @runtime_checkable

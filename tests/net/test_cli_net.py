@@ -143,3 +143,72 @@ def test_join_where_nothing_listens_fails_at_once_naming_the_address(home, capsy
     # Said by the probe before the game starts, not after the 30 s wait for a first answer.
     assert f"nothing listens at 127.0.0.1:{port} (connection refused)" in err
     assert "no answer" not in err
+
+
+@pytest.mark.parametrize("command", ["join 127.0.0.1:1", "host", "resume"])
+def test_save_to_a_directory_is_refused_before_any_game(home, capsys, command):
+    argv = [*command.split(), "--save", str(home)]
+    if command == "host":
+        argv += ["--bind", "127.0.0.1", "--no-advertise"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"santorini: error: save: {str(home)!r} is a directory; give a file name" in err
+    assert "Traceback" not in err
+
+
+def test_save_where_nothing_can_be_written_is_refused_before_any_game(home, capsys):
+    assert main(["join", "127.0.0.1:1", "--save", "/proc/game.sntr"]) == 2
+    err = capsys.readouterr().err
+    assert "santorini: error: save: cannot write '/proc/game.sntr'" in err
+
+
+def test_the_save_check_leaves_no_file_behind(home, capsys):
+    target = home / "later.sntr"
+    # The check passes; the connection is then refused (exit 1): no game, and no empty file.
+    assert main(["join", "127.0.0.1:1", "--save", str(target)]) == 1
+    assert not target.exists()
+
+
+def test_a_save_that_fails_at_the_end_keeps_the_game_and_says_where(tmp_path, capsys):
+    from santorini_p2p.cli.common import save_target
+
+    replay = tmp_path / "games" / "abc.sntr"
+    replay.parent.mkdir()
+    replay.write_bytes(b"SNTR\x01records")
+    (tmp_path / "out").mkdir()
+    target = save_target(str(tmp_path / "out" / "game.sntr"))
+    assert target is not None
+    (tmp_path / "out").rmdir()  # the directory went away during the game
+    assert not target.copy_from(replay)
+    err = capsys.readouterr().err
+    assert f"santorini: error: cannot save the replay to {target.path}" in err
+    assert f"it is kept at {replay}" in err
+    assert replay.read_bytes() == b"SNTR\x01records"
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("127.0.0.1:99999", "address: port must be 1 to 65535, got 99999"),
+        ("::1", "looks like an IPv6 address; write it in brackets with the port, like [::1]:"),
+        ("fe80::1:2", "looks like an IPv6 address"),
+    ],
+)
+def test_join_says_what_is_wrong_with_an_address_instead_of_searching_the_lan(
+    home, capsys, monkeypatch, address, said
+):
+    from santorini_p2p.net import discovery
+
+    async def browse(wait):
+        raise AssertionError("searched the LAN for a game named like an address")
+
+    monkeypatch.setattr(discovery, "browse", browse)
+    assert main(["join", address]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_an_ipv6_host_address_is_shown_in_brackets():
+    from santorini_p2p.net.game import shown_address
+
+    assert shown_address("::1") == "[::1]"
+    assert shown_address("127.0.0.1") == "127.0.0.1"

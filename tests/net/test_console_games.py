@@ -28,12 +28,23 @@ def _answers(*replies: str):
     return answer
 
 
+def _typed(address: str, titles: list[str]):
+    """The address field: ``address`` once, then Esc; every title it was shown with is kept."""
+    queue: list[str | None] = [address, None]
+
+    async def answer(title, prompt):
+        titles.append(title)
+        return queue.pop(0)
+
+    return answer
+
+
 def test_console_host_and_join_play_a_game(tmp_path):
     async def main():
         host_lan = LanGames(
             tmp_path / "a",
             identity(0),
-            _answers("2", "none"),
+            _answers("2", "none", "timed"),
             _answers(),
             bind="127.0.0.1",
             discover=False,
@@ -76,7 +87,7 @@ def test_console_join_after_leaving_a_game_resumes_it_in_the_same_process(tmp_pa
         host_lan = LanGames(
             tmp_path / "a",
             identity(0),
-            _answers("2", "none"),
+            _answers("2", "none", "timed"),
             _answers(),
             bind="127.0.0.1",
             discover=False,
@@ -139,7 +150,7 @@ def test_console_host_offers_to_resume_a_hosted_game_left_unfinished(tmp_path):
         )
 
     async def main():
-        host = await host_lan("2", "none").host()
+        host = await host_lan("2", "none", "timed").host()
         assert isinstance(host, NetworkGame)
         port = host.title.split(":")[1].split()[0]
         ctx = new_context()
@@ -189,12 +200,14 @@ def test_console_join_reports_a_bad_or_unknown_address_and_writes_nothing(tmp_pa
     monkeypatch.setattr(socket, "getaddrinfo", no_such_name)  # no name service asked
 
     async def main(typed):
-        lan = LanGames(tmp_path, identity(1), _answers(""), _answers(typed), discover=False)
-        return await lan.join()
+        titles: list[str] = []
+        lan = LanGames(tmp_path, identity(1), _answers(""), _typed(typed, titles), discover=False)
+        assert await lan.join() is None  # Esc at the address field asked again
+        # The reason is shown under the field's title, which asks again.
+        return titles[1].split("\n", 1)[1]
 
     assert "expected host:port" in asyncio.run(main("no port here"))
     said = asyncio.run(main("nobody.invalid:5555"))
-    assert isinstance(said, str)
     assert said.startswith("cannot find the host 'nobody.invalid'")
     assert not list(tmp_path.glob("games/*"))
 
@@ -207,12 +220,13 @@ def test_console_join_reports_a_port_where_nothing_listens(tmp_path):
         port = s.getsockname()[1]
 
     async def main():
+        titles: list[str] = []
         typed = f"127.0.0.1:{port}"
-        lan = LanGames(tmp_path, identity(1), _answers(""), _answers(typed), discover=False)
-        return await lan.join()
+        lan = LanGames(tmp_path, identity(1), _answers(""), _typed(typed, titles), discover=False)
+        assert await lan.join() is None
+        return titles[1].split("\n", 1)[1]
 
     said = asyncio.run(main())
-    assert isinstance(said, str)
     assert said.startswith(f"nothing listens at 127.0.0.1:{port} (connection refused)")
     assert not list(tmp_path.glob("games/*"))
 
@@ -232,7 +246,7 @@ def test_a_network_game_on_the_console_screen(tmp_path):
             lan = LanGames(
                 tmp_path / "a",
                 identity(0),
-                _answers("2", "random"),
+                _answers("2", "random", "timed"),
                 _answers(),
                 bind="127.0.0.1",
                 discover=False,
@@ -412,7 +426,7 @@ def test_leaving_the_screen_mid_game_keeps_the_journal_to_resume(tmp_path, monke
             keys.send_text(str(legal_actions(host.position)[0]) + "\r")
             # The host's action and the joiner's acknowledgement are in: leave.
             await _poll(lambda: len(host.session.records) >= typed + 2)
-            keys.send_text("\x11")  # Ctrl-Q: leave mid-game
+            keys.send_text("\x11\x11")  # Ctrl-Q twice: leave mid-game
             return await hosting
 
     outcome = asyncio.run(main())
@@ -488,7 +502,7 @@ def test_computer_players_over_loopback_play_a_whole_game_and_leave_nothing(
     async def main():
         game = await loopback_game(levels, GameSettings(players, "random"), seed=7)
         assert game.title.startswith("computer players over 127.0.0.1:")
-        assert [s.name for s in game.seats()][:1] == ["Random computer 1"]
+        assert [s.name for s in game.seats()][:1] == ["Random Alpha"]
         async with asyncio.timeout(60):
             await game.run()
         return game
@@ -496,7 +510,9 @@ def test_computer_players_over_loopback_play_a_whole_game_and_leave_nothing(
     game = asyncio.run(main())
     assert game.session.is_complete
     names = game.session.seat_names()
-    assert sorted(names) == [f"Random computer {i + 1}" for i in range(players)]
+    signs = ["Alpha", "Bravo", "Charlie", "Delta"][:players]
+    assert sorted(names) == [f"Random {sign}" for sign in signs]
+    assert not any(ch.isdigit() for name in names for ch in name)  # no number to mistake
     # Every seat signed its records: the log, as sent, verifies and is complete.
     log = read_log(encode_frames(r.raw for r in game.session.records))
     assert log.is_complete

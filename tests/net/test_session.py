@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import re
+import time
 
 import pytest
 
@@ -170,6 +173,10 @@ def test_disagreeing_engine_stops_both_sides_with_reports(tmp_path, monkeypatch)
         assert "state hash here" in text
         assert "position:" in text
         assert s.report_path.with_suffix(".sntr").exists()
+        # Private, as every file of a player's: the directory 0700, the files 0600.
+        assert s.report_path.parent.stat().st_mode & 0o777 == 0o700
+        for report in (s.report_path, s.report_path.with_suffix(".sntr")):
+            assert report.stat().st_mode & 0o777 == 0o600
     monkeypatch.setattr(wire_log, "state_hash", real)
     verdict = verify_file(joiner.report_path.with_suffix(".sntr"))
     assert not verdict.ok
@@ -227,6 +234,70 @@ def test_crashed_joiner_resumes_from_its_journal(tmp_path):
     _assert_identical_complete(net)
 
 
+@pytest.mark.parametrize("crash", [1, 0])
+def test_a_peer_resumed_mid_move_shows_the_same_clock_as_the_others(tmp_path, crash):
+    net = Net.create(tmp_path, 2, time=TimeControl(60_000, 300_000), seed=21)
+    _play_until(net, Phase.PLAY, turns=1)
+    _idle(net)
+    other = net.sessions[1 - crash]
+    crashed = net.sessions[crash]
+    path = crashed.journal_path
+    crashed.close()
+    net.down.add(crash)
+    for _ in range(20):
+        net.step(1000)  # 20 s pass with the peer down
+    # Its journal was last written when the move became due, 20 s ago.
+    due = time.time_ns() - 20 * 10**9
+    os.utime(path, ns=(due, due))
+    net.sessions[crash] = Session.resume(
+        crashed.identity, path, home=crashed.home, now=net.clock, known=KnownPeers(crashed.home)
+    )
+    net.down.clear()
+    host, joiner = net.sessions
+    for _ in range(500):  # until the two hear each other again (bounded: 5 s of test time)
+        if host.is_connected(joiner.identity.public_key) and joiner.is_connected(
+            host.identity.public_key
+        ):
+            break
+        net.step()
+    mine, theirs = other.clocks(), net.sessions[crash].clocks()
+    assert [c.running for c in mine] == [c.running for c in theirs]
+    for a, b in zip(mine, theirs, strict=True):
+        assert abs(a.move_ms - b.move_ms) <= 1000, (mine, theirs)
+        assert abs(a.bank_ms - b.bank_ms) <= 1000, (mine, theirs)
+    if crash == 1:  # the resumed joiner counts from when the move became due
+        assert next(c for c in theirs if c.running).move_ms <= 41_000
+
+
+def test_a_joiner_cut_off_while_it_moves_keeps_its_clock_as_the_host_does(tmp_path):
+    net = Net.create(tmp_path, 2, time=TimeControl(60_000, 300_000), seed=21)
+    _play_until(net, Phase.PLAY, turns=1)
+    _idle(net)
+    host, joiner = net.sessions
+    v = host.validator
+    if v.seat_of(joiner.identity.public_key) != v.position.to_move:
+        net.bots = False
+        host.submit(legal_actions(v.position)[0])
+        _idle(net)
+    net.bots = False
+    assert v.seat_of(joiner.identity.public_key) == v.position.to_move
+    net.down.add(1)
+    for _ in range(20):
+        net.step(1000)  # the link is down for 20 s while the joiner thinks
+    net.down.clear()
+    for _ in range(500):
+        net.step()
+        if host.is_connected(joiner.identity.public_key) and joiner.is_connected(
+            host.identity.public_key
+        ):
+            break
+    assert joiner.is_connected(host.identity.public_key)
+    mine, theirs = host.clocks(), joiner.clocks()
+    for a, b in zip(mine, theirs, strict=True):
+        assert abs(a.move_ms - b.move_ms) <= 1000, (mine, theirs)
+    assert next(c for c in theirs if c.running).move_ms <= 41_000
+
+
 def test_crashed_host_resumes_from_its_journal(tmp_path):
     net = Net.create(tmp_path, 2, "challenger", seed=10)
     _play_until(net, Phase.PLAY, turns=3)
@@ -253,6 +324,16 @@ def test_own_clock_running_out_loses_on_time(tmp_path):
     assert v.result is not None
     assert v.result[1] == "time"
     _assert_identical_complete(net)
+    # Every peer names who ran out; the seat that claimed its own timeout is not named twice.
+    late = v.names[v.result[0] ^ 1] if v.position.players == 2 else None
+    for session in net.sessions:
+        notes = [n.text for n in session.notes if "ran out of time" in n.text]
+        assert notes == [f"{late} ran out of time."], notes
+        # The flagged seat's clock shows no time left, not what it had when its move began.
+        loser = v.result[0] ^ 1
+        assert session.clocks()[loser].bank_ms == 0
+        assert session.clocks()[loser].move_ms == 0
+        assert session.clocks()[v.result[0]].bank_ms > 0
 
 
 def test_silent_mover_is_claimed_out_of_time(tmp_path):
@@ -276,6 +357,8 @@ def test_silent_mover_is_claimed_out_of_time(tmp_path):
     net.down.clear()
     net.run(ms=100)
     _assert_identical_complete(net)
+    late, claimer = v.names[v.position.to_move], v.names[1 - v.position.to_move]
+    assert any(n.text == f"{late} ran out of time ({claimer} claimed it)." for n in host.notes)
 
 
 def test_resignation_ends_the_game(tmp_path):
@@ -435,7 +518,9 @@ def test_a_clock_reading_far_below_what_was_observed_is_reported(tmp_path):
     mover.submit(legal_actions(mover.position)[0])
     for _ in range(5):
         net.step()
-    assert any("below what was observed" in n.text for n in watcher.notes)
+    said = [n.text for n in watcher.notes if "reports the move took" in n.text]
+    assert said, [n.text for n in watcher.notes]
+    assert re.search(r"reports the move took \d+\.\d s, but 1\d\.\d s passed here", said[0])
 
 
 def test_stop_and_refuse_from_an_unknown_connection_are_ignored_by_the_host(tmp_path):

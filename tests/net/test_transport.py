@@ -263,3 +263,27 @@ def test_the_listening_probe_leaves_the_host_to_the_real_joiner():
             await close_context(ctx)
 
     asyncio.run(main())
+
+
+def test_frames_both_ways_over_ipv6_loopback():
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback on this machine")
+
+    async def main():
+        ctx = new_context()
+        host = HostTransport(ctx, "::1", 0, OPTS)
+        join = JoinTransport(ctx, f"[::1]:{host.port}", OPTS)
+        try:
+            async with asyncio.timeout(10):
+                peer, frame = await _send_until_received(join, host, HOST_PEER, b"hello")
+            assert frame == b"hello"
+            assert host.send(peer, b"welcome")
+        finally:
+            join.close()
+            host.close()
+            await close_context(ctx)
+
+    asyncio.run(main())

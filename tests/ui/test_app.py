@@ -325,7 +325,10 @@ def test_the_start_screen_offers_to_resume_an_unfinished_game(monkeypatch, tmp_p
             run = asyncio.create_task(console(GameOptions(timed=False, mouse=False)))
             await poll(lambda: (a := get_app_or_none()) is not None and a.is_running)
             first = get_app_or_none()
-            keys.send_text(ENTER)  # the first entry: resume
+            # The entry comes last, after Quit: the others keep their numbers.
+            assert "7. Quit" in screen_text(first)
+            assert "8. Resume the unfinished game (" in screen_text(first)
+            keys.send_text(ENTER)  # chosen to begin with: resume
             await poll(
                 lambda: (a := get_app_or_none()) is not None and a is not first and a.is_running
             )
@@ -368,8 +371,23 @@ def test_without_a_terminal_the_console_says_so(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main([]) == 2
-    assert main(["play", "--bot", "easy"]) == 2
     assert "needs a terminal" in capsys.readouterr().err
+
+
+def test_play_without_a_terminal_reads_turns_and_keeps_the_game_when_input_ends(
+    capsys, monkeypatch, tmp_path
+):
+    from santorini_p2p.cli import main
+
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+    monkeypatch.setattr("sys.stdin", io.StringIO("place b2,d4\n"))
+    assert main(["play", "--bot", "easy", "--untimed"]) == 1
+    out, err = capsys.readouterr()
+    assert "position: 00000/00000/00000/00000/00000 1 -,- -" in out
+    assert "You (seat 1, A) played place b2,d4." in out
+    assert "standard input ended before the game did" in err
+    assert "play --resume" in err
+    assert "b2,d4" in (tmp_path / "local-game.json").read_text()
 
 
 def test_start_screen_opens_a_replay_and_a_network_game_through_its_hook(monkeypatch, tmp_path):
@@ -488,5 +506,161 @@ def test_a_long_game_title_gives_way_to_whose_turn_it_is_at_80_columns():
         bar = fragments_text(screen._title())
         assert len(bar) == 80
         assert "Ann: your turn" in bar
-        assert bar.startswith(" Santorini | LAN game at 192.168.100.200")
+        assert bar.startswith(" LAN game at 192.168.100.200:45678 | ")  # the address whole
         assert bar.endswith("? help ")
+
+
+class _Lobby(LocalGame):
+    """A hosted game before the others joined: only the host's seat is known."""
+
+    def seats(self):
+        return super().seats()[:1]
+
+
+LAN_TITLE = "LAN game at 192.168.100.200:45678 (5a49-3d1b-5103-aad3)"
+
+
+@pytest.mark.parametrize("columns", [60, 61, 70, 80, 100, 140])
+def test_a_waiting_host_shows_the_whole_join_address_at_every_width(monkeypatch, columns):
+    monkeypatch.setattr(DummyOutput, "get_size", lambda self: Size(rows=24, columns=columns))
+    with terminal():
+        game = _Lobby([Player("Ann", "easy"), Player("Bob", "easy")], title=LAN_TITLE)
+        screen = GameScreen(game)
+        hint = fragments_text(screen._hint())
+        assert len(hint) <= columns
+        assert "192.168.100.200:45678" in hint
+        if columns >= 80:
+            assert (
+                hint == " Waiting for players; they join with: santorini join 192.168.100.200:45678"
+            )
+
+
+def test_once_every_seat_is_taken_the_join_address_gives_way(monkeypatch):
+    with terminal():
+        game = LocalGame([Player("Ann", "easy"), Player("Bob", "easy")], title=LAN_TITLE)
+        hint = fragments_text(GameScreen(game)._hint())
+        assert "join" not in hint
+
+
+def test_the_title_bar_drops_the_fingerprint_before_it_cuts_the_address():
+    with terminal():
+        game = _Lobby([Player("Ann", "easy"), Player("Bob", "easy")], title=LAN_TITLE)
+        bar = fragments_text(GameScreen(game)._title())
+        assert len(bar) == 80
+        assert bar.startswith(" LAN game at 192.168.100.200:45678 | seat 1 (A) Ann: thinking")
+
+
+def test_the_menu_of_choices_opens_on_tab_only_and_esc_and_ctrl_u_clear_the_line():
+    async def main():
+        with terminal() as keys:
+            game = LocalGame([Player("Ann"), Player("Ben")], time_control=None)
+            screen = GameScreen(game)
+            task = start(screen)
+            buffer = screen.input.buffer
+            keys.send_text("place a1,a2" + ENTER)
+            await poll(lambda: len(game.actions) == 1)
+            keys.send_text("place b")
+            await poll(lambda: buffer.text == "place b")
+            assert buffer.complete_state is None  # typing and turn ends open nothing
+            keys.send_text("\t")
+            await poll(lambda: buffer.complete_state is not None)
+            keys.send_text("\x1b")  # Esc: first the menu closes, the text stays
+            await poll(lambda: buffer.complete_state is None)
+            assert buffer.text.startswith("place b")
+            keys.send_text("\x1b")  # then the line is cleared
+            await poll(lambda: buffer.text == "")
+            # After a rejected turn Ctrl-U clears the whole line, not only up to the error.
+            keys.send_text("place a1,b1" + ENTER)
+            await poll(lambda: buffer.text == "place a1,b1" and game.actions[-1:] != [])
+            keys.send_text("\x15")
+            await poll(lambda: buffer.text == "")
+            assert len(game.actions) == 1
+            keys.send_text("undo" + ENTER)
+            await poll(lambda: not game.actions)
+            assert buffer.complete_state is None
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
+
+
+class _Remote(LocalGame):
+    """A game whose second seat is played elsewhere, as in a network game."""
+
+    def seats(self):
+        from dataclasses import replace
+
+        views = super().seats()
+        return (views[0], replace(views[1], local=False))
+
+
+def test_ctrl_q_in_a_network_game_asks_to_be_pressed_again():
+    async def main():
+        with terminal() as keys:
+            game = _Remote([Player("Ann"), Player("Ben")], time_control=None)
+            screen = GameScreen(game)
+            task = start(screen)
+            keys.send_text(CTRL_Q)
+            await poll(lambda: screen.error is not None)
+            assert screen.error.startswith("Ctrl-Q again to leave this game (it is kept")
+            assert not task.done()
+            keys.send_text("place a1,a2" + ENTER)  # anything else in between starts over
+            await poll(lambda: len(game.actions) == 1)
+            keys.send_text(CTRL_Q)
+            await poll(lambda: screen.error is not None)
+            assert not task.done()
+            keys.send_text(CTRL_Q)
+            assert await asyncio.wait_for(task, 5) == "menu"
+
+    asyncio.run(main())
+
+
+def test_watching_p_pauses_the_computers_and_n_plays_one_move():
+    calls = []
+
+    def counted(position, level, rng, stop):
+        calls.append(len(calls))
+        return rng.choice(legal_actions(position))
+
+    async def main():
+        with terminal() as keys:
+            game = LocalGame(
+                [Player("One", "easy"), Player("Two", "easy")],
+                time_control=None,
+                chooser=counted,
+                seed=3,
+            )
+            screen = GameScreen(game)
+            task = start(screen)
+            await poll(lambda: len(game.actions) >= 2)
+            keys.send_text("p")
+            await poll(lambda: game.paused)
+            # The search under way may finish; then the next one is asked and held back.
+            await poll(lambda: len(calls) == len(game.actions) + 1)
+            held = len(game.actions)
+            assert "p play on  n one move" in fragments_text(screen._toolbar())
+            keys.send_text("n")
+            await poll(lambda: len(game.actions) == held + 1)
+            await poll(lambda: len(calls) == held + 2)  # the next one is held again
+            assert len(game.actions) == held + 1
+            keys.send_text("p")
+            await poll(lambda: len(game.actions) >= held + 3 or game.position.phase is Phase.OVER)
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize(("rows", "first_shown"), [(24, False), (44, True)])
+def test_the_turns_panel_grows_into_a_tall_windows_spare_rows(monkeypatch, rows, first_shown):
+    monkeypatch.setattr(DummyOutput, "get_size", lambda self: Size(rows=rows, columns=80))
+    with terminal():
+        game = LocalGame([Player("Ann"), Player("Ben")], time_control=None)
+        rng = random.Random(4)
+        while len(game.actions) < 40 and game.position.phase is not Phase.OVER:
+            game.submit(rng.choice(legal_actions(game.position)))
+        screen = GameScreen(game)
+        panel = fragments_text(screen._panel())
+        assert len(panel.splitlines()) <= max(13, rows - 10)
+        assert str(game.actions[-1]) in panel
+        assert ("1. place" in panel) is first_shown

@@ -44,9 +44,8 @@ def test_board_shows_levels_domes_workers_and_marks_as_plain_text():
 def test_board_styles_shade_levels_and_colour_workers_by_side():
     p = parse_position(BUSY)
     frags = render_board(p)
-    styles = {text: style for style, text, *_ in frags if text.strip(" |")}
-    assert "class:level3" in styles[" 3   "]
-    assert "class:dome" in styles[" X"]
+    assert any("class:level3" in style for style, text, *_ in frags if text == " 3")
+    assert any("class:dome" in style for style, text, *_ in frags if text == "X")
     assert any("worker.b" in style for style, text, *_ in frags if text == "B")
     assert any("worker.a" in style for style, text, *_ in frags if text == "A")
 
@@ -138,3 +137,32 @@ def test_panel_lists_the_gods_still_to_choose_from():
     lines = fragments_text(render_panel(p, seats, [], 50, 8)).split("\n")
     assert lines[1] == "    god not chosen yet"
     assert lines[4] == "  to choose from: apollo, atlas, minotaur, pan"
+
+
+def test_the_last_move_is_marked_from_to_and_build_and_reads_without_colour():
+    from santorini_p2p.engine import apply_action, parse_action
+    from santorini_p2p.ui.board_view import last_move_marks
+
+    before = parse_position(OPENING)
+    after = apply_action(before, parse_action("b2>c3^c2"))
+    marks = Marks(last=last_move_marks(before, after))
+    assert dict(marks.last) == {6: ".", 7: "+", 12: "*"}
+    rows = fragments_text(render_board(after, marks)).split("\n")
+    assert rows[6] == "3 |     |     |  *A |     |     | 3"  # c3: the worker arrived
+    assert rows[8] == "2 |     |  .  | 1+  |   B |     | 2"  # b2 left; c2 built to level 1
+    styled = [style for style, t, *_ in render_board(after, marks) if t in ".*+"]
+    assert len(styled) == 3
+    assert all("class:last" in style for style in styled)
+
+
+def test_a_god_power_moving_another_worker_is_marked_too():
+    from santorini_p2p.engine import apply_action, legal_actions
+    from santorini_p2p.ui.board_view import last_move_marks
+
+    # Apollo swaps: the opponent's worker lands where Apollo's came from.
+    p = parse_position("00000/0000B0/000B00/00A000A/00000 1 apollo,atlas -")
+    swap = next(a for a in legal_actions(p) if str(a).startswith("b2>c3"))
+    after = apply_action(p, swap)
+    marks = dict(last_move_marks(p, after))
+    assert marks[12] == "*"  # c3: Apollo arrived
+    assert marks[6] == "*"  # b2: the swapped worker arrived

@@ -85,7 +85,7 @@ def test_the_viewer_steps_with_arrow_keys_and_quits():
 
 
 def test_replay_show_reports_a_missing_file(capsys, tmp_path):
-    assert main(["replay", "show", str(tmp_path / "none.sntr")]) == 1
+    assert main(["replay", "show", str(tmp_path / "none.sntr")]) == 2
     assert "cannot read" in capsys.readouterr().err
 
 

@@ -1,0 +1,85 @@
+"""The same question is asked in the same words and order wherever a game is set up."""
+
+from __future__ import annotations
+
+import asyncio
+
+from santorini_p2p.cli import _build_parser
+from santorini_p2p.net.game import LanGames
+from santorini_p2p.ui import start
+from tests.net.harness import identity
+
+
+def test_hosting_from_the_start_screen_asks_as_a_game_on_this_terminal(tmp_path):
+    asked: dict[str, list[tuple[str, str]]] = {}
+
+    async def menu(title, items):
+        asked[title] = list(items)
+        return None if title == "Clocks" else items[0][0]
+
+    async def ask(title, prompt):
+        return None
+
+    lan = LanGames(tmp_path, identity(0), menu, ask, bind="127.0.0.1", discover=False)
+    assert asyncio.run(lan.host()) is None
+    assert asked["How many players?"] == list(start._PLAYERS_MENU)
+    assert asked["Gods"] == list(start._GODS_MENU)
+    assert asked["Clocks"] == list(start._CLOCKS_MENU)
+
+
+def test_every_command_lists_the_god_modes_in_the_start_screens_order():
+    order = [key for key, _ in start._GODS_MENU]
+    parser = _build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    for name in ("play", "watch", "host", "arena"):
+        gods = next(a for a in sub.choices[name]._actions if a.dest == "gods")
+        assert list(gods.choices) == order, name
+
+
+def test_a_refused_address_is_asked_again_with_the_reason_whole(tmp_path):
+    titles: list[str] = []
+    answers = ["127.0.0.1:1", None]
+
+    async def menu(title, items):
+        return ""  # type an address
+
+    async def ask(title, prompt):
+        titles.append(title)
+        return answers.pop(0)
+
+    lan = LanGames(tmp_path, identity(0), menu, ask, bind="127.0.0.1", discover=False)
+    assert asyncio.run(asyncio.wait_for(lan.join(), 30)) is None
+    assert titles[0] == "Join a game"
+    first, reason = titles[1].split("\n")
+    assert first == "Join a game"
+    assert "127.0.0.1:1" in reason
+
+
+def test_the_reason_under_a_question_is_wrapped_to_the_screen(monkeypatch):
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.application.current import get_app_or_none
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from tests.ui.test_app import poll, screen_text
+
+    monkeypatch.setattr(DummyOutput, "get_size", lambda self: Size(rows=18, columns=60))
+    reason = (
+        "nothing listens at 127.0.0.1:1 (connection refused): check the address the host "
+        "gave, and that the game is still offered there"
+    )
+
+    async def main():
+        with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+            asked = asyncio.create_task(start.ask(f"Join a game\n{reason}", "host:port: "))
+            await poll(lambda: (a := get_app_or_none()) is not None and a.is_running)
+            shown = screen_text(get_app_or_none())
+            keys.send_text("\x1b")
+            assert await asyncio.wait_for(asked, 5) is None
+            return shown
+
+    shown = asyncio.run(main())
+    lines = shown.splitlines()
+    assert all(len(line) <= 60 for line in lines)
+    assert " ".join(line.strip() for line in lines[7:11]).startswith(reason)
