@@ -107,8 +107,14 @@ def test_the_opponents_last_move_is_marked_on_your_turn(tmp_path, no_color):
         step = next(sq for sq in ("a2", "b1", "b2") if sq not in theirs)
         term.send(f"a1>{step}^a1\r")
         # Its reply: where its worker left, where it arrived and where it built.
+        # (Its reply is drawn when the square a worker left is one of its own.)
         screen = term.wait_for(
-            lambda s: "Your turn" in s and len(_signs(s, ".")) == 1 and len(_signs(s, "+")) >= 1
+            lambda s: (
+                "Your turn" in s
+                and len(_signs(s, ".")) == 1
+                and _signs(s, ".")[0] in theirs
+                and len(_signs(s, "+")) >= 1
+            )
         )
         assert len(_signs(screen, "*")) == 1
         assert "a1" not in _signs(screen, "+")  # my own build is no longer marked
@@ -190,7 +196,8 @@ def test_help_fits_60_columns_between_words_and_a_small_window_says_the_size_it_
         hint = term.wait_for("Place two workers (like b2,d4); Tab completes.")
         assert "Place your workers" not in hint
         term.send("?")
-        screen = term.wait_for("| Help |")
+        # (The box is drawn whole once its last lines show.)
+        screen = term.wait_for(lambda s: "| Help |" in s and "of choices)" in s)
         rows = screen.splitlines()
         box = [r for r in rows if r.startswith("│")]
         assert box
