@@ -29,6 +29,7 @@ from santorini_p2p.ai import CLOCK_MARGIN_MS
 from santorini_p2p.engine import Action, Position, new_game, parse_action
 from santorini_p2p.errors import AddressError, IllegalTurnError, SantoriniError
 from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
+from santorini_p2p.net.frames import SESSION_VERSION
 from santorini_p2p.net.session import (
     GameSettings,
     Note,
@@ -51,7 +52,7 @@ from santorini_p2p.net.transport import (
 )
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.wire.identity import Identity, fingerprint
-from santorini_p2p.wire.messages import PROTOCOL_VERSION, Act
+from santorini_p2p.wire.messages import Act
 
 if TYPE_CHECKING:
     from santorini_p2p.net.discovery import Advertiser
@@ -564,7 +565,7 @@ async def _advertise(
         players=settings.players,
         gods=settings.gods,
         time=str(settings.time) if settings.time else "none",
-        version=PROTOCOL_VERSION,
+        version=SESSION_VERSION,
     )
     adv = Advertiser(offer)
     return adv if await adv.start() else None

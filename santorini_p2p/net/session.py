@@ -47,8 +47,13 @@ from santorini_p2p.errors import (
 )
 from santorini_p2p.net.clock import TimeControl, is_flagged, read_clock
 from santorini_p2p.net.frames import (
+    NONCE_BYTES,
+    SESSION_VERSION,
+    Challenge,
     Frame,
     Hello,
+    Proof,
+    Proven,
     RecordFrame,
     Refuse,
     Status,
@@ -57,10 +62,14 @@ from santorini_p2p.net.frames import (
     Who,
     decode_frame,
     encode_frame,
+    host_proof_bytes,
+    joiner_proof_bytes,
     sign_hello,
+    sign_refuse,
+    sign_stop,
 )
 from santorini_p2p.net.trust import ChangedKeyError, KnownPeers
-from santorini_p2p.wire.identity import Identity, fingerprint
+from santorini_p2p.wire.identity import Identity, fingerprint, verify
 from santorini_p2p.wire.log import (
     Journal,
     Record,
@@ -72,7 +81,6 @@ from santorini_p2p.wire.log import (
     seal,
 )
 from santorini_p2p.wire.messages import (
-    PROTOCOL_VERSION,
     Ack,
     Act,
     Resign,
@@ -162,7 +170,12 @@ class GameSettings:
 
 @dataclass(slots=True)
 class _Peer:
-    """What a session knows about one connection."""
+    """What a session knows about one connection.
+
+    The host's handshake state is per connection: the nonce it challenged the connection with,
+    the hello that connection sent (a claim until proven), the key it proved, and the joiner's
+    own nonce, over which the host signs what it sends there (stop, refuse).
+    """
 
     have: int = 0
     last_sent_ms: int = -(10**9)
@@ -171,6 +184,10 @@ class _Peer:
     name: str = ""
     connected: bool = True
     last_resend_ms: int = -(10**9)
+    challenge: bytes = b""
+    claim: Hello | None = None
+    proven: bytes = b""
+    their_nonce: bytes = b""
 
 
 def game_dir(home: Path) -> Path:
@@ -242,8 +259,19 @@ class Session:
         #: told without "you".
         self.onlooker = False
         self._announced = 0
+        #: Frames dropped because their connection had not proved a seated key (or a stop or
+        #: refusal whose signature did not verify): anyone on the LAN can send frames.
+        self.dropped = 0
+        # A joiner's side of the handshake, for the current hello round: its own nonce (every
+        # nonce it used, for the host's signed stop and refusals), the host's challenge and key.
+        self._round_nonce = b""
+        self._my_nonces: set[bytes] = set()
+        self._host_challenge = b""
+        self._host_key = b""
+        self._host_proven = False
         if not is_host:
             self._peers[HOST_ID] = _Peer(connected=False, last_heard_ms=now())
+            self._new_round()
 
     # -- construction ------------------------------------------------------------------------
 
@@ -553,7 +581,9 @@ class Session:
         try:
             frame = decode_frame(data)
         except WireError as e:
-            LOG.warning("ignored a malformed frame from %s: %s", peer.hex()[:8], e)
+            # Anyone on the LAN can send bytes: counted, never acted on.
+            self.dropped += 1
+            LOG.debug("dropped a malformed frame from %s: %s", peer.hex()[:10], e)
             return
         state = self._peers.get(peer)
         if state is None:
@@ -577,15 +607,14 @@ class Session:
         self._changed()
 
     def _handle(self, peer: bytes, state: _Peer, frame: Frame) -> None:
-        if self.is_host and state.slot is None and self.journal is not None:
-            # Only a seated peer may stop the game; anyone on the LAN can send frames.
-            if isinstance(frame, RecordFrame | Status):
-                self._on_unknown(peer)
-            if not isinstance(frame, Hello):
-                return
+        if self.is_host:
+            self._handle_at_host(peer, state, frame)
+            return
         match frame:
-            case Hello():
-                self._on_hello(peer, state, frame)
+            case Challenge():
+                self._on_challenge(frame)
+            case Proven():
+                self._on_proven(frame)
             case Welcome():
                 self._on_welcome(frame)
             case Refuse():
@@ -597,33 +626,157 @@ class Session:
             case Stop():
                 self._on_stop(peer, state, frame)
             case Who():
-                if not self.is_host:
-                    self._say_hello(self._now())
+                self._new_round()
+                self._say_hello(self._now())
+            case _:
+                self._drop(peer, frame, "a joiner's frame sent to a joiner")
+
+    def _handle_at_host(self, peer: bytes, state: _Peer, frame: Frame) -> None:
+        """The host: only a connection that proved a seated key may change anything."""
+        match frame:
+            case Hello():
+                self._on_hello(peer, state, frame)
+                return
+            case Proof():
+                self._on_proof(peer, state, frame)
+                return
+        if state.slot is None or not state.proven:
+            if isinstance(frame, RecordFrame | Status) and self.journal is not None:
+                # A seated peer's new connection (or the host restarted): ask who it is.
+                self._on_unknown(peer)
+            else:
+                self._drop(peer, frame, "its connection holds no proven seat")
+            return
+        match frame:
+            case Refuse():
+                self._on_refuse(peer, state, frame)
+            case RecordFrame():
+                self._on_record(peer, state, frame)
+            case Status():
+                self._on_status(peer, state, frame)
+            case Stop():
+                self._on_stop(peer, state, frame)
+            case _:
+                self._drop(peer, frame, "a host's frame sent to the host")
+
+    def _drop(self, peer: bytes, frame: Frame, why: str) -> None:
+        """Count and log a frame that is not acted on (anyone on the LAN can send frames)."""
+        self.dropped += 1
+        LOG.debug("dropped a %s frame from %s: %s", type(frame).__name__, peer.hex()[:10], why)
 
     def _on_unknown(self, peer: bytes) -> None:
         """A frame from a connection not yet tied to a seat (after a restart): ask who it is."""
         self._send(peer, Who())
 
+    # -- the handshake (SESSION.md section 3) -----------------------------------------------
+
+    def _new_round(self) -> None:
+        """A joiner starts a hello round: a fresh nonce, and the host unproven until it answers."""
+        self._round_nonce = os.urandom(NONCE_BYTES)
+        self._my_nonces.add(self._round_nonce)
+        self._host_challenge = b""
+        self._host_proven = False
+
+    def _expected_host_key(self) -> bytes:
+        """The host key a joiner already knows (the header's slot 0, or the offer's), or b''."""
+        v = self.validator
+        if v is not None and v.header is not None:
+            return v.header.seats[0].public_key
+        return self.welcome.host_key if self.welcome is not None else b""
+
+    def _on_challenge(self, c: Challenge) -> None:
+        known = self._expected_host_key()
+        if known and c.host_key != known:
+            self._drop(HOST_ID, c, "a challenge naming another host key")
+            return
+        if c.nonce != self._host_challenge or c.host_key != self._host_key:
+            self._host_challenge, self._host_key = c.nonce, c.host_key
+            self._host_proven = False
+        self._send_proof()
+
+    def _send_proof(self) -> None:
+        signed = joiner_proof_bytes(
+            self._host_challenge, self._round_nonce, self.identity.public_key, self._host_key
+        )
+        self._send(HOST_ID, Proof(self._round_nonce, self.identity.sign(signed)))
+
+    def _on_proven(self, pr: Proven) -> None:
+        if not self._host_challenge:
+            self._drop(HOST_ID, pr, "no challenge to answer")
+            return
+        signed = host_proof_bytes(
+            self._round_nonce, self._host_challenge, self._host_key, self.identity.public_key
+        )
+        if not verify(self._host_key, pr.signature, signed):
+            self._drop(HOST_ID, pr, "the host's proof does not verify")
+            return
+        self._host_proven = True
+
     def _on_hello(self, peer: bytes, state: _Peer, hello: Hello) -> None:
-        if not self.is_host:
+        """A hello is a claim: answer it with a challenge, unless it is the same proven key."""
+        if hello.protocol != SESSION_VERSION:
+            # Unsigned and in the shape every version reads: the peers share no handshake.
+            self._send(peer, Refuse(f"protocol {hello.protocol} is not {SESSION_VERSION}"))
             return
-        if hello.protocol != PROTOCOL_VERSION:
-            self._send(peer, Refuse(f"protocol {hello.protocol} is not {PROTOCOL_VERSION}"))
+        if state.proven and state.proven == hello.public_key:
+            state.claim = hello
+            self._answer_hello(peer, state, hello)
             return
+        state.claim = hello
+        if not state.challenge:
+            state.challenge = os.urandom(NONCE_BYTES)
+        self._send(peer, Challenge(state.challenge, self.identity.public_key))
+
+    def _on_proof(self, peer: bytes, state: _Peer, proof: Proof) -> None:
+        claim = state.claim
+        if claim is None or not state.challenge:
+            self._drop(peer, proof, "a proof with no hello and challenge before it")
+            return
+        key = claim.public_key
+        host_key = self.identity.public_key
+        signed = joiner_proof_bytes(state.challenge, proof.nonce, key, host_key)
+        if not verify(key, proof.signature, signed):
+            self._drop(peer, proof, "the proof does not verify")
+            return
+        state.proven, state.their_nonce = key, proof.nonce
+        answer = host_proof_bytes(proof.nonce, state.challenge, host_key, key)
+        self._send(peer, Proven(self.identity.sign(answer)))
+        self._answer_hello(peer, state, claim)
+
+    def _refuse(self, peer: bytes, state: _Peer, reason: str) -> None:
+        """Refuse a proven connection, signed over its nonce, and forget it."""
+        self._send(peer, sign_refuse(self.identity, reason, state.their_nonce))
+        if state.slot is None:
+            self._peers.pop(peer, None)
+
+    def _answer_hello(self, peer: bytes, state: _Peer, hello: Hello) -> None:
+        """Answer the hello of a connection that proved its key: seat it, or refuse it."""
         v = self.validator
         if v is not None and v.header is not None:
             keys = [s.public_key for s in v.header.seats]
             # An empty game id is a hello sent before the header reached that peer.
-            if hello.public_key not in keys or hello.game_id not in (b"", self._game_id):
-                self._send(peer, Refuse("this game has started without you"))
+            if hello.public_key not in keys:
+                self._refuse(
+                    peer,
+                    state,
+                    f"this game has started without you: {hello.name} "
+                    f"({fingerprint(hello.public_key)}) holds no seat in it; its seats are "
+                    + ", ".join(f"{s.name} ({fingerprint(s.public_key)})" for s in v.header.seats),
+                )
+                return
+            if hello.game_id not in (b"", self._game_id):
+                self._refuse(peer, state, "this game is not the one you resume")
                 return
             self._bind_peer(peer, state, keys.index(hello.public_key), hello.name)
             state.have = hello.have
+            if not hello.game_id:
+                # It holds no header yet: it checks the header against the offer.
+                self._send(peer, self._welcome())
             self._send(peer, Status(v.next_seq))
             self._send_missing(peer, state)
             return
         if hello.game_id and hello.game_id != self._game_id:
-            self._send(peer, Refuse("no such game here"))
+            self._refuse(peer, state, "no such game here")
             return
         for i, (k, n, _) in enumerate(self._lobby.seats):
             if k == hello.public_key and i > 0:
@@ -632,17 +785,17 @@ class Session:
                 self._send(peer, self._welcome())
                 return
         if any(n == hello.name for _, n, _ in self._lobby.seats):
-            self._send(peer, Refuse(f"the name {hello.name!r} is taken in this game"))
+            self._refuse(peer, state, f"the name {hello.name!r} is taken in this game")
             return
         try:
             self._known.check(hello.name, hello.public_key)
         except ChangedKeyError as e:
             self._say(str(e), NoteKind.ERROR)
-            self._send(peer, Refuse(e.refusal(self.identity.name)))
+            self._refuse(peer, state, e.refusal(self.identity.name))
             return
         assert self.settings is not None
         if len(self._lobby.seats) >= self.settings.players:
-            self._send(peer, Refuse("the game is full"))
+            self._refuse(peer, state, "the game is full")
             return
         self._lobby.seats.append((hello.public_key, hello.name, peer))
         self._bind_peer(peer, state, len(self._lobby.seats) - 1, hello.name)
@@ -652,24 +805,48 @@ class Session:
             self._start()
 
     def _bind_peer(self, peer: bytes, state: _Peer, slot: int, name: str) -> None:
-        """Attach connection ``peer`` to ``slot``, forgetting older connections of that slot."""
+        """Attach proven connection ``peer`` to ``slot``; an older one is told and forgotten."""
         for other_id, other in list(self._peers.items()):
             if other.slot == slot and other_id != peer:
+                LOG.info("seat %d moved to a new connection; the old one is forgotten", slot)
+                if other.their_nonce:
+                    self._send(
+                        other_id,
+                        sign_refuse(
+                            self.identity,
+                            "this seat is now played from another connection",
+                            other.their_nonce,
+                        ),
+                    )
                 del self._peers[other_id]
         state.slot, state.name = slot, name
 
     def _welcome(self) -> Welcome:
-        s = self.settings
-        assert s is not None
-        tc = s.time
+        """The offer: from the header once it exists (a resumed host has no settings)."""
+        v = self.validator
+        if v is not None and v.header is not None:
+            h = v.header
+            players, gods, move_ms, bank_ms, options = (
+                h.players,
+                h.gods,
+                h.move_ms,
+                h.bank_ms,
+                h.options,
+            )
+        else:
+            s = self.settings
+            assert s is not None
+            tc = s.time
+            players, gods, options = s.players, s.gods, s.options
+            move_ms, bank_ms = (tc.move_ms, tc.bank_ms) if tc else (0, 0)
         return Welcome(
-            PROTOCOL_VERSION,
+            SESSION_VERSION,
             self._game_id,
-            s.players,
-            s.gods,
-            tc.move_ms if tc else 0,
-            tc.bank_ms if tc else 0,
-            s.options,
+            players,
+            gods,
+            move_ms,
+            bank_ms,
+            options,
             self.identity.public_key,
             self.identity.name,
         )
@@ -696,15 +873,21 @@ class Session:
         self._advance()
 
     def _on_welcome(self, w: Welcome) -> None:
-        if self.is_host or self.welcome is not None:
+        if self.welcome is not None:
             return
-        if w.protocol != PROTOCOL_VERSION:
-            self._stop(f"the host speaks protocol {w.protocol}, not {PROTOCOL_VERSION}", index=0)
+        if not self._host_proven or w.host_key != self._host_key:
+            self._drop(HOST_ID, w, "an offer from a connection whose host key is not proven")
+            return
+        if w.protocol != SESSION_VERSION:
+            self._stop(f"the host speaks protocol {w.protocol}, not {SESSION_VERSION}", index=0)
             return
         try:
             self._known.check(w.host_name, w.host_key)
         except ChangedKeyError as e:
-            self._send(HOST_ID, Refuse(e.refusal(self.identity.name)))
+            self._send(
+                HOST_ID,
+                sign_refuse(self.identity, e.refusal(self.identity.name), self._host_challenge),
+            )
             self._stop(str(e), index=0, notify=False)
             return
         self.welcome = w
@@ -718,6 +901,15 @@ class Session:
         )
 
     def _on_refuse(self, peer: bytes, state: _Peer, r: Refuse) -> None:
+        if self.is_host:
+            if not r.is_signed_by(state.proven, state.challenge):
+                self._drop(peer, r, "a refusal that is not signed for this connection")
+                return
+        elif not self._from_host(r.signature, r.is_signed_by) and self.journal is not None:
+            # Unsigned: the answer of whoever listens at the address. Before the game exists
+            # there is nothing to lose; once it does, only the host's signed word counts.
+            self._drop(peer, r, "an unsigned refusal once the game has started")
+            return
         if self.is_host and self.validator is None:
             self._say(f"{state.name or 'a peer'} refused: {r.reason}", NoteKind.ERROR)
             self._lobby.seats = [s for s in self._lobby.seats if s[2] != peer or s[2] == b""]
@@ -734,7 +926,19 @@ class Session:
         # It may also be lower than before, from a peer that restarted with less: believe it.
         state.have = st.have
 
+    def _from_host(self, signature: bytes, signed_by: Callable[[bytes, bytes], bool]) -> bool:
+        """Whether the host signed a frame for one of this joiner's nonces (any round)."""
+        key = self._expected_host_key() or (self._host_key if self._host_proven else b"")
+        return bool(signature) and bool(key) and any(signed_by(key, n) for n in self._my_nonces)
+
     def _on_stop(self, peer: bytes, state: _Peer, st: Stop) -> None:
+        if self.is_host:
+            signed = st.is_signed_by(state.proven, state.challenge)
+        else:
+            signed = self._from_host(st.signature, st.is_signed_by)
+        if not signed:
+            self._drop(peer, st, "a stop that is not signed for this connection")
+            return
         if self.stopped:
             return
         who = state.name or "a peer"
@@ -815,7 +1019,12 @@ class Session:
             self._stop("the header gives this player no seat", index=0)
             return False
         w = self.welcome
-        if w is not None and (
+        if w is None:
+            # A header before the offer (lost, or from a connection never proven) is not
+            # checked against anything: wait for the offer; the host sends the header again.
+            LOG.debug("a header before the offer: ignored")
+            return False
+        if (
             h.game_id != w.game_id
             or h.players != w.players
             or h.gods != w.gods
@@ -831,7 +1040,10 @@ class Session:
             try:
                 self._known.check(seat.name, seat.public_key)
             except ChangedKeyError as e:
-                self._send(HOST_ID, Refuse(e.refusal(self.identity.name)))
+                self._send(
+                    HOST_ID,
+                    sign_refuse(self.identity, e.refusal(self.identity.name), self._host_challenge),
+                )
                 self._stop(str(e), index=0, notify=False)
                 return False
         self._game_id = h.game_id
@@ -931,6 +1143,9 @@ class Session:
         for peer_id, p in list(self._peers.items()):
             if p.connected and now - p.last_heard_ms > DISCONNECT_MS:
                 p.connected = False
+                if not self.is_host:
+                    # The connection may be a new one by now: the host proves itself again.
+                    self._new_round()
                 if p.name or not self.is_host:
                     self._say(f"{p.name or 'The host'} is disconnected; waiting.", NoteKind.WARNING)
                     self._changed()
@@ -947,9 +1162,13 @@ class Session:
             self._check_clocks(now)
 
     def _say_hello(self, now: int) -> None:
+        """Say hello again, or, once challenged in this round, answer the challenge again."""
         self._hello_sent_ms = now
+        if self._host_challenge and not self._host_proven:
+            self._send_proof()
+            return
         gid = self._game_id if self.journal is not None else b""
-        hello = sign_hello(self.identity, PROTOCOL_VERSION, gid, self._count())
+        hello = sign_hello(self.identity, SESSION_VERSION, gid, self._count())
         self._send(HOST_ID, hello)
 
     def _check_abandoned(self, now: int) -> None:
@@ -1163,10 +1382,12 @@ class Session:
         where = f" Report: {self.report_path}" if self.report_path else ""
         self._say(f"The game is stopped: {reason.rstrip('.')}.{where}", NoteKind.ERROR)
         if notify:
-            stop = Stop(reason, index, mine, theirs)
             for peer_id, p in self._peers.items():
                 if peer_id != skip and (p.slot is not None or not self.is_host):
-                    self._send(peer_id, stop)
+                    nonce = p.their_nonce if self.is_host else self._host_challenge
+                    self._send(
+                        peer_id, sign_stop(self.identity, reason, index, mine, theirs, nonce)
+                    )
         self._changed()
 
     def _write_report(
