@@ -176,8 +176,10 @@ class Game:
         _OPEN.discard(self)
 
     def assert_identical_complete(self) -> None:
-        assert self.host.stopped is None and self.joiner.stopped is None
-        assert self.host.is_complete and self.joiner.is_complete
+        assert self.host.stopped is None
+        assert self.joiner.stopped is None
+        assert self.host.is_complete
+        assert self.joiner.is_complete
         a = self.host.journal_path.read_bytes()
         b = self.joiner.journal_path.read_bytes()
         assert a == b
@@ -342,7 +344,8 @@ def test_frames_from_a_connection_whose_seat_moved_get_nowhere(tmp_path):
             if any(isinstance(f, Refuse) for f in told):
                 break
         refusal = next(f for f in told if isinstance(f, Refuse))
-        assert "another connection" in refusal.reason and refusal.signature
+        assert "another connection" in refusal.reason
+        assert refusal.signature
         # What the old connection sends now, even a stop signed by bob for that connection,
         # changes nothing.
         old_challenge = decode_frame(old.first(Challenge, old.received))
