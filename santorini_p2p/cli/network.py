@@ -79,6 +79,12 @@ def _net_finish(out: GameOutcome) -> int:
     return 1
 
 
+def _say_set_aside(lines: list[str]) -> None:
+    """Tell the user of each unreadable journal moved out of the way."""
+    for line in lines:
+        print(f"santorini: warning: {line}", file=sys.stderr, flush=True)
+
+
 def _cmd_host(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -89,7 +95,9 @@ def _cmd_host(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"port: expected 0 (any free port) to 65535, got {args.port}")
     opts = net_options(args)
-    found = find_unfinished(opts.home, role="host")
+    aside: list[str] = []
+    found = find_unfinished(opts.home, role="host", notes=aside)
+    _say_set_aside(aside)
     if found is not None:
         print(f"resuming the unfinished game {found[0].stem}", flush=True)
         return _net_finish(asyncio.run(resume_game(*found, opts)))
@@ -130,7 +138,9 @@ def _cmd_join(args: argparse.Namespace) -> int:
                 f"address: not host:port, and no game named {address!r} on the LAN"
             ) from None
         address = offer.endpoint
-    found = find_unfinished(opts.home, role="join", address=address)
+    aside: list[str] = []
+    found = find_unfinished(opts.home, role="join", address=address, notes=aside)
+    _say_set_aside(aside)
     if found is not None:
         print(f"resuming the unfinished game {found[0].stem}", flush=True)
         return _net_finish(asyncio.run(resume_game(*found, opts)))
@@ -144,7 +154,9 @@ def _cmd_resume(args: argparse.Namespace) -> int:
     from santorini_p2p.net.session import unfinished_games
 
     opts = net_options(args)
-    games = unfinished_games(opts.home, stopped=bool(args.game))
+    aside: list[str] = []
+    games = unfinished_games(opts.home, stopped=bool(args.game), notes=aside)
+    _say_set_aside(aside)
     if args.game:
         games = [g for g in games if g[0].stem.startswith(args.game)]
     if not games:

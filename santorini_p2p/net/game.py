@@ -759,10 +759,13 @@ def resumed_title(note: dict[str, object]) -> str:
 
 
 def find_unfinished(
-    home: Path, *, role: str, address: str | None = None
+    home: Path, *, role: str, address: str | None = None, notes: list[str] | None = None
 ) -> tuple[Path, dict[str, object]] | None:
-    """Return the newest unfinished game under ``home`` with this role (and address)."""
-    for journal, note in unfinished_games(home):
+    """Return the newest unfinished game under ``home`` with this role (and address).
+
+    ``notes`` receives a line for each unreadable journal set aside (``unfinished_games``).
+    """
+    for journal, note in unfinished_games(home, notes=notes):
         if note.get("role") != role:
             continue
         if address is not None and note.get("address") != address:

@@ -77,7 +77,7 @@ from santorini_p2p.wire.log import (
     encode_frames,
     make_header,
     open_envelope,
-    read_log,
+    scan_journal,
     seal,
 )
 from santorini_p2p.wire.messages import (
@@ -1542,10 +1542,16 @@ def _read_note(journal_path: Path) -> dict[str, object]:
     return note
 
 
-def unfinished_games(home: Path, *, stopped: bool = False) -> list[tuple[Path, dict[str, object]]]:
+def unfinished_games(
+    home: Path, *, stopped: bool = False, notes: list[str] | None = None
+) -> list[tuple[Path, dict[str, object]]]:
     """Return ``(journal path, note)`` of every unfinished game under ``home``, newest first.
 
-    Games stopped by a refused record or a desync are left out unless ``stopped`` is true.
+    Games stopped by a refused record or a desync are left out unless ``stopped`` is true. A
+    journal that cannot be read (a crash of an earlier version while creating it, a damaged
+    disk) is set aside, renamed ``<name>.unreadable`` with its note, so that it blocks no
+    command; a line saying so is appended to ``notes``. A journal another process has open is
+    left alone.
     """
     out: list[tuple[float, Path, dict[str, object]]] = []
     d = game_dir(home)
@@ -1561,10 +1567,35 @@ def unfinished_games(home: Path, *, stopped: bool = False) -> list[tuple[Path, d
         if note.get("stopped") and not stopped:
             continue
         try:
-            done = read_log(j.read_bytes(), complete=False).is_complete
-        except (SantoriniError, OSError):
-            done = False
+            done = scan_journal(j.read_bytes())[0].is_complete
+        except ReplayError as e:
+            _set_aside(j, e, notes)
+            continue
+        except OSError:
+            continue
         if not done:
             out.append((j.stat().st_mtime, j, note))
     out.sort(key=lambda t: t[0], reverse=True)
     return [(j, n) for _, j, n in out]
+
+
+def _set_aside(journal: Path, e: ReplayError, notes: list[str] | None) -> None:
+    """Rename an unreadable journal and its note out of the way, and say so."""
+    if Journal.in_use(journal):
+        return
+    aside = journal.with_name(journal.name + ".unreadable")
+    try:
+        journal.replace(aside)
+        note = journal.with_suffix(".json")
+        if note.exists():
+            note.replace(note.with_name(note.name + ".unreadable"))
+    except OSError as err:
+        LOG.error("cannot set aside %s: %s", journal, err)
+        return
+    text = (
+        f"{journal}: cannot be read ({e}); set aside as {aside.name}, so that it blocks "
+        "nothing (delete it when it is of no use)"
+    )
+    LOG.warning("%s", text)
+    if notes is not None:
+        notes.append(text)

@@ -35,6 +35,7 @@ Public API:
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
 from collections.abc import Iterable, Iterator
@@ -123,6 +124,7 @@ __all__ = [
     "make_header",
     "open_envelope",
     "read_log",
+    "scan_journal",
     "seal",
     "signing_input",
     "validate",
@@ -1135,6 +1137,32 @@ def _read_log(data: bytes, complete: bool) -> Validator:
     return v
 
 
+def scan_journal(data: bytes) -> tuple[Validator, int]:
+    """Verify a journal's bytes as a resume reads them; return the log and its length.
+
+    What a crash can leave after the last whole record is not part of the log: a frame cut
+    short, the zeros written ahead, a last record whose end read back as zeros.
+
+    Raises:
+        ReplayError: not a journal (no magic), or a record is bad.
+    """
+    v = Validator()
+    good = len(_HEAD)
+    try:
+        for raw in iter_frames(data, padded=True):
+            try:
+                v.feed(raw)
+            except ReplayError:
+                if not _torn(data, good, raw):
+                    raise
+                break
+            good += 4 + len(raw)
+    except WireError as e:
+        if not (isinstance(e, DecodeError) and e.reason.startswith("truncated")):
+            raise ReplayError(e.reason, e.record) from e
+    return v, good
+
+
 def _sync_directory(directory: Path) -> None:
     """Make a new file's directory entry durable too (POSIX; elsewhere a no-op)."""
     if os.name != "posix":
@@ -1227,17 +1255,40 @@ class Journal:
     def create(cls, path: Path | str, header: bytes) -> Self:
         """Create a new journal at ``path`` (which must not exist) starting with ``header``.
 
+        A kill at any instant leaves either no journal at ``path`` or one that holds the
+        header: the magic, the header and the zeros ahead are written to a temporary file
+        beside it and fsynced, and only then is that file linked into place (``path`` is
+        never replaced) and the directory fsynced. A temporary file a kill left behind is
+        named ``.<name>.<pid>.new``; nothing reads it.
+
         Raises:
             ReplayError: the header record is bad.
             FileExistsError: ``path`` exists.
+            OSError: the file cannot be written (a full disk, no permission).
         """
         v = Validator()
         v.feed(header)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
-        _lock(fd, Path(path))
-        j = cls(Path(path), v, fd, 0)
-        j._write(_HEAD + len(header).to_bytes(4, "big") + header)
-        _sync_directory(Path(path).parent)
+        path = Path(path)
+        if path.exists():
+            raise FileExistsError(errno.EEXIST, "the journal exists", str(path))
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.new")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o600)
+        _lock(fd, tmp)  # a name of this process's own: only a lock-less file system fails
+        try:
+            j = cls(path, v, fd, 0)
+            j._write(_HEAD + len(header).to_bytes(4, "big") + header)
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links: checked above, then renamed
+                os.replace(tmp, path)
+        except BaseException:
+            os.close(fd)
+            tmp.unlink(missing_ok=True)
+            raise
+        tmp.unlink(missing_ok=True)
+        _sync_directory(path.parent)
         return j
 
     @classmethod
@@ -1262,23 +1313,23 @@ class Journal:
     @classmethod
     def _read(cls, path: Path, fd: int) -> Self:
         """Verify the journal at ``path`` (locked, open as ``fd``) and cut what a crash left."""
-        data = path.read_bytes()
-        v = Validator()
-        good = len(_HEAD)
-        try:
-            for raw in iter_frames(data, padded=True):
-                try:
-                    v.feed(raw)
-                except ReplayError:
-                    if not _torn(data, good, raw):
-                        raise
-                    break
-                good += 4 + len(raw)
-        except WireError as e:
-            if not (isinstance(e, DecodeError) and e.reason.startswith("truncated")):
-                raise ReplayError(e.reason, e.record) from e
+        v, good = scan_journal(path.read_bytes())
         os.ftruncate(fd, good)
         return cls(path, v, fd, good, good)
+
+    @staticmethod
+    def in_use(path: Path) -> bool:
+        """Whether another process holds the journal at ``path`` open (and locked)."""
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        except OSError:
+            return False
+        try:
+            _lock(fd, path)
+        except JournalInUseError:
+            return True  # _lock has closed fd
+        os.close(fd)
+        return False
 
     def _write(self, data: bytes, *, sync: bool = True) -> None:
         end = self._end + len(data)

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from santorini_p2p.errors import ReplayError
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.replay.verify import verify_file
-from santorini_p2p.wire.log import read_log
+from santorini_p2p.wire.log import read_log, scan_journal
 
 WAIT_S = 30.0
 
@@ -129,10 +130,16 @@ def _join(tmp: Path, i: int, port: int) -> Peer:
     )
 
 
-def _journal_size(home: Path) -> int:
+def _journal_records(home: Path) -> int:
+    """How many records the peer's journal holds, read as a resume reads it (0: none yet)."""
     games = home / "games"
-    sizes = [p.stat().st_size for p in games.glob("*.sntr")] if games.is_dir() else []
-    return max(sizes, default=0)
+    counts = [0]
+    for p in games.glob("*.sntr") if games.is_dir() else []:
+        try:
+            counts.append(scan_journal(p.read_bytes())[0].next_seq)
+        except (ReplayError, OSError):
+            continue
+    return max(counts)
 
 
 def _check_replays(tmp: Path, players: int) -> None:
@@ -157,9 +164,10 @@ def test_bots_play_a_whole_game_over_loopback(tmp_path, players, gods):
     assert started_ms - 60_000 < header.created_ms <= time.time_ns() // 1_000_000
 
 
-def _wait_mid_game(peer: Peer, size: int = 2500) -> None:
+def _wait_mid_game(peer: Peer, records: int = 14) -> None:
+    """Wait until the peer's journal holds ``records`` records (the setup and some turns)."""
     deadline = time.monotonic() + WAIT_S
-    while _journal_size(peer.home) < size:
+    while _journal_records(peer.home) < records:
         assert time.monotonic() < deadline, peer.text()
         assert peer.proc.poll() is None, "the game ended before the kill:\n" + peer.text()
         time.sleep(0.005)
@@ -260,3 +268,22 @@ def test_a_joiner_with_a_changed_key_is_told_once_why_and_what_to_do(tmp_path):
     assert "santorini: error: refused by" in out
     assert ".." not in out
     assert "--name" in out
+
+
+def test_a_journal_a_crash_left_unreadable_does_not_block_the_same_host_command(tmp_path):
+    games = tmp_path / "p0" / "games"
+    games.mkdir(parents=True)
+    gid = "ab" * 16
+    # An earlier version killed while creating its journal left the zeros and no header.
+    (games / f"{gid}.sntr").write_bytes(bytes(1 << 16))
+    (games / f"{gid}.json").write_text(
+        '{"role": "host", "address": "127.0.0.1:1", "nonce": "00", "game": "' + gid + '"}'
+    )
+    host, port = _host(tmp_path, 2, "none")
+    assert "resuming" not in host.text()
+    assert re.search(rf"warning: .*{gid}\.sntr: cannot be read .*set aside", host.text())
+    assert (games / f"{gid}.sntr.unreadable").exists()
+    joiner = _join(tmp_path, 1, port)
+    assert host.finish() == 0, host.text()
+    assert joiner.finish() == 0, joiner.text()
+    _check_replays(tmp_path, 2)
