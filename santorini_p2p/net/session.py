@@ -79,6 +79,7 @@ from santorini_p2p.wire.log import (
     open_envelope,
     scan_journal,
     seal,
+    verify_envelope,
 )
 from santorini_p2p.wire.messages import (
     Ack,
@@ -247,6 +248,14 @@ class Session:
         self._move_key = -1
         self._move_started = now()
         self._last_record_ms = now()
+        # When this process last saw its log change (never reset by a reconnection): how long
+        # the seat to move has had, by this peer's own clock, when a timeout is claimed.
+        self._log_changed_ms = now()
+        # The record count at which this process started (a resume): until its log changes,
+        # it has not watched the current move's clock from its start.
+        self._watched_from = -1
+        # A joiner: since when it has heard the host without a break (a reconnection resets it).
+        self._heard_since_ms = now()
         self._written = 0
         self._warned_move = -1
         self._started_ms = now()
@@ -377,6 +386,7 @@ class Session:
             s._peers[HOST_ID].name = header.seats[0].name
         s._nonce = bytes.fromhex(str(note["nonce"]))
         s._announced = v.next_seq
+        s._watched_from = v.next_seq
         s._acks_first = True
         s._say(f"Resumed the game from {journal_path.name} at record {v.next_seq}.")
         s._advance()
@@ -598,6 +608,8 @@ class Session:
             if not self.is_host:
                 # What this peer saw of the clocks while cut off proves nothing: start afresh.
                 self._move_started = self._last_record_ms = now
+                if self.journal is not None:
+                    self._heard_since_ms = now
         try:
             self._handle(peer, state, frame)
         except Exception as e:
@@ -1061,6 +1073,8 @@ class Session:
         assert self.journal is not None
         v = self.journal.validator
         index = v.next_seq
+        if not self._claim_is_due(raw):
+            return False
         try:
             # Another's record: written, fsynced with this peer's next fsynced one (SESSION.md 8).
             rec = self.journal.append(raw)
@@ -1084,10 +1098,56 @@ class Session:
                 )
             return False
         self._observe(rec)
-        self._last_record_ms = self._now()
+        self._last_record_ms = self._log_changed_ms = self._now()
         if self.is_host:
             self._broadcast(rec.index, raw, skip=peer)
         return True
+
+    def _claim_is_due(self, raw: bytes) -> bool:
+        """Check a timeout claim against this peer's own clock before accepting it (SESSION.md 7).
+
+        Returns whether the record may go on to the log's checks: anything but a timeout
+        claimed by another seat, or a claim this peer's clock bears out within the grace
+        (``GRACE_MS``: what network delay can account for), or one it could not watch (it
+        resumed, or reconnected, since the move was due). A claim made earlier stops the
+        game with a report, and this peer never signs its result.
+        """
+        v = self.validator
+        p = v.position if v is not None else None
+        if v is None or p is None or v.is_over:
+            return True
+        try:
+            env = open_envelope(raw)
+            if env.body[1:2] != bytes([Timeout.TYPE]):
+                return True
+            _, msg = verify_envelope(raw)
+        except WireError:
+            return True  # the log's checks refuse it, with their own reason
+        if not isinstance(msg, Timeout) or msg.seq != v.next_seq or msg.prev != v.last_hash:
+            return True
+        claimer = v.seat_of(env.signer)
+        if claimer is None or claimer == msg.seat or not 0 <= msg.seat < p.players:
+            return True  # a seat that concedes on time, or a record the log refuses
+        tc = self.time_control()
+        need = tc.move_ms + v.clocks[msg.seat] if tc is not None else ABANDON_MS
+        seen = self._now() - self._log_changed_ms
+        # This peer watched the move from when it was due: it has not resumed since, and a
+        # joiner had heard the host without a break for a while before (a record it got on
+        # reconnecting may have been due long before it arrived).
+        watched = v.next_seq != self._watched_from and (
+            self.is_host or self._log_changed_ms - self._heard_since_ms >= DISCONNECT_MS
+        )
+        if seen + GRACE_MS >= need or not watched:
+            return True
+        names = v.names
+        self._stop(
+            f"premature timeout claim at record {v.next_seq}: {names[claimer]} says "
+            f"{names[msg.seat]} ran out of time, but by this peer's clock "
+            f"{names[msg.seat]} has had {seen} ms of {need} ms (grace {GRACE_MS} ms)",
+            index=v.next_seq,
+            offending=raw,
+        )
+        return False
 
     def _conflict(self, peer: bytes, state: _Peer, rf: RecordFrame) -> None:
         """A different record at a number already held: a lost race, or equivocation."""
@@ -1303,7 +1363,7 @@ class Session:
         except ReplayError as e:
             self._own_refused(e, raw)
             return
-        self._last_record_ms = self._now()
+        self._last_record_ms = self._log_changed_ms = self._now()
         self._written += 1
         if self._resign_requested and isinstance(rec.message, Resign):
             self._resign_requested = False
