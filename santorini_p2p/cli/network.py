@@ -79,6 +79,16 @@ def _net_finish(out: GameOutcome) -> int:
     return 1
 
 
+def _recovered(home: Path, role: str | None, address: str | None, save: Path | None) -> bool:
+    """Write the missing --save copy of a finished game of this command; say so."""
+    from santorini_p2p.net.game import recover_unsaved
+
+    lines = recover_unsaved(home, role=role, address=address, save=save)
+    for line in lines:
+        print(line, flush=True)
+    return bool(lines)
+
+
 def _say_set_aside(lines: list[str]) -> None:
     """Tell the user of each unreadable journal moved out of the way."""
     for line in lines:
@@ -95,6 +105,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"port: expected 0 (any free port) to 65535, got {args.port}")
     opts = net_options(args)
+    if _recovered(opts.home, "host", None, opts.save):
+        return 0
     aside: list[str] = []
     found = find_unfinished(opts.home, role="host", notes=aside)
     _say_set_aside(aside)
@@ -138,6 +150,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
                 f"address: not host:port, and no game named {address!r} on the LAN"
             ) from None
         address = offer.endpoint
+    if _recovered(opts.home, "join", address, opts.save):
+        return 0
     aside: list[str] = []
     found = find_unfinished(opts.home, role="join", address=address, notes=aside)
     _say_set_aside(aside)
@@ -154,6 +168,8 @@ def _cmd_resume(args: argparse.Namespace) -> int:
     from santorini_p2p.net.session import unfinished_games
 
     opts = net_options(args)
+    if _recovered(opts.home, None, None, opts.save):
+        return 0
     aside: list[str] = []
     games = unfinished_games(opts.home, stopped=bool(args.game), notes=aside)
     _say_set_aside(aside)
@@ -181,6 +197,14 @@ def _cmd_games(args: argparse.Namespace) -> int:
         )
     if not offers:
         print("no games offered on the LAN right now", file=sys.stderr)
+    from santorini_p2p.net.session import unsaved_games
+    from santorini_p2p.wire.identity import home_dir
+
+    for journal, note in unsaved_games(home_dir()):
+        print(
+            f"finished here, replay not saved: {journal.stem} ({note.get('role')}, "
+            f"{note.get('address')}); 'santorini resume --save FILE' writes it"
+        )
     return 0
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import random
-import shutil
 import tempfile
 import threading
 from collections.abc import Awaitable, Callable, Sequence
@@ -37,7 +37,9 @@ from santorini_p2p.net.session import (
     SeatClock,
     Session,
     SessionError,
+    mark_saved,
     unfinished_games,
+    unsaved_games,
 )
 from santorini_p2p.net.transport import (
     FrameLink,
@@ -71,8 +73,10 @@ __all__ = [
     "host_game",
     "join_game",
     "lan_address",
+    "recover_unsaved",
     "reopen",
     "resume_game",
+    "save_replay",
     "shown_address",
 ]
 
@@ -461,11 +465,86 @@ class PlayOptions:
     give_up_ms: int | None = GIVE_UP_MS
 
 
+def save_replay(journal: Path, dest: Path) -> None:
+    """Copy a finished game's journal to ``dest`` whole or not at all (fsynced, then renamed).
+
+    Raises:
+        SessionError: it cannot be written (naming the file and the cause).
+    """
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+    try:
+        data = journal.read_bytes()
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, dest)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise SessionError(
+            f"cannot write the replay to {dest}: {e.strerror or e}; the game is kept in "
+            f"{journal}, and running the same command again with --save writes it"
+        ) from None
+
+
+def recover_unsaved(
+    home: Path, *, role: str | None, address: str | None = None, save: Path | None = None
+) -> list[str]:
+    """Write the missing ``--save`` copy of each finished game of this role (and address).
+
+    A peer killed after its game was over (the journal holds it all) may not have copied it;
+    the same command run again writes it, to ``save`` or else where the note says, and the
+    lines returned say so.
+
+    Raises:
+        SessionError: a copy cannot be written.
+    """
+    said = []
+    for journal, note in unsaved_games(home):
+        if role is not None and note.get("role") != role:
+            continue
+        if address is not None and note.get("address") != address:
+            continue
+        dest = save or Path(str(note["save"]))
+        save_replay(journal, dest)
+        mark_saved(journal)
+        said.append(
+            f"the game {journal.stem} was over, but its replay had not been saved: "
+            f"written to {dest} from the journal"
+        )
+        if save is not None:
+            break  # one file: the newest game
+    return said
+
+
 async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
     shown = 0
+    save_error: list[str] = []
+    if opts.save is not None:
+        game.session.set_save(str(opts.save.resolve()))
+
+    def target() -> Path | None:
+        """Where the replay goes: ``--save``, or where the game was first told to save it."""
+        to = game.session.save_to
+        return opts.save or (Path(to) if to else None)
+
+    def save_now() -> None:
+        """Copy the replay the moment the game is complete, before the end is shown."""
+        s = game.session
+        dest = target()
+        if dest is None or s.saved or save_error or not s.is_complete:
+            return
+        try:
+            save_replay(s.journal_path, dest)
+            s.mark_saved()
+        except (SessionError, OSError) as e:
+            save_error.append(str(e))
+            s.notes.append(Note(str(e), NoteKind.ERROR))
 
     def show() -> None:
         nonlocal shown
+        save_now()
         if opts.on_note is None:
             return
         notes = game.session.notes
@@ -483,9 +562,11 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
         await game.run()
     show()
     out = game.outcome()
-    if out.complete and opts.save is not None and out.journal is not None:
-        shutil.copyfile(out.journal, opts.save)
     game.session.close()
+    dest = target()
+    if out.complete and dest is not None and not game.session.saved:
+        save_replay(game.session.journal_path, dest)
+        game.session.mark_saved()
     return out
 
 

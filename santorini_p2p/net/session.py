@@ -101,7 +101,9 @@ __all__ = [
     "Session",
     "SessionError",
     "game_dir",
+    "mark_saved",
     "unfinished_games",
+    "unsaved_games",
 ]
 
 LOG = logging.getLogger(__name__)
@@ -267,6 +269,10 @@ class Session:
         #: No person plays this peer's seat (computer players being watched): the result is
         #: told without "you".
         self.onlooker = False
+        #: Where the finished replay is to be copied (empty: nowhere), and whether it was:
+        #: kept in the note, so that a game over whose copy is missing can be found again.
+        self.save_to = ""
+        self.saved = False
         self._announced = 0
         #: Frames dropped because their connection had not proved a seated key (or a stop or
         #: refusal whose signature did not verify): anyone on the LAN can send frames.
@@ -385,6 +391,8 @@ class Session:
         if not is_host:
             s._peers[HOST_ID].name = header.seats[0].name
         s._nonce = bytes.fromhex(str(note["nonce"]))
+        s.save_to = str(note.get("save", ""))
+        s.saved = bool(note.get("saved", False))
         s._announced = v.next_seq
         s._watched_from = v.next_seq
         s._acks_first = True
@@ -1553,6 +1561,16 @@ class Session:
 
     # -- the note file ------------------------------------------------------------------------
 
+    def set_save(self, path: str) -> None:
+        """Remember in the note where the finished replay is to be copied (``--save``)."""
+        self.save_to = path
+        self._save_note()
+
+    def mark_saved(self) -> None:
+        """Remember in the note that the finished replay was copied to ``save_to``."""
+        self.saved = True
+        self._save_note()
+
     def _save_note(self) -> None:
         """Write ``<game>.json`` beside the journal: role, address, nonce (for resuming)."""
         if not self._game_id:
@@ -1567,6 +1585,8 @@ class Session:
                 "address": self.address,
                 "nonce": self._nonce.hex(),
                 "stopped": self.stopped or "",
+                "save": self.save_to,
+                "saved": self.saved,
             },
             indent=1,
             sort_keys=True,
@@ -1637,6 +1657,53 @@ def unfinished_games(
             out.append((j.stat().st_mtime, j, note))
     out.sort(key=lambda t: t[0], reverse=True)
     return [(j, n) for _, j, n in out]
+
+
+def unsaved_games(home: Path) -> list[tuple[Path, dict[str, object]]]:
+    """Return ``(journal, note)`` of every finished game whose ``--save`` copy was not written.
+
+    The result is in the journal (complete, fsynced before the game over was shown); the
+    copy may be missing when the process was killed at the end. Newest first.
+    """
+    out: list[tuple[float, Path, dict[str, object]]] = []
+    d = game_dir(home)
+    for j in d.glob("*.sntr") if d.is_dir() else []:
+        if j.stem.endswith("-stop"):
+            continue
+        try:
+            note = _read_note(j)
+        except SessionError:
+            continue
+        if not note.get("save") or note.get("saved"):
+            continue
+        try:
+            done = scan_journal(j.read_bytes())[0].is_complete
+        except (ReplayError, OSError):
+            continue
+        if done:
+            out.append((j.stat().st_mtime, j, note))
+    out.sort(key=lambda t: t[0], reverse=True)
+    return [(j, n) for _, j, n in out]
+
+
+def mark_saved(journal: Path) -> None:
+    """Record in a finished game's note that its replay was copied."""
+    note = _read_note(journal)
+    note["saved"] = True
+    _write_json(journal.with_suffix(".json"), note)
+
+
+def _write_json(path: Path, value: dict[str, object]) -> None:
+    """Write ``value`` to ``path`` whole or not at all (temporary file, fsync, rename)."""
+    body = json.dumps(value, indent=1, sort_keys=True)
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, body.encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
 
 
 def _set_aside(journal: Path, e: ReplayError, notes: list[str] | None) -> None:

@@ -1361,7 +1361,8 @@ class Journal:
 
         ``own``: this process has just signed ``raw`` (``Validator.feed``'s ``verified``);
         unless it is an acknowledgement or a result, it is fsynced before this returns.
-        The record that completes the log also cuts the zeros off the end of the file.
+        The record that completes the log also cuts the zeros off the end of the file, and
+        the whole file is fsynced then: a finished game is durable before it is announced.
 
         Raises:
             ReplayError: the record is bad; nothing is written.
@@ -1370,7 +1371,10 @@ class Journal:
         sync = own and not isinstance(rec.message, Ack | Result)
         self._write(len(raw).to_bytes(4, "big") + raw, sync=sync)
         if self.validator.is_complete:
+            # The result is on disk before anyone is told the game is over.
             self._cut()
+            os.fsync(self._fd)
+            self._unsynced = False
         return rec
 
     def close(self) -> None:

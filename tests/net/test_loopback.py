@@ -287,3 +287,47 @@ def test_a_journal_a_crash_left_unreadable_does_not_block_the_same_host_command(
     assert host.finish() == 0, host.text()
     assert joiner.finish() == 0, joiner.text()
     _check_replays(tmp_path, 2)
+
+
+def test_a_host_killed_after_game_over_keeps_its_replay_and_a_rerun_rewrites_it(tmp_path):
+    host, port = _host(tmp_path, 2, "none")
+    joiner = _join(tmp_path, 1, port)
+    host.wait_for(r"You (win|lose)")
+    host.kill()
+    # The copy is written before the end is shown on screen.
+    assert (tmp_path / "r0").exists(), host.text()
+    assert joiner.finish() == 0, joiner.text()
+    _check_replays(tmp_path, 2)
+    # Lost all the same (a disk swapped, a file deleted): the same command writes it again
+    # from the journal, and says so, instead of offering a new game.
+    (tmp_path / "r0").unlink()
+    note = next((tmp_path / "p0" / "games").glob("*.json"))
+    note.write_text(note.read_text().replace('"saved": true', '"saved": false'))
+    host.proc = host.start()
+    assert host.finish() == 0, host.text()
+    assert "was over, but its replay had not been saved: written to" in host.text()
+    assert "address:" not in host.text().split("was over")[1]
+    _check_replays(tmp_path, 2)
+
+
+def test_a_finished_game_whose_copy_is_missing_is_listed_and_resume_writes_it(tmp_path):
+    from santorini_p2p.net.session import unsaved_games
+
+    host, port = _host(tmp_path, 2, "none")
+    joiner = _join(tmp_path, 1, port)
+    assert host.finish() == 0, host.text()
+    assert joiner.finish() == 0, joiner.text()
+    note = next((tmp_path / "p1" / "games").glob("*.json"))
+    note.write_text(note.read_text().replace('"saved": true', '"saved": false'))
+    (tmp_path / "r1").unlink()
+    assert [j.stem for j, _ in unsaved_games(tmp_path / "p1")] == [note.stem]
+    listing = Peer(tmp_path, "p1", ["games", "--wait", "0"], home=tmp_path / "p1")
+    assert listing.finish() == 0
+    assert f"finished here, replay not saved: {note.stem}" in listing.text()
+    resumed = Peer(
+        tmp_path, "p1", ["resume", "--save", str(tmp_path / "r1")], home=tmp_path / "p1"
+    )
+    assert resumed.finish() == 0, resumed.text()
+    assert f"written to {tmp_path / 'r1'}" in resumed.text()
+    _check_replays(tmp_path, 2)
+    assert unsaved_games(tmp_path / "p1") == []
