@@ -324,9 +324,7 @@ def test_a_finished_game_whose_copy_is_missing_is_listed_and_resume_writes_it(tm
     listing = Peer(tmp_path, "p1", ["games", "--wait", "0"], home=tmp_path / "p1")
     assert listing.finish() == 0
     assert f"finished here, replay not saved: {note.stem}" in listing.text()
-    resumed = Peer(
-        tmp_path, "p1", ["resume", "--save", str(tmp_path / "r1")], home=tmp_path / "p1"
-    )
+    resumed = Peer(tmp_path, "p1", ["resume", "--save", str(tmp_path / "r1")], home=tmp_path / "p1")
     assert resumed.finish() == 0, resumed.text()
     assert f"written to {tmp_path / 'r1'}" in resumed.text()
     _check_replays(tmp_path, 2)
