@@ -538,7 +538,7 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
         try:
             save_replay(s.journal_path, dest)
             s.mark_saved()
-        except (SessionError, OSError) as e:
+        except SantoriniError as e:  # SessionError, StorageError: said, and said again below
             save_error.append(str(e))
             s.notes.append(Note(str(e), NoteKind.ERROR))
 

@@ -22,6 +22,7 @@ report.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -43,6 +44,7 @@ from santorini_p2p.errors import (
     IllegalTurnError,
     ReplayError,
     SantoriniError,
+    StorageError,
     WireError,
 )
 from santorini_p2p.net.clock import TimeControl, is_flagged, read_clock
@@ -620,9 +622,12 @@ class Session:
                     self._heard_since_ms = now
         try:
             self._handle(peer, state, frame)
+        except StorageError as e:
+            self._halt(e)
         except Exception as e:
             # The receive pump is an edge (STYLE.md 6): log, stop with a report, keep the journal.
-            LOG.exception("stopping after an error")
+            LOG.error("stopping after an error: %s: %s", type(e).__name__, e)
+            LOG.debug("the error's traceback", exc_info=True)
             self._stop(f"internal error: {type(e).__name__}: {e}", index=self._count())
         self._changed()
 
@@ -733,15 +738,13 @@ class Session:
         self._host_proven = True
 
     def _on_hello(self, peer: bytes, state: _Peer, hello: Hello) -> None:
-        """A hello is a claim: answer it with a challenge, unless it is the same proven key."""
+        """A hello is a claim: answer it with a challenge."""
         if hello.protocol != SESSION_VERSION:
             # Unsigned and in the shape every version reads: the peers share no handshake.
             self._send(peer, Refuse(f"protocol {hello.protocol} is not {SESSION_VERSION}"))
             return
-        if state.proven and state.proven == hello.public_key:
-            state.claim = hello
-            self._answer_hello(peer, state, hello)
-            return
+        # Even a proven connection's hello gets a challenge (the same nonce): the joiner may be
+        # a new process behind it, which proves its key again before anything is answered.
         state.claim = hello
         if not state.challenge:
             state.challenge = os.urandom(NONCE_BYTES)
@@ -1188,11 +1191,14 @@ class Session:
         path = self.journal.path
         self.journal.close()
         tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(encode_frames(keep))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        try:
+            with open(tmp, "wb") as f:
+                f.write(encode_frames(keep))
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except OSError as e:
+            raise StorageError.writing("the journal", path, e) from None
         self.journal = Journal.open(path)
         self._announced = min(self._announced, index)
         self._say(f"Record {index} was superseded by the host's; taken back.", NoteKind.WARNING)
@@ -1371,6 +1377,9 @@ class Session:
         except ReplayError as e:
             self._own_refused(e, raw)
             return
+        except StorageError as e:
+            self._halt(e)
+            return
         self._last_record_ms = self._log_changed_ms = self._now()
         self._written += 1
         if self._resign_requested and isinstance(rec.message, Resign):
@@ -1424,6 +1433,20 @@ class Session:
 
     # -- stopping and reporting ---------------------------------------------------------------
 
+    def _halt(self, e: StorageError) -> None:
+        """A file could not be written (a full disk): stop here only, keeping the game.
+
+        Unlike a stop, the peers are not told (to them this peer has gone, and they wait),
+        no report is written and the note is left as it was: once there is room again, the
+        same command resumes the game from the journal, whole up to its last record.
+        """
+        if self.stopped is not None:
+            return
+        LOG.error("%s", e)
+        self.stopped = str(e)
+        self._say(f"{e}. The game is kept as it was; the same command resumes it.", NoteKind.ERROR)
+        self._changed()
+
     def _stop(
         self,
         reason: str,
@@ -1445,7 +1468,7 @@ class Session:
         self.report_path = self._write_report(reason, index, mine, theirs, offending)
         try:
             self._save_note()
-        except OSError as e:
+        except StorageError as e:
             LOG.error("cannot mark the game stopped in its note file: %s", e)
         where = f" Report: {self.report_path}" if self.report_path else ""
         self._say(f"The game is stopped: {reason.rstrip('.')}.{where}", NoteKind.ERROR)
@@ -1465,7 +1488,6 @@ class Session:
         if not self._game_id:
             return None
         d = game_dir(self.home)
-        d.mkdir(parents=True, exist_ok=True)
         base = d / f"{self._game_id.hex()}-stop"
         raws = [r.raw for r in self.records]
         if offending is not None and offending not in raws:
@@ -1491,6 +1513,7 @@ class Session:
             except WireError as e:
                 lines.append(f"  {index} refused, undecodable: {e}")
         try:
+            d.mkdir(parents=True, exist_ok=True)
             base.with_suffix(".sntr").write_bytes(encode_frames(raws))
             base.with_suffix(".txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
         except OSError as e:
@@ -1576,29 +1599,17 @@ class Session:
         if not self._game_id:
             return
         d = game_dir(self.home)
-        d.mkdir(parents=True, exist_ok=True)
         path = d / f"{self._game_id.hex()}.json"
-        body = json.dumps(
-            {
-                "game": self._game_id.hex(),
-                "role": "host" if self.is_host else "join",
-                "address": self.address,
-                "nonce": self._nonce.hex(),
-                "stopped": self.stopped or "",
-                "save": self.save_to,
-                "saved": self.saved,
-            },
-            indent=1,
-            sort_keys=True,
-        )
-        tmp = path.with_name(path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(fd, body.encode())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
+        value: dict[str, object] = {
+            "game": self._game_id.hex(),
+            "role": "host" if self.is_host else "join",
+            "address": self.address,
+            "nonce": self._nonce.hex(),
+            "stopped": self.stopped or "",
+            "save": self.save_to,
+            "saved": self.saved,
+        }
+        _write_json(path, value)
 
 
 def _claimed_hash(raw: bytes) -> bytes:
@@ -1694,16 +1705,28 @@ def mark_saved(journal: Path) -> None:
 
 
 def _write_json(path: Path, value: dict[str, object]) -> None:
-    """Write ``value`` to ``path`` whole or not at all (temporary file, fsync, rename)."""
-    body = json.dumps(value, indent=1, sort_keys=True)
+    """Write ``value`` to ``path`` whole or not at all (temporary file, fsync, rename).
+
+    Raises:
+        StorageError: it cannot be written (a full disk, no permission).
+    """
+    body = json.dumps(value, indent=1, sort_keys=True).encode()
     tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        os.write(fd, body.encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            view = memoryview(body)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise StorageError.writing("the game's note", path, e) from None
 
 
 def _set_aside(journal: Path, e: ReplayError, notes: list[str] | None) -> None:

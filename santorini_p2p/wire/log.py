@@ -39,7 +39,7 @@ import errno
 import gc
 import os
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -73,6 +73,7 @@ from santorini_p2p.errors import (
     RecordError,
     ReplayError,
     SignatureError,
+    StorageError,
     TooLargeError,
     VersionError,
     WireError,
@@ -1250,6 +1251,7 @@ class Journal:
     _reserved: int = field(default=0, repr=False)
     """The file's length: ``_end`` and the zeros after it."""
     _unsynced: bool = field(default=False, repr=False)
+    _broken: bool = field(default=False, repr=False)
 
     @classmethod
     def create(cls, path: Path | str, header: bytes) -> Self:
@@ -1272,7 +1274,12 @@ class Journal:
         if path.exists():
             raise FileExistsError(errno.EEXIST, "the journal exists", str(path))
         tmp = path.with_name(f".{path.name}.{os.getpid()}.new")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o600)
+        try:
+            fd = os.open(
+                tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o600
+            )
+        except OSError as e:
+            raise StorageError.writing("the journal", path, e) from None
         _lock(fd, tmp)  # a name of this process's own: only a lock-less file system fails
         try:
             j = cls(path, v, fd, 0)
@@ -1283,9 +1290,12 @@ class Journal:
                 raise
             except OSError:  # a file system without hard links: checked above, then renamed
                 os.replace(tmp, path)
-        except BaseException:
+        except BaseException as e:
             os.close(fd)
-            tmp.unlink(missing_ok=True)
+            with suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            if isinstance(e, OSError) and not isinstance(e, FileExistsError):
+                raise StorageError.writing("the journal", path, e) from None
             raise
         tmp.unlink(missing_ok=True)
         _sync_directory(path.parent)
@@ -1366,26 +1376,38 @@ class Journal:
 
         Raises:
             ReplayError: the record is bad; nothing is written.
+            StorageError: the record could not be written (a full disk): the file keeps
+                every record before it, whole, and this journal takes no more.
         """
+        if self._broken:
+            raise StorageError(f"the journal {self.path} could not be written before")
         rec = self.validator.feed(raw, verified=own)
         sync = own and not isinstance(rec.message, Ack | Result)
-        self._write(len(raw).to_bytes(4, "big") + raw, sync=sync)
-        if self.validator.is_complete:
-            # The result is on disk before anyone is told the game is over.
-            self._cut()
-            os.fsync(self._fd)
-            self._unsynced = False
+        try:
+            self._write(len(raw).to_bytes(4, "big") + raw, sync=sync)
+            if self.validator.is_complete:
+                # The result is on disk before anyone is told the game is over.
+                self._cut()
+                os.fsync(self._fd)
+                self._unsynced = False
+        except OSError as e:
+            # The validator holds a record the file may not: this journal takes no more,
+            # and ``close`` cuts the file to its last whole record.
+            self._broken = True
+            raise StorageError.writing("the journal", self.path, e) from None
         return rec
 
     def close(self) -> None:
         """Cut the zeros off, fsync what is not yet synced and close the file (it stays)."""
         if self._fd >= 0:
             try:
-                if self._reserved > self._end:
+                if self._reserved > self._end or self._broken:
                     self._cut()
                     self._unsynced = True  # the new length, at least
                 if self._unsynced:
                     os.fsync(self._fd)
+            except OSError as e:
+                raise StorageError.writing("the journal", self.path, e) from None
             finally:
                 os.close(self._fd)
                 self._fd = -1
