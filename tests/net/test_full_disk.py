@@ -50,9 +50,9 @@ RESIGN_AT = 24
 def _step(net: Net) -> None:
     host = net.sessions[0]
     v = host.validator
-    if v is not None and v.next_seq >= RESIGN_AT and not v.is_over and host.stopped is None:
-        if v.position is not None and not host._resign_requested:
-            host.resign()
+    ready = v is not None and v.position is not None and not v.is_over and not host.stopped
+    if ready and v is not None and v.next_seq >= RESIGN_AT and not host._resign_requested:
+        host.resign()
     net.step()
 
 
@@ -82,7 +82,7 @@ def test_a_full_disk_at_each_write_halts_the_peer_and_a_resume_finishes(tmp_path
         disk = Disk(net, k)
         monkeypatch.setattr(os, "write", disk.write)
         joiner = net.sessions[1]
-        _run(net, until=lambda: joiner.stopped is not None)
+        _run(net, until=lambda j=joiner: j.stopped is not None)
         monkeypatch.setattr(os, "write", REAL_WRITE)
         assert disk.full, k
         assert joiner.stopped is not None, k
