@@ -23,6 +23,7 @@ from santorini_p2p.errors import WireError
 from santorini_p2p.net.frames import (
     SESSION_VERSION,
     Challenge,
+    Hello,
     Proof,
     Proven,
     Refuse,
@@ -272,11 +273,25 @@ def session_vectors() -> dict[str, Any]:
         "a hello whose empty game id is text, not a bin of length 0: malformed, dropped",
         encode((1, SESSION_VERSION, BOB.public_key, "bob", "", 0, bytes(64))),
     )
-    _bad(
+    spaced = Identity.from_seed(b"\x02" * 32, "bob")
+    bad = Hello(SESSION_VERSION, spaced.public_key, " bob", b"", 0, b"")
+    bad = Hello(bad.protocol, bad.public_key, bad.name, b"", 0, spaced.sign(bad.signed_bytes()))
+    _frame(
         c,
         "hello-bad-name",
-        "a hello whose name breaks the display-name rule: malformed, dropped",
-        encode((1, SESSION_VERSION, BOB.public_key, " bob", b"", 0, bytes(64))),
+        "a hello whose name breaks the display-name rule (a space at the start): it decodes, "
+        "and the host answers with the unsigned refuse of the next case",
+        ["handshake", "signed"],
+        encode_frame(bad),
+        signer=spaced.public_key,
+        signed=bad.signed_bytes(),
+    )
+    _frame(
+        c,
+        "refuse-bad-name",
+        "the answer to a hello whose name breaks the rule: unsigned, naming the rule",
+        ["plain"],
+        encode_frame(Refuse("your display name is refused: name: no spaces at either end: ' bob'")),
     )
     _bad(
         c,

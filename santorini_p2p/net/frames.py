@@ -31,7 +31,7 @@ from typing import Final, TypeAlias
 
 from santorini_p2p.errors import DecodeError, SignatureError
 from santorini_p2p.wire.codec import MAX_RECORD_BYTES, Value, decode, encode
-from santorini_p2p.wire.identity import Identity, check_name, verify
+from santorini_p2p.wire.identity import Identity, verify
 
 __all__ = [
     "HELLO_DOMAIN",
@@ -364,11 +364,9 @@ def decode_frame(data: bytes) -> Frame:
         raise DecodeError(f"frame {tag}: expected {_ARITY[tag]} fields, got {len(v)}")
     match tag:
         case 1:
+            # A name that breaks the display-name rule is decoded all the same: the host
+            # refuses it, naming the rule (``check_name``), rather than leave the joiner waiting.
             name = _text(v[3], "name")
-            try:
-                check_name(name)
-            except ValueError as e:
-                raise DecodeError(f"frame: hello: {e}") from None
             hello = Hello(
                 _uint(v[1], "protocol"),
                 _bin(v[2], "public key", (32,)),

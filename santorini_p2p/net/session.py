@@ -71,7 +71,7 @@ from santorini_p2p.net.frames import (
     sign_stop,
 )
 from santorini_p2p.net.trust import ChangedKeyError, KnownPeers
-from santorini_p2p.wire.identity import Identity, fingerprint, verify
+from santorini_p2p.wire.identity import Identity, check_name, fingerprint, verify
 from santorini_p2p.wire.log import (
     Journal,
     Record,
@@ -378,7 +378,12 @@ class Session:
         header = v.header
         if header is None or identity.public_key not in [s.public_key for s in header.seats]:
             journal.close()
-            raise SessionError(f"{journal_path}: this identity holds no seat in that game")
+            seats = ", ".join(f"{s.name} ({fingerprint(s.public_key)})" for s in header.seats)
+            raise SessionError(
+                f"{journal_path}: this player, {identity.name} ({identity.fingerprint}), holds "
+                f"no seat in that game; its seats are {seats} (a journal copied from another "
+                "player's home resumes only with that player's key)"
+            )
         is_host = header.seats[0].public_key == identity.public_key
         s = cls(
             identity,
@@ -742,6 +747,12 @@ class Session:
         if hello.protocol != SESSION_VERSION:
             # Unsigned and in the shape every version reads: the peers share no handshake.
             self._send(peer, Refuse(f"protocol {hello.protocol} is not {SESSION_VERSION}"))
+            return
+        try:
+            check_name(hello.name)
+        except ValueError as e:
+            # Before any handshake too: the joiner has no game yet, and must pick another name.
+            self._send(peer, Refuse(f"your display name is refused: {e}"))
             return
         # Even a proven connection's hello gets a challenge (the same nonce): the joiner may be
         # a new process behind it, which proves its key again before anything is answered.
