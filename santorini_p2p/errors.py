@@ -155,16 +155,3 @@ class StorageError(SantoriniError):
 
     The message names the file and the cause; what was written before is left whole.
     """
-
-    @classmethod
-    def writing(cls, what: str, path: object, e: OSError) -> StorageError:
-        """The error for ``e`` raised while writing ``what`` at ``path``."""
-        import errno
-
-        cause = e.strerror or str(e)
-        hint = (
-            "; free some space and run the same command again"
-            if e.errno in (errno.ENOSPC, errno.EDQUOT)
-            else ""
-        )
-        return cls(f"cannot write {what} {path}: {cause}{hint}")

@@ -91,6 +91,7 @@ from santorini_p2p.wire.messages import (
     Timeout,
     decode_body,
 )
+from santorini_p2p.wire.storage import cannot_write
 
 __all__ = [
     "GRACE_MS",
@@ -378,7 +379,8 @@ class Session:
         header = v.header
         if header is None or identity.public_key not in [s.public_key for s in header.seats]:
             journal.close()
-            seats = ", ".join(f"{s.name} ({fingerprint(s.public_key)})" for s in header.seats)
+            held = header.seats if header is not None else ()
+            seats = ", ".join(f"{s.name} ({fingerprint(s.public_key)})" for s in held)
             raise SessionError(
                 f"{journal_path}: this player, {identity.name} ({identity.fingerprint}), holds "
                 f"no seat in that game; its seats are {seats} (a journal copied from another "
@@ -1209,7 +1211,7 @@ class Session:
                 os.fsync(f.fileno())
             os.replace(tmp, path)
         except OSError as e:
-            raise StorageError.writing("the journal", path, e) from None
+            raise cannot_write("the journal", path, e) from None
         self.journal = Journal.open(path)
         self._announced = min(self._announced, index)
         self._say(f"Record {index} was superseded by the host's; taken back.", NoteKind.WARNING)
@@ -1737,7 +1739,7 @@ def _write_json(path: Path, value: dict[str, object]) -> None:
     except OSError as e:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        raise StorageError.writing("the game's note", path, e) from None
+        raise cannot_write("the game's note", path, e) from None
 
 
 def _set_aside(journal: Path, e: ReplayError, notes: list[str] | None) -> None:

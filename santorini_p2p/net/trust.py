@@ -14,8 +14,9 @@ import os
 from pathlib import Path
 from typing import Final
 
-from santorini_p2p.errors import PeerError, StorageError
+from santorini_p2p.errors import PeerError
 from santorini_p2p.wire.identity import fingerprint, home_dir
+from santorini_p2p.wire.storage import cannot_write
 
 __all__ = ["KNOWN_PEERS_FILE", "ChangedKeyError", "KnownPeers"]
 
@@ -112,4 +113,4 @@ class KnownPeers:
         except OSError as e:
             with contextlib.suppress(OSError):
                 tmp.unlink()
-            raise StorageError.writing("the known keys file", self.path, e) from None
+            raise cannot_write("the known keys file", self.path, e) from None

@@ -36,7 +36,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from santorini_p2p.errors import IdentityError, StorageError
+from santorini_p2p.errors import IdentityError
+from santorini_p2p.wire.storage import cannot_write
 
 __all__ = [
     "KEY_FILE",
@@ -251,7 +252,7 @@ def _write_key(path: Path, seed: bytes, name: str, *, create: bool) -> None:
     except OSError as e:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        raise StorageError.writing("the key file", path, e) from None
+        raise cannot_write("the key file", path, e) from None
 
 
 def _write_key_file(path: Path, tmp: Path, seed: bytes, name: str, *, create: bool) -> None:

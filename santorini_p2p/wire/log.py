@@ -107,6 +107,7 @@ from santorini_p2p.wire.messages import (
     decode_body,
     encode_body,
 )
+from santorini_p2p.wire.storage import cannot_write
 
 __all__ = [
     "ENVELOPE_VERSION",
@@ -1279,7 +1280,7 @@ class Journal:
                 tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o600
             )
         except OSError as e:
-            raise StorageError.writing("the journal", path, e) from None
+            raise cannot_write("the journal", path, e) from None
         _lock(fd, tmp)  # a name of this process's own: only a lock-less file system fails
         try:
             j = cls(path, v, fd, 0)
@@ -1295,7 +1296,7 @@ class Journal:
             with suppress(OSError):
                 tmp.unlink(missing_ok=True)
             if isinstance(e, OSError) and not isinstance(e, FileExistsError):
-                raise StorageError.writing("the journal", path, e) from None
+                raise cannot_write("the journal", path, e) from None
             raise
         tmp.unlink(missing_ok=True)
         _sync_directory(path.parent)
@@ -1394,7 +1395,7 @@ class Journal:
             # The validator holds a record the file may not: this journal takes no more,
             # and ``close`` cuts the file to its last whole record.
             self._broken = True
-            raise StorageError.writing("the journal", self.path, e) from None
+            raise cannot_write("the journal", self.path, e) from None
         return rec
 
     def close(self) -> None:
@@ -1407,7 +1408,7 @@ class Journal:
                 if self._unsynced:
                     os.fsync(self._fd)
             except OSError as e:
-                raise StorageError.writing("the journal", self.path, e) from None
+                raise cannot_write("the journal", self.path, e) from None
             finally:
                 os.close(self._fd)
                 self._fd = -1
