@@ -3,7 +3,12 @@
 Feed it frames with :meth:`Session.receive`, let time pass with :meth:`Session.tick`, give it
 the local player's actions with :meth:`Session.submit`, and send what :meth:`Session.outgoing`
 returns. It never touches a socket, so tests drive two or more sessions over an in-memory link
-that drops, duplicates, delays and reorders frames.
+that drops, duplicates, delays and reorders frames; its files (journal, note, stop report) are
+kept by a ``net.store.GameStore``.
+
+A connection counts only once it proves a seated key with nonces fresh for it (the handshake
+of SESSION.md 3); stop and refuse frames are signed over the receiver's nonce; anything else
+from a connection with no proven seat is dropped and counted (``dropped``).
 
 The log is the game: every record goes through ``wire.log``'s validator (signature over the
 exact bytes, chain, the signer's right to it, legality, state hash) and is appended to the
@@ -22,8 +27,6 @@ report.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
 import os
 import time
@@ -70,16 +73,23 @@ from santorini_p2p.net.frames import (
     sign_refuse,
     sign_stop,
 )
+from santorini_p2p.net.store import (
+    GameStore,
+    NoteError,
+    game_dir,
+    mark_saved,
+    read_note,
+    unfinished_games,
+    unsaved_games,
+)
 from santorini_p2p.net.trust import ChangedKeyError, KnownPeers
 from santorini_p2p.wire.identity import Identity, check_name, fingerprint, verify
 from santorini_p2p.wire.log import (
     Journal,
     Record,
     Validator,
-    encode_frames,
     make_header,
     open_envelope,
-    scan_journal,
     seal,
     verify_envelope,
 )
@@ -91,7 +101,6 @@ from santorini_p2p.wire.messages import (
     Timeout,
     decode_body,
 )
-from santorini_p2p.wire.storage import cannot_write
 
 __all__ = [
     "GRACE_MS",
@@ -196,11 +205,6 @@ class _Peer:
     their_nonce: bytes = b""
 
 
-def game_dir(home: Path) -> Path:
-    """Return the directory that holds journals, their notes and reports under ``home``."""
-    return home / "games"
-
-
 @dataclass(slots=True)
 class _Lobby:
     """The host's seats before the header: (public key, name, peer id) in join order."""
@@ -225,8 +229,11 @@ class Session:
         known: KnownPeers,
         settings: GameSettings | None = None,
         address: str = "",
+        store: GameStore | None = None,
     ) -> None:
         self.identity = identity
+        #: Where this game's files are: the session itself touches none.
+        self.store = store or GameStore(home)
         self.is_host = is_host
         self.home = home
         self.address = address
@@ -373,8 +380,12 @@ class Session:
             SessionError: the note file is missing or this identity holds no seat.
             ReplayError: the journal does not verify.
         """
-        note = _read_note(journal_path)
-        journal = Journal.open(journal_path)
+        try:
+            note = read_note(journal_path)
+        except NoteError as e:
+            raise SessionError(str(e)) from None
+        store = GameStore(home)
+        journal = store.open_journal(journal_path)
         v = journal.validator
         header = v.header
         if header is None or identity.public_key not in [s.public_key for s in header.seats]:
@@ -394,6 +405,7 @@ class Session:
             now=now,
             known=known or KnownPeers(home),
             address=str(note.get("address", "")),
+            store=store,
         )
         s.journal = journal
         s._game_id = header.game_id
@@ -424,7 +436,7 @@ class Session:
     @property
     def journal_path(self) -> Path:
         """Where this game's journal is (or will be) on disk."""
-        return game_dir(self.home) / f"{self._game_id.hex()}.sntr"
+        return self.store.journal_path(self._game_id)
 
     @property
     def position(self) -> Position | None:
@@ -597,8 +609,8 @@ class Session:
         """Close the journal (it stays on disk); an offer that never started leaves no note."""
         if self.journal is not None:
             self.journal.close()
-        elif self._game_id and not self.journal_path.exists():
-            self.journal_path.with_suffix(".json").unlink(missing_ok=True)
+        elif self._game_id:
+            self.store.drop_note(self._game_id)
 
     # -- frames in ----------------------------------------------------------------------------
 
@@ -902,8 +914,7 @@ class Session:
             created_ms=self._created_ms,
         )
         raw = seal(self.identity, header)
-        game_dir(self.home).mkdir(parents=True, exist_ok=True)
-        self.journal = Journal.create(self.journal_path, raw)
+        self.journal = self.store.create_journal(self._game_id, raw)
         self._say("All seats are taken; drawing the start player.")
         self._broadcast(0, raw)
         self._advance()
@@ -1084,10 +1095,7 @@ class Session:
                 return False
         self._game_id = h.game_id
         self._save_note()
-        game_dir(self.home).mkdir(parents=True, exist_ok=True)
-        if self.journal_path.exists():
-            self.journal_path.unlink()
-        self.journal = Journal.create(self.journal_path, raw)
+        self.journal = self.store.create_journal(self._game_id, raw, fresh=True)
         names = ", ".join(f"{s.name} ({fingerprint(s.public_key)})" for s in h.seats)
         self._say(f"The game starts: {names}.")
         return True
@@ -1201,18 +1209,7 @@ class Session:
         """Drop this peer's own unconfirmed records from ``index`` (it lost a race)."""
         assert self.journal is not None
         keep = [r.raw for r in self.journal.validator.records[:index]]
-        path = self.journal.path
-        self.journal.close()
-        tmp = path.with_name(path.name + ".tmp")
-        try:
-            with open(tmp, "wb") as f:
-                f.write(encode_frames(keep))
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except OSError as e:
-            raise cannot_write("the journal", path, e) from None
-        self.journal = Journal.open(path)
+        self.journal = self.store.rewrite_journal(self.journal, keep)
         self._announced = min(self._announced, index)
         self._say(f"Record {index} was superseded by the host's; taken back.", NoteKind.WARNING)
 
@@ -1500,8 +1497,7 @@ class Session:
         """Write ``<game>-stop.sntr`` (the records so far, then the refused one) and ``.txt``."""
         if not self._game_id:
             return None
-        d = game_dir(self.home)
-        base = d / f"{self._game_id.hex()}-stop"
+        name = f"{self._game_id.hex()}-stop.sntr"
         raws = [r.raw for r in self.records]
         if offending is not None and offending not in raws:
             raws.append(offending)
@@ -1514,7 +1510,7 @@ class Session:
             f"state hash here: {mine.hex() or '-'}",
             f"state hash claimed: {theirs.hex() or '-'}",
             f"position: {format_position(p) if p is not None else '-'}",
-            f"records: {len(raws)} in {base.name}.sntr (santorini replay verify reads it)",
+            f"records: {len(raws)} in {name} (santorini replay verify reads it)",
         ]
         for r in self.records:
             signer = fingerprint(r.signer)
@@ -1525,14 +1521,7 @@ class Session:
                 lines.append(f"  {index} refused, signed by {fingerprint(env.signer)}")
             except WireError as e:
                 lines.append(f"  {index} refused, undecodable: {e}")
-        try:
-            d.mkdir(parents=True, exist_ok=True)
-            base.with_suffix(".sntr").write_bytes(encode_frames(raws))
-            base.with_suffix(".txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        except OSError as e:
-            LOG.error("cannot write the stop report: %s", e)
-            return None
-        return base.with_suffix(".txt")
+        return self.store.write_report(self._game_id, raws, lines)
 
     # -- notes --------------------------------------------------------------------------------
 
@@ -1611,8 +1600,6 @@ class Session:
         """Write ``<game>.json`` beside the journal: role, address, nonce (for resuming)."""
         if not self._game_id:
             return
-        d = game_dir(self.home)
-        path = d / f"{self._game_id.hex()}.json"
         value: dict[str, object] = {
             "game": self._game_id.hex(),
             "role": "host" if self.is_host else "join",
@@ -1622,7 +1609,7 @@ class Session:
             "save": self.save_to,
             "saved": self.saved,
         }
-        _write_json(path, value)
+        self.store.write_note(self._game_id, value)
 
 
 def _claimed_hash(raw: bytes) -> bytes:
@@ -1633,132 +1620,3 @@ def _claimed_hash(raw: bytes) -> bytes:
         return b""
     claimed = getattr(msg, "state_hash", b"")
     return claimed if isinstance(claimed, bytes) else b""
-
-
-def _read_note(journal_path: Path) -> dict[str, object]:
-    path = journal_path.with_suffix(".json")
-    try:
-        note = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise SessionError(f"{path}: cannot read the game's note file: {e}") from None
-    if not isinstance(note, dict) or "nonce" not in note:
-        raise SessionError(f"{path}: not a game note file")
-    return note
-
-
-def unfinished_games(
-    home: Path, *, stopped: bool = False, notes: list[str] | None = None
-) -> list[tuple[Path, dict[str, object]]]:
-    """Return ``(journal path, note)`` of every unfinished game under ``home``, newest first.
-
-    Games stopped by a refused record or a desync are left out unless ``stopped`` is true. A
-    journal that cannot be read (a crash of an earlier version while creating it, a damaged
-    disk) is set aside, renamed ``<name>.unreadable`` with its note, so that it blocks no
-    command; a line saying so is appended to ``notes``. A journal another process has open is
-    left alone.
-    """
-    out: list[tuple[float, Path, dict[str, object]]] = []
-    d = game_dir(home)
-    if not d.is_dir():
-        return []
-    for j in d.glob("*.sntr"):
-        if j.stem.endswith("-stop"):
-            continue
-        try:
-            note = _read_note(j)
-        except SessionError:
-            continue
-        if note.get("stopped") and not stopped:
-            continue
-        try:
-            done = scan_journal(j.read_bytes())[0].is_complete
-        except ReplayError as e:
-            _set_aside(j, e, notes)
-            continue
-        except OSError:
-            continue
-        if not done:
-            out.append((j.stat().st_mtime, j, note))
-    out.sort(key=lambda t: t[0], reverse=True)
-    return [(j, n) for _, j, n in out]
-
-
-def unsaved_games(home: Path) -> list[tuple[Path, dict[str, object]]]:
-    """Return ``(journal, note)`` of every finished game whose ``--save`` copy was not written.
-
-    The result is in the journal (complete, fsynced before the game over was shown); the
-    copy may be missing when the process was killed at the end. Newest first.
-    """
-    out: list[tuple[float, Path, dict[str, object]]] = []
-    d = game_dir(home)
-    for j in d.glob("*.sntr") if d.is_dir() else []:
-        if j.stem.endswith("-stop"):
-            continue
-        try:
-            note = _read_note(j)
-        except SessionError:
-            continue
-        if not note.get("save") or note.get("saved"):
-            continue
-        try:
-            done = scan_journal(j.read_bytes())[0].is_complete
-        except (ReplayError, OSError):
-            continue
-        if done:
-            out.append((j.stat().st_mtime, j, note))
-    out.sort(key=lambda t: t[0], reverse=True)
-    return [(j, n) for _, j, n in out]
-
-
-def mark_saved(journal: Path) -> None:
-    """Record in a finished game's note that its replay was copied."""
-    note = _read_note(journal)
-    note["saved"] = True
-    _write_json(journal.with_suffix(".json"), note)
-
-
-def _write_json(path: Path, value: dict[str, object]) -> None:
-    """Write ``value`` to ``path`` whole or not at all (temporary file, fsync, rename).
-
-    Raises:
-        StorageError: it cannot be written (a full disk, no permission).
-    """
-    body = json.dumps(value, indent=1, sort_keys=True).encode()
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            view = memoryview(body)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except OSError as e:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise cannot_write("the game's note", path, e) from None
-
-
-def _set_aside(journal: Path, e: ReplayError, notes: list[str] | None) -> None:
-    """Rename an unreadable journal and its note out of the way, and say so."""
-    if Journal.in_use(journal):
-        return
-    aside = journal.with_name(journal.name + ".unreadable")
-    try:
-        journal.replace(aside)
-        note = journal.with_suffix(".json")
-        if note.exists():
-            note.replace(note.with_name(note.name + ".unreadable"))
-    except OSError as err:
-        LOG.error("cannot set aside %s: %s", journal, err)
-        return
-    text = (
-        f"{journal}: cannot be read ({e}); set aside as {aside.name}, so that it blocks "
-        "nothing (delete it when it is of no use)"
-    )
-    LOG.warning("%s", text)
-    if notes is not None:
-        notes.append(text)
