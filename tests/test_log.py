@@ -26,7 +26,7 @@ from santorini_p2p.errors import (
     VersionError,
     WireError,
 )
-from santorini_p2p.wire import log as log_module
+from santorini_p2p.wire import journal as journal_module
 from santorini_p2p.wire.codec import encode
 from santorini_p2p.wire.draw import commitment
 from santorini_p2p.wire.identity import Identity
@@ -503,7 +503,7 @@ def test_journal_writes_zeros_ahead_and_ends_as_a_replay_file(tmp_path):
 
 
 def test_journal_grows_its_zeros_as_the_log_grows(tmp_path, monkeypatch):
-    monkeypatch.setattr(log_module, "JOURNAL_RESERVE", 600)
+    monkeypatch.setattr(journal_module, "JOURNAL_RESERVE", 600)
     env = game()
     path = tmp_path / "game.journal"
     with Journal.create(path, env[0]) as j:

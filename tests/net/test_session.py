@@ -12,7 +12,7 @@ from santorini_p2p.net.frames import RecordFrame, Status, encode_frame
 from santorini_p2p.net.session import HOST_ID, Session
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.replay.verify import verify_bytes, verify_file
-from santorini_p2p.wire import log as wire_log
+from santorini_p2p.wire import validator as wire_validator
 from santorini_p2p.wire.log import read_log, seal
 from santorini_p2p.wire.messages import Ack, Act
 from tests.net.harness import Net, Policy, identity
@@ -149,7 +149,7 @@ def test_duplicate_and_old_records_are_ignored(tmp_path):
 
 def test_disagreeing_engine_stops_both_sides_with_reports(tmp_path, monkeypatch):
     net = Net.create(tmp_path, 2, seed=6)
-    real = wire_log.state_hash
+    real = wire_validator.state_hash
 
     def skewed(p):
         h = real(p)
@@ -158,7 +158,7 @@ def test_disagreeing_engine_stops_both_sides_with_reports(tmp_path, monkeypatch)
             return bytes(32)
         return h
 
-    monkeypatch.setattr(wire_log, "state_hash", skewed)
+    monkeypatch.setattr(wire_validator, "state_hash", skewed)
     net.run()
     host, joiner = net.sessions
     assert host.stopped is not None
@@ -170,7 +170,7 @@ def test_disagreeing_engine_stops_both_sides_with_reports(tmp_path, monkeypatch)
         assert "state hash here" in text
         assert "position:" in text
         assert s.report_path.with_suffix(".sntr").exists()
-    monkeypatch.setattr(wire_log, "state_hash", real)
+    monkeypatch.setattr(wire_validator, "state_hash", real)
     verdict = verify_file(joiner.report_path.with_suffix(".sntr"))
     assert not verdict.ok
     assert verdict.record is not None
