@@ -29,12 +29,12 @@ from santorini_p2p.errors import (
 from santorini_p2p.wire import journal as journal_module
 from santorini_p2p.wire.codec import encode
 from santorini_p2p.wire.draw import commitment
+from santorini_p2p.wire.envelope import _open_general
 from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.log import (
     JOURNAL_RESERVE,
     Journal,
     Validator,
-    _open_general,
     chain_hash,
     encode_frames,
     iter_frames,

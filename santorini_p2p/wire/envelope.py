@@ -36,7 +36,9 @@ __all__ = [
     "chain_hash",
     "open_envelope",
     "seal",
+    "short_hex",
     "signing_input",
+    "split_envelope",
     "verify_envelope",
 ]
 
@@ -46,7 +48,8 @@ SIGNING_DOMAIN: Final = b"santorini-p2p/1 record\x00"
 ZERO_HASH: Final = bytes(32)
 
 
-def _short(h: bytes) -> str:
+def short_hex(h: bytes) -> str:
+    """A hash as the first 16 hex digits, for messages."""
     return h.hex()[:16]
 
 
@@ -82,7 +85,7 @@ _ENVELOPE_START: Final = b"\x94\x01\xc4\x20"
 _SIGNATURE_HEAD: Final = b"\xc4\x40"
 
 
-def _split(raw: bytes) -> tuple[bytes, bytes, bytes]:
+def split_envelope(raw: bytes) -> tuple[bytes, bytes, bytes]:
     """Return ``(signer, body, signature)`` of envelope bytes, checked as ``open_envelope``.
 
     A canonical version-1 envelope has one fixed layout (SPEC.md section 6), so it is read by
@@ -118,7 +121,7 @@ def open_envelope(raw: bytes) -> Envelope:
         WireError: ``TooLargeError``, ``DecodeError``, ``NonCanonicalError`` or
             ``VersionError``.
     """
-    signer, body, sig = _split(raw)
+    signer, body, sig = split_envelope(raw)
     return Envelope(ENVELOPE_VERSION, signer, body, sig)
 
 

@@ -20,31 +20,33 @@ from santorini_p2p.errors import (
     WireError,
 )
 from santorini_p2p.wire.codec import MAX_RECORD_BYTES
-from santorini_p2p.wire.envelope import SIGNING_DOMAIN, _split, chain_hash
+from santorini_p2p.wire.envelope import SIGNING_DOMAIN, chain_hash, split_envelope
 from santorini_p2p.wire.identity import (
     count_verified,
 )
 from santorini_p2p.wire.messages import (
     decode_body,
 )
-from santorini_p2p.wire.validator import MAX_RECORDS, Validator, _Opened
+from santorini_p2p.wire.validator import MAX_RECORDS, OpenedRecord, Validator
 
 __all__ = [
+    "FILE_HEAD",
     "FILE_MAGIC",
     "FILE_VERSION",
     "encode_frames",
     "iter_frames",
     "read_log",
+    "torn_at_end",
 ]
 
 FILE_MAGIC: Final = b"SNTR"
 FILE_VERSION: Final = 1
-_HEAD: Final = FILE_MAGIC + bytes([FILE_VERSION])
+FILE_HEAD: Final = FILE_MAGIC + bytes([FILE_VERSION])
 
 
 def encode_frames(envelopes: Iterable[bytes]) -> bytes:
     """Return a replay file: ``SNTR``, version byte 1, then each envelope with a length prefix."""
-    parts = [_HEAD]
+    parts = [FILE_HEAD]
     for raw in envelopes:
         parts.append(len(raw).to_bytes(4, "big"))
         parts.append(raw)
@@ -52,7 +54,7 @@ def encode_frames(envelopes: Iterable[bytes]) -> bytes:
 
 
 def _check_magic(data: bytes) -> None:
-    if len(data) < len(_HEAD) or data[:4] != FILE_MAGIC:
+    if len(data) < len(FILE_HEAD) or data[:4] != FILE_MAGIC:
         raise DecodeError("not a replay file (no SNTR magic)")
     if data[4] != FILE_VERSION:
         raise VersionError(
@@ -73,7 +75,7 @@ def iter_frames(data: bytes, *, padded: bool = False) -> Iterator[bytes]:
             error's ``record`` is the number of the record that could not be read.
     """
     _check_magic(data)
-    at = len(_HEAD)
+    at = len(FILE_HEAD)
     index = 0
     end = len(data)
     while at < end:
@@ -111,7 +113,7 @@ def _zeros_from(data: bytes, at: int) -> bool:
     return data.count(0, at) == len(data) - at
 
 
-def _torn(data: bytes, at: int, raw: bytes) -> bool:
+def torn_at_end(data: bytes, at: int, raw: bytes) -> bool:
     """Whether the bad frame ``raw`` at ``at`` is the last, its end lost to a power cut.
 
     A journal's zeros are written ahead of its records, so a record whose last pages never
@@ -121,16 +123,16 @@ def _torn(data: bytes, at: int, raw: bytes) -> bool:
     return raw.endswith(b"\0") and _zeros_from(data, end)
 
 
-def _open_all(frames: list[bytes]) -> list[_Opened]:
+def _open_all(frames: list[bytes]) -> list[OpenedRecord]:
     """Open, decode and signature-check the leading records of ``frames`` that pass.
 
     Stops at the first record that fails any of these checks (``feed`` then reports it).
     """
-    opened: list[_Opened] = []
+    opened: list[OpenedRecord] = []
     signed: list[tuple[bytes, bytes, bytes]] = []
     for raw in frames:
         try:
-            signer, body, signature = _split(raw)
+            signer, body, signature = split_envelope(raw)
             msg = decode_body(body)
         except WireError:
             break

@@ -19,7 +19,7 @@ from santorini_p2p.errors import (
     StorageError,
     WireError,
 )
-from santorini_p2p.wire.framing import _HEAD, _torn, iter_frames
+from santorini_p2p.wire.framing import FILE_HEAD, iter_frames, torn_at_end
 from santorini_p2p.wire.messages import (
     Ack,
     Result,
@@ -44,13 +44,13 @@ def scan_journal(data: bytes) -> tuple[Validator, int]:
         ReplayError: not a journal (no magic), or a record is bad.
     """
     v = Validator()
-    good = len(_HEAD)
+    good = len(FILE_HEAD)
     try:
         for raw in iter_frames(data, padded=True):
             try:
                 v.feed(raw)
             except ReplayError:
-                if not _torn(data, good, raw):
+                if not torn_at_end(data, good, raw):
                     raise
                 break
             good += 4 + len(raw)
@@ -179,7 +179,7 @@ class Journal:
         _lock(fd, tmp)  # a name of this process's own: only a lock-less file system fails
         try:
             j = cls(path, v, fd, 0)
-            j._write(_HEAD + len(header).to_bytes(4, "big") + header)
+            j._write(FILE_HEAD + len(header).to_bytes(4, "big") + header)
             try:
                 os.link(tmp, path)
             except FileExistsError:

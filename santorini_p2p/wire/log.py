@@ -51,7 +51,6 @@ from santorini_p2p.wire.envelope import (
     signing_input,
     verify_envelope,
 )
-from santorini_p2p.wire.envelope import _open_general as _open_general
 from santorini_p2p.wire.framing import (
     FILE_MAGIC,
     FILE_VERSION,

@@ -43,7 +43,14 @@ from santorini_p2p.errors import (
 )
 from santorini_p2p.wire.codec import MAX_RECORD_BYTES
 from santorini_p2p.wire.draw import commitment, draw_seed, draw_setup
-from santorini_p2p.wire.envelope import SIGNING_DOMAIN, ZERO_HASH, _short, _split, chain_hash, seal
+from santorini_p2p.wire.envelope import (
+    SIGNING_DOMAIN,
+    ZERO_HASH,
+    chain_hash,
+    seal,
+    short_hex,
+    split_envelope,
+)
 from santorini_p2p.wire.identity import (
     Identity,
     check_name,
@@ -72,6 +79,7 @@ from santorini_p2p.wire.messages import (
 
 __all__ = [
     "MAX_RECORDS",
+    "OpenedRecord",
     "Record",
     "Validator",
     "make_header",
@@ -82,7 +90,7 @@ MAX_RECORDS: Final = 20_000
 """The longest log, in records (SPEC.md section 9)."""
 
 
-_Opened: TypeAlias = tuple[bytes, bytes, Message, bytes]
+OpenedRecord: TypeAlias = tuple[bytes, bytes, Message, bytes]
 """A record opened ahead of the fold: exact bytes, signer, message and chain hash."""
 
 
@@ -336,7 +344,7 @@ class Validator:
         self._last = record.hash
         return record
 
-    def _feed_opened(self, opened: _Opened) -> None:
+    def _feed_opened(self, opened: OpenedRecord) -> None:
         """``feed`` for a record already opened and signature-checked by ``_open_all``."""
         index = len(self._records)
         raw, signer, msg, digest = opened
@@ -357,7 +365,7 @@ class Validator:
             raise TooLargeError(f"a log may hold at most {MAX_RECORDS} records")
         if len(raw) > MAX_RECORD_BYTES:
             raise TooLargeError(f"{len(raw)} bytes is over the limit of {MAX_RECORD_BYTES}")
-        signer, body, signature = _split(raw)
+        signer, body, signature = split_envelope(raw)
         if index > 0 and signer not in self._s.keys:
             raise SignatureError(f"signed by {fingerprint(signer)}, which holds no seat")
         if not verified and not verify(signer, signature, SIGNING_DOMAIN + body):
@@ -378,8 +386,8 @@ class Validator:
             if index == 0:
                 raise ChainError("the header's previous-record hash must be all zeros")
             raise ChainError(
-                f"broken chain: previous-record hash {_short(msg.prev)} is not the hash "
-                f"{_short(self._last)} of record {index - 1}"
+                f"broken chain: previous-record hash {short_hex(msg.prev)} is not the hash "
+                f"{short_hex(self._last)} of record {index - 1}"
             )
         if msg.seq != index:
             raise ChainError(f"record number field says {msg.seq}")
@@ -778,8 +786,8 @@ def _replay_error(e: WireError | DesyncError | IllegalTurnError, index: int) -> 
         return ReplayError(e.reason, index)
     if isinstance(e, DesyncError):
         reason = (
-            f"state hash mismatch: the record says {_short(e.actual)}, the engine gives "
-            f"{_short(e.expected)}"
+            f"state hash mismatch: the record says {short_hex(e.actual)}, the engine gives "
+            f"{short_hex(e.expected)}"
         )
         return ReplayError(reason, index)
     return ReplayError(str(e), index)
