@@ -220,10 +220,10 @@ def test_a_game_in_play_is_refused_to_a_second_process_with_the_same_home(tmp_pa
 
 SKEWED_JOIN = """
 import sys
-from santorini_p2p.wire import log
-real = log.state_hash
+from santorini_p2p.wire import validator
+real = validator.state_hash
 # This peer's engine disagrees as soon as a block stands on the board.
-log.state_hash = lambda p: bytes(32) if p.ge1 else real(p)
+validator.state_hash = lambda p: bytes(32) if p.ge1 else real(p)
 from santorini_p2p.cli import main
 sys.exit(main(sys.argv[1:]))
 """
