@@ -363,3 +363,29 @@ def test_frames_from_a_connection_whose_seat_moved_get_nowhere(tmp_path):
         g.assert_identical_complete()
 
     run(main)
+
+
+def test_unsigned_or_missigned_control_frames_from_a_seated_connection_are_dropped(tmp_path):
+    async def main(ctx):
+        g = Game(tmp_path, ctx)
+        await g.start_host()
+        g.start_joiner()
+        await until(lambda: len(g.host.records) >= 12)
+        dropped = g.host.dropped
+        # Bob's own, proven connection: a stop in the old shape, one signed with the wrong
+        # nonce, one signed by another key, and an unsigned refusal in play.
+        from santorini_p2p.net.frames import encode_frame, sign_stop
+
+        g.tap.send(HOST_PEER, msgpack.packb([6, "any reason", 0, b"", b""]))
+        g.tap.send(HOST_PEER, encode_frame(sign_stop(BOB, "x", 0, b"", b"", bytes(32))))
+        challenge = decode_frame(g.tap.first(Challenge, g.tap.received))
+        assert isinstance(challenge, Challenge)
+        forged = sign_stop(ALICE, "x", 0, b"", b"", challenge.nonce)
+        g.tap.send(HOST_PEER, encode_frame(forged))
+        g.tap.send(HOST_PEER, msgpack.packb([3, "no"]))
+        await until(lambda: g.host.dropped >= dropped + 4)
+        assert g.host.stopped is None
+        await g.finish()
+        g.assert_identical_complete()
+
+    run(main)
