@@ -329,3 +329,27 @@ def test_a_finished_game_whose_copy_is_missing_is_listed_and_resume_writes_it(tm
     assert f"written to {tmp_path / 'r1'}" in resumed.text()
     _check_replays(tmp_path, 2)
     assert unsaved_games(tmp_path / "p1") == []
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_peers_killed_at_random_records_resume_and_finish_identically(tmp_path, seed):
+    # SIGKILL the host or the joiner, chosen at random, when its journal reaches each of a
+    # few random record counts, and run the same command again at once each time.
+    import random
+
+    rng = random.Random(seed)
+    host, port = _host(tmp_path, 2, "none", ("--time", "20+60"))
+    joiner = _join(tmp_path, 1, port)
+    for target in sorted(rng.sample(range(3, 60), 4)):
+        who = rng.choice([host, joiner])
+        deadline = time.monotonic() + WAIT_S
+        while _journal_records(who.home) < target and who.proc.poll() is None:
+            assert time.monotonic() < deadline, who.text()
+            time.sleep(0.003)
+        if who.proc.poll() is not None:
+            break  # the game ended first
+        who.kill()
+        who.proc = who.start()
+    assert host.finish() == 0, host.text()
+    assert joiner.finish() == 0, joiner.text()
+    _check_replays(tmp_path, 2)
