@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Final
 
 from santorini_p2p.ai import CLOCK_MARGIN_MS
 from santorini_p2p.engine import Action, Position, new_game, parse_action
-from santorini_p2p.errors import AddressError, IllegalTurnError, SantoriniError
+from santorini_p2p.errors import AddressError, IllegalTurnError, SantoriniError, StorageError
 from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
 from santorini_p2p.net.frames import SESSION_VERSION
 from santorini_p2p.net.session import (
@@ -929,14 +929,19 @@ class LanGames:
             return f"cannot listen for players: {e}"
         shown = shown_address(self._bind)
         address = f"{shown}:{link.port}"
-        session = Session.host(
-            self.identity,
-            settings,
-            home=self.home,
-            now=monotonic_ms,
-            known=KnownPeers(self.home),
-            address=f"{self._bind}:{link.port}",
-        )
+        try:
+            session = Session.host(
+                self.identity,
+                settings,
+                home=self.home,
+                now=monotonic_ms,
+                known=KnownPeers(self.home),
+                address=f"{self._bind}:{link.port}",
+            )
+        except StorageError as e:  # a full disk: said on the screen, nothing offered
+            link.close()
+            await close_context(ctx)
+            return str(e)
         advertiser = (
             await _advertise(self.identity, settings, self._bind, link.port)
             if self._discover
