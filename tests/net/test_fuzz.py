@@ -3,8 +3,9 @@
 Frames built from random msgpack values with a real tag go to a host and a joiner in play,
 from a stranger and from the seated peer's own connection: nothing may stop either session
 (a frame that changes a game must be signed for the connection). Records (tag 4) go from the
-stranger only: a bad record from a seated peer at the next number stops the game by design. Journals damaged at random
-are read as a resume reads them: they verify, or fail with ``ReplayError``, nothing else.
+stranger only: a bad record from a seated peer at the next number stops the game by design.
+Journals damaged at random are read as a resume reads them: they verify, or fail with
+``ReplayError``, nothing else.
 """
 
 from __future__ import annotations
