@@ -339,6 +339,10 @@ class NetworkGame:
                     linger = STOP_LINGER_MS if s.stopped is not None else LINGER_MS
                     if s.is_settled and settled_at is None:
                         settled_at = now
+                        try:
+                            s.mark_settled()
+                        except StorageError as e:
+                            LOG.error("%s", e)
                     # Settled: go on answering a moment, so that this peer's last frames
                     # (and answers to a peer still resending) leave before the socket closes.
                     if (settled_at is not None and now - settled_at >= DRAIN_MS) or (
@@ -562,6 +566,12 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
         await game.run()
     show()
     out = game.outcome()
+    if out.complete:
+        # Lingered as long as it does: resuming the finished game again would do no more.
+        try:
+            game.session.mark_settled()
+        except StorageError as e:
+            LOG.error("%s", e)
     game.session.close()
     dest = target()
     if out.complete and dest is not None and not game.session.saved:

@@ -283,6 +283,9 @@ class Session:
         #: kept in the note, so that a game over whose copy is missing can be found again.
         self.save_to = ""
         self.saved = False
+        #: Whether every peer was known to hold the whole finished game: until then, the same
+        #: command run again resumes the finished game, to give a peer what it lacks.
+        self.settled = False
         self._announced = 0
         #: Frames dropped because their connection had not proved a seated key (or a stop or
         #: refusal whose signature did not verify): anyone on the LAN can send frames.
@@ -414,6 +417,7 @@ class Session:
         s._nonce = bytes.fromhex(str(note["nonce"]))
         s.save_to = str(note.get("save", ""))
         s.saved = bool(note.get("saved", False))
+        s.settled = bool(note.get("settled", True))
         s._announced = v.next_seq
         s._watched_from = v.next_seq
         s._acks_first = True
@@ -470,9 +474,14 @@ class Session:
         if not self.is_complete:
             return False
         n = self._count()
-        return all(
-            p.have >= n for p in self._peers.values() if p.slot is not None or not self.is_host
-        )
+        if self.is_host:
+            # Every other seat, not merely every connection known: a host resumed after the
+            # end knows none at first, and is there to give them what they lack.
+            v = self.validator
+            players = v.header.players if v is not None and v.header is not None else 0
+            held = {p.slot for p in self._peers.values() if p.slot is not None and p.have >= n}
+            return all(slot in held for slot in range(1, players))
+        return all(p.have >= n for p in self._peers.values())
 
     @property
     def awaiting(self) -> int | None:
@@ -1591,6 +1600,12 @@ class Session:
         self.save_to = path
         self._save_note()
 
+    def mark_settled(self) -> None:
+        """Remember in the note that every peer holds the whole finished game."""
+        if not self.settled:
+            self.settled = True
+            self._save_note()
+
     def mark_saved(self) -> None:
         """Remember in the note that the finished replay was copied to ``save_to``."""
         self.saved = True
@@ -1608,6 +1623,7 @@ class Session:
             "stopped": self.stopped or "",
             "save": self.save_to,
             "saved": self.saved,
+            "settled": self.settled,
         }
         self.store.write_note(self._game_id, value)
 

@@ -158,7 +158,9 @@ def unfinished_games(
 ) -> list[tuple[Path, Note]]:
     """Return ``(journal path, note)`` of every unfinished game under ``home``, newest first.
 
-    Games stopped by a refused record or a desync are left out unless ``stopped`` is true. A
+    A finished game is listed too while its note says it is not settled (a peer may lack its
+    last records). Games stopped by a refused record or a desync are left out unless
+    ``stopped`` is true. A
     journal that cannot be read (a crash of an earlier version while creating it, a damaged
     disk) is set aside, renamed ``<name>.unreadable`` with its note, so that it blocks no
     command; a line saying so is appended to ``notes``. A journal another process has open is
@@ -184,7 +186,9 @@ def unfinished_games(
             continue
         except OSError:
             continue
-        if not done:
+        # A finished game some peer may still lack records of (this one was stopped before it
+        # knew every peer held them all) is resumed too, to give them what they lack.
+        if not done or note.get("settled") is False:
             out.append((j.stat().st_mtime, j, note))
     out.sort(key=lambda t: t[0], reverse=True)
     return [(j, n) for _, j, n in out]

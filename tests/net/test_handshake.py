@@ -76,3 +76,38 @@ def test_resuming_a_copied_journal_names_the_player_and_the_seats(tmp_path):
     assert f"this player, mallory ({stranger.fingerprint}), holds no seat" in text
     assert f"player0 ({identity(0).fingerprint})" in text
     assert f"player1 ({identity(1).fingerprint})" in text
+
+
+def test_a_host_resumed_after_the_end_gives_a_joiner_the_records_it_lacks(tmp_path):
+    from santorini_p2p.net.store import unfinished_games
+    from santorini_p2p.wire.log import read_log
+
+    net = Net.create(tmp_path, 2, seed=53)  # the host is seat 2: it signs the last result
+    host = net.sessions[0]
+    send = net._send
+
+    def lossy(src: int, dst: int, data: bytes) -> None:
+        if not (dst == 1 and host.is_complete):  # the joiner never hears the last result
+            send(src, dst, data)
+
+    net._send = lossy  # type: ignore[method-assign]
+    for _ in range(20_000):
+        if host.is_complete:
+            break
+        net.step()
+    for _ in range(50):
+        net.step()
+    assert host.is_complete
+    assert not net.sessions[1].is_complete
+    host.close()  # killed before it knew the joiner held everything: the note says so
+    [(journal, note)] = unfinished_games(tmp_path / "p0")
+    assert note["settled"] is False
+    net.sessions[0] = Session.resume(
+        identity(0), journal, home=tmp_path / "p0", now=net.clock, known=KnownPeers(tmp_path / "p0")
+    )
+    assert not net.sessions[0].is_settled  # it waits for the joiner, whom it does not know yet
+    net._send = send  # type: ignore[method-assign]
+    net.run()
+    data = net.journals()
+    assert data[0] == data[1]
+    assert read_log(data[0]).is_complete

@@ -91,4 +91,3 @@ class Artemis(Power):
         for m in bits(moves & p.ge2 & ~p.ge3 & ~occ):
             out |= NEIGHBOURS[m] & top & ~occ & ~BITS[w]
         return out
-

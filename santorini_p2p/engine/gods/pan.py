@@ -34,4 +34,3 @@ class Pan(Power):
             return 0
         below = (ALL ^ p.ge1) if h == 2 else (ALL ^ p.ge2)
         return NEIGHBOURS[w] & ~occ & below
-
