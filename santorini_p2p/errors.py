@@ -21,6 +21,7 @@ __all__ = [
     "ReplayError",
     "SantoriniError",
     "SignatureError",
+    "StorageError",
     "TooLargeError",
     "VersionError",
     "WireError",
@@ -147,3 +148,10 @@ class PeerTimeout(PeerError, TimeoutError):
 
 class AddressError(SantoriniError, OSError):
     """An address this peer cannot listen on or reach: a port in use, a name not resolving."""
+
+
+class StorageError(SantoriniError):
+    """A file this program keeps could not be written: a full disk, no permission, a bad disk.
+
+    The message names the file and the cause; what was written before is left whole.
+    """

@@ -130,6 +130,7 @@ def codec_vectors() -> dict[str, Any]:
         ("array-empty", (), "empty fixarray"),
         ("array-16", tuple(range(16)), "shortest array16"),
         ("array-nested", (1, (b"\xff", ("a",)), None), "nested arrays"),
+        ("array-nested-4", ((((1,),),),), "arrays nested 4 deep, the deepest allowed"),
     ]
     for id_, value, comment in valid:
         c.add(
@@ -161,6 +162,7 @@ def codec_vectors() -> dict[str, Any]:
         ("ddffffffff", "DecodeError", "an array claiming 2^32-1 elements", "malformed"),
         ("91919191919101", "DecodeError", "arrays nested 6 deep", "malformed"),
         ("c0" * 4097, "TooLargeError", "4097 bytes, over the 4096-byte limit", "limit"),
+        ("919191919101", "DecodeError", "arrays nested 5 deep, one too many", "malformed"),
     ]
     for hexed, error, comment, flag in invalid:
         try:
@@ -376,6 +378,59 @@ def _short_game() -> list[bytes]:
     )
 
 
+def _ended(
+    ids: tuple[Identity, ...],
+    actions: list[str],
+    end: tuple[str, object],
+    answer: str | None,
+) -> bytes:
+    """A short game ended otherwise than by the rules, then every seat's result.
+
+    ``end`` is an offer (by the seat to move, or the next one), a resignation by a given seat
+    or a timeout naming the seat to move; ``answer`` "accept" makes every other seat accept.
+    """
+    env = play_script(
+        ids,
+        actions,
+        game_id=hashlib.blake2b(repr(end).encode(), digest_size=16).digest(),
+        move_ms=60_000,
+        bank_ms=300_000,
+        clock_ms=2_000,
+        created_ms=1_790_000_000_000,
+        finish=False,
+    )
+    v = validate(env)
+    p = v.position
+    assert p is not None
+    by_key = {i.public_key: i for i in ids}
+
+    def seat(k: int) -> Identity:
+        return by_key[v.seats[k]]
+
+    kind, arg = end
+    offerer = p.to_move if kind != "offer-other" else (p.to_move + 1) % p.players
+    if kind.startswith("offer"):
+        env.append(v.make_offer(seat(offerer), str(arg)))
+    elif kind == "resign-seat":
+        assert isinstance(arg, int)
+        env.append(v.make_resign(seat(arg)))
+    else:
+        assert isinstance(arg, int)
+        claimer = (arg + 1) % p.players
+        env.append(v.make_timeout(seat(claimer)))
+    v.feed(env[-1])
+    if answer == "accept":
+        for k in range(p.players):
+            if k != offerer and not v.is_over:
+                env.append(v.make_accept(seat(k)))
+                v.feed(env[-1])
+    assert v.is_over
+    for k in range(p.players):
+        env.append(v.make_result(seat(k)))
+        v.feed(env[-1])
+    return encode_frames(env)
+
+
 def _after(env: list[bytes], k: int) -> Validator:
     return validate(env[:k])
 
@@ -435,6 +490,8 @@ def replay_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
         ("2p-challenger-timed", (ALICE, BOB), "challenger", 12, 60_000, 300_000),
         ("3p-draft", (ALICE, BOB, CAROL), "draft", 13, 0, 0),
         ("4p-random", PLAYERS, "random", 14, 0, 0),
+        # The seed is one whose game ends with the seat to move left with no complete turn.
+        ("2p-stuck", (ALICE, BOB), "none", 2, 0, 0),
     ]
     for name, ids, gods, seed, move_ms, bank_ms in full:
         rng = random.Random(seed)
@@ -462,6 +519,37 @@ def replay_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
     env = _short_game()
     good = encode_frames(env)
     _replay_case(c, "short-valid", "a short complete game ending by resignation", [], good)
+    # Endings other than a win or a resignation by the seat to move: the position after
+    # them (seat to move, winner) is in SPEC.md 8.1.
+    _replay_case(
+        c,
+        "end-draw-accepted",
+        "the seat to move offers a draw and the other accepts: no winner (-1), reason draw",
+        [],
+        _ended((ALICE, BOB), ["place b2,d4", "place b4,d2"], ("offer", "draw"), "accept"),
+    )
+    _replay_case(
+        c,
+        "end-abort-accepted",
+        "an abort offered by the seat not to move and accepted: no winner, reason abort",
+        [],
+        _ended((ALICE, BOB), ["place b2,d4", "place b4,d2"], ("offer-other", "abort"), "accept"),
+    )
+    _replay_case(
+        c,
+        "end-4p-resign",
+        "4 players: seat 3 resigns while seat 1 is to move; its team loses, and the winner "
+        "is the seat after it (seat 4)",
+        [],
+        _ended(PLAYERS, ["place b2,d4", "place b4,d2"], ("resign-seat", 2), None),
+    )
+    _replay_case(
+        c,
+        "end-timeout",
+        "seat 2 claims seat 1 (to move) out of time: seat 2 wins, reason time",
+        [],
+        _ended((ALICE, BOB), ["place b2,d4", "place b4,d2"], ("timeout", 0), None),
+    )
     # Framing.
     _replay_case(c, "not-a-replay", "text, not a replay file", ["framing"], b"hello world\n")
     _replay_case(

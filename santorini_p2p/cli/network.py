@@ -17,6 +17,8 @@ from santorini_p2p.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from santorini_p2p.net.game import GameOutcome, NetworkGame, PlayOptions
 
 __all__ = ["add_commands", "net_options"]
@@ -86,6 +88,22 @@ def _net_finish(out: GameOutcome, save: SaveTarget | None) -> int:
     return 1
 
 
+def _recovered(home: Path, role: str | None, address: str | None, save: Path | None) -> bool:
+    """Write the missing --save copy of a finished game of this command; say so."""
+    from santorini_p2p.net.game import recover_unsaved
+
+    lines = recover_unsaved(home, role=role, address=address, save=save)
+    for line in lines:
+        print(line, flush=True)
+    return bool(lines)
+
+
+def _say_set_aside(lines: list[str]) -> None:
+    """Tell the user of each unreadable journal moved out of the way."""
+    for line in lines:
+        print(f"santorini: warning: {line}", file=sys.stderr, flush=True)
+
+
 def _cmd_host(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -97,7 +115,11 @@ def _cmd_host(args: argparse.Namespace) -> int:
         raise UsageError(f"port: expected 0 (any free port) to 65535, got {args.port}")
     save = save_target(args.save)
     opts = net_options(args)
-    found = find_unfinished(opts.home, role="host")
+    if _recovered(opts.home, "host", None, opts.save):
+        return 0
+    aside: list[str] = []
+    found = find_unfinished(opts.home, role="host", notes=aside)
+    _say_set_aside(aside)
     if found is not None:
         print(f"resuming the unfinished game {found[0].stem}", flush=True)
         return _net_finish(asyncio.run(resume_game(*found, opts)), save)
@@ -147,7 +169,11 @@ def _cmd_join(args: argparse.Namespace) -> int:
                 f"address: not host:port, and no game named {address!r} on the LAN"
             ) from None
         address = offer.endpoint
-    found = find_unfinished(opts.home, role="join", address=address)
+    if _recovered(opts.home, "join", address, opts.save):
+        return 0
+    aside: list[str] = []
+    found = find_unfinished(opts.home, role="join", address=address, notes=aside)
+    _say_set_aside(aside)
     if found is not None:
         print(f"resuming the unfinished game {found[0].stem}", flush=True)
         return _net_finish(asyncio.run(resume_game(*found, opts)), save)
@@ -162,7 +188,11 @@ def _cmd_resume(args: argparse.Namespace) -> int:
 
     save = save_target(args.save)
     opts = net_options(args)
-    games = unfinished_games(opts.home, stopped=bool(args.game))
+    if _recovered(opts.home, None, None, opts.save):
+        return 0
+    aside: list[str] = []
+    games = unfinished_games(opts.home, stopped=bool(args.game), notes=aside)
+    _say_set_aside(aside)
     if args.game:
         games = [g for g in games if g[0].stem.startswith(args.game)]
     if not games:
@@ -191,6 +221,14 @@ def _cmd_games(args: argparse.Namespace) -> int:
         print(_GAMES_ROW.format(o.endpoint, o.fingerprint, o.players, o.gods, o.time, name))
     if not offers:
         print("no games offered on the LAN right now", file=sys.stderr)
+    from santorini_p2p.net.session import unsaved_games
+    from santorini_p2p.wire.identity import home_dir
+
+    for journal, note in unsaved_games(home_dir()):
+        print(
+            f"finished here, replay not saved: {journal.stem} ({note.get('role')}, "
+            f"{note.get('address')}); 'santorini resume --save FILE' writes it"
+        )
     return 0
 
 

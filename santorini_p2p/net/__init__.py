@@ -1,6 +1,7 @@
 """Peer-to-peer play over ZeroMQ: transport, lockstep session, discovery (protocol/SESSION.md).
 
-``session`` is the sans-I/O lockstep state machine over the signed log; ``transport`` moves its
+``session`` is the sans-I/O lockstep state machine over the signed log, ``frames`` the frames it
+exchanges and ``store`` the files it keeps (journals, notes, stop reports); ``transport`` moves its
 frames over ZeroMQ; ``game`` runs the two on the event loop with an optional computer player
 and sets up hosting, joining and resuming; ``discovery`` (imported on demand, it loads
 ``zeroconf``) advertises and lists games on the LAN.

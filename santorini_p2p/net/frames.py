@@ -1,4 +1,4 @@
-"""The frames peers exchange around the log: hello, welcome, refuse, record, status, stop.
+"""The frames peers exchange around the log: hello, the handshake, records, status, stop.
 
 Records are the game; frames only carry them and say who is who (protocol/SESSION.md). Each
 frame is one canonical msgpack array (``wire.codec``) whose first element is its tag:
@@ -7,11 +7,19 @@ frame is one canonical msgpack array (``wire.codec``) whose first element is its
 | --- | --- | --- |
 | 1 | ``Hello`` | protocol, public key, name, game id (empty when new), records held, signature |
 | 2 | ``Welcome`` | protocol, game id, players, gods, move, bank, options, host key, host name |
-| 3 | ``Refuse`` | reason |
+| 3 | ``Refuse`` | reason [, signature] |
 | 4 | ``RecordFrame`` | index, envelope bytes |
 | 5 | ``Status`` | records held (the acknowledgement that drives resending) |
-| 6 | ``Stop`` | reason, record index, state hash here, state hash claimed |
+| 6 | ``Stop`` | reason, record index, state hash here, state hash claimed, signature |
 | 7 | ``Who`` | (none): the host asks an unknown connection to say hello again |
+| 8 | ``Challenge`` | host nonce, host key: the host asks a connection to prove its key |
+| 9 | ``Proof`` | joiner nonce, signature: the joiner's answer, and its own challenge |
+| 10 | ``Proven`` | signature: the host's answer to the joiner's nonce |
+
+A hello claims a key; only the handshake (challenge, proof, proven) proves it, for one
+connection, with nonces fresh for that connection. Stop and refuse are signed by their sender
+over the receiver's nonce for the connection, so that they cannot be sent by anyone else or
+replayed from another connection (SESSION.md section 3).
 
 ``decode_frame`` takes untrusted bytes and raises only ``WireError`` subclasses.
 """
@@ -23,13 +31,22 @@ from typing import Final, TypeAlias
 
 from santorini_p2p.errors import DecodeError, SignatureError
 from santorini_p2p.wire.codec import MAX_RECORD_BYTES, Value, decode, encode
-from santorini_p2p.wire.identity import Identity, check_name, verify
+from santorini_p2p.wire.identity import Identity, verify
 
 __all__ = [
     "HELLO_DOMAIN",
+    "HOST_PROOF_DOMAIN",
+    "JOINER_PROOF_DOMAIN",
     "MAX_FRAME_BYTES",
+    "NONCE_BYTES",
+    "REFUSE_DOMAIN",
+    "SESSION_VERSION",
+    "STOP_DOMAIN",
+    "Challenge",
     "Frame",
     "Hello",
+    "Proof",
+    "Proven",
     "RecordFrame",
     "Refuse",
     "Status",
@@ -38,13 +55,36 @@ __all__ = [
     "Who",
     "decode_frame",
     "encode_frame",
+    "host_proof_bytes",
+    "joiner_proof_bytes",
+    "refuse_bytes",
     "sign_hello",
+    "sign_refuse",
+    "sign_stop",
 ]
 
 MAX_FRAME_BYTES: Final = MAX_RECORD_BYTES + 64
 """The largest frame: one record envelope plus the frame's own fields."""
+SESSION_VERSION: Final = 2
+"""The version of the session protocol: the frames, the handshake (hello and welcome carry it).
+
+Distinct from the log's protocol version (the header's, ``wire.messages.PROTOCOL_VERSION``):
+the frames around the records changed, the records did not."""
 HELLO_DOMAIN: Final = b"santorini-p2p/1 hello\x00"
-"""The prefix signed with a hello, so a hello signature can never pass for a record's."""
+"""The prefix signed with a hello, so a hello signature can never pass for a record's.
+
+The hello's layout and domain are the same in every version of the session protocol, so that
+a peer of any version can read another's hello and refuse it by its version number."""
+JOINER_PROOF_DOMAIN: Final = b"santorini-p2p/2 joiner proof\x00"
+"""The prefix of what a joiner signs to prove its key on one connection."""
+HOST_PROOF_DOMAIN: Final = b"santorini-p2p/2 host proof\x00"
+"""The prefix of what the host signs to prove its key on one connection."""
+STOP_DOMAIN: Final = b"santorini-p2p/2 stop\x00"
+"""The prefix of what the sender of a stop frame signs."""
+REFUSE_DOMAIN: Final = b"santorini-p2p/2 refuse\x00"
+"""The prefix of what the sender of a signed refuse frame signs."""
+NONCE_BYTES: Final = 32
+"""The size of a handshake nonce."""
 _MAX_TEXT: Final = 400
 _MAX_INDEX: Final = 2**31
 
@@ -100,9 +140,32 @@ class Welcome:
 
 @dataclass(frozen=True, slots=True)
 class Refuse:
-    """A peer will not play: the reason, worded for the screen."""
+    """A peer will not play: the reason, worded for the screen.
+
+    ``signature`` is empty for a refusal sent before the handshake (another protocol version),
+    which is encoded with the reason alone, as every version reads it; otherwise it is the
+    sender's signature over :func:`refuse_bytes` with the receiver's nonce.
+    """
 
     reason: str
+    signature: bytes = b""
+
+    def is_signed_by(self, key: bytes, nonce: bytes) -> bool:
+        """Return whether ``key`` signed this refusal for the connection of ``nonce``."""
+        return len(self.signature) == 64 and verify(
+            key, self.signature, refuse_bytes(self.reason, nonce)
+        )
+
+
+def refuse_bytes(reason: str, nonce: bytes) -> bytes:
+    """What a signed refuse frame's signature covers (the reason as sent, at most 400 chars)."""
+    return REFUSE_DOMAIN + encode((reason[:_MAX_TEXT], nonce))
+
+
+def sign_refuse(identity: Identity, reason: str, nonce: bytes) -> Refuse:
+    """Return a refuse frame signed by ``identity`` for the connection whose nonce is ``nonce``."""
+    reason = reason[:_MAX_TEXT]
+    return Refuse(reason, identity.sign(refuse_bytes(reason, nonce)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,12 +185,34 @@ class Status:
 
 @dataclass(frozen=True, slots=True)
 class Stop:
-    """The sender stopped the game: why, at which record, and the two state hashes."""
+    """The sender stopped the game: why, at which record, and the two state hashes.
+
+    ``signature`` is the sender's over :meth:`signed_bytes` with the receiver's nonce for the
+    connection (:func:`sign_stop`); a stop that does not verify is dropped.
+    """
 
     reason: str
     index: int
     mine: bytes
     theirs: bytes
+    signature: bytes = b""
+
+    def signed_bytes(self, nonce: bytes) -> bytes:
+        """The bytes the signature covers, for the receiver's ``nonce``."""
+        fields = (self.reason[:_MAX_TEXT], self.index, self.mine, self.theirs, nonce)
+        return STOP_DOMAIN + encode(fields)
+
+    def is_signed_by(self, key: bytes, nonce: bytes) -> bool:
+        """Return whether ``key`` signed this stop for the connection of ``nonce``."""
+        return len(self.signature) == 64 and verify(key, self.signature, self.signed_bytes(nonce))
+
+
+def sign_stop(
+    identity: Identity, reason: str, index: int, mine: bytes, theirs: bytes, nonce: bytes
+) -> Stop:
+    """Return a stop frame signed by ``identity`` for the connection whose nonce is ``nonce``."""
+    unsigned = Stop(reason[:_MAX_TEXT], index, mine, theirs)
+    return Stop(unsigned.reason, index, mine, theirs, identity.sign(unsigned.signed_bytes(nonce)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +220,52 @@ class Who:
     """The host does not know this connection (it restarted): say hello again."""
 
 
-Frame: TypeAlias = Hello | Welcome | Refuse | RecordFrame | Status | Stop | Who
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """The host's answer to a hello: prove the key you claim, on this connection, with ``nonce``.
+
+    ``host_key`` says which key the host will prove in return (:class:`Proven`).
+    """
+
+    nonce: bytes
+    host_key: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Proof:
+    """A joiner proves its key: its signature over :func:`joiner_proof_bytes`.
+
+    ``nonce`` is the joiner's own, fresh for this connection: the host signs it in return.
+    """
+
+    nonce: bytes
+    signature: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Proven:
+    """The host proves its key on this connection: its signature over :func:`host_proof_bytes`."""
+
+    signature: bytes
+
+
+def joiner_proof_bytes(
+    host_nonce: bytes, joiner_nonce: bytes, joiner_key: bytes, host_key: bytes
+) -> bytes:
+    """What a joiner's proof signs: both nonces and both keys, after its own domain."""
+    return JOINER_PROOF_DOMAIN + encode((host_nonce, joiner_nonce, joiner_key, host_key))
+
+
+def host_proof_bytes(
+    joiner_nonce: bytes, host_nonce: bytes, host_key: bytes, joiner_key: bytes
+) -> bytes:
+    """What the host's proof signs: both nonces and both keys, after its own domain."""
+    return HOST_PROOF_DOMAIN + encode((joiner_nonce, host_nonce, host_key, joiner_key))
+
+
+Frame: TypeAlias = (
+    Hello | Welcome | Refuse | RecordFrame | Status | Stop | Who | Challenge | Proof | Proven
+)
 """Any frame."""
 
 
@@ -167,15 +297,32 @@ def encode_frame(frame: Frame) -> bytes:
                 frame.host_name,
             )
         case Refuse():
-            value = (3, frame.reason[:_MAX_TEXT])
+            value = (
+                (3, frame.reason[:_MAX_TEXT], frame.signature)
+                if frame.signature
+                else (3, frame.reason[:_MAX_TEXT])
+            )
         case RecordFrame():
             value = (4, frame.index, frame.envelope)
         case Status():
             value = (5, frame.have)
         case Stop():
-            value = (6, frame.reason[:_MAX_TEXT], frame.index, frame.mine, frame.theirs)
+            value = (
+                6,
+                frame.reason[:_MAX_TEXT],
+                frame.index,
+                frame.mine,
+                frame.theirs,
+                frame.signature,
+            )
         case Who():
             value = (7,)
+        case Challenge():
+            value = (8, frame.nonce, frame.host_key)
+        case Proof():
+            value = (9, frame.nonce, frame.signature)
+        case Proven():
+            value = (10, frame.signature)
     return encode(value)
 
 
@@ -197,7 +344,7 @@ def _text(v: Value, what: str) -> str:
     return v
 
 
-_ARITY: Final = {1: 7, 2: 10, 3: 2, 4: 3, 5: 2, 6: 5, 7: 1}
+_ARITY: Final = {1: 7, 2: 10, 3: 2, 4: 3, 5: 2, 6: 6, 7: 1, 8: 3, 9: 3, 10: 2}
 
 
 def decode_frame(data: bytes) -> Frame:
@@ -211,15 +358,15 @@ def decode_frame(data: bytes) -> Frame:
     if type(v) is not tuple or not v or type(v[0]) is not int or v[0] not in _ARITY:
         raise DecodeError("frame: expected an array with a known tag")
     tag = v[0]
+    if tag == 3 and len(v) == 3:
+        return Refuse(_text(v[1], "reason"), _bin(v[2], "signature", (64,)))
     if len(v) != _ARITY[tag]:
         raise DecodeError(f"frame {tag}: expected {_ARITY[tag]} fields, got {len(v)}")
     match tag:
         case 1:
+            # A name that breaks the display-name rule is decoded all the same: the host
+            # refuses it, naming the rule (``check_name``), rather than leave the joiner waiting.
             name = _text(v[3], "name")
-            try:
-                check_name(name)
-            except ValueError as e:
-                raise DecodeError(f"frame: hello: {e}") from None
             hello = Hello(
                 _uint(v[1], "protocol"),
                 _bin(v[2], "public key", (32,)),
@@ -255,12 +402,19 @@ def decode_frame(data: bytes) -> Frame:
             return RecordFrame(_uint(v[1], "index"), env)
         case 5:
             return Status(_uint(v[1], "have"))
-        case 7:
-            return Who()
-        case _:
+        case 6:
             return Stop(
                 _text(v[1], "reason"),
                 _uint(v[2], "index"),
                 _bin(v[3], "state hash", (0, 32)),
                 _bin(v[4], "state hash", (0, 32)),
+                _bin(v[5], "signature", (64,)),
             )
+        case 7:
+            return Who()
+        case 8:
+            return Challenge(_bin(v[1], "nonce", (NONCE_BYTES,)), _bin(v[2], "host key", (32,)))
+        case 9:
+            return Proof(_bin(v[1], "nonce", (NONCE_BYTES,)), _bin(v[2], "signature", (64,)))
+        case _:
+            return Proven(_bin(v[1], "signature", (64,)))

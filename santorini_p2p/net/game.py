@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import random
-import shutil
 import tempfile
 import threading
 from collections.abc import Awaitable, Callable, Sequence
@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Final
 
 from santorini_p2p.ai import CLOCK_MARGIN_MS
 from santorini_p2p.engine import Action, Position, new_game, parse_action
-from santorini_p2p.errors import AddressError, IllegalTurnError, SantoriniError
+from santorini_p2p.errors import AddressError, IllegalTurnError, SantoriniError, StorageError
 from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
+from santorini_p2p.net.frames import SESSION_VERSION
 from santorini_p2p.net.session import (
     GameSettings,
     Note,
@@ -36,7 +37,9 @@ from santorini_p2p.net.session import (
     SeatClock,
     Session,
     SessionError,
+    mark_saved,
     unfinished_games,
+    unsaved_games,
 )
 from santorini_p2p.net.transport import (
     FrameLink,
@@ -51,7 +54,7 @@ from santorini_p2p.net.transport import (
 )
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.wire.identity import Identity, fingerprint
-from santorini_p2p.wire.messages import PROTOCOL_VERSION, Act
+from santorini_p2p.wire.messages import Act
 
 if TYPE_CHECKING:
     from santorini_p2p.net.discovery import Advertiser
@@ -70,8 +73,10 @@ __all__ = [
     "host_game",
     "join_game",
     "lan_address",
+    "recover_unsaved",
     "reopen",
     "resume_game",
+    "save_replay",
     "shown_address",
 ]
 
@@ -334,6 +339,10 @@ class NetworkGame:
                     linger = STOP_LINGER_MS if s.stopped is not None else LINGER_MS
                     if s.is_settled and settled_at is None:
                         settled_at = now
+                        try:
+                            s.mark_settled()
+                        except StorageError as e:
+                            LOG.error("%s", e)
                     # Settled: go on answering a moment, so that this peer's last frames
                     # (and answers to a peer still resending) leave before the socket closes.
                     if (settled_at is not None and now - settled_at >= DRAIN_MS) or (
@@ -460,11 +469,86 @@ class PlayOptions:
     give_up_ms: int | None = GIVE_UP_MS
 
 
+def save_replay(journal: Path, dest: Path) -> None:
+    """Copy a finished game's journal to ``dest`` whole or not at all (fsynced, then renamed).
+
+    Raises:
+        SessionError: it cannot be written (naming the file and the cause).
+    """
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+    try:
+        data = journal.read_bytes()
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, dest)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise SessionError(
+            f"cannot write the replay to {dest}: {e.strerror or e}; the game is kept in "
+            f"{journal}, and running the same command again with --save writes it"
+        ) from None
+
+
+def recover_unsaved(
+    home: Path, *, role: str | None, address: str | None = None, save: Path | None = None
+) -> list[str]:
+    """Write the missing ``--save`` copy of each finished game of this role (and address).
+
+    A peer killed after its game was over (the journal holds it all) may not have copied it;
+    the same command run again writes it, to ``save`` or else where the note says, and the
+    lines returned say so.
+
+    Raises:
+        SessionError: a copy cannot be written.
+    """
+    said = []
+    for journal, note in unsaved_games(home):
+        if role is not None and note.get("role") != role:
+            continue
+        if address is not None and note.get("address") != address:
+            continue
+        dest = save or Path(str(note["save"]))
+        save_replay(journal, dest)
+        mark_saved(journal)
+        said.append(
+            f"the game {journal.stem} was over, but its replay had not been saved: "
+            f"written to {dest} from the journal"
+        )
+        if save is not None:
+            break  # one file: the newest game
+    return said
+
+
 async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
     shown = 0
+    save_error: list[str] = []
+    if opts.save is not None:
+        game.session.set_save(str(opts.save.resolve()))
+
+    def target() -> Path | None:
+        """Where the replay goes: ``--save``, or where the game was first told to save it."""
+        to = game.session.save_to
+        return opts.save or (Path(to) if to else None)
+
+    def save_now() -> None:
+        """Copy the replay the moment the game is complete, before the end is shown."""
+        s = game.session
+        dest = target()
+        if dest is None or s.saved or save_error or not s.is_complete:
+            return
+        try:
+            save_replay(s.journal_path, dest)
+            s.mark_saved()
+        except SantoriniError as e:  # SessionError, StorageError: said, and said again below
+            save_error.append(str(e))
+            s.notes.append(Note(str(e), NoteKind.ERROR))
 
     def show() -> None:
         nonlocal shown
+        save_now()
         if opts.on_note is None:
             return
         notes = game.session.notes
@@ -482,9 +566,17 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
         await game.run()
     show()
     out = game.outcome()
-    if out.complete and opts.save is not None and out.journal is not None:
-        shutil.copyfile(out.journal, opts.save)
+    if out.complete:
+        # Lingered as long as it does: resuming the finished game again would do no more.
+        try:
+            game.session.mark_settled()
+        except StorageError as e:
+            LOG.error("%s", e)
     game.session.close()
+    dest = target()
+    if out.complete and dest is not None and not game.session.saved:
+        save_replay(game.session.journal_path, dest)
+        game.session.mark_saved()
     return out
 
 
@@ -564,7 +656,7 @@ async def _advertise(
         players=settings.players,
         gods=settings.gods,
         time=str(settings.time) if settings.time else "none",
-        version=PROTOCOL_VERSION,
+        version=SESSION_VERSION,
     )
     adv = Advertiser(offer)
     return adv if await adv.start() else None
@@ -767,10 +859,13 @@ def resumed_title(note: dict[str, object]) -> str:
 
 
 def find_unfinished(
-    home: Path, *, role: str, address: str | None = None
+    home: Path, *, role: str, address: str | None = None, notes: list[str] | None = None
 ) -> tuple[Path, dict[str, object]] | None:
-    """Return the newest unfinished game under ``home`` with this role (and address)."""
-    for journal, note in unfinished_games(home):
+    """Return the newest unfinished game under ``home`` with this role (and address).
+
+    ``notes`` receives a line for each unreadable journal set aside (``unfinished_games``).
+    """
+    for journal, note in unfinished_games(home, notes=notes):
         if note.get("role") != role:
             continue
         if address is not None and note.get("address") != address:
@@ -864,14 +959,19 @@ class LanGames:
             return f"cannot listen for players: {e}"
         shown = shown_address(self._bind)
         address = f"{shown}:{link.port}"
-        session = Session.host(
-            self.identity,
-            settings,
-            home=self.home,
-            now=monotonic_ms,
-            known=KnownPeers(self.home),
-            address=f"{self._bind}:{link.port}",
-        )
+        try:
+            session = Session.host(
+                self.identity,
+                settings,
+                home=self.home,
+                now=monotonic_ms,
+                known=KnownPeers(self.home),
+                address=f"{self._bind}:{link.port}",
+            )
+        except StorageError as e:  # a full disk: said on the screen, nothing offered
+            link.close()
+            await close_context(ctx)
+            return str(e)
         advertiser = (
             await _advertise(self.identity, settings, self._bind, link.port)
             if self._discover

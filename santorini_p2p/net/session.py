@@ -3,7 +3,12 @@
 Feed it frames with :meth:`Session.receive`, let time pass with :meth:`Session.tick`, give it
 the local player's actions with :meth:`Session.submit`, and send what :meth:`Session.outgoing`
 returns. It never touches a socket, so tests drive two or more sessions over an in-memory link
-that drops, duplicates, delays and reorders frames.
+that drops, duplicates, delays and reorders frames; its files (journal, note, stop report) are
+kept by a ``net.store.GameStore``.
+
+A connection counts only once it proves a seated key with nonces fresh for it (the handshake
+of SESSION.md 3); stop and refuse frames are signed over the receiver's nonce; anything else
+from a connection with no proven seat is dropped and counted (``dropped``).
 
 The log is the game: every record goes through ``wire.log``'s validator (signature over the
 exact bytes, chain, the signer's right to it, legality, state hash) and is appended to the
@@ -22,7 +27,6 @@ report.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import time
@@ -43,12 +47,18 @@ from santorini_p2p.errors import (
     IllegalTurnError,
     ReplayError,
     SantoriniError,
+    StorageError,
     WireError,
 )
 from santorini_p2p.net.clock import TimeControl, is_flagged, read_clock
 from santorini_p2p.net.frames import (
+    NONCE_BYTES,
+    SESSION_VERSION,
+    Challenge,
     Frame,
     Hello,
+    Proof,
+    Proven,
     RecordFrame,
     Refuse,
     Status,
@@ -57,22 +67,33 @@ from santorini_p2p.net.frames import (
     Who,
     decode_frame,
     encode_frame,
+    host_proof_bytes,
+    joiner_proof_bytes,
     sign_hello,
+    sign_refuse,
+    sign_stop,
+)
+from santorini_p2p.net.store import (
+    GameStore,
+    NoteError,
+    game_dir,
+    mark_saved,
+    read_note,
+    unfinished_games,
+    unsaved_games,
 )
 from santorini_p2p.net.trust import ChangedKeyError, KnownPeers
-from santorini_p2p.wire.identity import Identity, fingerprint
+from santorini_p2p.wire.identity import Identity, check_name, fingerprint, verify
 from santorini_p2p.wire.log import (
     Journal,
     Record,
     Validator,
-    encode_frames,
     make_header,
     open_envelope,
-    read_log,
     seal,
+    verify_envelope,
 )
 from santorini_p2p.wire.messages import (
-    PROTOCOL_VERSION,
     Ack,
     Act,
     Resign,
@@ -92,7 +113,9 @@ __all__ = [
     "Session",
     "SessionError",
     "game_dir",
+    "mark_saved",
     "unfinished_games",
+    "unsaved_games",
 ]
 
 LOG = logging.getLogger(__name__)
@@ -162,7 +185,12 @@ class GameSettings:
 
 @dataclass(slots=True)
 class _Peer:
-    """What a session knows about one connection."""
+    """What a session knows about one connection.
+
+    The host's handshake state is per connection: the nonce it challenged the connection with,
+    the hello that connection sent (a claim until proven), the key it proved, and the joiner's
+    own nonce, over which the host signs what it sends there (stop, refuse).
+    """
 
     have: int = 0
     last_sent_ms: int = -(10**9)
@@ -171,21 +199,10 @@ class _Peer:
     name: str = ""
     connected: bool = True
     last_resend_ms: int = -(10**9)
-
-
-def _write_private(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path``, readable by this user only (0600, as every file here)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
-    os.chmod(path, 0o600)
-
-
-def game_dir(home: Path) -> Path:
-    """Return the directory that holds journals, their notes and reports under ``home``."""
-    return home / "games"
+    challenge: bytes = b""
+    claim: Hello | None = None
+    proven: bytes = b""
+    their_nonce: bytes = b""
 
 
 @dataclass(slots=True)
@@ -212,8 +229,11 @@ class Session:
         known: KnownPeers,
         settings: GameSettings | None = None,
         address: str = "",
+        store: GameStore | None = None,
     ) -> None:
         self.identity = identity
+        #: Where this game's files are: the session itself touches none.
+        self.store = store or GameStore(home)
         self.is_host = is_host
         self.home = home
         self.address = address
@@ -241,6 +261,14 @@ class Session:
         self._journal_clock = False
         self._move_started = now()
         self._last_record_ms = now()
+        # When this process last saw its log change (never reset by a reconnection): how long
+        # the seat to move has had, by this peer's own clock, when a timeout is claimed.
+        self._log_changed_ms = now()
+        # The record count at which this process started (a resume): until its log changes,
+        # it has not watched the current move's clock from its start.
+        self._watched_from = -1
+        # A joiner: since when it has heard the host without a break (a reconnection resets it).
+        self._heard_since_ms = now()
         self._written = 0
         self._warned_move = -1
         self._started_ms = now()
@@ -252,9 +280,27 @@ class Session:
         #: No person plays this peer's seat (computer players being watched): the result is
         #: told without "you".
         self.onlooker = False
+        #: Where the finished replay is to be copied (empty: nowhere), and whether it was:
+        #: kept in the note, so that a game over whose copy is missing can be found again.
+        self.save_to = ""
+        self.saved = False
+        #: Whether every peer was known to hold the whole finished game: until then, the same
+        #: command run again resumes the finished game, to give a peer what it lacks.
+        self.settled = False
         self._announced = 0
+        #: Frames dropped because their connection had not proved a seated key (or a stop or
+        #: refusal whose signature did not verify): anyone on the LAN can send frames.
+        self.dropped = 0
+        # A joiner's side of the handshake, for the current hello round: its own nonce (every
+        # nonce it used, for the host's signed stop and refusals), the host's challenge and key.
+        self._round_nonce = b""
+        self._my_nonces: set[bytes] = set()
+        self._host_challenge = b""
+        self._host_key = b""
+        self._host_proven = False
         if not is_host:
             self._peers[HOST_ID] = _Peer(connected=False, last_heard_ms=now())
+            self._new_round()
 
     # -- construction ------------------------------------------------------------------------
 
@@ -338,17 +384,27 @@ class Session:
             SessionError: the note file is missing or this identity holds no seat.
             ReplayError: the journal does not verify.
         """
-        note = _read_note(journal_path)
         try:  # before opening: opening the journal may write to it
             written_ms: int | None = journal_path.stat().st_mtime_ns // 1_000_000
         except OSError:
             written_ms = None
-        journal = Journal.open(journal_path)
+        try:
+            note = read_note(journal_path)
+        except NoteError as e:
+            raise SessionError(str(e)) from None
+        store = GameStore(home)
+        journal = store.open_journal(journal_path)
         v = journal.validator
         header = v.header
         if header is None or identity.public_key not in [s.public_key for s in header.seats]:
             journal.close()
-            raise SessionError(f"{journal_path}: this identity holds no seat in that game")
+            held = header.seats if header is not None else ()
+            seats = ", ".join(f"{s.name} ({fingerprint(s.public_key)})" for s in held)
+            raise SessionError(
+                f"{journal_path}: this player, {identity.name} ({identity.fingerprint}), holds "
+                f"no seat in that game; its seats are {seats} (a journal copied from another "
+                "player's home resumes only with that player's key)"
+            )
         is_host = header.seats[0].public_key == identity.public_key
         s = cls(
             identity,
@@ -357,13 +413,18 @@ class Session:
             now=now,
             known=known or KnownPeers(home),
             address=str(note.get("address", "")),
+            store=store,
         )
         s.journal = journal
         s._game_id = header.game_id
         if not is_host:
             s._peers[HOST_ID].name = header.seats[0].name
         s._nonce = bytes.fromhex(str(note["nonce"]))
+        s.save_to = str(note.get("save", ""))
+        s.saved = bool(note.get("saved", False))
+        s.settled = bool(note.get("settled", True))
         s._announced = v.next_seq
+        s._watched_from = v.next_seq
         s._acks_first = True
         if written_ms is not None and not is_host:
             s._resume_move_clock(written_ms)
@@ -411,7 +472,7 @@ class Session:
     @property
     def journal_path(self) -> Path:
         """Where this game's journal is (or will be) on disk."""
-        return game_dir(self.home) / f"{self._game_id.hex()}.sntr"
+        return self.store.journal_path(self._game_id)
 
     @property
     def position(self) -> Position | None:
@@ -445,9 +506,14 @@ class Session:
         if not self.is_complete:
             return False
         n = self._count()
-        return all(
-            p.have >= n for p in self._peers.values() if p.slot is not None or not self.is_host
-        )
+        if self.is_host:
+            # Every other seat, not merely every connection known: a host resumed after the
+            # end knows none at first, and is there to give them what they lack.
+            v = self.validator
+            players = v.header.players if v is not None and v.header is not None else 0
+            held = {p.slot for p in self._peers.values() if p.slot is not None and p.have >= n}
+            return all(slot in held for slot in range(1, players))
+        return all(p.have >= n for p in self._peers.values())
 
     @property
     def awaiting(self) -> int | None:
@@ -597,8 +663,8 @@ class Session:
         """Close the journal (it stays on disk); an offer that never started leaves no note."""
         if self.journal is not None:
             self.journal.close()
-        elif self._game_id and not self.journal_path.exists():
-            self.journal_path.with_suffix(".json").unlink(missing_ok=True)
+        elif self._game_id:
+            self.store.drop_note(self._game_id)
 
     # -- frames in ----------------------------------------------------------------------------
 
@@ -608,7 +674,9 @@ class Session:
         try:
             frame = decode_frame(data)
         except WireError as e:
-            LOG.warning("ignored a malformed frame from %s: %s", peer.hex()[:8], e)
+            # Anyone on the LAN can send bytes: counted, never acted on.
+            self.dropped += 1
+            LOG.debug("dropped a malformed frame from %s: %s", peer.hex()[:10], e)
             return
         state = self._peers.get(peer)
         if state is None:
@@ -627,24 +695,28 @@ class Session:
                 # What this peer saw of the others' clocks while cut off proves nothing: start
                 # afresh. Its own move's clock goes on: it knows how long it has thought.
                 self._move_started = self._last_record_ms = now
+                if self.journal is not None:
+                    self._heard_since_ms = now
         try:
             self._handle(peer, state, frame)
+        except StorageError as e:
+            self._halt(e)
         except Exception as e:
             # The receive pump is an edge (STYLE.md 6): log, stop with a report, keep the journal.
-            LOG.exception("stopping after an error")
+            LOG.error("stopping after an error: %s: %s", type(e).__name__, e)
+            LOG.debug("the error's traceback", exc_info=True)
             self._stop(f"internal error: {type(e).__name__}: {e}", index=self._count())
         self._changed()
 
     def _handle(self, peer: bytes, state: _Peer, frame: Frame) -> None:
-        if self.is_host and state.slot is None and self.journal is not None:
-            # Only a seated peer may stop the game; anyone on the LAN can send frames.
-            if isinstance(frame, RecordFrame | Status):
-                self._on_unknown(peer)
-            if not isinstance(frame, Hello):
-                return
+        if self.is_host:
+            self._handle_at_host(peer, state, frame)
+            return
         match frame:
-            case Hello():
-                self._on_hello(peer, state, frame)
+            case Challenge():
+                self._on_challenge(frame)
+            case Proven():
+                self._on_proven(frame)
             case Welcome():
                 self._on_welcome(frame)
             case Refuse():
@@ -656,33 +728,161 @@ class Session:
             case Stop():
                 self._on_stop(peer, state, frame)
             case Who():
-                if not self.is_host:
-                    self._say_hello(self._now())
+                self._new_round()
+                self._say_hello(self._now())
+            case _:
+                self._drop(peer, frame, "a joiner's frame sent to a joiner")
+
+    def _handle_at_host(self, peer: bytes, state: _Peer, frame: Frame) -> None:
+        """The host: only a connection that proved a seated key may change anything."""
+        match frame:
+            case Hello():
+                self._on_hello(peer, state, frame)
+                return
+            case Proof():
+                self._on_proof(peer, state, frame)
+                return
+        if state.slot is None or not state.proven:
+            if isinstance(frame, RecordFrame | Status) and self.journal is not None:
+                # A seated peer's new connection (or the host restarted): ask who it is.
+                self._on_unknown(peer)
+            else:
+                self._drop(peer, frame, "its connection holds no proven seat")
+            return
+        match frame:
+            case Refuse():
+                self._on_refuse(peer, state, frame)
+            case RecordFrame():
+                self._on_record(peer, state, frame)
+            case Status():
+                self._on_status(peer, state, frame)
+            case Stop():
+                self._on_stop(peer, state, frame)
+            case _:
+                self._drop(peer, frame, "a host's frame sent to the host")
+
+    def _drop(self, peer: bytes, frame: Frame, why: str) -> None:
+        """Count and log a frame that is not acted on (anyone on the LAN can send frames)."""
+        self.dropped += 1
+        LOG.debug("dropped a %s frame from %s: %s", type(frame).__name__, peer.hex()[:10], why)
 
     def _on_unknown(self, peer: bytes) -> None:
         """A frame from a connection not yet tied to a seat (after a restart): ask who it is."""
         self._send(peer, Who())
 
+    # -- the handshake (SESSION.md section 3) -----------------------------------------------
+
+    def _new_round(self) -> None:
+        """A joiner starts a hello round: a fresh nonce, and the host unproven until it answers."""
+        self._round_nonce = os.urandom(NONCE_BYTES)
+        self._my_nonces.add(self._round_nonce)
+        self._host_challenge = b""
+        self._host_proven = False
+
+    def _expected_host_key(self) -> bytes:
+        """The host key a joiner already knows (the header's slot 0, or the offer's), or b''."""
+        v = self.validator
+        if v is not None and v.header is not None:
+            return v.header.seats[0].public_key
+        return self.welcome.host_key if self.welcome is not None else b""
+
+    def _on_challenge(self, c: Challenge) -> None:
+        known = self._expected_host_key()
+        if known and c.host_key != known:
+            self._drop(HOST_ID, c, "a challenge naming another host key")
+            return
+        if c.nonce != self._host_challenge or c.host_key != self._host_key:
+            self._host_challenge, self._host_key = c.nonce, c.host_key
+            self._host_proven = False
+        self._send_proof()
+
+    def _send_proof(self) -> None:
+        signed = joiner_proof_bytes(
+            self._host_challenge, self._round_nonce, self.identity.public_key, self._host_key
+        )
+        self._send(HOST_ID, Proof(self._round_nonce, self.identity.sign(signed)))
+
+    def _on_proven(self, pr: Proven) -> None:
+        if not self._host_challenge:
+            self._drop(HOST_ID, pr, "no challenge to answer")
+            return
+        signed = host_proof_bytes(
+            self._round_nonce, self._host_challenge, self._host_key, self.identity.public_key
+        )
+        if not verify(self._host_key, pr.signature, signed):
+            self._drop(HOST_ID, pr, "the host's proof does not verify")
+            return
+        self._host_proven = True
+
     def _on_hello(self, peer: bytes, state: _Peer, hello: Hello) -> None:
-        if not self.is_host:
+        """A hello is a claim: answer it with a challenge."""
+        if hello.protocol != SESSION_VERSION:
+            # Unsigned and in the shape every version reads: the peers share no handshake.
+            self._send(peer, Refuse(f"protocol {hello.protocol} is not {SESSION_VERSION}"))
             return
-        if hello.protocol != PROTOCOL_VERSION:
-            self._send(peer, Refuse(f"protocol {hello.protocol} is not {PROTOCOL_VERSION}"))
+        try:
+            check_name(hello.name)
+        except ValueError as e:
+            # Before any handshake too: the joiner has no game yet, and must pick another name.
+            self._send(peer, Refuse(f"your display name is refused: {e}"))
             return
+        # Even a proven connection's hello gets a challenge (the same nonce): the joiner may be
+        # a new process behind it, which proves its key again before anything is answered.
+        state.claim = hello
+        if not state.challenge:
+            state.challenge = os.urandom(NONCE_BYTES)
+        self._send(peer, Challenge(state.challenge, self.identity.public_key))
+
+    def _on_proof(self, peer: bytes, state: _Peer, proof: Proof) -> None:
+        claim = state.claim
+        if claim is None or not state.challenge:
+            self._drop(peer, proof, "a proof with no hello and challenge before it")
+            return
+        key = claim.public_key
+        host_key = self.identity.public_key
+        signed = joiner_proof_bytes(state.challenge, proof.nonce, key, host_key)
+        if not verify(key, proof.signature, signed):
+            self._drop(peer, proof, "the proof does not verify")
+            return
+        state.proven, state.their_nonce = key, proof.nonce
+        answer = host_proof_bytes(proof.nonce, state.challenge, host_key, key)
+        self._send(peer, Proven(self.identity.sign(answer)))
+        self._answer_hello(peer, state, claim)
+
+    def _refuse(self, peer: bytes, state: _Peer, reason: str) -> None:
+        """Refuse a proven connection, signed over its nonce, and forget it."""
+        self._send(peer, sign_refuse(self.identity, reason, state.their_nonce))
+        if state.slot is None:
+            self._peers.pop(peer, None)
+
+    def _answer_hello(self, peer: bytes, state: _Peer, hello: Hello) -> None:
+        """Answer the hello of a connection that proved its key: seat it, or refuse it."""
         v = self.validator
         if v is not None and v.header is not None:
             keys = [s.public_key for s in v.header.seats]
             # An empty game id is a hello sent before the header reached that peer.
-            if hello.public_key not in keys or hello.game_id not in (b"", self._game_id):
-                self._send(peer, Refuse("this game has started without you"))
+            if hello.public_key not in keys:
+                self._refuse(
+                    peer,
+                    state,
+                    f"this game has started without you: {hello.name} "
+                    f"({fingerprint(hello.public_key)}) holds no seat in it; its seats are "
+                    + ", ".join(f"{s.name} ({fingerprint(s.public_key)})" for s in v.header.seats),
+                )
+                return
+            if hello.game_id not in (b"", self._game_id):
+                self._refuse(peer, state, "this game is not the one you resume")
                 return
             self._bind_peer(peer, state, keys.index(hello.public_key), hello.name)
             state.have = hello.have
+            if not hello.game_id:
+                # It holds no header yet: it checks the header against the offer.
+                self._send(peer, self._welcome())
             self._send(peer, Status(v.next_seq))
             self._send_missing(peer, state)
             return
         if hello.game_id and hello.game_id != self._game_id:
-            self._send(peer, Refuse("no such game here"))
+            self._refuse(peer, state, "no such game here")
             return
         for i, (k, n, _) in enumerate(self._lobby.seats):
             if k == hello.public_key and i > 0:
@@ -691,17 +891,17 @@ class Session:
                 self._send(peer, self._welcome())
                 return
         if any(n == hello.name for _, n, _ in self._lobby.seats):
-            self._send(peer, Refuse(f"the name {hello.name!r} is taken in this game"))
+            self._refuse(peer, state, f"the name {hello.name!r} is taken in this game")
             return
         try:
             self._known.check(hello.name, hello.public_key)
         except ChangedKeyError as e:
             self._say(str(e), NoteKind.ERROR)
-            self._send(peer, Refuse(e.refusal(self.identity.name)))
+            self._refuse(peer, state, e.refusal(self.identity.name))
             return
         assert self.settings is not None
         if len(self._lobby.seats) >= self.settings.players:
-            self._send(peer, Refuse("the game is full"))
+            self._refuse(peer, state, "the game is full")
             return
         self._lobby.seats.append((hello.public_key, hello.name, peer))
         self._bind_peer(peer, state, len(self._lobby.seats) - 1, hello.name)
@@ -711,24 +911,48 @@ class Session:
             self._start()
 
     def _bind_peer(self, peer: bytes, state: _Peer, slot: int, name: str) -> None:
-        """Attach connection ``peer`` to ``slot``, forgetting older connections of that slot."""
+        """Attach proven connection ``peer`` to ``slot``; an older one is told and forgotten."""
         for other_id, other in list(self._peers.items()):
             if other.slot == slot and other_id != peer:
+                LOG.info("seat %d moved to a new connection; the old one is forgotten", slot)
+                if other.their_nonce:
+                    self._send(
+                        other_id,
+                        sign_refuse(
+                            self.identity,
+                            "this seat is now played from another connection",
+                            other.their_nonce,
+                        ),
+                    )
                 del self._peers[other_id]
         state.slot, state.name = slot, name
 
     def _welcome(self) -> Welcome:
-        s = self.settings
-        assert s is not None
-        tc = s.time
+        """The offer: from the header once it exists (a resumed host has no settings)."""
+        v = self.validator
+        if v is not None and v.header is not None:
+            h = v.header
+            players, gods, move_ms, bank_ms, options = (
+                h.players,
+                h.gods,
+                h.move_ms,
+                h.bank_ms,
+                h.options,
+            )
+        else:
+            s = self.settings
+            assert s is not None
+            tc = s.time
+            players, gods, options = s.players, s.gods, s.options
+            move_ms, bank_ms = (tc.move_ms, tc.bank_ms) if tc else (0, 0)
         return Welcome(
-            PROTOCOL_VERSION,
+            SESSION_VERSION,
             self._game_id,
-            s.players,
-            s.gods,
-            tc.move_ms if tc else 0,
-            tc.bank_ms if tc else 0,
-            s.options,
+            players,
+            gods,
+            move_ms,
+            bank_ms,
+            options,
             self.identity.public_key,
             self.identity.name,
         )
@@ -748,22 +972,27 @@ class Session:
             created_ms=self._created_ms,
         )
         raw = seal(self.identity, header)
-        game_dir(self.home).mkdir(parents=True, exist_ok=True, mode=0o700)
-        self.journal = Journal.create(self.journal_path, raw)
+        self.journal = self.store.create_journal(self._game_id, raw)
         self._say("All seats are taken; drawing the start player.")
         self._broadcast(0, raw)
         self._advance()
 
     def _on_welcome(self, w: Welcome) -> None:
-        if self.is_host or self.welcome is not None:
+        if self.welcome is not None:
             return
-        if w.protocol != PROTOCOL_VERSION:
-            self._stop(f"the host speaks protocol {w.protocol}, not {PROTOCOL_VERSION}", index=0)
+        if not self._host_proven or w.host_key != self._host_key:
+            self._drop(HOST_ID, w, "an offer from a connection whose host key is not proven")
+            return
+        if w.protocol != SESSION_VERSION:
+            self._stop(f"the host speaks protocol {w.protocol}, not {SESSION_VERSION}", index=0)
             return
         try:
             self._known.check(w.host_name, w.host_key)
         except ChangedKeyError as e:
-            self._send(HOST_ID, Refuse(e.refusal(self.identity.name)))
+            self._send(
+                HOST_ID,
+                sign_refuse(self.identity, e.refusal(self.identity.name), self._host_challenge),
+            )
             self._stop(str(e), index=0, notify=False)
             return
         self.welcome = w
@@ -777,6 +1006,15 @@ class Session:
         )
 
     def _on_refuse(self, peer: bytes, state: _Peer, r: Refuse) -> None:
+        if self.is_host:
+            if not r.is_signed_by(state.proven, state.challenge):
+                self._drop(peer, r, "a refusal that is not signed for this connection")
+                return
+        elif not self._from_host(r.signature, r.is_signed_by) and self.journal is not None:
+            # Unsigned: the answer of whoever listens at the address. Before the game exists
+            # there is nothing to lose; once it does, only the host's signed word counts.
+            self._drop(peer, r, "an unsigned refusal once the game has started")
+            return
         if self.is_host and self.validator is None:
             self._say(f"{state.name or 'a peer'} refused: {r.reason}", NoteKind.ERROR)
             self._lobby.seats = [s for s in self._lobby.seats if s[2] != peer or s[2] == b""]
@@ -793,7 +1031,19 @@ class Session:
         # It may also be lower than before, from a peer that restarted with less: believe it.
         state.have = st.have
 
+    def _from_host(self, signature: bytes, signed_by: Callable[[bytes, bytes], bool]) -> bool:
+        """Whether the host signed a frame for one of this joiner's nonces (any round)."""
+        key = self._expected_host_key() or (self._host_key if self._host_proven else b"")
+        return bool(signature) and bool(key) and any(signed_by(key, n) for n in self._my_nonces)
+
     def _on_stop(self, peer: bytes, state: _Peer, st: Stop) -> None:
+        if self.is_host:
+            signed = st.is_signed_by(state.proven, state.challenge)
+        else:
+            signed = self._from_host(st.signature, st.is_signed_by)
+        if not signed:
+            self._drop(peer, st, "a stop that is not signed for this connection")
+            return
         if self.stopped:
             return
         who = state.name or "a peer"
@@ -874,7 +1124,12 @@ class Session:
             self._stop("the header gives this player no seat", index=0)
             return False
         w = self.welcome
-        if w is not None and (
+        if w is None:
+            # A header before the offer (lost, or from a connection never proven) is not
+            # checked against anything: wait for the offer; the host sends the header again.
+            LOG.debug("a header before the offer: ignored")
+            return False
+        if (
             h.game_id != w.game_id
             or h.players != w.players
             or h.gods != w.gods
@@ -890,15 +1145,15 @@ class Session:
             try:
                 self._known.check(seat.name, seat.public_key)
             except ChangedKeyError as e:
-                self._send(HOST_ID, Refuse(e.refusal(self.identity.name)))
+                self._send(
+                    HOST_ID,
+                    sign_refuse(self.identity, e.refusal(self.identity.name), self._host_challenge),
+                )
                 self._stop(str(e), index=0, notify=False)
                 return False
         self._game_id = h.game_id
         self._save_note()
-        game_dir(self.home).mkdir(parents=True, exist_ok=True, mode=0o700)
-        if self.journal_path.exists():
-            self.journal_path.unlink()
-        self.journal = Journal.create(self.journal_path, raw)
+        self.journal = self.store.create_journal(self._game_id, raw, fresh=True)
         names = ", ".join(f"{s.name} ({fingerprint(s.public_key)})" for s in h.seats)
         self._say(f"The game starts: {names}.")
         return True
@@ -908,6 +1163,8 @@ class Session:
         assert self.journal is not None
         v = self.journal.validator
         index = v.next_seq
+        if not self._claim_is_due(raw):
+            return False
         try:
             # Another's record: written, fsynced with this peer's next fsynced one (SESSION.md 8).
             rec = self.journal.append(raw)
@@ -931,10 +1188,56 @@ class Session:
                 )
             return False
         self._observe(rec)
-        self._last_record_ms = self._now()
+        self._last_record_ms = self._log_changed_ms = self._now()
         if self.is_host:
             self._broadcast(rec.index, raw, skip=peer)
         return True
+
+    def _claim_is_due(self, raw: bytes) -> bool:
+        """Check a timeout claim against this peer's own clock before accepting it (SESSION.md 7).
+
+        Returns whether the record may go on to the log's checks: anything but a timeout
+        claimed by another seat, or a claim this peer's clock bears out within the grace
+        (``GRACE_MS``: what network delay can account for), or one it could not watch (it
+        resumed, or reconnected, since the move was due). A claim made earlier stops the
+        game with a report, and this peer never signs its result.
+        """
+        v = self.validator
+        p = v.position if v is not None else None
+        if v is None or p is None or v.is_over:
+            return True
+        try:
+            env = open_envelope(raw)
+            if env.body[1:2] != bytes([Timeout.TYPE]):
+                return True
+            _, msg = verify_envelope(raw)
+        except WireError:
+            return True  # the log's checks refuse it, with their own reason
+        if not isinstance(msg, Timeout) or msg.seq != v.next_seq or msg.prev != v.last_hash:
+            return True
+        claimer = v.seat_of(env.signer)
+        if claimer is None or claimer == msg.seat or not 0 <= msg.seat < p.players:
+            return True  # a seat that concedes on time, or a record the log refuses
+        tc = self.time_control()
+        need = tc.move_ms + v.clocks[msg.seat] if tc is not None else ABANDON_MS
+        seen = self._now() - self._log_changed_ms
+        # This peer watched the move from when it was due: it has not resumed since, and a
+        # joiner had heard the host without a break for a while before (a record it got on
+        # reconnecting may have been due long before it arrived).
+        watched = v.next_seq != self._watched_from and (
+            self.is_host or self._log_changed_ms - self._heard_since_ms >= DISCONNECT_MS
+        )
+        if seen + GRACE_MS >= need or not watched:
+            return True
+        names = v.names
+        self._stop(
+            f"premature timeout claim at record {v.next_seq}: {names[claimer]} says "
+            f"{names[msg.seat]} ran out of time, but by this peer's clock "
+            f"{names[msg.seat]} has had {seen} ms of {need} ms (grace {GRACE_MS} ms)",
+            index=v.next_seq,
+            offending=raw,
+        )
+        return False
 
     def _conflict(self, peer: bytes, state: _Peer, rf: RecordFrame) -> None:
         """A different record at a number already held: a lost race, or equivocation."""
@@ -964,15 +1267,7 @@ class Session:
         """Drop this peer's own unconfirmed records from ``index`` (it lost a race)."""
         assert self.journal is not None
         keep = [r.raw for r in self.journal.validator.records[:index]]
-        path = self.journal.path
-        self.journal.close()
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(encode_frames(keep))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        self.journal = Journal.open(path)
+        self.journal = self.store.rewrite_journal(self.journal, keep)
         self._announced = min(self._announced, index)
         self._say(f"Record {index} was superseded by the host's; taken back.", NoteKind.WARNING)
 
@@ -990,6 +1285,9 @@ class Session:
         for peer_id, p in list(self._peers.items()):
             if p.connected and now - p.last_heard_ms > DISCONNECT_MS:
                 p.connected = False
+                if not self.is_host:
+                    # The connection may be a new one by now: the host proves itself again.
+                    self._new_round()
                 if p.name or not self.is_host:
                     self._say(f"{p.name or 'The host'} is disconnected; waiting.", NoteKind.WARNING)
                     self._changed()
@@ -1006,9 +1304,13 @@ class Session:
             self._check_clocks(now)
 
     def _say_hello(self, now: int) -> None:
+        """Say hello again, or, once challenged in this round, answer the challenge again."""
         self._hello_sent_ms = now
+        if self._host_challenge and not self._host_proven:
+            self._send_proof()
+            return
         gid = self._game_id if self.journal is not None else b""
-        hello = sign_hello(self.identity, PROTOCOL_VERSION, gid, self._count())
+        hello = sign_hello(self.identity, SESSION_VERSION, gid, self._count())
         self._send(HOST_ID, hello)
 
     def _check_abandoned(self, now: int) -> None:
@@ -1144,7 +1446,10 @@ class Session:
         except ReplayError as e:
             self._own_refused(e, raw)
             return
-        self._last_record_ms = self._now()
+        except StorageError as e:
+            self._halt(e)
+            return
+        self._last_record_ms = self._log_changed_ms = self._now()
         self._written += 1
         if self._resign_requested and isinstance(rec.message, Resign):
             self._resign_requested = False
@@ -1197,6 +1502,20 @@ class Session:
 
     # -- stopping and reporting ---------------------------------------------------------------
 
+    def _halt(self, e: StorageError) -> None:
+        """A file could not be written (a full disk): stop here only, keeping the game.
+
+        Unlike a stop, the peers are not told (to them this peer has gone, and they wait),
+        no report is written and the note is left as it was: once there is room again, the
+        same command resumes the game from the journal, whole up to its last record.
+        """
+        if self.stopped is not None:
+            return
+        LOG.error("%s", e)
+        self.stopped = str(e)
+        self._say(f"{e}. The game is kept as it was; the same command resumes it.", NoteKind.ERROR)
+        self._changed()
+
     def _stop(
         self,
         reason: str,
@@ -1218,15 +1537,17 @@ class Session:
         self.report_path = self._write_report(reason, index, mine, theirs, offending)
         try:
             self._save_note()
-        except OSError as e:
+        except StorageError as e:
             LOG.error("cannot mark the game stopped in its note file: %s", e)
         where = f" Report: {self.report_path}" if self.report_path else ""
         self._say(f"The game is stopped: {reason.rstrip('.')}.{where}", NoteKind.ERROR)
         if notify:
-            stop = Stop(reason, index, mine, theirs)
             for peer_id, p in self._peers.items():
                 if peer_id != skip and (p.slot is not None or not self.is_host):
-                    self._send(peer_id, stop)
+                    nonce = p.their_nonce if self.is_host else self._host_challenge
+                    self._send(
+                        peer_id, sign_stop(self.identity, reason, index, mine, theirs, nonce)
+                    )
         self._changed()
 
     def _write_report(
@@ -1235,9 +1556,7 @@ class Session:
         """Write ``<game>-stop.sntr`` (the records so far, then the refused one) and ``.txt``."""
         if not self._game_id:
             return None
-        d = game_dir(self.home)
-        d.mkdir(parents=True, exist_ok=True, mode=0o700)
-        base = d / f"{self._game_id.hex()}-stop"
+        name = f"{self._game_id.hex()}-stop.sntr"
         raws = [r.raw for r in self.records]
         if offending is not None and offending not in raws:
             raws.append(offending)
@@ -1250,7 +1569,7 @@ class Session:
             f"state hash here: {mine.hex() or '-'}",
             f"state hash claimed: {theirs.hex() or '-'}",
             f"position: {format_position(p) if p is not None else '-'}",
-            f"records: {len(raws)} in {base.name}.sntr (santorini replay verify reads it)",
+            f"records: {len(raws)} in {name} (santorini replay verify reads it)",
         ]
         for r in self.records:
             signer = fingerprint(r.signer)
@@ -1261,13 +1580,7 @@ class Session:
                 lines.append(f"  {index} refused, signed by {fingerprint(env.signer)}")
             except WireError as e:
                 lines.append(f"  {index} refused, undecodable: {e}")
-        try:
-            _write_private(base.with_suffix(".sntr"), encode_frames(raws))
-            _write_private(base.with_suffix(".txt"), ("\n".join(lines) + "\n").encode("utf-8"))
-        except OSError as e:
-            LOG.error("cannot write the stop report: %s", e)
-            return None
-        return base.with_suffix(".txt")
+        return self.store.write_report(self._game_id, raws, lines)
 
     # -- notes --------------------------------------------------------------------------------
 
@@ -1333,32 +1646,37 @@ class Session:
 
     # -- the note file ------------------------------------------------------------------------
 
+    def set_save(self, path: str) -> None:
+        """Remember in the note where the finished replay is to be copied (``--save``)."""
+        self.save_to = path
+        self._save_note()
+
+    def mark_settled(self) -> None:
+        """Remember in the note that every peer holds the whole finished game."""
+        if not self.settled:
+            self.settled = True
+            self._save_note()
+
+    def mark_saved(self) -> None:
+        """Remember in the note that the finished replay was copied to ``save_to``."""
+        self.saved = True
+        self._save_note()
+
     def _save_note(self) -> None:
         """Write ``<game>.json`` beside the journal: role, address, nonce (for resuming)."""
         if not self._game_id:
             return
-        d = game_dir(self.home)
-        d.mkdir(parents=True, exist_ok=True, mode=0o700)
-        path = d / f"{self._game_id.hex()}.json"
-        body = json.dumps(
-            {
-                "game": self._game_id.hex(),
-                "role": "host" if self.is_host else "join",
-                "address": self.address,
-                "nonce": self._nonce.hex(),
-                "stopped": self.stopped or "",
-            },
-            indent=1,
-            sort_keys=True,
-        )
-        tmp = path.with_name(path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(fd, body.encode())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
+        value: dict[str, object] = {
+            "game": self._game_id.hex(),
+            "role": "host" if self.is_host else "join",
+            "address": self.address,
+            "nonce": self._nonce.hex(),
+            "stopped": self.stopped or "",
+            "save": self.save_to,
+            "saved": self.saved,
+            "settled": self.settled,
+        }
+        self.store.write_note(self._game_id, value)
 
 
 def _claimed_hash(raw: bytes) -> bytes:
@@ -1369,42 +1687,3 @@ def _claimed_hash(raw: bytes) -> bytes:
         return b""
     claimed = getattr(msg, "state_hash", b"")
     return claimed if isinstance(claimed, bytes) else b""
-
-
-def _read_note(journal_path: Path) -> dict[str, object]:
-    path = journal_path.with_suffix(".json")
-    try:
-        note = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise SessionError(f"{path}: cannot read the game's note file: {e}") from None
-    if not isinstance(note, dict) or "nonce" not in note:
-        raise SessionError(f"{path}: not a game note file")
-    return note
-
-
-def unfinished_games(home: Path, *, stopped: bool = False) -> list[tuple[Path, dict[str, object]]]:
-    """Return ``(journal path, note)`` of every unfinished game under ``home``, newest first.
-
-    Games stopped by a refused record or a desync are left out unless ``stopped`` is true.
-    """
-    out: list[tuple[float, Path, dict[str, object]]] = []
-    d = game_dir(home)
-    if not d.is_dir():
-        return []
-    for j in d.glob("*.sntr"):
-        if j.stem.endswith("-stop"):
-            continue
-        try:
-            note = _read_note(j)
-        except SessionError:
-            continue
-        if note.get("stopped") and not stopped:
-            continue
-        try:
-            done = read_log(j.read_bytes(), complete=False).is_complete
-        except (SantoriniError, OSError):
-            done = False
-        if not done:
-            out.append((j.stat().st_mtime, j, note))
-    out.sort(key=lambda t: t[0], reverse=True)
-    return [(j, n) for _, j, n in out]

@@ -7,8 +7,8 @@ which the clocks and the abandonment claim bound.
 
 What this module guarantees is deliberately small: frames up to ``max_frame`` bytes, whole or
 not at all, in order per connection while it lasts. Connections drop and come back by
-themselves (DEALER reconnects, ROUTER hands the routing id over to the new connection, ZMTP
-heartbeats detect a dead peer). Acknowledgement, resending and duplicate suppression are done
+themselves (DEALER reconnects, under a new routing id the ROUTER gives it; ZMTP heartbeats
+detect a dead peer). Acknowledgement, resending and duplicate suppression are done
 one level up by the session, which counts records (``net/session.py``), so a frame lost on a
 dropped connection is sent again whatever the socket did with it.
 
@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import socket
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -193,7 +192,8 @@ class _Base:
 class HostTransport(_Base):
     """The host's end: a ROUTER bound to ``bind:port`` (port 0 picks a free one).
 
-    Peer ids are the ZeroMQ routing ids of the joined peers' connections.
+    Peer ids are the ZeroMQ routing ids the ROUTER gives each connection: a joiner that
+    reconnects comes back under a new one, and proves its key again (protocol/SESSION.md 3).
     """
 
     def __init__(
@@ -207,7 +207,11 @@ class HostTransport(_Base):
         sock = context.socket(zmq.ROUTER)
         _configure(sock, opts)
         sock.setsockopt(zmq.ROUTER_MANDATORY, 1)
-        sock.setsockopt(zmq.ROUTER_HANDOVER, 1)
+        # A peer id is one connection: joiners set no routing id, so the ROUTER numbers each
+        # connection itself (from a random start, never sent on the wire), and a connection
+        # claiming an id already in use is ignored rather than handed the other's. The session
+        # ties a seat to a peer id only once that connection has proved the seat's key.
+        sock.setsockopt(zmq.ROUTER_HANDOVER, 0)
         super().__init__(sock, opts)
         try:
             if port == 0:
@@ -252,14 +256,11 @@ class JoinTransport(_Base):
         context: zmq.asyncio.Context,
         address: str,
         options: TransportOptions | None = None,
-        routing_id: bytes | None = None,
     ) -> None:
         host, port = parse_address(address)
         opts = options or TransportOptions()
         sock = context.socket(zmq.DEALER)
         _configure(sock, opts)
-        # A fresh id per process; ROUTER_HANDOVER at the host lets a reconnect take it over.
-        sock.setsockopt(zmq.ROUTING_ID, routing_id or os.urandom(16))
         sock.setsockopt(zmq.IMMEDIATE, 1)
         super().__init__(sock, opts)
         sock.connect(f"tcp://{_endpoint_host(host)}:{port}")

@@ -8,6 +8,7 @@ sorted by name, written atomically.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Final
 
 from santorini_p2p.errors import PeerError
 from santorini_p2p.wire.identity import fingerprint, home_dir
+from santorini_p2p.wire.storage import cannot_write
 
 __all__ = ["KNOWN_PEERS_FILE", "ChangedKeyError", "KnownPeers"]
 
@@ -94,11 +96,21 @@ class KnownPeers:
         return True
 
     def _save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        """Write the file whole or not at all.
+
+        Raises:
+            StorageError: it cannot be written (a full disk, no permission).
+        """
         tmp = self.path.with_name(self.path.name + ".tmp")
         body = "".join(f"{k.hex()} {n}\n" for n, k in sorted(self._keys.items()))
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(body)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(body)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise cannot_write("the known keys file", self.path, e) from None

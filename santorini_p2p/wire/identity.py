@@ -20,6 +20,7 @@ Public API:
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import hashlib
 import os
@@ -36,6 +37,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from santorini_p2p.errors import IdentityError
+from santorini_p2p.wire.storage import cannot_write
 
 __all__ = [
     "KEY_FILE",
@@ -239,8 +241,22 @@ def load_identity(home: Path | None = None) -> Identity:
 
 
 def _write_key(path: Path, seed: bytes, name: str, *, create: bool) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    """Write the key file whole or not at all.
+
+    Raises:
+        StorageError: it cannot be written (a full disk, no permission).
+    """
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        _write_key_file(path, tmp, seed, name, create=create)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise cannot_write("the key file", path, e) from None
+
+
+def _write_key_file(path: Path, tmp: Path, seed: bytes, name: str, *, create: bool) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
     fd = os.open(tmp, flags, 0o600)
     try:

@@ -212,3 +212,44 @@ def test_an_ipv6_host_address_is_shown_in_brackets():
 
     assert shown_address("::1") == "[::1]"
     assert shown_address("127.0.0.1") == "127.0.0.1"
+
+
+def _disk_full(monkeypatch, after: int = 0):
+    """Make every os.write after the first ``after`` fail as on a full disk."""
+    import errno
+    import os
+
+    real = os.write
+    count = [0]
+
+    def write(fd, data):
+        count[0] += 1
+        if count[0] > after:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+
+
+def test_a_full_disk_writing_the_key_is_a_plain_error(home, capsys, monkeypatch):
+    _disk_full(monkeypatch)
+    argv = ["host", "--bind", "127.0.0.1", "--no-advertise", "--bot", "random"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "santorini: error: cannot write the key file " in err
+    assert "identity.key: No space left on device; free some space" in err
+    assert "Traceback" not in err
+
+
+def test_a_full_disk_writing_the_games_note_is_a_plain_error(home, capsys, monkeypatch):
+    from santorini_p2p.wire.identity import load_or_create_identity
+
+    load_or_create_identity(home, "alice")
+    _disk_full(monkeypatch)
+    argv = ["host", "--bind", "127.0.0.1", "--no-advertise", "--bot", "random"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "santorini: error: cannot write the game's note " in err
+    assert ".json: No space left on device" in err
+    assert "Traceback" not in err
+    assert not list((home / "games").glob("*.json"))

@@ -10,7 +10,10 @@ from hypothesis import strategies as st
 
 from santorini_p2p.errors import SignatureError, WireError
 from santorini_p2p.net.frames import (
+    Challenge,
     Hello,
+    Proof,
+    Proven,
     RecordFrame,
     Refuse,
     Status,
@@ -20,6 +23,8 @@ from santorini_p2p.net.frames import (
     decode_frame,
     encode_frame,
     sign_hello,
+    sign_refuse,
+    sign_stop,
 )
 from tests.net.harness import identity
 
@@ -30,8 +35,12 @@ FRAMES = [
     Refuse("the game is full"),
     RecordFrame(7, b"\x94\x01"),
     Status(12),
-    Stop("desync", 9, bytes(32), b""),
+    sign_refuse(identity(0), "this seat is now played from another connection", bytes(32)),
+    sign_stop(identity(1), "desync", 9, bytes(32), b"", bytes(32)),
     Who(),
+    Challenge(bytes(range(32)), identity(0).public_key),
+    Proof(bytes(32), bytes(64)),
+    Proven(bytes(64)),
 ]
 
 
@@ -59,3 +68,17 @@ def test_flipped_bytes_raise_only_wire_errors(frame, at, value):
     raw[at % len(raw)] = value
     with contextlib.suppress(WireError):
         decode_frame(bytes(raw))
+
+
+def test_a_refusal_from_an_older_version_is_the_reason_alone():
+    """Any version reads ``[3, reason]``: the refusal of another protocol is sent that way."""
+    assert encode_frame(Refuse("protocol 1 is not 2")) == b"\x92\x03\xb3protocol 1 is not 2"
+
+
+def test_a_stop_is_signed_for_one_connection_only():
+    stop = sign_stop(identity(1), "go away", 3, b"", b"", b"n" * 32)
+    assert stop.is_signed_by(identity(1).public_key, b"n" * 32)
+    assert not stop.is_signed_by(identity(1).public_key, b"m" * 32)
+    assert not stop.is_signed_by(identity(0).public_key, b"n" * 32)
+    unsigned = Stop("go away", 3, b"", b"")
+    assert not unsigned.is_signed_by(identity(1).public_key, b"n" * 32)

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from santorini_p2p.errors import ReplayError
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.replay.verify import verify_file
-from santorini_p2p.wire.log import read_log
+from santorini_p2p.wire.log import read_log, scan_journal
 
 WAIT_S = 30.0
 
@@ -129,10 +130,22 @@ def _join(tmp: Path, i: int, port: int) -> Peer:
     )
 
 
-def _journal_size(home: Path) -> int:
+def _journal_records(home: Path) -> int:
+    """How many records the peer's journal holds, read as a resume reads it (0: none yet)."""
+    return _journal_state(home)[0]
+
+
+def _journal_state(home: Path) -> tuple[int, bool]:
+    """The records the peer's journal holds, and whether the game in it is complete."""
     games = home / "games"
-    sizes = [p.stat().st_size for p in games.glob("*.sntr")] if games.is_dir() else []
-    return max(sizes, default=0)
+    best = (0, False)
+    for p in games.glob("*.sntr") if games.is_dir() else []:
+        try:
+            v = scan_journal(p.read_bytes())[0]
+        except (ReplayError, OSError):
+            continue
+        best = max(best, (v.next_seq, v.is_complete))
+    return best
 
 
 def _check_replays(tmp: Path, players: int) -> None:
@@ -157,9 +170,10 @@ def test_bots_play_a_whole_game_over_loopback(tmp_path, players, gods):
     assert started_ms - 60_000 < header.created_ms <= time.time_ns() // 1_000_000
 
 
-def _wait_mid_game(peer: Peer, size: int = 2500) -> None:
+def _wait_mid_game(peer: Peer, records: int = 14) -> None:
+    """Wait until the peer's journal holds ``records`` records (the setup and some turns)."""
     deadline = time.monotonic() + WAIT_S
-    while _journal_size(peer.home) < size:
+    while _journal_records(peer.home) < records:
         assert time.monotonic() < deadline, peer.text()
         assert peer.proc.poll() is None, "the game ended before the kill:\n" + peer.text()
         time.sleep(0.005)
@@ -212,10 +226,10 @@ def test_a_game_in_play_is_refused_to_a_second_process_with_the_same_home(tmp_pa
 
 SKEWED_JOIN = """
 import sys
-from santorini_p2p.wire import log
-real = log.state_hash
+from santorini_p2p.wire import validator
+real = validator.state_hash
 # This peer's engine disagrees as soon as a block stands on the board.
-log.state_hash = lambda p: bytes(32) if p.ge1 else real(p)
+validator.state_hash = lambda p: bytes(32) if p.ge1 else real(p)
 from santorini_p2p.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -260,3 +274,99 @@ def test_a_joiner_with_a_changed_key_is_told_once_why_and_what_to_do(tmp_path):
     assert "santorini: error: refused by" in out
     assert ".." not in out
     assert "--name" in out
+
+
+def test_a_journal_a_crash_left_unreadable_does_not_block_the_same_host_command(tmp_path):
+    games = tmp_path / "p0" / "games"
+    games.mkdir(parents=True)
+    gid = "ab" * 16
+    # An earlier version killed while creating its journal left the zeros and no header.
+    (games / f"{gid}.sntr").write_bytes(bytes(1 << 16))
+    (games / f"{gid}.json").write_text(
+        '{"role": "host", "address": "127.0.0.1:1", "nonce": "00", "game": "' + gid + '"}'
+    )
+    host, port = _host(tmp_path, 2, "none")
+    assert "resuming" not in host.text()
+    assert re.search(rf"warning: .*{gid}\.sntr: cannot be read .*set aside", host.text())
+    assert (games / f"{gid}.sntr.unreadable").exists()
+    joiner = _join(tmp_path, 1, port)
+    assert host.finish() == 0, host.text()
+    assert joiner.finish() == 0, joiner.text()
+    _check_replays(tmp_path, 2)
+
+
+def test_a_host_killed_after_game_over_keeps_its_replay_and_a_rerun_rewrites_it(tmp_path):
+    host, port = _host(tmp_path, 2, "none")
+    joiner = _join(tmp_path, 1, port)
+    host.wait_for(r"You (win|lose)")
+    host.kill()
+    # The copy is written before the end is shown on screen.
+    assert (tmp_path / "r0").exists(), host.text()
+    assert joiner.finish() == 0, joiner.text()
+    _check_replays(tmp_path, 2)
+    # Lost all the same (a disk swapped, a file deleted): the same command writes it again
+    # from the journal, and says so, instead of offering a new game.
+    (tmp_path / "r0").unlink()
+    note = next((tmp_path / "p0" / "games").glob("*.json"))
+    note.write_text(note.read_text().replace('"saved": true', '"saved": false'))
+    host.proc = host.start()
+    assert host.finish() == 0, host.text()
+    assert "was over, but its replay had not been saved: written to" in host.text()
+    assert "address:" not in host.text().split("was over")[1]
+    _check_replays(tmp_path, 2)
+
+
+def test_a_finished_game_whose_copy_is_missing_is_listed_and_resume_writes_it(tmp_path):
+    from santorini_p2p.net.session import unsaved_games
+
+    host, port = _host(tmp_path, 2, "none")
+    joiner = _join(tmp_path, 1, port)
+    assert host.finish() == 0, host.text()
+    assert joiner.finish() == 0, joiner.text()
+    note = next((tmp_path / "p1" / "games").glob("*.json"))
+    note.write_text(note.read_text().replace('"saved": true', '"saved": false'))
+    (tmp_path / "r1").unlink()
+    assert [j.stem for j, _ in unsaved_games(tmp_path / "p1")] == [note.stem]
+    listing = Peer(tmp_path, "p1", ["games", "--wait", "0"], home=tmp_path / "p1")
+    assert listing.finish() == 0
+    assert f"finished here, replay not saved: {note.stem}" in listing.text()
+    resumed = Peer(tmp_path, "p1", ["resume", "--save", str(tmp_path / "r1")], home=tmp_path / "p1")
+    assert resumed.finish() == 0, resumed.text()
+    assert f"written to {tmp_path / 'r1'}" in resumed.text()
+    _check_replays(tmp_path, 2)
+    assert unsaved_games(tmp_path / "p1") == []
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_peers_killed_at_random_records_resume_and_finish_identically(tmp_path, seed):
+    # SIGKILL the host or the joiner, chosen at random, when its journal reaches each of a
+    # few random record counts, and run the same command again at once each time.
+    import random
+
+    rng = random.Random(seed)
+    host, port = _host(tmp_path, 2, "none", ("--time", "20+60"))
+    joiner = _join(tmp_path, 1, port)
+    for target in sorted(rng.sample(range(3, 60), 4)):
+        who = rng.choice([host, joiner])
+        deadline = time.monotonic() + WAIT_S
+        while _journal_state(who.home)[0] < target and who.proc.poll() is None:
+            assert time.monotonic() < deadline, who.text()
+            time.sleep(0.003)
+        if who.proc.poll() is not None:
+            break  # the game ended first
+        who.kill()
+        if _journal_state(who.home)[1] and _settled(who.home):
+            break  # killed when every peer held the whole game: nothing to resume
+        who.proc = who.start()
+    for peer in (host, joiner):
+        if peer.proc.returncode != -signal.SIGKILL:
+            assert peer.finish() == 0, peer.text()
+    _check_replays(tmp_path, 2)
+
+
+def _settled(home: Path) -> bool:
+    """Whether the peer's note says every peer held the whole finished game."""
+    import json
+
+    notes = [json.loads(p.read_text()) for p in (home / "games").glob("*.json")]
+    return any(n.get("settled") for n in notes)

@@ -15,7 +15,7 @@ from santorini_p2p.net.frames import RecordFrame, Status, encode_frame
 from santorini_p2p.net.session import HOST_ID, Session
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.replay.verify import verify_bytes, verify_file
-from santorini_p2p.wire import log as wire_log
+from santorini_p2p.wire import validator as wire_validator
 from santorini_p2p.wire.log import read_log, seal
 from santorini_p2p.wire.messages import Ack, Act
 from tests.net.harness import Net, Policy, identity
@@ -152,7 +152,7 @@ def test_duplicate_and_old_records_are_ignored(tmp_path):
 
 def test_disagreeing_engine_stops_both_sides_with_reports(tmp_path, monkeypatch):
     net = Net.create(tmp_path, 2, seed=6)
-    real = wire_log.state_hash
+    real = wire_validator.state_hash
 
     def skewed(p):
         h = real(p)
@@ -161,7 +161,7 @@ def test_disagreeing_engine_stops_both_sides_with_reports(tmp_path, monkeypatch)
             return bytes(32)
         return h
 
-    monkeypatch.setattr(wire_log, "state_hash", skewed)
+    monkeypatch.setattr(wire_validator, "state_hash", skewed)
     net.run()
     host, joiner = net.sessions
     assert host.stopped is not None
@@ -177,7 +177,7 @@ def test_disagreeing_engine_stops_both_sides_with_reports(tmp_path, monkeypatch)
         assert s.report_path.parent.stat().st_mode & 0o777 == 0o700
         for report in (s.report_path, s.report_path.with_suffix(".sntr")):
             assert report.stat().st_mode & 0o777 == 0o600
-    monkeypatch.setattr(wire_log, "state_hash", real)
+    monkeypatch.setattr(wire_validator, "state_hash", real)
     verdict = verify_file(joiner.report_path.with_suffix(".sntr"))
     assert not verdict.ok
     assert verdict.record is not None

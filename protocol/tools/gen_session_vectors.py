@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+"""Regenerate the session vectors: frames and the handshake (protocol/SESSION.md 2-3).
+
+Writes protocol/vectors/session.json from the installed package. Keys come from the fixed
+seeds of the other vectors (``01`` x 32 the host alice, ``02`` x 32 the joiner bob, ``77`` x 32
+mallory), and the nonces are fixed bytes here (a real peer draws them from a cryptographic
+source), so a run gives the same bytes every time. ``--check`` compares instead of writing.
+
+Each case is one frame: its exact bytes, and either what it decodes to with the bytes its
+signature covers and whether that signature holds for the named key and nonce, or the error a
+receiver raises (the frame is then dropped).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from santorini_p2p.errors import WireError
+from santorini_p2p.net.frames import (
+    SESSION_VERSION,
+    Challenge,
+    Hello,
+    Proof,
+    Proven,
+    Refuse,
+    Status,
+    Welcome,
+    Who,
+    decode_frame,
+    encode_frame,
+    host_proof_bytes,
+    joiner_proof_bytes,
+    refuse_bytes,
+    sign_hello,
+    sign_refuse,
+    sign_stop,
+)
+from santorini_p2p.wire.codec import encode
+from santorini_p2p.wire.identity import Identity
+
+PROTOCOL = Path(__file__).resolve().parent.parent
+OUT = PROTOCOL / "vectors" / "session.json"
+
+ALICE = Identity.from_seed(b"\x01" * 32, "alice")
+BOB = Identity.from_seed(b"\x02" * 32, "bob")
+MALLORY = Identity.from_seed(b"\x77" * 32, "mallory")
+HOST_NONCE = bytes(range(32))
+JOINER_NONCE = bytes(range(32, 64))
+OTHER_NONCE = b"\xee" * 32
+GAME = bytes(range(16))
+
+NOTES = {
+    "handshake": "a frame of the handshake: hello, challenge, proof, proven",
+    "signed": "a frame whose signature binds it to one connection's nonce",
+    "replay": "a frame captured from another connection: its signature does not hold here",
+    "version": "a peer of another session protocol version",
+    "malformed": "bytes a receiver drops (a decode error)",
+    "plain": "a frame with no signature",
+}
+
+
+class Cases:
+    """Collects cases with running tcIds."""
+
+    def __init__(self) -> None:
+        self.items: list[dict[str, Any]] = []
+
+    def add(self, id_: str, comment: str, flags: list[str], **fields: Any) -> None:
+        """Append a case; every flag must be defined in NOTES."""
+        for f in flags:
+            assert f in NOTES, f
+        self.items.append(
+            {"tcId": len(self.items) + 1, "id": id_, "comment": comment, "flags": flags, **fields}
+        )
+
+
+def _frame(
+    c: Cases,
+    id_: str,
+    comment: str,
+    flags: list[str],
+    raw: bytes,
+    *,
+    signer: bytes = b"",
+    nonce: bytes = b"",
+    signed: bytes = b"",
+    valid: bool = True,
+) -> None:
+    """A frame that decodes; with ``signed``, the bytes its signature covers and the verdict."""
+    frame = decode_frame(raw)
+    assert encode_frame(frame) == raw
+    fields: dict[str, Any] = {"frame": raw.hex(), "tag": raw[1] if raw[1] < 0x80 else None}
+    fields["kind"] = type(frame).__name__.lower()
+    if signed:
+        fields["signer"] = signer.hex()
+        fields["nonce"] = nonce.hex()
+        fields["signed"] = signed.hex()
+        fields["valid"] = valid
+    c.add(id_, comment, flags, **fields)
+
+
+def _bad(c: Cases, id_: str, comment: str, raw: bytes) -> None:
+    try:
+        decode_frame(raw)
+    except WireError as e:
+        c.add(id_, comment, ["malformed"], frame=raw.hex(), error=type(e).__name__)
+        return
+    raise AssertionError(f"{id_} decodes")
+
+
+def session_vectors() -> dict[str, Any]:
+    """Every frame kind, the handshake worked through, and the frames a receiver drops."""
+    c = Cases()
+    hello = sign_hello(BOB, SESSION_VERSION, b"", 0)
+    _frame(
+        c,
+        "hello-new-game",
+        "a new joiner's hello: game id a bin of length 0, records held 0; the same bytes every "
+        "time, so it proves nothing by itself",
+        ["handshake", "signed"],
+        encode_frame(hello),
+        signer=BOB.public_key,
+        signed=hello.signed_bytes(),
+    )
+    resumed = sign_hello(BOB, SESSION_VERSION, GAME, 17)
+    _frame(
+        c,
+        "hello-resume",
+        "a resuming joiner's hello: the game id and the records it holds",
+        ["handshake", "signed"],
+        encode_frame(resumed),
+        signer=BOB.public_key,
+        signed=resumed.signed_bytes(),
+    )
+    old = sign_hello(BOB, 1, b"", 0)
+    _frame(
+        c,
+        "hello-version-1",
+        "a hello of session protocol 1: the host answers with the refuse of the next case",
+        ["handshake", "version"],
+        encode_frame(old),
+        signer=BOB.public_key,
+        signed=old.signed_bytes(),
+    )
+    _frame(
+        c,
+        "refuse-version",
+        "the answer to a hello of another version: [3, reason], unsigned, as every version "
+        "reads it",
+        ["version", "plain"],
+        encode_frame(Refuse(f"protocol 1 is not {SESSION_VERSION}")),
+    )
+    _frame(
+        c,
+        "challenge",
+        "the host's answer to a hello: its nonce for this connection and its key",
+        ["handshake", "plain"],
+        encode_frame(Challenge(HOST_NONCE, ALICE.public_key)),
+    )
+    signed = joiner_proof_bytes(HOST_NONCE, JOINER_NONCE, BOB.public_key, ALICE.public_key)
+    proof = Proof(JOINER_NONCE, BOB.sign(signed))
+    _frame(
+        c,
+        "proof",
+        "the joiner's proof: its nonce, and its signature over both nonces and both keys",
+        ["handshake", "signed"],
+        encode_frame(proof),
+        signer=BOB.public_key,
+        nonce=HOST_NONCE,
+        signed=signed,
+    )
+    replayed = joiner_proof_bytes(OTHER_NONCE, JOINER_NONCE, BOB.public_key, ALICE.public_key)
+    _frame(
+        c,
+        "proof-replayed",
+        "the proof of the case before, sent on a connection the host challenged with another "
+        "nonce: the bytes its signature would have to cover, which it does not",
+        ["handshake", "replay"],
+        encode_frame(proof),
+        signer=BOB.public_key,
+        nonce=OTHER_NONCE,
+        signed=replayed,
+        valid=False,
+    )
+    signed = host_proof_bytes(JOINER_NONCE, HOST_NONCE, ALICE.public_key, BOB.public_key)
+    _frame(
+        c,
+        "proven",
+        "the host's answer to the proof: its signature over both nonces and both keys",
+        ["handshake", "signed"],
+        encode_frame(Proven(ALICE.sign(signed))),
+        signer=ALICE.public_key,
+        nonce=JOINER_NONCE,
+        signed=signed,
+    )
+    w = Welcome(SESSION_VERSION, GAME, 2, "none", 60_000, 300_000, (), ALICE.public_key, "alice")
+    _frame(
+        c, "welcome", "the offer, sent once the joiner proved its key", ["plain"], encode_frame(w)
+    )
+    stop = sign_stop(BOB, "desync at record 9", 9, b"\x11" * 32, b"\x22" * 32, HOST_NONCE)
+    _frame(
+        c,
+        "stop-from-joiner",
+        "a joiner's stop: signed over the host's nonce for this connection",
+        ["signed"],
+        encode_frame(stop),
+        signer=BOB.public_key,
+        nonce=HOST_NONCE,
+        signed=stop.signed_bytes(HOST_NONCE),
+    )
+    _frame(
+        c,
+        "stop-replayed",
+        "the stop of the case before, sent on another connection: dropped",
+        ["signed", "replay"],
+        encode_frame(stop),
+        signer=BOB.public_key,
+        nonce=OTHER_NONCE,
+        signed=stop.signed_bytes(OTHER_NONCE),
+        valid=False,
+    )
+    forged = sign_stop(MALLORY, "any reason", 0, b"", b"", HOST_NONCE)
+    _frame(
+        c,
+        "stop-by-a-stranger",
+        "a stop signed by a key that holds no seat, checked against the seat's key: dropped",
+        ["signed", "replay"],
+        encode_frame(forged),
+        signer=BOB.public_key,
+        nonce=HOST_NONCE,
+        signed=forged.signed_bytes(HOST_NONCE),
+        valid=False,
+    )
+    host_stop = sign_stop(ALICE, "bob stopped the game", 3, b"", b"", JOINER_NONCE)
+    _frame(
+        c,
+        "stop-from-host",
+        "the host's stop to a joiner: signed over that joiner's nonce",
+        ["signed"],
+        encode_frame(host_stop),
+        signer=ALICE.public_key,
+        nonce=JOINER_NONCE,
+        signed=host_stop.signed_bytes(JOINER_NONCE),
+    )
+    refuse = sign_refuse(ALICE, "the game is full", JOINER_NONCE)
+    _frame(
+        c,
+        "refuse-signed",
+        "a refusal after the handshake: [3, reason, signature] over the joiner's nonce",
+        ["signed"],
+        encode_frame(refuse),
+        signer=ALICE.public_key,
+        nonce=JOINER_NONCE,
+        signed=refuse_bytes(refuse.reason, JOINER_NONCE),
+    )
+    _frame(c, "status", "records held", ["plain"], encode_frame(Status(12)))
+    _frame(
+        c, "who", "the host asks an unknown connection for a hello", ["plain"], encode_frame(Who())
+    )
+    _bad(
+        c,
+        "stop-unsigned",
+        "a stop of version 1 (five fields, no signature): malformed, dropped",
+        encode((6, "any reason", 0, b"", b"")),
+    )
+    _bad(
+        c,
+        "hello-game-id-text",
+        "a hello whose empty game id is text, not a bin of length 0: malformed, dropped",
+        encode((1, SESSION_VERSION, BOB.public_key, "bob", "", 0, bytes(64))),
+    )
+    spaced = Identity.from_seed(b"\x02" * 32, "bob")
+    bad = Hello(SESSION_VERSION, spaced.public_key, " bob", b"", 0, b"")
+    bad = Hello(bad.protocol, bad.public_key, bad.name, b"", 0, spaced.sign(bad.signed_bytes()))
+    _frame(
+        c,
+        "hello-bad-name",
+        "a hello whose name breaks the display-name rule (a space at the start): it decodes, "
+        "and the host answers with the unsigned refuse of the next case",
+        ["handshake", "signed"],
+        encode_frame(bad),
+        signer=spaced.public_key,
+        signed=bad.signed_bytes(),
+    )
+    _frame(
+        c,
+        "refuse-bad-name",
+        "the answer to a hello whose name breaks the rule: unsigned, naming the rule",
+        ["plain"],
+        encode_frame(Refuse("your display name is refused: name: no spaces at either end: ' bob'")),
+    )
+    _bad(
+        c,
+        "unknown-tag",
+        "a frame whose array has an unknown tag",
+        encode((11, b"")),
+    )
+    return {
+        "schema": "session.schema.json",
+        "version": SESSION_VERSION,
+        "notes": NOTES,
+        "tests": c.items,
+    }
+
+
+def main() -> int:
+    """Write (or with ``--check`` compare) protocol/vectors/session.json."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--check", action="store_true", help="compare, do not write")
+    args = parser.parse_args()
+    data = (json.dumps(session_vectors(), indent=2, ensure_ascii=False) + "\n").encode()
+    if args.check:
+        if not OUT.exists() or OUT.read_bytes() != data:
+            print("stale: session.json", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_bytes(data)
+    print(f"wrote {OUT.relative_to(PROTOCOL.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

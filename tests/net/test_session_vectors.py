@@ -1,0 +1,88 @@
+"""The session vectors in protocol/vectors/session.json: schema-valid and obeyed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from santorini_p2p.errors import WireError
+from santorini_p2p.net.frames import (
+    Hello,
+    Proof,
+    Proven,
+    Refuse,
+    Stop,
+    decode_frame,
+    encode_frame,
+    host_proof_bytes,
+    joiner_proof_bytes,
+    refuse_bytes,
+)
+from santorini_p2p.wire.identity import verify
+
+PROTOCOL = Path(__file__).resolve().parents[2] / "protocol"
+DOC = json.loads((PROTOCOL / "vectors" / "session.json").read_text(encoding="utf-8"))
+CASES = [pytest.param(t, id=t["id"]) for t in DOC["tests"]]
+
+
+def test_the_file_matches_its_schema():
+    schema = json.loads((PROTOCOL / "schemas" / DOC["schema"]).read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.Draft202012Validator(schema).validate(DOC)
+
+
+def _signature(frame: object) -> bytes:
+    match frame:
+        case Hello() | Proof() | Proven() | Refuse() | Stop():
+            return frame.signature
+    raise AssertionError(f"{frame} carries no signature")
+
+
+def _covered(frame: object, nonce: bytes) -> bytes:
+    """What this program signs for ``frame`` (the vector gives the keys and nonce)."""
+    match frame:
+        case Hello():
+            return frame.signed_bytes()
+        case Stop():
+            return frame.signed_bytes(nonce)
+        case Refuse():
+            return refuse_bytes(frame.reason, nonce)
+    return b""
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_session_vector(case):
+    raw = bytes.fromhex(case["frame"])
+    if "error" in case:
+        with pytest.raises(WireError) as e:
+            decode_frame(raw)
+        assert type(e.value).__name__ == case["error"]
+        return
+    frame = decode_frame(raw)
+    assert encode_frame(frame) == raw
+    assert type(frame).__name__.lower() == case["kind"]
+    if "signed" not in case:
+        return
+    signed = bytes.fromhex(case["signed"])
+    nonce = bytes.fromhex(case["nonce"])
+    if not isinstance(frame, Proof | Proven):
+        assert _covered(frame, nonce) == signed
+    ok = verify(bytes.fromhex(case["signer"]), _signature(frame), signed)
+    assert ok is case["valid"]
+
+
+def test_the_proof_vectors_cover_what_a_peer_computes():
+    by_id = {t["id"]: t for t in DOC["tests"]}
+    proof = by_id["proof"]
+    proven = by_id["proven"]
+    host_key = bytes.fromhex(proven["signer"])
+    joiner_key = bytes.fromhex(proof["signer"])
+    host_nonce = bytes.fromhex(proof["nonce"])
+    joiner_nonce = decode_frame(bytes.fromhex(proof["frame"]))
+    assert isinstance(joiner_nonce, Proof)
+    n = joiner_nonce.nonce
+    assert joiner_proof_bytes(host_nonce, n, joiner_key, host_key).hex() == proof["signed"]
+    assert host_proof_bytes(n, host_nonce, host_key, joiner_key).hex() == proven["signed"]

@@ -1,0 +1,102 @@
+"""A timeout claim is checked by every receiver against its own clock (SESSION.md 7).
+
+A dishonest peer (here: a session made to sign a timeout at once) claims the other seat out of
+time the moment its move is due; the receiver refuses to sign the result and stops with a
+report naming the claim, and its journal never holds the claim.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from santorini_p2p.engine import Phase, legal_actions
+from santorini_p2p.net.clock import TimeControl
+from santorini_p2p.net.session import Session
+from santorini_p2p.replay.verify import verify_file
+from santorini_p2p.wire.log import read_log
+from santorini_p2p.wire.messages import Result, Timeout
+from tests.net.harness import Net
+
+pytestmark = pytest.mark.usefixtures("no_fsync")
+
+TC = TimeControl(30_000, 60_000)
+
+
+def _due(net: Net, mover: int) -> Session:
+    """Play into the game, then make it ``mover``'s move, every peer watching for 6 s."""
+    for _ in range(5_000):
+        v = net.sessions[0].validator
+        p = v.position if v is not None else None
+        playing = v is not None and p is not None and p.phase is Phase.PLAY
+        if playing and v is not None and v.turns >= 2 and not v.pending_acks:
+            break
+        net.step()
+    net.bots = False
+    for _ in range(30):
+        net.step(200)  # keepalives flow; nobody is shown as disconnected
+    s = net.sessions[mover]
+    other = net.sessions[1 - mover]
+    v = other.validator
+    assert v is not None
+    assert v.position is not None
+    if v.seat_of(s.identity.public_key) != v.position.to_move:
+        other.submit(legal_actions(other.position)[0])
+        for _ in range(10):
+            net.step()
+    assert v.position.to_move == v.seat_of(s.identity.public_key)
+    return s
+
+
+def _claim_at_once(cheat: Session) -> None:
+    v = cheat.validator
+    assert v is not None
+    cheat._write(v.make_timeout(cheat.identity))  # what a modified program would do
+
+
+@pytest.mark.parametrize("cheat", [0, 1], ids=["host-claims", "joiner-claims"])
+def test_a_premature_timeout_claim_stops_the_game_and_is_never_signed(tmp_path, cheat):
+    net = Net.create(tmp_path, 2, time=TC, seed=31)
+    victim_i = 1 - cheat
+    _due(net, victim_i)
+    victim = net.sessions[victim_i]
+    held = victim.validator.next_seq
+    _claim_at_once(net.sessions[cheat])
+    for _ in range(20):
+        net.step()
+    assert victim.stopped is not None
+    assert "premature timeout claim" in victim.stopped
+    assert "grace 3000 ms" in victim.stopped
+    # The victim neither journaled the claim nor signed a result.
+    log = read_log(victim.journal_path.read_bytes(), complete=False)
+    assert log.next_seq == held
+    assert not any(isinstance(r.message, Timeout | Result) for r in log.records)
+    # Its report holds the refused claim, for replay verify to point at.
+    assert victim.report_path is not None
+    assert victim.report_path.exists()
+    verdict = verify_file(victim.report_path.with_suffix(".sntr"))
+    assert not verdict.ok
+    # The cheat is told with a signed stop.
+    assert net.sessions[cheat].stopped is not None
+
+
+def test_a_claim_made_moments_before_the_time_is_up_is_within_the_grace(tmp_path):
+    net = Net.create(tmp_path, 2, time=TC, seed=33)
+    victim = _due(net, 1)
+    host = net.sessions[0]
+    seat = victim.my_seat
+    assert seat is not None
+    # 2 s short of the victim's time by the host's clock: network delay could explain it.
+    for _ in range(1000):
+        c = host.clocks()[seat]
+        if c.move_ms + c.bank_ms <= 2000:
+            break
+        net.step(100)
+    assert not victim.stopped
+    _claim_at_once(host)
+    for _ in range(20):
+        net.step()
+    assert victim.stopped is None, victim.stopped
+    assert victim.is_complete
+    v = read_log(victim.journal_path.read_bytes())
+    assert v.result is not None
+    assert v.result[1] == "time"
