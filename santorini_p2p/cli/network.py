@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from santorini_p2p.cli.common import (
@@ -17,8 +18,6 @@ from santorini_p2p.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from santorini_p2p.net.game import GameOutcome, NetworkGame, PlayOptions
 
 __all__ = ["add_commands", "net_options"]
@@ -55,6 +54,7 @@ def net_options(args: argparse.Namespace) -> PlayOptions:
         bot=args.bot,
         seed=args.seed,
         think=think(args.think),
+        save=Path(args.save) if args.save else None,
         on_note=None if screen else lambda text: print(text, flush=True),
         on_start=None if args.bot or screen else start_prompt,
         play=_on_screen if screen else None,
