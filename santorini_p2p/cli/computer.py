@@ -12,7 +12,7 @@ from santorini_p2p.engine import Position, format_position
 
 if TYPE_CHECKING:
     from santorini_p2p.ai import Analysis
-    from santorini_p2p.ai.arena import GameRecord
+    from santorini_p2p.study.arena import GameRecord
 
 __all__ = ["add_commands"]
 
@@ -61,7 +61,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
 
 def _save_game(directory: str, record: GameRecord) -> None:
     """Write one arena game as a replay file (the signed log) into ``directory``."""
-    from santorini_p2p.ai.arena import signed_log
+    from santorini_p2p.study.arena import signed_log
     from santorini_p2p.wire.log import encode_frames
 
     path = Path(directory) / f"game-{record.spec.index + 1:04d}.sntr"
@@ -71,7 +71,7 @@ def _save_game(directory: str, record: GameRecord) -> None:
 def _cmd_arena(args: argparse.Namespace) -> int:
     import os
 
-    from santorini_p2p.ai.arena import elo_text, run, schedule, tally
+    from santorini_p2p.study.arena import elo_text, run, schedule, tally
 
     if args.games < 1:
         raise UsageError(f"games: expected a whole number of at least 1, got {args.games}")
