@@ -25,6 +25,7 @@ def _analysis_json(p: Position, level: str, a: Analysis) -> str:
             "best": str(a.best),
             "win": round(a.win, 4),
             "mate": a.mate,
+            "result": a.result,
             "score": a.score,
             "depth": a.depth,
             "nodes": a.nodes,
@@ -47,9 +48,10 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     if args.json:
         print(_analysis_json(p, args.level, a))
         return 0
-    if a.mate is not None:
-        kind = "win" if a.mate > 0 else "loss"
-        value = f"forced {kind} in {abs(a.mate)} turn{'s' if abs(a.mate) != 1 else ''}"
+    if a.forced is not None:
+        # Counted in the mover's own turns, as the JSON's "result" ("mate" counts plies).
+        n = abs(a.forced)
+        value = f"forced {'win' if a.forced > 0 else 'loss'} in {n} turn{'s' if n != 1 else ''}"
     else:
         value = f"win probability {a.win:.0%} (score {a.score:+d})"
     print(f"evaluation: {value} for seat {p.to_move + 1}")
@@ -129,7 +131,9 @@ def add_commands(sub: Subparsers) -> None:
         help="find the best turn and evaluate a position",
         description="Search a position: print its evaluation (a win probability or a forced "
         "win or loss in N turns), the depth reached and the best line. The last line is the "
-        "best turn's text.",
+        "best turn's text. N counts the mover's own turns (win in 1: a winning turn now; loss "
+        "in 1: every turn lets the opponent win at once) and is exact up to 3, proved by a "
+        "complete search; a forced win's best turn wins.",
     )
     p.add_argument("position", help="a position string")
     p.add_argument("--level", choices=LEVELS, default="hard", help="search level (default hard)")
@@ -138,7 +142,8 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument(
         "--json",
         action="store_true",
-        help='print {"best", "win", "mate", "score", "depth", "nodes", "pv", ...}',
+        help='print {"best", "win", "mate", "result", "score", "depth", "nodes", "pv", ...}: '
+        '"result" is "win in N", "loss in N" or null; "mate" counts plies (+ wins, - loses)',
     )
     p.set_defaults(handler=_cmd_analyse)
 

@@ -16,6 +16,7 @@ from santorini_p2p.cli.common import (
     progress,
     read_input,
     readable_file,
+    think,
     usage,
     write_output,
 )
@@ -85,6 +86,47 @@ def _cmd_replay_show(args: argparse.Namespace) -> int:
 
     readable_file(args.file)
     return show_replay(args.file, mouse=args.mouse)
+
+
+def _format_eval(e: float | str) -> str:
+    return e if isinstance(e, str) else f"{e:.0%}"
+
+
+def _cmd_replay_review(args: argparse.Namespace) -> int:
+    import os
+
+    from santorini_p2p.study.review import DEFAULT_THINK, review_file
+
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
+    seconds = think(args.think) if args.think is not None else DEFAULT_THINK
+    try:
+        review, how = review_file(
+            args.file, level=args.level, think=seconds, jobs=jobs, progress=progress
+        )
+    except OSError as e:
+        raise SantoriniError(f"cannot read {args.file}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise SantoriniError(f"{args.file}: {e}") from None
+    if how.startswith("not saved"):
+        error(f"the review is {how}")
+    if args.json:
+        print(json.dumps(review.to_json()))
+        return 0
+    print(f"{'ply':>4} {'seat':>4}  {'turn':<14} {'best':<14} {'before':>10} {'after':>10}  mark")
+    for t in review.turns:
+        print(
+            f"{t.ply:>4} {t.seat + 1:>4}  {t.turn:<14} {t.best:<14} "
+            f"{_format_eval(t.eval_before):>10} {_format_eval(t.eval_after):>10}  {t.mark or ''}"
+        )
+    for p in review.players:
+        print(
+            f"seat {p.seat + 1} {p.name}: {p.turns} turns, {p.inaccuracies} inaccuracies, "
+            f"{p.mistakes} mistakes, {p.blunders} blunders, {p.missed_wins} missed wins, "
+            f"average loss {p.average_loss:.1f}%"
+        )
+    return 0
 
 
 # -- sharing replays (replay/export_*.py) -------------------------------------------------------
@@ -296,4 +338,36 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument("file", metavar="FILE", help="a replay file")
     p.add_argument("--no-mouse", dest="mouse", action="store_false", help="ignore the mouse")
     p.set_defaults(handler=_cmd_replay_show)
+
+    p = actions.add_parser(
+        "review",
+        help="judge every turn of a replay with the computer player",
+        description="Verify a replay file, then search every position of its game: per turn "
+        "the evaluation before and after it (from the mover's side: a win probability, or "
+        "'win in N'/'loss in N' in the turns of the side that wins), the engine's best turn "
+        "and a mark: 'blunder' (the opponent has a forced win after the turn, and the mover "
+        "had a turn that avoided it), 'missed win' (a forced win let go), 'mistake' (the win "
+        "probability fell by 20 points or more), 'inaccuracy' (10 or more); then each "
+        "player's counts. The review is stored beside the replay (FILE.review.json, never "
+        "in the signed log) and reused while the replay's bytes, level and think time are "
+        "the same. Progress goes to standard error. Games of 3 players cannot be reviewed.",
+    )
+    p.add_argument("file", metavar="FILE", help="a replay file or its text export")
+    p.add_argument(
+        "--level",
+        choices=("easy", "medium", "hard"),
+        default="hard",
+        help="search level (default hard)",
+    )
+    p.add_argument(
+        "--think", type=float, metavar="S", help="seconds of search per position (default 1)"
+    )
+    p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"turns": [{"ply", "seat", "turn", "best", "eval_before", "eval_after", '
+        '"mark"}, ...], "players": [...]}',
+    )
+    p.set_defaults(handler=_cmd_replay_review)
     _add_export_commands(actions)
