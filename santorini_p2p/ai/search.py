@@ -527,7 +527,7 @@ def analyse(
     The budgets, ``stop`` and ``clock`` work as for ``choose_action``; the search itself is
     deterministic (no random tie-breaks), so a node budget gives a repeatable answer.
 
-    First a proof search (``mate.solve``, with half the time budget, or the whole node
+    First a proof search (``mate.solve``, with three quarters of the time budget, or the node
     budget) looks for a forced result within ``MAX_TURNS`` turns; what it proves is exact,
     and its best turn keeps the result (a win's best turn wins). Otherwise the level's search
     runs with the rest of the budget.
@@ -552,7 +552,7 @@ def analyse(
         position,
         MAX_TURNS,
         nodes=nodes,
-        think=budget / 2 if budget is not None else None,
+        think=budget * 3 / 4 if budget is not None else None,
         stop=stop,
         clock=clock,
     )
