@@ -102,7 +102,7 @@ def judge(before: Eval, after: Eval, *, best: bool = False) -> str | None:
         return "blunder"
     if _is_win(before) and not _is_win(after):
         return "missed win"
-    drop = eval_value(before) - eval_value(after)
+    drop = round(eval_value(before) - eval_value(after), 3)
     if drop >= MISTAKE:
         return "mistake"
     if drop >= INACCURACY:

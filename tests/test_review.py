@@ -1,0 +1,144 @@
+"""The engine review of a replay: marks, the stored review beside the replay, the command."""
+
+import json
+
+import pytest
+
+from santorini_p2p.ai.review import INACCURACY, MISTAKE, judge
+from santorini_p2p.cli import main
+from santorini_p2p.replay.review import load_review, parse_review, review_path
+from santorini_p2p.study import review as study_review
+from santorini_p2p.study.arena import GameSpec, play_game, signed_log
+from santorini_p2p.study.review import review_file
+from santorini_p2p.wire.log import encode_frames
+
+THINK = "0.3"
+
+
+@pytest.fixture(scope="module")
+def hard_beats_random(tmp_path_factory):
+    """A replay file of a game the hard level won against the random level."""
+    spec = GameSpec(0, ("hard", "random"), "none", seed=1, nodes=3000)
+    record = play_game(spec)
+    assert record.winner_level == "hard"
+    path = tmp_path_factory.mktemp("review") / "game.sntr"
+    path.write_bytes(encode_frames(signed_log(record)))
+    return path
+
+
+def test_marks_follow_the_documented_thresholds():
+    assert judge(0.6, 0.6 - INACCURACY) == "inaccuracy"
+    assert judge(0.6, 0.6 - INACCURACY + 0.01) is None
+    assert judge(0.6, 0.6 - MISTAKE) == "mistake"
+    assert judge(0.9, 0.05) == "mistake"  # a big fall, but no forced loss
+    assert judge(0.5, "loss in 2") == "blunder"
+    assert judge("loss in 3", "loss in 1") is None  # lost already: nothing to avoid
+    assert judge("win in 2", 0.8) == "missed win"
+    assert judge("win in 2", "win in 2") is None
+    assert judge("win in 1", "loss in 1") == "blunder"
+    assert judge(0.7, 0.1, best=True) is None
+
+
+def test_review_of_hard_against_random_marks_the_random_side(hard_beats_random, capsys):
+    path = str(hard_beats_random)
+    assert main(["replay", "review", path, "--think", THINK, "--jobs", "1", "--json"]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert set(out) == {"turns", "players"}
+    turns = out["turns"]
+    assert [t["ply"] for t in turns] == list(range(1, len(turns) + 1))
+    for t in turns:
+        assert set(t) == {"ply", "seat", "turn", "best", "eval_before", "eval_after", "mark"}
+    # hard sits in seat 1 of this game (the seed's draw), random in seat 2.
+    hard = [t for t in turns if t["seat"] == 1]
+    rand = [t for t in turns if t["seat"] == 2]
+    assert hard
+    assert rand
+    assert any(t["mark"] in ("blunder", "missed win") for t in rand)
+    assert not any(t["mark"] == "blunder" for t in hard)
+    assert turns[-1]["eval_after"] == 1.0  # the winner's last turn won
+    assert "1/" in captured.err  # the progress bar
+    names = {p["name"]: p for p in out["players"]}
+    assert names["random-2"]["blunders"] + names["random-2"]["missed_wins"] >= 1
+    assert names["hard-1"]["blunders"] == 0
+    assert names["hard-1"]["turns"] == len(hard)
+
+
+def test_review_is_stored_beside_the_replay_and_reused(hard_beats_random, monkeypatch):
+    path = hard_beats_random
+    data = path.read_bytes()
+    first, how = review_file(path, think=0.1)
+    assert how in ("saved", "reused")
+    stored = load_review(review_path(path), data)
+    assert stored == first
+    assert path.read_bytes() == data  # the signed log is untouched
+
+    def fail(*args, **kwargs):
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(study_review, "review_turns", fail)
+    again, how = review_file(path, think=0.1)
+    assert (again, how) == (first, "reused")
+    with pytest.raises(AssertionError, match="searched again"):
+        review_file(path, think=0.2)  # other settings: a new review
+
+
+def test_a_review_of_other_bytes_is_not_reused(hard_beats_random, tmp_path):
+    other = tmp_path / "other.sntr"
+    other.write_bytes(hard_beats_random.read_bytes())
+    first, _ = review_file(other, think=0.1)
+    review_path(other).write_text(first.to_file().replace(first.replay, "0" * 64))
+    assert load_review(review_path(other), other.read_bytes()) is None
+    review_path(other).write_text("{not json")
+    assert load_review(review_path(other), other.read_bytes()) is None
+    _, how = review_file(other, think=0.1)
+    assert how == "saved"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"version": 2}', "version"),
+        ('{"version": 1, "replay": "x", "level": "hard", "think": 1, "turns": 3}', "turns"),
+        (
+            '{"version": 1, "replay": "x", "level": "hard", "think": 1, "players": [], '
+            '"turns": [{"ply": 1, "seat": 1, "turn": "a", "best": "b", "eval_before": 2, '
+            '"eval_after": 0.5, "mark": null}]}',
+            "eval_before",
+        ),
+        (
+            '{"version": 1, "replay": "x", "level": "hard", "think": 1, "players": [], '
+            '"turns": [{"ply": 1, "seat": 1, "turn": "a", "best": "b", "eval_before": 0.5, '
+            '"eval_after": "win in x", "mark": null}]}',
+            "eval_after",
+        ),
+    ],
+)
+def test_a_bad_review_file_is_named(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_review(text)
+
+
+def test_review_of_a_bad_replay_fails_with_its_record(hard_beats_random, tmp_path, capsys):
+    bad = bytearray(hard_beats_random.read_bytes())
+    bad[-5] ^= 1
+    path = tmp_path / "bad.sntr"
+    path.write_bytes(bytes(bad))
+    assert main(["replay", "review", str(path), "--think", "0.1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("santorini: error: ")
+    assert "record" in err
+    assert not review_path(path).exists()
+
+
+def test_review_of_a_missing_file_is_an_error(tmp_path, capsys):
+    assert main(["replay", "review", str(tmp_path / "none.sntr")]) == 1
+    assert "santorini: error: cannot read" in capsys.readouterr().err
+
+
+def test_review_refuses_three_players(tmp_path, capsys):
+    spec = GameSpec(0, ("easy", "random", "random"), "none", seed=3, nodes=200)
+    path = tmp_path / "three.sntr"
+    path.write_bytes(encode_frames(signed_log(play_game(spec))))
+    assert main(["replay", "review", str(path), "--think", "0.1", "--jobs", "1"]) == 1
+    assert "two sides" in capsys.readouterr().err
