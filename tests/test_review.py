@@ -1,6 +1,7 @@
 """The engine review of a replay: marks, the stored review beside the replay, the command."""
 
 import json
+import re
 
 import pytest
 
@@ -142,3 +143,38 @@ def test_review_refuses_three_players(tmp_path, capsys):
     path.write_bytes(encode_frames(signed_log(play_game(spec))))
     assert main(["replay", "review", str(path), "--think", "0.1", "--jobs", "1"]) == 1
     assert "two sides" in capsys.readouterr().err
+
+
+EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["'](?!#|data:)""", re.IGNORECASE)
+
+
+def test_html_export_shows_the_stored_review_offline(hard_beats_random, tmp_path, capsys):
+    path = str(hard_beats_random)
+    review, _ = review_file(path, think=0.3)
+    out = tmp_path / "game.html"
+    assert main(["replay", "export", path, "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert '<svg id="graph"' in page
+    assert page.count('<rect data-i="') == len(review.turns)  # one hover area a turn
+    marked = [t for t in review.turns if t.mark]
+    assert page.count("<circle data-i=") == len(marked)
+    signs = {"inaccuracy": "?!", "mistake": "?", "blunder": "??", "missed win": "(missed win)"}
+    for t in marked:
+        assert f">{signs[t.mark]}</span>" in page
+    for t in review.turns:
+        assert f"best {t.best}".replace(">", "&gt;") in page  # the best turn, on hover
+    assert re.findall(r"https?://[^\s\"'<]+", page) == ["http://www.w3.org/2000/svg"] * 2
+    assert EXTERNAL.findall(page.replace('href="#', "")) == []
+    assert "default-src 'none'" in page
+
+
+def test_html_export_leaves_out_a_review_of_other_bytes(hard_beats_random, tmp_path):
+    path = tmp_path / "copy.sntr"
+    path.write_bytes(hard_beats_random.read_bytes())
+    review, _ = review_file(path, think=0.1)
+    review_path(path).write_text(review.to_file().replace(review.replay, "0" * 64))
+    out = tmp_path / "copy.html"
+    assert main(["replay", "export", str(path), "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert 'id="graph"' not in page
+    assert '"review":null' in page

@@ -161,7 +161,8 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
 
     fmt = _export_format(args)
     output_target(args.output, args.force)
-    t = load_timeline(read_input(args.file))
+    data = read_input(args.file)
+    t = load_timeline(data)
     if t.header is None:
         raise SantoriniError(f"{args.file}: {t.verification}; nothing to export")
     n = len(t.steps)
@@ -173,8 +174,11 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
         text = export_text(t)
     elif fmt == "html":
         from santorini_p2p.replay.export_html import export_html
+        from santorini_p2p.replay.review import load_review, review_path
 
-        text = export_html(t, step=args.ply)
+        # The engine review stored beside the replay (replay review), if it is of these bytes.
+        review = load_review(review_path(args.file), data) if t.ok else None
+        text = export_html(t, step=args.ply, review=review)
     elif fmt == "json":
         from santorini_p2p.replay.export_json import export_json
 
@@ -254,7 +258,8 @@ def _add_export_commands(actions: Subparsers) -> None:
         description="Export a replay file (or a .santorini.txt text export) to standard output "
         "or -o OUT, in the --format given or else the one OUT's extension names: text (tags, "
         "numbered actions and the signed log, armoured), html (one self-contained page that "
-        "steps through the game offline), json (every record decoded), svg (the board after "
+        "steps through the game offline, with the engine review stored beside FILE by replay "
+        "review, if any), json (every record decoded), svg (the board after "
         "step --ply N). A file that fails verification is exported up to its first bad record, "
         "says so, and the command exits 1.",
     )
