@@ -178,3 +178,47 @@ def test_html_export_leaves_out_a_review_of_other_bytes(hard_beats_random, tmp_p
     page = out.read_text(encoding="utf-8")
     assert 'id="graph"' not in page
     assert '"review":null' in page
+
+
+def test_console_viewer_shows_marks_best_turn_and_evaluation_line(hard_beats_random):
+    from santorini_p2p.ui.board_view import Marks, render_board
+    from santorini_p2p.ui.completer import squares_in
+    from santorini_p2p.ui.replay_view import MARK_SIGNS, load_replay
+
+    data = hard_beats_random.read_bytes()
+    review, _ = review_file(hard_beats_random, think=0.3)
+    model = load_replay(data, str(hard_beats_random))
+    assert model.review_line() == ""
+    assert model.attach_review(review)
+    lines = [text for _, text in model.lines()]
+    marked = [t for t in review.turns if t.mark]
+    assert marked
+    for t in marked:
+        assert any(line.endswith(f"{t.turn} {MARK_SIGNS[t.mark]}") for line in lines)
+    # Stand where the first marked turn was played: the board brackets the best turn there.
+    first = marked[0]
+    index = next(i for i, s in enumerate(model.steps) if i and s.text == first.turn) - 1
+    model.index = index
+    assert model.best_here == first.best
+    assert f"best here [ ]: {first.best}" in model.review_line()
+    board = "".join(
+        text
+        for _, text in render_board(
+            model.current.position, Marks(targets=frozenset(squares_in(first.best)))
+        )
+    )
+    assert board.count("[") == len(set(squares_in(first.best)))
+    model.forward()
+    assert f"{first.turn}: " in model.review_line()
+    assert first.mark in model.review_line()
+
+
+def test_console_viewer_refuses_a_review_of_another_game(hard_beats_random, tmp_path):
+    from santorini_p2p.ui.replay_view import load_replay
+
+    spec = GameSpec(0, ("easy", "random"), "none", seed=5, nodes=200)
+    other = encode_frames(signed_log(play_game(spec)))
+    review, _ = review_file(hard_beats_random, think=0.1)
+    model = load_replay(other, "other")
+    assert not model.attach_review(review)
+    assert model.review_line() == ""
