@@ -222,3 +222,13 @@ def test_console_viewer_refuses_a_review_of_another_game(hard_beats_random, tmp_
     model = load_replay(other, "other")
     assert not model.attach_review(review)
     assert model.review_line() == ""
+
+
+def test_review_over_two_processes_judges_every_turn(hard_beats_random, tmp_path, capsys):
+    path = tmp_path / "jobs.sntr"
+    path.write_bytes(hard_beats_random.read_bytes())
+    assert main(["replay", "review", str(path), "--think", "0.2", "--jobs", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    alone, _ = review_file(hard_beats_random, think=0.3)
+    assert [(t["ply"], t["turn"]) for t in out["turns"]] == [(t.ply, t.turn) for t in alone.turns]
+    assert review_path(path).exists()
