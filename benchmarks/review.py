@@ -2,10 +2,10 @@
 """Review speed: ``santorini replay review`` of a game of about 40 turns at the default level.
 
 Plays seeded arena games (medium against medium, a node budget a turn, so the same game
-every run) until one lasts ``--turns`` to ``--turns`` + 5 turns of play, writes it as a replay file in
-a temporary directory, and times ``review_file`` on it (verification, the search of every
-position, writing the review) with the review's default level and think time, for each
-``--jobs`` value given. Prints one table row per run.
+every run) until one lasts ``--turns`` to ``--turns`` + 5 turns of play, writes it as a
+replay file in a temporary directory, and times ``review_file`` on it (verification, the
+search of every position, writing the review) with the review's default level and think
+time, for each ``--jobs`` value given. Prints one table row per run.
 
 Target: a 40-turn game in under a minute on 2 cores.
 Run by hand: ``python benchmarks/review.py [--turns 40] [--jobs 1 2]``.

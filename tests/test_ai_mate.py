@@ -9,6 +9,7 @@ from santorini_p2p.ai import analyse
 from santorini_p2p.ai.mate import result_text, solve
 from santorini_p2p.cli import main
 from santorini_p2p.engine import (
+    ALL_GOD_NAMES,
     GOD_NAMES,
     NO_WINNER,
     Phase,
@@ -84,7 +85,7 @@ def test_win_by_leaving_the_opponent_no_turn_counts_as_win_in_one():
     assert apply_unchecked(STALL_WIN, a.best).winner == 0
 
 
-def _random_small_position(rng: random.Random) -> Position | None:
+def _random_small_position(rng: random.Random, gods=GOD_NAMES) -> Position | None:
     grid = []
     squares = rng.sample(range(25), 4)
     for s in range(25):
@@ -95,7 +96,7 @@ def _random_small_position(rng: random.Random) -> Position | None:
         else:
             grid.append(str(rng.choice((0, 1, 2, 2, 3))))
     ranks = ["".join(grid[r * 5 : r * 5 + 5]) for r in range(4, -1, -1)]
-    gods = rng.choice((("-", "-"), (rng.choice(GOD_NAMES), "-"), ("-", rng.choice(GOD_NAMES))))
+    gods = rng.choice((("-", "-"), (rng.choice(gods), "-"), ("-", rng.choice(gods))))
     try:
         p = parse_position(f"{'/'.join(ranks)} {rng.choice((1, 2))} {','.join(gods)} -")
     except ValueError:
@@ -122,6 +123,23 @@ def test_solver_agrees_with_plain_minimax_on_random_positions():
         results.add(want)
         checked += 1
     assert {1, -1} <= results  # the sample holds both kinds
+
+
+def test_solver_agrees_with_plain_minimax_with_the_advanced_gods():
+    advanced = tuple(g for g in ALL_GOD_NAMES if g not in GOD_NAMES)
+    rng = random.Random(26)
+    checked = 0
+    while checked < 40:
+        p = _random_small_position(rng, advanced)
+        if p is None:
+            continue
+        want = forced(p, 2)
+        got, done = solve(p, 2)
+        assert done
+        assert (got.turns if got else None) == want, str(p)
+        if got is not None and got.turns > 0:
+            assert _keeps_win(p, got.best, got.turns)
+        checked += 1
 
 
 def test_solver_stops_on_its_budget_and_says_so():

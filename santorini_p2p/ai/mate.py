@@ -23,6 +23,7 @@ from typing import Final, Protocol
 
 from santorini_p2p.ai.evaluate import can_win_now, threat_squares
 from santorini_p2p.engine import (
+    DOME,
     NO_WINNER,
     Phase,
     Position,
@@ -38,6 +39,24 @@ __all__ = ["MAX_TURNS", "Forced", "result_text", "solve"]
 MAX_TURNS: Final = 3
 """How many of the mover's turns ``solve`` looks ahead by default."""
 
+_SIMPLE_GODS: Final = frozenset(
+    {
+        "",
+        "apollo",
+        "artemis",
+        "athena",
+        "atlas",
+        "demeter",
+        "hephaestus",
+        "hermes",
+        "minotaur",
+        "pan",
+        "prometheus",
+    }
+)
+"""The powers whose wins the shortcuts below know (``can_win_now``, who can be left stuck):
+with any other god in play every turn is played out through the engine, which is exact but
+slower."""
 _MAX_TOUCHED: Final = 4
 """The most squares one turn can take from the next seat: two workers moved (Hermes) and two
 squares built on (Demeter, Prometheus)."""
@@ -83,7 +102,10 @@ class _Solver:
         deadline: float | None,
         stop: _StopFlag | None,
         clock: Callable[[], float],
+        simple: bool = True,
     ) -> None:
+        self.simple = simple
+        """Whether the shortcuts for the simple gods apply (see ``_SIMPLE_GODS``)."""
         self.won: dict[Position, tuple[int, Turn]] = {}
         """A position, the fewest turns within which its mover is known to win, and how."""
         self.not_won: dict[Position, int] = {}
@@ -114,8 +136,8 @@ class _Solver:
         if known is not None and known[0] <= n:
             return known[1]
         me = p.side_of(p.to_move)
-        quick = can_win_now(p)
-        if n == 1 and not quick and not _may_stall(p):
+        quick = self.simple and can_win_now(p)
+        if self.simple and n == 1 and not quick and not _may_stall(p):
             return None
         turns = generate_turns(p)
         for t in _attack_order(p, turns, quick):
@@ -128,7 +150,7 @@ class _Solver:
                 continue
             if n == 1:
                 continue
-            if can_win_now(c):
+            if self.simple and can_win_now(c):
                 continue
             if self._holds(c, n - 1, me):
                 self.won[p] = (n, t)
@@ -138,7 +160,7 @@ class _Solver:
 
     def _holds(self, c: Position, n: int, me: int) -> bool:
         """Whether side ``me`` wins within ``n`` of its turns after every reply in ``c``."""
-        if n == 1 and _has_safe_reply(c, me):
+        if self.simple and n == 1 and _has_safe_reply(c, me):
             return False
         for r in _defence_order(c, generate_turns(c)):
             self._tick()
@@ -161,7 +183,7 @@ class _Solver:
                 if c.winner != NO_WINNER and c.side_of(c.winner) == me:
                     return False
                 continue
-            if can_win_now(c):
+            if self.simple and can_win_now(c):
                 continue
             if self.wins(c, n) is None:
                 return False
@@ -259,9 +281,10 @@ def _attack_order(p: Position, turns: list[Turn], quick: bool) -> list[Turn]:
     lv = _levels(p)
     keyed = []
     for i, t in enumerate(turns):
-        dst = t.path[-1]
-        key = 100 * lv[dst] - (0 if t.hermes else 50 * lv[t.worker])
+        dst = t.path[-1] if t.path else t.worker
+        key = 100 * lv[dst] - (0 if t.worker < 0 else 50 * lv[t.worker])
         for b in t.builds:
+            b &= 31
             # A block next to the worker's new square, one level up, is a threat in the making.
             if lv[b] == lv[dst] and NEIGHBOURS[dst] >> b & 1:
                 key += 30
@@ -280,15 +303,15 @@ def _defence_order(p: Position, turns: list[Turn]) -> list[Turn]:
     lv = _levels(p)
     keyed = []
     for i, t in enumerate(turns):
-        dst = t.path[-1]
-        key = 100 * lv[dst]
-        if danger >> dst & 1:
+        dst = t.path[-1] if t.path else t.worker
+        key = 100 * lv[dst] if dst >= 0 else 0
+        if dst >= 0 and danger >> dst & 1:
             key += 1000
         for b in t.builds:
-            if danger >> b & 1:
+            if danger >> (b & 31) & 1:
                 key += 1000
-        if t.dome:
-            key += 10
+            if b & DOME:
+                key += 10
         keyed.append((-key, i))
     keyed.sort()
     return [turns[i] for _, i in keyed]
@@ -315,7 +338,8 @@ def solve(
     if not generate_turns(position):
         return None, True
     deadline = clock() + think if think is not None else None
-    s = _Solver(max_nodes=nodes, deadline=deadline, stop=stop, clock=clock)
+    simple = all(g in _SIMPLE_GODS for g in position.gods)
+    s = _Solver(max_nodes=nodes, deadline=deadline, stop=stop, clock=clock, simple=simple)
     try:
         for n in range(1, max_turns + 1):
             best = s.wins(position, n)
