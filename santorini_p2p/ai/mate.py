@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Protocol
 
 from santorini_p2p.ai.evaluate import can_win_now, threat_squares
@@ -76,6 +76,8 @@ class Forced:
 
     turns: int
     best: Turn
+    nodes: int = field(default=0, compare=False)
+    """The positions the proof search visited."""
 
     def __str__(self) -> str:
         return result_text(self.turns)
@@ -344,9 +346,16 @@ def solve(
         for n in range(1, max_turns + 1):
             best = s.wins(position, n)
             if best is not None:
-                return Forced(n, best), True
+                return Forced(n, best, s.nodes), True
             if s.loses(position, n):
-                return Forced(-n, s.longest_defence(position, n)), True
+                break
+        else:
+            return None, True
     except _OutOfBudget:
         return None, False
-    return None, True
+    # Proved lost in n: any turn keeps that if the budget ends while finding the longest defence.
+    try:
+        best = s.longest_defence(position, n)
+    except _OutOfBudget:
+        best = generate_turns(position)[0]
+    return Forced(-n, best, s.nodes), True

@@ -561,7 +561,14 @@ def analyse(
         plies = 2 * n - 1 if n > 0 else 2 * n
         score = WIN - plies if n > 0 else -WIN - plies
         return Analysis(
-            proof.best, 1.0 if n > 0 else 0.0, plies, abs(plies), (proof.best,), 0, score, n
+            proof.best,
+            1.0 if n > 0 else 0.0,
+            plies,
+            abs(plies),
+            (proof.best,),
+            proof.nodes,
+            score,
+            n,
         )
     if budget is not None:
         # The level's own node cap still applies when no budget was given.
