@@ -90,6 +90,8 @@ _LEVELS: Final = MappingProxyType(
     }
 )
 
+PROOF_THINK_S: Final = 5.0
+"""The proof search's own time in ``analyse`` when the caller gives no budget (seconds)."""
 _MATE: Final = WIN - 1000
 """Scores beyond this are forced wins or losses."""
 _INF: Final = 10 * WIN
@@ -530,7 +532,8 @@ def analyse(
     First a proof search (``mate.solve``, with three quarters of the time budget, or the node
     budget) looks for a forced result within ``MAX_TURNS`` turns; what it proves is exact,
     and its best turn keeps the result (a win's best turn wins). Otherwise the level's search
-    runs with the rest of the budget.
+    runs with the rest of the budget. With neither budget given, the proof search has up to
+    ``PROOF_THINK_S`` seconds of its own and the level's search its usual time after it.
 
     In the setup phase the best action is the level's choice, with no search behind it.
 
@@ -547,15 +550,12 @@ def analyse(
     if not generate_turns(position):
         raise ValueError(f"no legal action: {position}")
     budget = think if think is not None else (lv.think if nodes is None else None)
+    own = think is None and nodes is None
+    proof_time = budget * 3 / 4 if budget is not None else None
+    if own and budget is not None:
+        proof_time = max(PROOF_THINK_S, proof_time or 0.0)
     start = clock()
-    proof, _ = solve(
-        position,
-        MAX_TURNS,
-        nodes=nodes,
-        think=budget * 3 / 4 if budget is not None else None,
-        stop=stop,
-        clock=clock,
-    )
+    proof, _ = solve(position, MAX_TURNS, nodes=nodes, think=proof_time, stop=stop, clock=clock)
     if proof is not None:
         n = proof.turns
         plies = 2 * n - 1 if n > 0 else 2 * n
@@ -573,7 +573,7 @@ def analyse(
     if budget is not None:
         # The level's own node cap still applies when no budget was given.
         nodes = nodes if nodes is not None or think is not None else lv.nodes
-        think = max(0.0, budget - (clock() - start))
+        think = budget if own else max(0.0, budget - (clock() - start))
     r = _search(position, lv, rng, think, nodes, stop, clock)
     mate: int | None = None
     if r.score > _MATE:

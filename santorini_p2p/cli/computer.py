@@ -137,7 +137,12 @@ def add_commands(sub: Subparsers) -> None:
     )
     p.add_argument("position", help="a position string")
     p.add_argument("--level", choices=LEVELS, default="hard", help="search level (default hard)")
-    p.add_argument("--think", type=float, metavar="S", help="seconds to search (default 2)")
+    p.add_argument(
+        "--think",
+        type=float,
+        metavar="S",
+        help="seconds to search (default: up to 5 proving forced results, then 2)",
+    )
     p.add_argument("--nodes", type=int, metavar="N", help="node budget (repeatable results)")
     p.add_argument(
         "--json",
