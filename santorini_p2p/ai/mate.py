@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
-from santorini_p2p.ai.evaluate import can_win_now, threat_squares
+from santorini_p2p.ai.evaluate import threat_squares
 from santorini_p2p.engine import (
     DOME,
     NO_WINNER,
@@ -29,6 +29,7 @@ from santorini_p2p.engine import (
     Position,
     Turn,
     apply_unchecked,
+    can_win_now,
     generate_turns,
     next_seat,
 )
