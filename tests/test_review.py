@@ -232,3 +232,23 @@ def test_review_over_two_processes_judges_every_turn(hard_beats_random, tmp_path
     alone, _ = review_file(hard_beats_random, think=0.3)
     assert [(t["ply"], t["turn"]) for t in out["turns"]] == [(t.ply, t.turn) for t in alone.turns]
     assert review_path(path).exists()
+
+
+def test_console_viewer_screen_runs_with_the_stored_review(hard_beats_random):
+    import asyncio
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from santorini_p2p.ui.replay_view import view_replay_file
+
+    review_file(hard_beats_random, think=0.3)
+
+    async def run() -> str | None:
+        with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+            keys.send_text("\x1b[H" + "\x1b[C" * 6 + "\x1b[D")  # home, right x6, left
+            keys.send_text("q")
+            return await asyncio.wait_for(view_replay_file(str(hard_beats_random)), 10)
+
+    assert asyncio.run(run()) is None
