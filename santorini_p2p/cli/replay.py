@@ -367,7 +367,7 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument(
         "--think", type=float, metavar="S", help="seconds of search per position (default 1)"
     )
-    p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
+    p.add_argument("--jobs", type=int, metavar="N", help="processes (default: the number of cores)")
     p.add_argument(
         "--json",
         action="store_true",
