@@ -252,3 +252,30 @@ def test_console_viewer_screen_runs_with_the_stored_review(hard_beats_random):
             return await asyncio.wait_for(view_replay_file(str(hard_beats_random)), 10)
 
     assert asyncio.run(run()) is None
+
+
+def test_a_turn_in_a_position_proved_lost_already_is_no_blunder():
+    from santorini_p2p.ai.review import _recheck
+    from santorini_p2p.engine import apply_unchecked, generate_turns, parse_position
+
+    # Lost in 1 (tests/test_ai_mate.py): whatever seat 1 plays, seat 2 wins at once.
+    p = parse_position("12X2A2X2/1X0X1X2A2/221X2B0X/2B1X113/1313X0 1 -,- -")
+    nxt = apply_unchecked(p, generate_turns(p)[0])
+    # The search left the position before the turn open (a probability): proved again.
+    before, after = _recheck(p, nxt, 0.4, "loss in 1", 0.5, None)
+    assert (before, after) == ("loss in 1", "loss in 1")
+    assert judge(before, after) is None
+    assert judge(0.4, "loss in 1") == "blunder"
+
+
+def test_a_win_still_there_after_the_turn_is_not_missed():
+    from santorini_p2p.ai import analyse
+    from santorini_p2p.ai.review import _recheck
+    from santorini_p2p.engine import apply_unchecked, parse_position
+
+    # Won in 2 (tests/test_ai_mate.py); after the best turn the win is one turn away.
+    p = parse_position("0X20A1X0/3223X2/3211X2/20A3X0X2X/21B0X2B0 2 -,- -")
+    nxt = apply_unchecked(p, analyse(p, nodes=100_000).best)
+    before, after = _recheck(p, nxt, "win in 2", 0.7, 0.5, None)
+    assert after == "win in 1"
+    assert judge(before, after) is None

@@ -17,6 +17,10 @@ The marks, worst first (``mark``):
 - "mistake": the mover's win probability fell by ``MISTAKE`` (0.20) or more;
 - "inaccuracy": it fell by ``INACCURACY`` (0.10) or more.
 
+A blunder or a missed win is checked once more with a longer proof search (``RECHECK_S``
+seconds at least) on the side the search did not prove: a mover already lost before the
+turn made no blunder, and one who still wins after it missed nothing.
+
 The engine's own best turn is never marked. Only games of two sides (2 players, or 4 as two
 teams) can be reviewed: with 3 players the search does not evaluate a position from the side
 of a seat that is not to move.
@@ -30,6 +34,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Final
 
+from santorini_p2p.ai.mate import MAX_TURNS, result_text, solve
 from santorini_p2p.ai.search import Analysis, analyse, find_level
 from santorini_p2p.engine import NO_WINNER, Phase, Position, Turn
 
@@ -37,6 +42,7 @@ __all__ = [
     "INACCURACY",
     "MARKS",
     "MISTAKE",
+    "RECHECK_S",
     "Eval",
     "TurnReview",
     "eval_value",
@@ -48,6 +54,8 @@ INACCURACY: Final = 0.10
 """A fall in the mover's win probability from this much on marks an inaccuracy."""
 MISTAKE: Final = 0.20
 """A fall in the mover's win probability from this much on marks a mistake."""
+RECHECK_S: Final = 3.0
+"""The least time (seconds) a blunder's or missed win's open side is proved again with."""
 MARKS: Final = ("inaccuracy", "mistake", "blunder", "missed win")
 """Every mark, from the mildest to the worst."""
 
@@ -187,5 +195,34 @@ def review_turns(
             after = _flip(found[i + 1][1])
         text = str(t)
         mark = judge(before, after, best=text == best)
+        if mark in ("blunder", "missed win"):
+            before, after = _recheck(p, nxt, before, after, think, nodes)
+            mark = judge(before, after, best=text == best)
         out.append(TurnReview(i + 1, p.to_move, text, best, before, after, mark))
     return out
+
+
+def _distance(e: Eval) -> int:
+    return int(e.rpartition(" ")[2]) if isinstance(e, str) else 0
+
+
+def _recheck(
+    p: Position, nxt: Position, before: Eval, after: Eval, think: float | None, nodes: int | None
+) -> tuple[Eval, Eval]:
+    """Prove again, with more time, the side of a blunder or a missed win the search left open.
+
+    A blunder needs the mover not lost before the turn: a proof that it was lost within the
+    same distance (or won) replaces ``before``. A missed win needs the win gone after the
+    turn: a proof that the mover still wins replaces ``after``.
+    """
+    budget = max(RECHECK_S, 3 * think) if think is not None else None
+    if not isinstance(before, str) and 0 < _distance(after) <= MAX_TURNS:
+        proof, _ = solve(p, _distance(after), think=budget, nodes=nodes)
+        if proof is not None:
+            before = result_text(proof.turns)
+    if isinstance(before, str) and before.startswith("win") and nxt.winner < 0:
+        most = min(MAX_TURNS, _distance(before))
+        proof, _ = solve(nxt, most, think=budget, nodes=nodes)
+        if proof is not None:
+            after = _flip(result_text(proof.turns))
+    return before, after
