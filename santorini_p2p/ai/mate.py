@@ -113,6 +113,8 @@ class _Solver:
         """A position, the fewest turns within which its mover is known to win, and how."""
         self.not_won: dict[Position, int] = {}
         """A position and the most turns within which its mover is known not to win."""
+        self.killers: dict[int, Turn] = {}
+        """The last turn that won within ``n`` turns, by ``n``: often it wins beside, too."""
         self.nodes = 0
         self.max_nodes = max_nodes
         self.deadline = deadline
@@ -142,8 +144,12 @@ class _Solver:
         quick = self.simple and can_win_now(p)
         if self.simple and n == 1 and not quick and not _may_stall(p):
             return None
-        turns = generate_turns(p)
-        for t in _attack_order(p, turns, quick):
+        turns = _attack_order(p, generate_turns(p), quick)
+        killer = self.killers.get(n)
+        if killer is not None and killer != turns[0] and killer in turns:
+            turns.remove(killer)
+            turns.insert(0, killer)
+        for t in turns:
             self._tick()
             c = apply_unchecked(p, t)
             if c.winner >= 0:
@@ -157,6 +163,7 @@ class _Solver:
                 continue
             if self._holds(c, n - 1, me):
                 self.won[p] = (n, t)
+                self.killers[n] = t
                 return t
         self.not_won[p] = max(self.not_won.get(p, 0), n)
         return None
