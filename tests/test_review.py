@@ -279,3 +279,14 @@ def test_a_win_still_there_after_the_turn_is_not_missed():
     before, after = _recheck(p, nxt, "win in 2", 0.7, 0.5, None)
     assert after == "win in 1"
     assert judge(before, after) is None
+
+
+def test_review_prints_a_table_and_each_players_counts(hard_beats_random, capsys):
+    review, _ = review_file(hard_beats_random, think=0.3)
+    assert main(["replay", "review", str(hard_beats_random), "--think", "0.3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["ply", "seat", "turn", "best", "before", "after", "mark"]
+    assert len(out) == 1 + len(review.turns) + len(review.players)
+    for line, t in zip(out[1:], review.turns, strict=False):
+        assert line.split()[:4] == [str(t.ply), str(t.seat + 1), t.turn, t.best]
+    assert out[-1].startswith("seat 2 random-2: ")

@@ -88,6 +88,10 @@ def _cmd_replay_show(args: argparse.Namespace) -> int:
     return show_replay(args.file, mouse=args.mouse)
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def _format_eval(e: float | str) -> str:
     return e if isinstance(e, str) else f"{e:.0%}"
 
@@ -121,10 +125,16 @@ def _cmd_replay_review(args: argparse.Namespace) -> int:
             f"{_format_eval(t.eval_before):>10} {_format_eval(t.eval_after):>10}  {t.mark or ''}"
         )
     for p in review.players:
+        counts = [
+            _count(p.turns, "turn", "turns"),
+            _count(p.inaccuracies, "inaccuracy", "inaccuracies"),
+            _count(p.mistakes, "mistake", "mistakes"),
+            _count(p.blunders, "blunder", "blunders"),
+            _count(p.missed_wins, "missed win", "missed wins"),
+        ]
         print(
-            f"seat {p.seat + 1} {p.name}: {p.turns} turns, {p.inaccuracies} inaccuracies, "
-            f"{p.mistakes} mistakes, {p.blunders} blunders, {p.missed_wins} missed wins, "
-            f"average loss {p.average_loss:.1f}%"
+            f"seat {p.seat + 1} {p.name}: {', '.join(counts)}, "
+            f"average loss {p.average_loss:.1f} points"
         )
     return 0
 
