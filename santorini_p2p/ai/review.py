@@ -54,7 +54,7 @@ INACCURACY: Final = 0.10
 """A fall in the mover's win probability from this much on marks an inaccuracy."""
 MISTAKE: Final = 0.20
 """A fall in the mover's win probability from this much on marks a mistake."""
-RECHECK_S: Final = 3.0
+RECHECK_S: Final = 5.0
 """The least time (seconds) a blunder's or missed win's open side is proved again with."""
 MARKS: Final = ("inaccuracy", "mistake", "blunder", "missed win")
 """Every mark, from the mildest to the worst."""
@@ -211,13 +211,14 @@ def _recheck(
 ) -> tuple[Eval, Eval]:
     """Prove again, with more time, the side of a blunder or a missed win the search left open.
 
-    A blunder needs the mover not lost before the turn: a proof that it was lost within the
-    same distance (or won) replaces ``before``. A missed win needs the win gone after the
+    A blunder needs the mover not lost before the turn: a proof that it was lost (within
+    ``MAX_TURNS``; or won) replaces ``before``. A missed win needs the win gone after the
     turn: a proof that the mover still wins replaces ``after``.
     """
     budget = max(RECHECK_S, 3 * think) if think is not None else None
-    if not isinstance(before, str) and 0 < _distance(after) <= MAX_TURNS:
-        proof, _ = solve(p, _distance(after), think=budget, nodes=nodes)
+    if not isinstance(before, str):
+        # Lost before the turn at any distance: the win was the opponent's whatever the turn.
+        proof, _ = solve(p, MAX_TURNS, think=budget, nodes=nodes)
         if proof is not None:
             before = result_text(proof.turns)
     if isinstance(before, str) and before.startswith("win") and nxt.winner < 0:
