@@ -24,7 +24,6 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from santorini_p2p.ai import analyse, choose_action
-from santorini_p2p.ai.arena import GameRecord, Tally, play_game, run, schedule, tally
 from santorini_p2p.engine import (
     Phase,
     Position,
@@ -35,6 +34,7 @@ from santorini_p2p.engine import (
     parse_position,
 )
 from santorini_p2p.engine.squares import NEIGHBOURS
+from santorini_p2p.study.arena import GameRecord, Tally, play_game, run, schedule, tally
 
 MATCHES = (("hard", "random"), ("easy", "random"), ("medium", "easy"), ("hard", "medium"))
 

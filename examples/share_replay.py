@@ -23,10 +23,10 @@ from santorini_p2p.replay.export_text import (
     check_text,
     export_text,
     read_text,
-    verify_text,
 )
 from santorini_p2p.replay.svg import board_svg
 from santorini_p2p.replay.timeline import read_timeline
+from santorini_p2p.replay.verify import verify_text
 from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.log import encode_frames
 from santorini_p2p.wire.script import play_script

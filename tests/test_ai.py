@@ -7,7 +7,6 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from santorini_p2p.ai import LEVELS, analyse, choose_action
-from santorini_p2p.ai.arena import GameSpec, play_game, schedule, signed_log, tally
 from santorini_p2p.ai.evaluate import can_win_now
 from santorini_p2p.cli import main
 from santorini_p2p.engine import (
@@ -24,6 +23,7 @@ from santorini_p2p.engine import (
     new_game,
     parse_position,
 )
+from santorini_p2p.study.arena import GameSpec, play_game, schedule, signed_log, tally
 from santorini_p2p.wire.log import encode_frames, read_log
 
 SEARCH_LEVELS = ("easy", "medium", "hard")
@@ -289,7 +289,7 @@ def test_tally_score_interval_and_elo():
 
 
 def test_a_clean_sweep_has_an_infinite_elo_but_a_finite_bound():
-    from santorini_p2p.ai.arena import Tally, elo_text
+    from santorini_p2p.study.arena import Tally, elo_text
 
     sweep = Tally("easy", "random", games=8, wins=8, losses=0, draws=0)
     assert elo_text(sweep.elo) == "+inf"
@@ -304,7 +304,7 @@ def test_a_clean_sweep_has_an_infinite_elo_but_a_finite_bound():
 
 
 def test_elo_of_three_quarters_is_191():
-    from santorini_p2p.ai.arena import elo
+    from santorini_p2p.study.arena import elo
 
     assert round(elo(0.75)) == 191
     assert elo(0.5) == 0.0

@@ -10,7 +10,20 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "santorini_p2p"
 
-RANK = {"errors": 0, "engine": 1, "wire": 2, "ai": 3, "replay": 3, "net": 4, "ui": 5, "cli": 6}
+RANK = {
+    "errors": 0,
+    "engine": 1,
+    "wire": 2,
+    "ai": 3,
+    "replay": 3,
+    "study": 4,
+    "net": 5,
+    "ui": 6,
+    "cli": 7,
+}
+# The computer opponent's search needs the rules alone (STYLE.md section 3): whatever plays or
+# reads signed games with it (the arena, the review) lives in study/.
+ONLY = {"ai": {"engine", "ai", "errors"}}
 # Third-party libraries each belong to one module (or layer) only.
 OWNER = {
     "msgpack": ("wire/codec.py",),
@@ -57,6 +70,8 @@ def test_imports_point_downwards(path):
             if target in ("__init__",):
                 continue
             assert RANK[target] < RANK[own] or target == own, f"upward import: {where}"
+            if own in ONLY:
+                assert target in ONLY[own], f"{own}/ imports only {sorted(ONLY[own])}: {where}"
         elif top in OWNER:
             assert rel.startswith(OWNER[top]), f"{top} belongs to {OWNER[top]}: {where}"
         if own == "engine":
@@ -169,3 +184,35 @@ def test_the_kernel_names_no_god(name):
 
     named = [g for g in ALL_GOD_NAMES if re.search(rf"\b{g}\b", text)]
     assert not named, f"engine/{name}.py names {named}: a god's rule belongs in engine/gods/"
+
+
+def _package_graph(layer: str) -> dict[str, set[str]]:
+    """Each module of ``layer`` and the modules of the same layer it imports (anywhere)."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted((PACKAGE / layer).glob("*.py")):
+        name = f"santorini_p2p.{layer}.{path.stem}"
+        graph[name] = {
+            n for n, _ in _imports(path) if n.startswith(f"santorini_p2p.{layer}.") and n != name
+        }
+    return graph
+
+
+# The engine has its own check above (run-time imports of every module, packages too).
+@pytest.mark.parametrize("layer", ["wire", "ai", "replay", "study", "net", "ui"])
+def test_no_import_circle_inside_a_layer(layer):
+    graph = _package_graph(layer)
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                circle = trail[trail.index(nxt) :] if nxt in trail else trail
+                pytest.fail(f"import circle: {' -> '.join([*circle, nxt])}")
+            if nxt in graph and not state.get(nxt):
+                visit(nxt, [*trail, nxt])
+        state[node] = 2
+
+    for node in graph:
+        if not state.get(node):
+            visit(node, [node])

@@ -400,3 +400,45 @@ def test_a_local_game_with_long_names_reads_on_a_small_phone(browser, tmp_path):
         assert not [e for e in browser.events if e["method"] == "Runtime.exceptionThrown"]
     finally:
         browser.call("Emulation.clearDeviceMetricsOverride")
+
+
+@pytest.fixture(scope="module")
+def reviewed(browser: DevTools, timeline: Timeline, tmp_path_factory: pytest.TempPathFactory):
+    """The page with an engine review: every third turn marked, the best turn made up."""
+    from santorini_p2p.replay.review import Review, ReviewedTurn
+    from santorini_p2p.study.review import game_turns
+
+    positions, turns, _ = game_turns(timeline)
+    marks = (None, "mistake", "blunder")
+    judged = tuple(
+        ReviewedTurn(k + 1, p.to_move, str(t), f"best{k}", 0.5, 0.25, marks[k % 3])
+        for k, (p, t) in enumerate(zip(positions, turns, strict=False))
+    )
+    review = Review("0" * 64, "hard", 1.0, judged, ())
+    path = tmp_path_factory.mktemp("html") / "reviewed.html"
+    path.write_text(export_html(timeline, review=review), encoding="utf-8")
+    browser.events.clear()
+    browser.call("Page.navigate", url=path.as_uri())
+    browser.wait_event("Page.loadEventFired")
+    assert browser.eval("document.body.dataset.ready") == "1"
+    return browser, judged
+
+
+def test_review_graph_marks_and_best_turn_in_the_page(reviewed):
+    tools, judged = reviewed
+    dots = tools.eval("Array.from(document.querySelectorAll('#graph circle')).map(c=>c.dataset.i)")
+    assert len(dots) == sum(1 for t in judged if t.mark)
+    tools.eval(
+        f"document.querySelector('#graph circle[data-i=\"{dots[0]}\"]')"
+        ".dispatchEvent(new MouseEvent('click',{bubbles:true}))"
+    )
+    assert step(tools) == int(dots[0])
+    status = tools.eval("document.getElementById('status').textContent")
+    assert "mistake" in status
+    assert "best best1" in status
+    cursor = tools.eval("document.getElementById('evcur').getAttribute('x1')")
+    assert float(cursor) > 0
+    marked = tools.eval("document.querySelectorAll('#turns .mark-blunder').length")
+    assert marked == sum(1 for t in judged if t.mark == "blunder")
+    errors = [e for e in tools.events if e["method"] == "Runtime.exceptionThrown"]
+    assert errors == []

@@ -26,11 +26,10 @@ from santorini_p2p.replay.export_text import (
     export_text,
     load_timeline,
     read_text,
-    verify_text,
 )
 from santorini_p2p.replay.svg import board_svg
 from santorini_p2p.replay.timeline import read_timeline
-from santorini_p2p.replay.verify import verify_bytes
+from santorini_p2p.replay.verify import verify_bytes, verify_text
 from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.log import Validator, encode_frames
 from santorini_p2p.wire.script import play_script

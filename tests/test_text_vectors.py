@@ -14,9 +14,9 @@ from santorini_p2p.replay.export_text import (
     check_text,
     export_text,
     read_text,
-    verify_text,
 )
 from santorini_p2p.replay.timeline import read_timeline
+from santorini_p2p.replay.verify import verify_text
 
 PROTOCOL = Path(__file__).resolve().parent.parent / "protocol"
 DOC = json.loads((PROTOCOL / "vectors" / "text-export.json").read_text(encoding="utf-8"))

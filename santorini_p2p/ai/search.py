@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import Final, Protocol
 
 from santorini_p2p.ai.evaluate import WIN, evaluate, threat_squares
+from santorini_p2p.ai.mate import MAX_TURNS, result_text, solve
 from santorini_p2p.ai.opening import choose_setup
 from santorini_p2p.engine import (
     DOME,
@@ -45,6 +46,7 @@ __all__ = [
     "analyse",
     "choose_action",
     "find_level",
+    "forced_turns",
 ]
 
 CLOCK_MARGIN_MS: Final = 1_000
@@ -88,6 +90,8 @@ _LEVELS: Final = MappingProxyType(
     }
 )
 
+PROOF_THINK_S: Final = 5.0
+"""The proof search's own time in ``analyse`` when the caller gives no budget (seconds)."""
 _MATE: Final = WIN - 1000
 """Scores beyond this are forced wins or losses."""
 _INF: Final = 10 * WIN
@@ -117,6 +121,12 @@ class Analysis:
     players) wins; ``mate`` is ``+n`` for a forced win whose winning turn is the ``n``-th
     turn from now (counting every player's turns), ``-n`` for a forced loss, or None.
     ``pv`` is the principal variation, starting with ``best``; ``score`` the raw evaluation.
+
+    ``forced`` says the same as ``mate`` in the mover's own turns, as chess counts "mate in
+    n": ``+n`` wins with the mover's ``n``-th turn (1: a winning turn now), ``-n`` loses after
+    the mover's ``n``-th turn (1: every turn lets the other side win at once). Within
+    ``MAX_TURNS`` turns it is exact, proved by ``mate.solve``; further away it is what the
+    search proved, a bound (the win or loss may come sooner). ``result`` says it in words.
     """
 
     best: Action
@@ -126,6 +136,12 @@ class Analysis:
     pv: tuple[Action, ...]
     nodes: int
     score: int
+    forced: int | None = None
+
+    @property
+    def result(self) -> str | None:
+        """The forced result in words ("win in 3", "loss in 1"), or None."""
+        return None if self.forced is None else result_text(self.forced)
 
 
 class _Abort(Exception):
@@ -487,6 +503,18 @@ def _probability(score: int) -> float:
     return 1.0 / (1.0 + math.exp(-score / 300.0))
 
 
+def forced_turns(position: Position, mate: int) -> int:
+    """Count a forced result of ``mate`` plies (as in ``Analysis.mate``) in the mover's turns.
+
+    With two sides the turns alternate; with 3 players every third turn is the mover's (as
+    long as nobody is eliminated).
+    """
+    cycle = 2 if position.sides == 2 else 3
+    if mate > 0:
+        return (mate + cycle - 1) // cycle
+    return -((-mate + cycle - 2) // cycle)
+
+
 def analyse(
     position: Position,
     level: str = "hard",
@@ -500,6 +528,12 @@ def analyse(
 
     The budgets, ``stop`` and ``clock`` work as for ``choose_action``; the search itself is
     deterministic (no random tie-breaks), so a node budget gives a repeatable answer.
+
+    First a proof search (``mate.solve``, with three quarters of the time budget, or the node
+    budget) looks for a forced result within ``MAX_TURNS`` turns; what it proves is exact,
+    and its best turn keeps the result (a win's best turn wins). Otherwise the level's search
+    runs with the rest of the budget. With neither budget given, the proof search has up to
+    ``PROOF_THINK_S`` seconds of its own and the level's search its usual time after it.
 
     In the setup phase the best action is the level's choice, with no search behind it.
 
@@ -515,6 +549,31 @@ def analyse(
         return Analysis(best, 0.5, None, 0, (best,), 0, 0)
     if not generate_turns(position):
         raise ValueError(f"no legal action: {position}")
+    budget = think if think is not None else (lv.think if nodes is None else None)
+    own = think is None and nodes is None
+    proof_time = budget * 3 / 4 if budget is not None else None
+    if own and budget is not None:
+        proof_time = max(PROOF_THINK_S, proof_time or 0.0)
+    start = clock()
+    proof, _ = solve(position, MAX_TURNS, nodes=nodes, think=proof_time, stop=stop, clock=clock)
+    if proof is not None:
+        n = proof.turns
+        plies = 2 * n - 1 if n > 0 else 2 * n
+        score = WIN - plies if n > 0 else -WIN - plies
+        return Analysis(
+            proof.best,
+            1.0 if n > 0 else 0.0,
+            plies,
+            abs(plies),
+            (proof.best,),
+            proof.nodes,
+            score,
+            n,
+        )
+    if budget is not None:
+        # The level's own node cap still applies when no budget was given.
+        nodes = nodes if nodes is not None or think is not None else lv.nodes
+        think = budget if own else max(0.0, budget - (clock() - start))
     r = _search(position, lv, rng, think, nodes, stop, clock)
     mate: int | None = None
     if r.score > _MATE:
@@ -522,4 +581,5 @@ def analyse(
     elif r.score < -_MATE:
         mate = -(WIN + r.score)
     pv: tuple[Action, ...] = r.pv
-    return Analysis(r.best, _probability(r.score), mate, r.depth, pv, r.nodes, r.score)
+    forced = forced_turns(position, mate) if mate is not None else None
+    return Analysis(r.best, _probability(r.score), mate, r.depth, pv, r.nodes, r.score, forced)

@@ -12,7 +12,7 @@ from santorini_p2p.engine import Position, format_position
 
 if TYPE_CHECKING:
     from santorini_p2p.ai import Analysis
-    from santorini_p2p.ai.arena import GameRecord
+    from santorini_p2p.study.arena import GameRecord
 
 __all__ = ["add_commands"]
 
@@ -25,6 +25,7 @@ def _analysis_json(p: Position, level: str, a: Analysis) -> str:
             "best": str(a.best),
             "win": round(a.win, 4),
             "mate": a.mate,
+            "result": a.result,
             "score": a.score,
             "depth": a.depth,
             "nodes": a.nodes,
@@ -47,9 +48,10 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     if args.json:
         print(_analysis_json(p, args.level, a))
         return 0
-    if a.mate is not None:
-        kind = "win" if a.mate > 0 else "loss"
-        value = f"forced {kind} in {abs(a.mate)} turn{'s' if abs(a.mate) != 1 else ''}"
+    if a.forced is not None:
+        # Counted in the mover's own turns, as the JSON's "result" ("mate" counts plies).
+        n = abs(a.forced)
+        value = f"forced {'win' if a.forced > 0 else 'loss'} in {n} turn{'s' if n != 1 else ''}"
     else:
         value = f"win probability {a.win:.0%} (score {a.score:+d})"
     print(f"evaluation: {value} for seat {p.to_move + 1}")
@@ -61,7 +63,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
 
 def _save_game(directory: str, record: GameRecord) -> None:
     """Write one arena game as a replay file (the signed log) into ``directory``."""
-    from santorini_p2p.ai.arena import signed_log
+    from santorini_p2p.study.arena import signed_log
     from santorini_p2p.wire.log import encode_frames
 
     path = Path(directory) / f"game-{record.spec.index + 1:04d}.sntr"
@@ -71,7 +73,7 @@ def _save_game(directory: str, record: GameRecord) -> None:
 def _cmd_arena(args: argparse.Namespace) -> int:
     import os
 
-    from santorini_p2p.ai.arena import elo_text, run, schedule, tally
+    from santorini_p2p.study.arena import elo_text, run, schedule, tally
 
     if args.games < 1:
         raise UsageError(f"games: expected a whole number of at least 1, got {args.games}")
@@ -129,16 +131,24 @@ def add_commands(sub: Subparsers) -> None:
         help="find the best turn and evaluate a position",
         description="Search a position: print its evaluation (a win probability or a forced "
         "win or loss in N turns), the depth reached and the best line. The last line is the "
-        "best turn's text.",
+        "best turn's text. N counts the mover's own turns (win in 1: a winning turn now; loss "
+        "in 1: every turn lets the opponent win at once) and is exact up to 3, proved by a "
+        "complete search; a forced win's best turn wins.",
     )
     p.add_argument("position", help="a position string")
     p.add_argument("--level", choices=LEVELS, default="hard", help="search level (default hard)")
-    p.add_argument("--think", type=float, metavar="S", help="seconds to search (default 2)")
+    p.add_argument(
+        "--think",
+        type=float,
+        metavar="S",
+        help="seconds to search (default: up to 5 proving forced results, then 2)",
+    )
     p.add_argument("--nodes", type=int, metavar="N", help="node budget (repeatable results)")
     p.add_argument(
         "--json",
         action="store_true",
-        help='print {"best", "win", "mate", "score", "depth", "nodes", "pv", ...}',
+        help='print {"best", "win", "mate", "result", "score", "depth", "nodes", "pv", ...}: '
+        '"result" is "win in N", "loss in N" or null; "mate" counts plies (+ wins, - loses)',
     )
     p.set_defaults(handler=_cmd_analyse)
 

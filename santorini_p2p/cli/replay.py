@@ -16,6 +16,7 @@ from santorini_p2p.cli.common import (
     progress,
     read_input,
     readable_file,
+    think,
     usage,
     write_output,
 )
@@ -87,6 +88,57 @@ def _cmd_replay_show(args: argparse.Namespace) -> int:
     return show_replay(args.file, mouse=args.mouse)
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _format_eval(e: float | str) -> str:
+    return e if isinstance(e, str) else f"{e:.0%}"
+
+
+def _cmd_replay_review(args: argparse.Namespace) -> int:
+    import os
+
+    from santorini_p2p.study.review import DEFAULT_THINK, review_file
+
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
+    seconds = think(args.think) if args.think is not None else DEFAULT_THINK
+    try:
+        review, how = review_file(
+            args.file, level=args.level, think=seconds, jobs=jobs, progress=progress
+        )
+    except OSError as e:
+        raise SantoriniError(f"cannot read {args.file}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise SantoriniError(f"{args.file}: {e}") from None
+    if how.startswith("not saved"):
+        error(f"the review is {how}")
+    if args.json:
+        print(json.dumps(review.to_json()))
+        return 0
+    print(f"{'ply':>4} {'seat':>4}  {'turn':<14} {'best':<14} {'before':>10} {'after':>10}  mark")
+    for t in review.turns:
+        print(
+            f"{t.ply:>4} {t.seat + 1:>4}  {t.turn:<14} {t.best:<14} "
+            f"{_format_eval(t.eval_before):>10} {_format_eval(t.eval_after):>10}  {t.mark or ''}"
+        )
+    for p in review.players:
+        counts = [
+            _count(p.turns, "turn", "turns"),
+            _count(p.inaccuracies, "inaccuracy", "inaccuracies"),
+            _count(p.mistakes, "mistake", "mistakes"),
+            _count(p.blunders, "blunder", "blunders"),
+            _count(p.missed_wins, "missed win", "missed wins"),
+        ]
+        print(
+            f"seat {p.seat + 1} {p.name}: {', '.join(counts)}, "
+            f"average loss {p.average_loss:.1f} points"
+        )
+    return 0
+
+
 # -- sharing replays (replay/export_*.py) -------------------------------------------------------
 
 
@@ -119,7 +171,8 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
 
     fmt = _export_format(args)
     output_target(args.output, args.force)
-    t = load_timeline(read_input(args.file))
+    data = read_input(args.file)
+    t = load_timeline(data)
     if t.header is None:
         raise SantoriniError(f"{args.file}: {t.verification}; nothing to export")
     n = len(t.steps)
@@ -131,8 +184,11 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
         text = export_text(t)
     elif fmt == "html":
         from santorini_p2p.replay.export_html import export_html
+        from santorini_p2p.replay.review import load_review, review_path
 
-        text = export_html(t, step=args.ply)
+        # The engine review stored beside the replay (replay review), if it is of these bytes.
+        review = load_review(review_path(args.file), data) if t.ok else None
+        text = export_html(t, step=args.ply, review=review)
     elif fmt == "json":
         from santorini_p2p.replay.export_json import export_json
 
@@ -212,7 +268,8 @@ def _add_export_commands(actions: Subparsers) -> None:
         description="Export a replay file (or a .santorini.txt text export) to standard output "
         "or -o OUT, in the --format given or else the one OUT's extension names: text (tags, "
         "numbered actions and the signed log, armoured), html (one self-contained page that "
-        "steps through the game offline), json (every record decoded), svg (the board after "
+        "steps through the game offline, with the engine review stored beside FILE by replay "
+        "review, if any), json (every record decoded), svg (the board after "
         "step --ply N). A file that fails verification is exported up to its first bad record, "
         "says so, and the command exits 1.",
     )
@@ -296,4 +353,36 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument("file", metavar="FILE", help="a replay file")
     p.add_argument("--no-mouse", dest="mouse", action="store_false", help="ignore the mouse")
     p.set_defaults(handler=_cmd_replay_show)
+
+    p = actions.add_parser(
+        "review",
+        help="judge every turn of a replay with the computer player",
+        description="Verify a replay file, then search every position of its game: per turn "
+        "the evaluation before and after it (from the mover's side: a win probability, or "
+        "'win in N'/'loss in N' in the turns of the side that wins), the engine's best turn "
+        "and a mark: 'blunder' (the opponent has a forced win after the turn, and the mover "
+        "had a turn that avoided it), 'missed win' (a forced win let go), 'mistake' (the win "
+        "probability fell by 20 points or more), 'inaccuracy' (10 or more); then each "
+        "player's counts. The review is stored beside the replay (FILE.review.json, never "
+        "in the signed log) and reused while the replay's bytes, level and think time are "
+        "the same. Progress goes to standard error. Games of 3 players cannot be reviewed.",
+    )
+    p.add_argument("file", metavar="FILE", help="a replay file or its text export")
+    p.add_argument(
+        "--level",
+        choices=("easy", "medium", "hard"),
+        default="hard",
+        help="search level (default hard)",
+    )
+    p.add_argument(
+        "--think", type=float, metavar="S", help="seconds of search per position (default 1)"
+    )
+    p.add_argument("--jobs", type=int, metavar="N", help="processes (default: the number of cores)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"turns": [{"ply", "seat", "turn", "best", "eval_before", "eval_after", '
+        '"mark"}, ...], "players": [...]}',
+    )
+    p.set_defaults(handler=_cmd_replay_review)
     _add_export_commands(actions)

@@ -5,6 +5,11 @@ small script, the style sheet, the game as JSON, and the text export (the signed
 Its Content-Security-Policy forbids every fetch, so no request leaves the page. Buttons, the
 arrow keys (Home/End too), a slider and the turn list step through the game; the players
 panel shows names, fingerprints, gods with their powers and clocks at each step.
+
+Given the game's engine review (``replay.review``), the page also draws the evaluation graph
+(the first side's win probability after each turn, the marked turns as dots; a click goes to
+the turn, hovering shows the engine's best turn), marks the turn list (?! inaccuracy,
+? mistake, ?? blunder, (missed win)) and says the best turn and evaluations under the board.
 """
 
 from __future__ import annotations
@@ -14,8 +19,9 @@ from html import escape
 from typing import Final
 
 from santorini_p2p import __version__
-from santorini_p2p.engine import GODS
+from santorini_p2p.engine import GODS, Phase
 from santorini_p2p.replay.export_text import export_text
+from santorini_p2p.replay.review import Review, win_probability
 from santorini_p2p.replay.svg import LEVEL_COLOURS, MARK_COLOUR, WORKER_COLOURS, board_svg
 from santorini_p2p.replay.timeline import Timeline, format_seconds, squares_of
 
@@ -71,6 +77,9 @@ overflow-wrap:anywhere}.key{font-family:monospace;overflow-wrap:anywhere;word-br
 pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:11px;background:var(--panel);
 padding:8px;border-radius:6px;max-height:50vh;overflow:auto}
 details{margin-top:10px}summary{cursor:pointer;color:var(--dim)}
+#graph{width:100%;height:auto;display:block;max-width:560px;margin-top:8px;cursor:pointer}
+.mark-inaccuracy{color:#facc15}.mark-mistake{color:#fb923c}.mark-blunder{color:#f87171}
+.mark-missed{color:#c084fc}
 """
 
 _SCRIPT: Final = """
@@ -142,7 +151,12 @@ function show(i){
   else{var who2=D.players[s[4]].name;
     var took=s[7]!==null?" \\u00b7 took "+secs(s[7]):"";
     st.textContent=i+" / "+N+" \\u00b7 seat "+s[1]+" ("+who2+"): "+s[3]+took;
-    if(i===N&&D.result)st.textContent+=" \\u00b7 "+D.result;}
+    if(i===N&&D.result)st.textContent+=" \\u00b7 "+D.result;
+    var rv=D.review&&D.review.turns[String(i)];
+    if(rv)st.textContent+=" \\u00b7 "+(rv[0]?rv[0]+" \\u00b7 ":"")+"best "+rv[1]+
+      " \\u00b7 "+rv[2]+" \\u2192 "+rv[3];}
+  if(D.review){var cx=String(D.review.x[i]),ln=document.getElementById("evcur");
+    ln.setAttribute("x1",cx);ln.setAttribute("x2",cx);}
   slider.value=i;
   for(var b=0;b<buttons.length;b++)buttons[b].classList.toggle("cur",b===i-1);
   if(i>0){var bt=buttons[i-1];var top=bt.offsetTop-list.offsetTop;
@@ -155,6 +169,9 @@ document.getElementById("next").onclick=function(){show(cur+1);};
 document.getElementById("last").onclick=function(){show(N);};
 slider.addEventListener("input",function(){show(+slider.value);});
 list.addEventListener("click",function(e){var t=e.target.closest("button");
+  if(t)show(+t.getAttribute("data-i"));});
+var graph=document.getElementById("graph");
+if(graph)graph.addEventListener("click",function(e){var t=e.target.closest("[data-i]");
   if(t)show(+t.getAttribute("data-i"));});
 document.addEventListener("keydown",function(e){
   if(e.target===slider||e.altKey||e.ctrlKey||e.metaKey)return;
@@ -173,7 +190,7 @@ def _json_script(value: object) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _data(t: Timeline, step: int) -> dict[str, object]:
+def _data(t: Timeline, step: int, review: Review | None = None) -> dict[str, object]:
     h = t.header
     start = t.start
     players = t.players
@@ -191,6 +208,7 @@ def _data(t: Timeline, step: int) -> dict[str, object]:
         "bank": bank,
         "result": t.result_text if t.result is not None else "",
         "initial": step,
+        "review": _review_data(t, review),
         "steps": [
             [
                 s.position_text,
@@ -207,13 +225,125 @@ def _data(t: Timeline, step: int) -> dict[str, object]:
     }
 
 
+_MARK_SIGN: Final = {
+    "inaccuracy": ("?!", "mark-inaccuracy"),
+    "mistake": ("?", "mark-mistake"),
+    "blunder": ("??", "mark-blunder"),
+    "missed win": ("(missed win)", "mark-missed"),
+}
+_GRAPH_W: Final = 560
+_GRAPH_H: Final = 120
+
+
+def _eval_text(e: float | str) -> str:
+    return e if isinstance(e, str) else f"{round(100 * e)}%"
+
+
+def _turn_steps(t: Timeline) -> list[int]:
+    """The step number of each turn of play, in order (the plies a review counts)."""
+    out: list[int] = []
+    before = t.start
+    for s in t.steps:
+        if s.kind == "act" and before is not None and before.phase is Phase.PLAY:
+            out.append(s.number)
+        before = s.position
+    return out
+
+
+def _review_notes(t: Timeline, review: Review | None) -> dict[str, list[str]] | None:
+    """Per turn's step number: its mark, the best turn, the evaluations before and after."""
+    if review is None:
+        return None
+    numbers = _turn_steps(t)
+    if len(numbers) != len(review.turns):
+        return None
+    return {
+        str(number): [r.mark or "", r.best, _eval_text(r.eval_before), _eval_text(r.eval_after)]
+        for r, number in zip(review.turns, numbers, strict=True)
+    }
+
+
+def _review_data(t: Timeline, review: Review | None) -> dict[str, object] | None:
+    """The review for the page's script: the notes, and the graph's x at each step."""
+    notes = _review_notes(t, review)
+    if notes is None:
+        return None
+    numbers = _turn_steps(t)
+    x: list[float] = []
+    ply = 0
+    for i in range(len(t.steps) + 1):
+        while ply < len(numbers) and numbers[ply] <= i:
+            ply += 1
+        x.append(_graph_x(ply, len(numbers)))
+    return {"turns": notes, "x": x}
+
+
+def _graph_x(ply: int, plies: int) -> float:
+    return round(_GRAPH_W * ply / max(1, plies), 1)
+
+
+def _graph(t: Timeline, review: Review | None) -> str:
+    """The evaluation graph: the first side's win probability after each turn, as an SVG."""
+    if review is None or len(_turn_steps(t)) != len(review.turns):
+        return ""
+    numbers = _turn_steps(t)
+    four = t.start is not None and t.start.players == 4
+    plies = len(review.turns)
+    points = [(0.0, _GRAPH_H / 2)]
+    spots = []
+    for k, (r, number) in enumerate(zip(review.turns, numbers, strict=True)):
+        side = r.seat & 1 if four else r.seat
+        value = win_probability(r.eval_after)
+        first = value if side == 0 else 1.0 - value
+        pad = 6
+        x, y = _graph_x(k + 1, plies), round(pad + (_GRAPH_H - 2 * pad) * (1.0 - first), 1)
+        points.append((x, y))
+        tip = (
+            f"{k + 1}. seat {r.seat + 1}: {r.turn}{' (' + r.mark + ')' if r.mark else ''} "
+            f"\u00b7 best {r.best} \u00b7 {_eval_text(r.eval_before)} -> "
+            f"{_eval_text(r.eval_after)}"
+        )
+        width = _GRAPH_W / plies
+        spots.append(
+            f'<rect data-i="{number}" x="{x - width:.1f}" y="0" width="{width:.1f}" '
+            f'height="{_GRAPH_H}" fill="transparent"><title>{escape(tip)}</title></rect>'
+        )
+        if r.mark:
+            colour = {"inaccuracy": "#facc15", "mistake": "#fb923c", "blunder": "#f87171"}.get(
+                r.mark, "#c084fc"
+            )
+            spots.append(
+                f'<circle data-i="{number}" cx="{x}" cy="{y}" r="4" fill="{colour}">'
+                f"<title>{escape(tip)}</title></circle>"
+            )
+    line = " ".join(f"{x},{y}" for x, y in points)
+    area = f"0,{_GRAPH_H} {line} {points[-1][0]},{_GRAPH_H}"
+    name = t.players[0].name if t.players else "seat 1"
+    return (
+        f'<svg id="graph" viewBox="0 0 {_GRAPH_W} {_GRAPH_H}" xmlns="http://www.w3.org/2000/svg" '
+        f'role="img" aria-label="evaluation graph"><title>{escape(name)}\u2019s side: win '
+        "probability after each turn (engine review)</title>"
+        f'<rect width="{_GRAPH_W}" height="{_GRAPH_H}" fill="#262626"/>'
+        f'<polygon points="{area}" fill="#e6e6e6" opacity="0.25"/>'
+        f'<line x1="0" y1="{_GRAPH_H / 2}" x2="{_GRAPH_W}" y2="{_GRAPH_H / 2}" '
+        'stroke="#3a3a3a"/>'
+        f'<polyline points="{line}" fill="none" stroke="#e6e6e6" stroke-width="1.5"/>'
+        f'<line id="evcur" x1="0" y1="0" x2="0" y2="{_GRAPH_H}" stroke="#facc15"/>'
+        + "".join(spots)
+        + "</svg>"
+    )
+
+
 def _players_title(t: Timeline) -> str:
     names = [p.name for p in t.players]
     return " vs ".join(names) if names else "an unreadable game"
 
 
-def export_html(t: Timeline, *, step: int | None = None) -> str:
-    """Return the page for ``t``, opened at ``step`` (default: the last)."""
+def export_html(t: Timeline, *, step: int | None = None, review: Review | None = None) -> str:
+    """Return the page for ``t``, opened at ``step`` (default: the last), with its ``review``.
+
+    A review whose turns are not the game's (another game) is left out.
+    """
     n = len(t.steps)
     at = n if step is None else max(0, min(n, step))
     h = t.header
@@ -247,11 +377,21 @@ def export_html(t: Timeline, *, step: int | None = None) -> str:
             f"({len(t.records)} record{'' if len(t.records) == 1 else 's'})."
         )
         css = "bad"
-    items = "".join(
-        f'<li><button data-i="{s.number}">{s.number}. seat {s.seat + 1}: {escape(s.text)}'
-        "</button></li>"
-        for s in t.steps
-    )
+    notes = _review_notes(t, review)
+    items = ""
+    for s in t.steps:
+        judged = notes.get(str(s.number)) if notes is not None else None
+        sign, tip = "", ""
+        if judged is not None:
+            mark, best, before, after = (escape(x) for x in judged)
+            tip = f' title="best {best} \u00b7 {before} -> {after}"'
+            if mark:
+                text, css_class = _MARK_SIGN[judged[0]]
+                sign = f' <span class="{css_class}">{escape(text)}</span>'
+        items += (
+            f'<li><button data-i="{s.number}"{tip}>{s.number}. seat {s.seat + 1}: '
+            f"{escape(s.text)}{sign}</button></li>"
+        )
     if not t.ok:
         items += f'<li class="bad">!! {escape(t.verification)}</li>'
     rows = "".join(
@@ -290,6 +430,7 @@ def export_html(t: Timeline, *, step: int | None = None) -> str:
 <button id="last" title="last (End)" aria-label="last">\u25b6|</button>
 <input id="slider" type="range" min="0" max="{n}" value="{at}" aria-label="step"></div>
 <div id="status"></div>
+{_graph(t, review) if notes is not None else ""}
 <p class="meta">levels {legend} \u00b7 <span style="color:{MARK_COLOUR}">\u25a1</span> squares
 of the last action \u00b7 keys: Left/Right, Home/End</p>
 </section><section>
@@ -303,7 +444,7 @@ this page was made; to check it yourself, save the signed record below as a
 <p class="meta">{_DOT.join(facts)}</p>
 {_SLOT}
 </section></main>
-<script type="application/json" id="game">{_json_script(_data(t, at))}</script>
+<script type="application/json" id="game">{_json_script(_data(t, at, review))}</script>
 <script>{_SCRIPT}</script>
 </body></html>
 """

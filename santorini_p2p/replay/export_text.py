@@ -2,7 +2,7 @@
 
 The readable part (tag lines, then one numbered line per action) is written from the log,
 and the whole signed log follows in base64 between ``BEGIN``/``END`` lines, so the text alone
-restores the exact replay file (``read_text``) and verifies it (``verify_text``). A reader
+restores the exact replay file (``read_text``), which ``verify.verify_text`` verifies. A reader
 rebuilds the readable part from the log and compares them line by line: an edit to a move
 without the log, or to the log, is reported with its line.
 """
@@ -21,7 +21,6 @@ from santorini_p2p.replay.timeline import (
     format_clock,
     read_timeline,
 )
-from santorini_p2p.replay.verify import Verdict
 
 __all__ = [
     "ARMOUR_WIDTH",
@@ -30,6 +29,7 @@ __all__ = [
     "TextReplay",
     "TextReplayError",
     "check_text",
+    "compare_text",
     "export_text",
     "is_text",
     "load_timeline",
@@ -37,7 +37,6 @@ __all__ = [
     "read_text",
     "readable_lines",
     "tag_lines",
-    "verify_text",
 ]
 
 BEGIN_LINE: Final = "-----BEGIN SANTORINI REPLAY-----"
@@ -224,7 +223,7 @@ def _same(got: str, want: str) -> bool:
     return got == want
 
 
-def _compare(tr: TextReplay, t: Timeline) -> None:
+def compare_text(tr: TextReplay, t: Timeline) -> None:
     """Raise ``TextReplayError`` at the first readable line that differs from the log's."""
     want = readable_lines(t)
     moves = len(want) - len(t.steps)
@@ -254,40 +253,8 @@ def check_text(data: bytes) -> tuple[TextReplay, Timeline]:
     """
     tr = read_text(data)
     t = read_timeline(tr.data)
-    _compare(tr, t)
+    compare_text(tr, t)
     return tr, t
-
-
-def verify_text(data: bytes, name: str = "<text>") -> Verdict:
-    """Verify a text export: the armoured log, then the readable part against it.
-
-    The verdict reads as ``verify_bytes`` gives it for the replay file inside, and a bad
-    record also names the armour lines that hold it.
-    """
-    try:
-        tr = read_text(data)
-    except TextReplayError as e:
-        return Verdict(name, False, error=e.reason, kind="TextReplayError")
-    t = read_timeline(tr.data)
-    if not t.ok:
-        # No record number: the file's magic or version, in the first armour line.
-        first, last = (tr.begin + 1,) * 2 if t.bad_record is None else tr.lines_of(t.bad_record)
-        extra = f" (line {first})" if first == last else f" (lines {first}-{last})"
-        return Verdict(name, False, error=t.error + extra, record=t.bad_record, kind=t.error_kind)
-    try:
-        _compare(tr, t)
-    except TextReplayError as e:
-        return Verdict(name, False, error=e.reason, record=e.record_index, kind="TextReplayError")
-    return Verdict(
-        name,
-        True,
-        players=tuple(p.name for p in t.players),
-        fingerprints=tuple(p.fingerprint for p in t.players),
-        gods=tuple(p.god or "-" for p in t.players),
-        result=t.result_text,
-        turns=t.turns,
-        records=len(t.records),
-    )
 
 
 def load_timeline(data: bytes) -> Timeline:

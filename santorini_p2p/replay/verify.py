@@ -6,6 +6,8 @@ Public API:
   record and why), with ``line()`` for the one-line report and ``to_json()``;
 - ``verify_bytes(data, name) -> Verdict`` and ``verify_file(path) -> Verdict``: never raise
   for bad input; the verdict says what is wrong;
+- ``verify_text(data, name) -> Verdict``: a text export (SPEC.md 14), its armoured log and
+  then its readable part against the log;
 - ``verify_files(paths, jobs) -> Iterator[Verdict]``: in the order given, with ``jobs``
   worker processes (1: in this process).
 """
@@ -20,10 +22,19 @@ from pathlib import Path
 from typing import Final
 
 from santorini_p2p.errors import ReplayError
+from santorini_p2p.replay.export_text import TextReplayError, compare_text, is_text, read_text
+from santorini_p2p.replay.timeline import read_timeline
 from santorini_p2p.wire.identity import fingerprint
 from santorini_p2p.wire.log import MAX_RECORDS, Validator, read_log
 
-__all__ = ["MAX_FILE_BYTES", "Verdict", "verify_bytes", "verify_file", "verify_files"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "Verdict",
+    "verify_bytes",
+    "verify_file",
+    "verify_files",
+    "verify_text",
+]
 
 MAX_FILE_BYTES: Final = 5 + MAX_RECORDS * (4 + 4096)
 """The largest replay file a reader need accept (SPEC.md section 9)."""
@@ -96,8 +107,6 @@ def _result_text(v: Validator) -> str:
 
 def verify_bytes(data: bytes, name: str = "<bytes>") -> Verdict:
     """Verify the replay file (or text export, SPEC.md 14) ``data``; ``name`` names it."""
-    from santorini_p2p.replay.export_text import is_text, verify_text
-
     if is_text(data):
         return verify_text(data, name)
     try:
@@ -119,6 +128,38 @@ def verify_bytes(data: bytes, name: str = "<bytes>") -> Verdict:
         result=_result_text(v),
         turns=v.turns,
         records=v.next_seq,
+    )
+
+
+def verify_text(data: bytes, name: str = "<text>") -> Verdict:
+    """Verify a text export: the armoured log, then the readable part against it.
+
+    The verdict reads as ``verify_bytes`` gives it for the replay file inside, and a bad
+    record also names the armour lines that hold it.
+    """
+    try:
+        tr = read_text(data)
+    except TextReplayError as e:
+        return Verdict(name, False, error=e.reason, kind="TextReplayError")
+    t = read_timeline(tr.data)
+    if not t.ok:
+        # No record number: the file's magic or version, in the first armour line.
+        first, last = (tr.begin + 1,) * 2 if t.bad_record is None else tr.lines_of(t.bad_record)
+        extra = f" (line {first})" if first == last else f" (lines {first}-{last})"
+        return Verdict(name, False, error=t.error + extra, record=t.bad_record, kind=t.error_kind)
+    try:
+        compare_text(tr, t)
+    except TextReplayError as e:
+        return Verdict(name, False, error=e.reason, record=e.record_index, kind="TextReplayError")
+    return Verdict(
+        name,
+        True,
+        players=tuple(p.name for p in t.players),
+        fingerprints=tuple(p.fingerprint for p in t.players),
+        gods=tuple(p.god or "-" for p in t.players),
+        result=t.result_text,
+        turns=t.turns,
+        records=len(t.records),
     )
 
 

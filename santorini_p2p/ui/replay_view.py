@@ -4,6 +4,12 @@
 position after every record that changed it; a file that fails verification keeps every
 step up to its first bad record, which the viewer marks. ``ReplaySteps`` is the pure step
 model; ``view_replay`` is the screen around it.
+
+With the engine review stored beside the file (``santorini replay review``; only one made of
+the same bytes), the turn list carries the marks (?! inaccuracy, ? mistake, ?? blunder,
+(missed win)), a line under the board gives the evaluations before and after the turn just
+played and the engine's best turn there, and the board brackets the engine's best turn in the
+position shown.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
@@ -22,8 +29,9 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, VSplit, Window
 
-from santorini_p2p.engine import Position
+from santorini_p2p.engine import Phase, Position
 from santorini_p2p.errors import ReplayError, WireError
+from santorini_p2p.replay.review import Review, load_review, review_path
 from santorini_p2p.ui.app import STYLE
 from santorini_p2p.ui.board_view import (
     BOARD_HEIGHT,
@@ -35,7 +43,24 @@ from santorini_p2p.ui.board_view import (
 from santorini_p2p.ui.completer import squares_in
 from santorini_p2p.ui.state import SeatView
 
-__all__ = ["ReplaySteps", "Step", "load_replay", "show_replay", "view_replay", "view_replay_file"]
+__all__ = [
+    "MARK_SIGNS",
+    "ReplaySteps",
+    "Step",
+    "TurnNote",
+    "load_replay",
+    "show_replay",
+    "view_replay",
+    "view_replay_file",
+]
+
+MARK_SIGNS: Final = {
+    "inaccuracy": "?!",
+    "mistake": "?",
+    "blunder": "??",
+    "missed win": "(missed win)",
+}
+"""How the turn list writes each mark of an engine review."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +70,20 @@ class Step:
     position: Position
     text: str
     record: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnNote:
+    """The engine review of one turn: its mark, the best turn, the evaluations (as text)."""
+
+    mark: str | None
+    best: str
+    before: str
+    after: str
+
+
+def _eval_text(e: float | str) -> str:
+    return e if isinstance(e, str) else f"{round(100 * e)}%"
 
 
 @dataclass(slots=True)
@@ -67,6 +106,45 @@ class ReplaySteps:
     bad_reason: str = ""
     empty: bool = False
     index: int = field(default=0)
+    notes: dict[int, TurnNote] = field(default_factory=dict)
+    """The engine review of each turn, by the index of the step it leads to."""
+
+    def attach_review(self, review: Review) -> bool:
+        """Show ``review`` with the steps; False (and nothing shown) if its turns are not these."""
+        indexes = [
+            i
+            for i in range(1, len(self.steps))
+            if self.steps[i].text[:1] in "Habcde" and self.steps[i - 1].position.phase is Phase.PLAY
+        ]
+        if len(indexes) != len(review.turns):
+            return False
+        self.notes = {
+            i: TurnNote(r.mark, r.best, _eval_text(r.eval_before), _eval_text(r.eval_after))
+            for i, r in zip(indexes, review.turns, strict=True)
+        }
+        return True
+
+    @property
+    def best_here(self) -> str | None:
+        """The engine's best turn in the position shown, when the review has it."""
+        note = self.notes.get(self.index + 1)
+        return note.best if note is not None else None
+
+    def review_line(self) -> str:
+        """The evaluation line: the turn just played, judged, and the best turn from here."""
+        if not self.notes:
+            return ""
+        parts = []
+        note = self.notes.get(self.index)
+        if note is not None:
+            mark = f" {note.mark}" if note.mark else ""
+            parts.append(
+                f"{self.current.text}: {note.before} -> {note.after}{mark} (best {note.best})"
+            )
+        best = self.best_here
+        if best is not None:
+            parts.append(f"best here [ ]: {best}")
+        return "review: " + (" | ".join(parts) if parts else "no turn judged here")
 
     @property
     def current(self) -> Step:
@@ -91,7 +169,13 @@ class ReplaySteps:
 
     def lines(self) -> list[tuple[bool, str]]:
         """Return the turn list as ``(is_current, text)``, the bad record last when there is one."""
-        out = [(i == self.index, f"{i:>3}. {s.text}") for i, s in enumerate(self.steps) if i]
+        out = []
+        for i, s in enumerate(self.steps):
+            if not i:
+                continue
+            note = self.notes.get(i)
+            sign = f" {MARK_SIGNS[note.mark]}" if note is not None and note.mark else ""
+            out.append((i == self.index, f"{i:>3}. {s.text}{sign}"))
         if self.bad is not None:
             out.append((False, f"  !! record {self.bad}: {self.bad_reason}"))
         return out
@@ -198,7 +282,9 @@ async def view_replay(model: ReplaySteps, *, mouse: bool = False) -> None:
     def board() -> StyleAndTextTuples:
         step = model.current
         last = frozenset(squares_in(step.text)) if step.text[:1] in "Habcde" else frozenset()
-        return render_board(step.position, Marks(chosen=last))
+        best = model.best_here
+        targets = frozenset(squares_in(best)) if best is not None else frozenset()
+        return render_board(step.position, Marks(targets=targets, chosen=last - targets))
 
     def panel() -> StyleAndTextTuples:
         p = model.current.position
@@ -267,6 +353,7 @@ async def view_replay(model: ReplaySteps, *, mouse: bool = False) -> None:
                     right,
                 ]
             ),
+            Window(FormattedTextControl(lambda: [("", model.review_line())]), height=1),
             Window(),
             Window(FormattedTextControl(footer), height=1),
         ]
@@ -291,8 +378,17 @@ async def view_replay_file(path: str, *, mouse: bool = False) -> str | None:
     model = load_replay(data, path)
     why = _nothing_to_show(model, path)
     if why is None:
+        _attach_stored_review(model, path, data)
         await view_replay(model, mouse=mouse)
     return why
+
+
+def _attach_stored_review(model: ReplaySteps, path: str, data: bytes) -> None:
+    """Show the engine review stored beside ``path``, if it is one of these bytes."""
+    if model.ok:
+        review = load_review(review_path(path), data)
+        if review is not None:
+            model.attach_review(review)
 
 
 def show_replay(path: str, *, mouse: bool = False) -> int:
@@ -310,5 +406,6 @@ def show_replay(path: str, *, mouse: bool = False) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(f"santorini: error: the viewer needs a terminal; {model.status}", file=sys.stderr)
         return 2
+    _attach_stored_review(model, path, data)
     asyncio.run(view_replay(model, mouse=mouse))
     return 0 if model.ok else 1
