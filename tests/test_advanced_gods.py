@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from santorini_p2p.engine import (
+    Phase,
     apply,
     apply_action,
     find_turn,
@@ -19,10 +20,18 @@ from santorini_p2p.engine import (
     square_name,
 )
 from santorini_p2p.errors import IllegalTurnError
-from tests.positions import make, texts
+from tests.positions import make as _make
+from tests.positions import texts
 
 FOUR_TOWERS = "a5=3X b5=3X d5=3X e5=3X"
 """Four complete towers (domes on level 3) along rank 5: one more ends the game for Chronus."""
+
+
+def make(cells="", seat=1, gods="-,-", flags="-"):
+    """``tests.positions.make``, checked to be in play (not a placement still due)."""
+    p = _make(cells, seat=seat, gods=gods, flags=flags)
+    assert p.phase is Phase.PLAY, f"{p} is not in play"
+    return p
 
 
 def play(p, text):
@@ -150,9 +159,9 @@ def test_s8_perimeter_is_the_16_edge_squares_and_the_9_others_the_middle(target)
 # --- Aphrodite -------------------------------------------------------------------------------
 
 
-def test_s8_aphrodite_which_workers_are_bound_is_fixed_at_the_start_of_the_turn():
-    # Charon's c3 starts next to her d4; it ferries her worker to b2 and is still bound:
-    # it must end next to b2 (or e1), no longer next to d4's old square.
+def test_s8_aphrodite_bound_workers_are_those_next_to_hers_at_the_start_of_the_turn():
+    # Charon's c3 starts next to her d4: it is bound. It ferries her worker to b2 and must
+    # then end next to b2 (or e1); d4 and d3, next to d4's old square only, are out.
     p = make("c3=A d4=B a5=A e1=B", gods="charon,aphrodite")
     t = texts(p)
     assert "c3~d4>c2^c3" in t
@@ -263,9 +272,12 @@ def test_s8_ares_removes_next_to_the_worker_that_did_not_move():
 
 
 def test_s8_ares_no_power_with_one_worker_left():
-    p = make("c3=A b3=1 c2=1 d3=1 a1=B e5=B", gods="ares,medusa")
+    p = make("c3=A d2=1 a1=B e5=B", gods="ares,medusa")
     assert texts(p)
     assert not any("-" in x for x in texts(p))
+    # With his second worker on e1 (next to d2) a removal is there.
+    q = make("c3=A e1=A d2=1 a1=B e5=B", gods="ares,medusa")
+    assert "c3>c4^c3-d2" in texts(q)
 
 
 def test_s8_ares_removal_is_not_a_build_limus_does_not_restrict_it():
@@ -390,21 +402,23 @@ def test_s8_charon_the_ferrying_worker_moves_and_may_enter_the_square_left():
 @pytest.mark.parametrize(
     ("cells", "legal"),
     [
-        ("b2=A c3=B a1=2", True),  # any level
-        ("b2=A c3=B a1=3", True),
-        ("b2=A c3=B a1=0X", False),  # a dome
-        ("b2=A c3=B a1=2X", False),
-        ("b2=A c3=B a1=A", False),  # a worker
-        ("a1=A b2=B", False),  # off the board
+        ("b2=A c3=B a1=0 e5=A e1=B", True),
+        ("b2=A c3=B a1=2 e5=A e1=B", True),  # any level
+        ("b2=A c3=B a1=3 e5=A e1=B", True),
+        ("b2=A c3=B a1=0X e5=A e1=B", False),  # a dome
+        ("b2=A c3=B a1=2X e5=A e1=B", False),
+        ("b2=A c3=B a1=A e1=B", False),  # a worker
+        ("b2=A c3=B a1=B e5=A", False),
+        ("a1=A b2=B e5=A e1=B", False),  # off the board (a1 is a corner)
+        ("a2=A b2=B e5=A e1=B", False),  # off the board (a2 is on the a-file)
     ],
 )
 def test_s8_charon_target_square_on_the_board_no_worker_no_dome_any_level(cells, legal):
-    extra = " e5=B" if cells.count("B") == 1 and "a1=A" in cells else ""
-    extra = extra or (" e5=A e1=B" if cells.count("A") == 1 else " e5=B")
-    p = make(cells + extra, gods="charon,-")
+    p = make(cells, gods="charon,-")
     ferries = {x for x in texts(p) if "~" in x}
     assert bool(ferries) == legal
     if legal:
+        assert {x.split(">")[0] for x in ferries} == {"b2~c3"}
         after = play(p, sorted(ferries)[0])
         assert after.worker_side(sq("a1")) == 1
         assert after.level(sq("a1")) == p.level(sq("a1"))
@@ -1042,7 +1056,7 @@ def test_s8_charon_ferry_moves_limuss_worker_before_the_check():
     p = make("b2=A c3=B e5=A e1=B", gods="charon,limus")
     t = texts(p)
     assert "b2~c3>c3^d4" in t
-    assert "b2~c3>c3^d4" not in texts(make("b2=A c3=B e5=A e1=B", gods="-,limus"))
+    assert "b2~c3>b3^c4" in t
     assert not any(x.startswith("b2~c3>b3^a2") for x in t)
 
 
