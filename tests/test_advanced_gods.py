@@ -11,6 +11,7 @@ from santorini_p2p.engine import (
     apply,
     apply_action,
     find_turn,
+    legal_actions,
     legal_turns,
     new_game,
     outcome,
@@ -102,6 +103,17 @@ def test_s8_forced_is_not_moved_zeus_lift_onto_level_3_does_not_win():
     assert after.worker_side(sq("c4")) == 0
     assert after.level(sq("c4")) == 3
     assert not outcome(after).over
+
+
+def test_s8_forced_is_not_moved_zeus_lift_is_no_move_up_for_athenas_flag():
+    # Athena's flag blocks moving up, not Zeus's lift: the lift is not a move.
+    p = make("c3=A a1=A e5=B e1=B c4=1", gods="zeus,athena", flags="a")
+    t = texts(p)
+    assert not any(x.startswith("c3>c4") for x in t)
+    assert "c3>d4^d4" in t
+    after = play(p, "c3>d4^d4")
+    assert after.level(sq("d4")) == 1
+    assert after.worker_side(sq("d4")) == 0
 
 
 def test_s8_complete_turns_only_a_step_with_no_possible_build_is_not_a_turn():
@@ -463,6 +475,13 @@ def test_s8_chronus_the_rest_of_the_turn_does_not_happen_no_second_build():
     after = play(p, "c3>c4^d4")
     assert after.winner == 0
     assert after.level(sq("c5")) == 0
+    # Poseidon's extra builds stop at the one that completes the fifth tower (on b1).
+    q = make(FOUR_TOWERS + " c3=B a1=B b1=3 d1=A e3=A", seat=2, gods="chronus,poseidon")
+    extra = [x.split("^")[2:] for x in of(q, "c3>c4^c3^")]
+    assert ["b1"] in extra
+    assert ["a2", "b1"] in extra
+    assert not any("b1" in e[:-1] for e in extra)
+    assert play(q, "c3>c4^c3^b1").winner == 0
 
 
 def test_s8_chronus_the_rest_of_the_turn_does_not_happen_no_removal():
@@ -562,6 +581,59 @@ def test_s8_eros_setup_his_workers_start_on_opposite_edges(squares, ok):
     else:
         with pytest.raises(IllegalTurnError, match="edge"):
             apply_action(p, action)
+
+
+def perimeter_pairs(edges):
+    """Pairs of squares (ascending) with one on each of two opposite edges, or both on the
+    perimeter when ``edges`` is None."""
+    edge = {s for s in range(25) if s % 5 in (0, 4) or s // 5 in (0, 4)}
+    north, south = set(range(20, 25)), set(range(5))
+    west, east = set(range(0, 25, 5)), set(range(4, 25, 5))
+    out = set()
+    for a in range(25):
+        for b in range(a + 1, 25):
+            if edges is None:
+                ok = a in edge and b in edge
+            else:
+                ok = any(
+                    (a in one and b in other) or (a in other and b in one)
+                    for one, other in ((north, south), (west, east))
+                )
+            if ok:
+                out.add((a, b))
+    return out
+
+
+def test_s8_eros_setup_legal_placements_are_exactly_the_opposite_edge_pairs():
+    p = new_game(2, "random", drawn=("eros", "pan"))
+    placed = {a.squares for a in legal_actions(p)}
+    assert placed == perimeter_pairs(edges=True)
+
+
+def test_s8_bia_setup_legal_placements_are_exactly_the_perimeter_pairs():
+    p = new_game(2, "random", drawn=("bia", "pan"))
+    placed = {a.squares for a in legal_actions(p)}
+    assert placed == perimeter_pairs(edges=None)
+    assert len(placed) == 120  # 16 edge squares, two at a time
+
+
+EROS_SNAKE = (
+    "with snake placement Eros places one worker at a time and neither square is checked: "
+    "'place c3' then 'place d3' (both in the middle) are accepted"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=EROS_SNAKE)
+def test_s8_eros_setup_opposite_edges_also_with_snake_placement():
+    p = new_game(2, "random", snake=True, drawn=("eros", "pan"))
+    with pytest.raises(IllegalTurnError, match="edge"):
+        apply_action(p, parse_action("place c3"))
+    p = apply_action(p, parse_action("place a1"))  # the south (and west) edge
+    p = apply_action(p, parse_action("place c3,d4"))
+    with pytest.raises(IllegalTurnError, match="edge"):
+        apply_action(p, parse_action("place b1"))  # the south edge again
+    p = apply_action(p, parse_action("place b5"))  # the north edge
+    assert workers(p, 0) == {"a1", "b5"}
 
 
 # --- Hera ------------------------------------------------------------------------------------
