@@ -7,9 +7,11 @@ from __future__ import annotations
 import pytest
 
 from santorini_p2p.engine import (
+    ADVANCED,
     Phase,
     apply,
     apply_action,
+    apply_unchecked,
     find_turn,
     legal_actions,
     legal_turns,
@@ -1160,3 +1162,40 @@ def test_s8_prometheus_build_first_can_complete_the_fifth_tower_and_ends_the_gam
     after = play(p, "c3^d4")
     assert after.winner == 0
     assert after.worker_side(sq("c3")) == 1
+
+
+# --- Turn text: different texts reach different positions ----------------------------------
+
+TEXT_POSITIONS = (
+    "c3=A a1=A e5=B e1=B",
+    "b2=1A d1=1A c3=2 b1=1 a2=2 c2=1 d4=B e5=1B c4=3 e3=0X d5=1 e4=2",
+    "c3=A d4=B b2=1 c2=1 a1=A e1=1B a2=3 d3=2 b4=0X",
+)
+SAME_POSITION = {
+    "ares": "Ares's build and removal on one square leave the board as it was: 'c3>b2^a2-a2' "
+    "and 'c3>b2^b1-b1' reach one position from 'c3=A a1=A e5=B e1=B'",
+    "poseidon": "a square next to both workers may take the moved worker's build or an extra "
+    "one: 'c3>b2^a2^b1' and 'c3>b2^b1^a2' reach one position from 'c3=A a1=A e5=B e1=B'",
+    "triton": "a round trip back to the worker's own square moves nobody: 'b2>a1>b2^c1' and "
+    "'d1>c1>d1^c1' reach one position from the second of TEXT_POSITIONS",
+}
+
+
+@pytest.mark.parametrize(
+    "god",
+    [
+        pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=SAME_POSITION[g]))
+        if g in SAME_POSITION
+        else g
+        for g in map(str, ADVANCED)
+    ],
+)
+def test_s8_turn_text_different_texts_reach_different_positions(god):
+    for cells in TEXT_POSITIONS:
+        p = make(cells, gods=f"{god},-")
+        reached = {}
+        for t in legal_turns(p):
+            after = apply_unchecked(p, t)  # t is legal: skip the check
+            key = (str(after), after.winner)
+            assert key not in reached, f"{reached[key]} and {t} both reach {after} from {p}"
+            reached[key] = str(t)
