@@ -396,6 +396,16 @@ def test_s8_bia_setup_places_first_on_the_perimeter(drawn):
     assert texts(p)
 
 
+@pytest.mark.xfail(strict=True, reason=BIA_SECOND)
+def test_s8_bia_setup_places_first_after_a_draft_too():
+    p = new_game(2, "draft", drawn=("pan", "bia", "apollo", "atlas"))
+    p = apply_action(p, parse_action("god pan"))
+    p = apply_action(p, parse_action("god bia"))
+    assert p.gods == ("pan", "bia")
+    assert workers(apply_action(p, parse_action("place a1,b1")), 1) == {"a1", "b1"}
+    assert p.to_move == 1
+
+
 # --- Charon ----------------------------------------------------------------------------------
 
 
