@@ -191,3 +191,30 @@ def test_can_win_now_agrees_with_the_turn_list_for_every_god():
             assert can_win_now(p) == wins, format_position(p)
             checked += 1
     assert checked > 300
+
+
+def test_s8_triton_a_longer_path_to_the_same_outcome_is_read_as_the_written_one():
+    from santorini_p2p.engine import legal_form
+    from tests.positions import make
+
+    p = make("a2=A e5=A c5=B e1=B", gods="triton,-")
+    # RULES.md 8's example text: three steps where two reach the same square.
+    typed = parse_turn("a2>a1>b1>c2^d3")
+    assert typed not in legal_turns(p)
+    assert str(legal_form(p, typed)) == "a2>b1>c2^d3"
+    assert str(find_turn(p, "a2>b1>c2^d3")) == "a2>b1>c2^d3"
+    # A path Triton may not take is not read as anything: b2 is not on the perimeter.
+    assert legal_form(p, parse_turn("a2>b2>c2^d3")) is None
+
+
+def test_s8_with_chronus_the_order_typed_is_the_order_meant():
+    from santorini_p2p.errors import IllegalTurnError
+    from tests.positions import make
+
+    # Four complete towers; d4 at level 3 completes the fifth. Demeter's second build is then
+    # never made, so 'd4 then c5' is not 'c5 then d4'.
+    towers = "a5=3X b5=3X d5=3X e5=3X"
+    p = make(f"{towers} c3=A a1=A e2=B e1=B d4=3", gods="demeter,chronus")
+    assert "c3>c4^c5^d4" in {str(t) for t in legal_turns(p)}
+    with pytest.raises(IllegalTurnError):
+        find_turn(p, "c3>c4^d4^c5")

@@ -273,8 +273,12 @@ def test_s8_ares_the_square_has_1_to_3_blocks_no_dome_no_worker():
 
 def test_s8_ares_the_block_just_built_may_be_removed():
     p = make("c3=A a1=A e5=B e1=B", gods="ares,-")
-    assert "c3>b3^b2-b2" in texts(p)
-    after = play(p, "c3>b3^b2-b2")
+    # a2 and b2 are both next to b3 and a1: the two turns reach one position, written once
+    # with the lower square (SPEC.md 2.1).
+    assert "c3>b3^a2-a2" in texts(p)
+    assert "c3>b3^b2-b2" not in texts(p)
+    after = play(p, "c3>b3^a2-a2")
+    assert after.level(sq("a2")) == 0
     assert after.level(sq("b2")) == 0
 
 
@@ -365,18 +369,11 @@ def test_s8_bia_killing_the_last_worker_completes_the_turn_then_the_opponent_has
     assert outcome(after).winner == 0
 
 
-BIA_SECOND = (
-    "with Bia in seat 2 the new game says seat 1 is to act (to_move 0, the position string "
-    "'... 1 pan,bia -') while the placement due is Bia's; that string parses back as a "
-    "play-phase position"
-)
-
-
 @pytest.mark.parametrize(
     "drawn",
     [
         ("bia", "pan"),
-        pytest.param(("pan", "bia"), marks=pytest.mark.xfail(strict=True, reason=BIA_SECOND)),
+        ("pan", "bia"),
     ],
 )
 def test_s8_bia_setup_places_first_on_the_perimeter(drawn):
@@ -396,7 +393,6 @@ def test_s8_bia_setup_places_first_on_the_perimeter(drawn):
     assert texts(p)
 
 
-@pytest.mark.xfail(strict=True, reason=BIA_SECOND)
 def test_s8_bia_setup_places_first_after_a_draft_too():
     p = new_game(2, "draft", drawn=("pan", "bia", "apollo", "atlas"))
     p = apply_action(p, parse_action("god pan"))
@@ -629,13 +625,6 @@ def test_s8_bia_setup_legal_placements_are_exactly_the_perimeter_pairs():
     assert len(placed) == 120  # 16 edge squares, two at a time
 
 
-EROS_SNAKE = (
-    "with snake placement Eros places one worker at a time and neither square is checked: "
-    "'place c3' then 'place d3' (both in the middle) are accepted"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=EROS_SNAKE)
 def test_s8_eros_setup_opposite_edges_also_with_snake_placement():
     p = new_game(2, "random", snake=True, drawn=("eros", "pan"))
     with pytest.raises(IllegalTurnError, match="edge"):
@@ -1181,24 +1170,11 @@ TEXT_POSITIONS = (
     "b2=1A d1=1A c3=2 b1=1 a2=2 c2=1 d4=B e5=1B c4=3 e3=0X d5=1 e4=2",
     "c3=A d4=B b2=1 c2=1 a1=A e1=1B a2=3 d3=2 b4=0X",
 )
-SAME_POSITION = {
-    "ares": "Ares's build and removal on one square leave the board as it was: 'c3>b2^a2-a2' "
-    "and 'c3>b2^b1-b1' reach one position from 'c3=A a1=A e5=B e1=B'",
-    "poseidon": "a square next to both workers may take the moved worker's build or an extra "
-    "one: 'c3>b2^a2^b1' and 'c3>b2^b1^a2' reach one position from 'c3=A a1=A e5=B e1=B'",
-    "triton": "a round trip back to the worker's own square moves nobody: 'b2>a1>b2^c1' and "
-    "'d1>c1>d1^c1' reach one position from the second of TEXT_POSITIONS",
-}
 
 
 @pytest.mark.parametrize(
     "god",
-    [
-        pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=SAME_POSITION[g]))
-        if g in SAME_POSITION
-        else g
-        for g in map(str, ADVANCED)
-    ],
+    [str(g) for g in ADVANCED],
 )
 def test_s8_turn_text_different_texts_reach_different_positions(god):
     for cells in TEXT_POSITIONS:

@@ -426,6 +426,14 @@ class Power:
         """The turn that ``turn``, as a player may type it, is written as; None if none."""
         return None
 
+    def walks(self, p: Position, turn: Turn, no_up: bool) -> bool:
+        """Whether ``turn``'s path is a way this power may move that is written another way.
+
+        For a power whose turns are written by one of several paths (protocol/SPEC.md 2.1):
+        the kernel then reads ``turn`` as the legal turn with the same end and builds.
+        """
+        return False
+
     def force_square(self, worker: int, victim: int, bd: Board) -> int:
         """Where a power step before moving (``~``) forces the worker on ``victim``, or -1."""
         return -1

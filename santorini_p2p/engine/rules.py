@@ -404,7 +404,11 @@ def _eliminate(p: Position, seat: int) -> Position:
         new[seat] = ""
         state = tuple(new) if any(new) else ()
     return replace(
-        p, workers=tuple(workers), eliminated=p.eliminated | 1 << seat, power_state=state
+        p,
+        workers=tuple(workers),
+        eliminated=p.eliminated | 1 << seat,
+        power_state=state,
+        lost=p.lost & ~(1 << seat),
     )
 
 
@@ -465,6 +469,9 @@ def _reordered(p: Position, turn: Turn) -> Turn | None:
     """The one legal turn that is ``turn`` with its builds in another order, or None."""
     if len(turn.builds) < 2 or turn.worker < 0 or p.phase is not Phase.PLAY:
         return None
+    if limits(p).tower_seat >= 0:
+        # A build can end the game part-way, so the order typed is the order meant.
+        return None
     key = sorted(turn.builds)
     found = [
         t
@@ -481,9 +488,10 @@ def _reordered(p: Position, turn: Turn) -> Turn | None:
 def turn_form(p: Position, turn: Turn) -> Turn | None:
     """Return the legal turn that ``turn`` stands for in ``p``, or None if there is none.
 
-    That is ``turn`` itself when it is legal; otherwise the same builds in another order, or
-    the turn the mover's power writes it as (a plain one-step turn on one
-    level is written in the ``H`` form). For reading what a player types; a record in a log
+    That is ``turn`` itself when it is legal; otherwise the same builds in another order, the
+    turn the mover's power writes it as (a plain one-step turn on one level is written in the
+    ``H`` form), or the one legal turn with the same end and builds when the power may walk
+    another path there. For reading what a player types; a record in a log
     must carry the canonical text itself.
     """
     if is_legal(p, turn):
@@ -491,9 +499,20 @@ def turn_form(p: Position, turn: Turn) -> Turn | None:
     same = _reordered(p, turn)
     if same is not None:
         return same
-    alias = power_of(p.gods[p.to_move]).alias(p, turn)
+    power = power_of(p.gods[p.to_move])
+    alias = power.alias(p, turn)
     if alias is not None and is_legal(p, alias):
         return alias
+    if turn.worker >= 0 and turn.path and power.walks(p, turn, limits(p).no_up):
+        ends = [
+            t
+            for t in _turns_of(p, turn.worker)
+            if t.path
+            and (t.path[-1], t.builds, t.before, t.after)
+            == (turn.path[-1], turn.builds, turn.before, turn.after)
+        ]
+        if len(ends) == 1:
+            return ends[0]
     return None
 
 

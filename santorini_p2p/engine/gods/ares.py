@@ -10,6 +10,9 @@ from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
 class Ares(Power):
     """The card's rulings (RULES.md section 8).
 
+    A block built and then removed from the same square leaves the board as it was: that turn
+    is written once, with the lowest such square (protocol/SPEC.md 2.1).
+
     Optional, one block (never a dome) from an unoccupied square with 1-3 blocks; the block
     just built may be removed; no power with one worker left; not a build (``-`` in text).
     """
@@ -31,6 +34,11 @@ class Ares(Power):
         if len(others) != 1:
             return
         near = NEIGHBOURS[others[0]]
+        # Building a block and removing that same block leaves the board as it was, whichever
+        # the square: that turn is written once, with the first such square.
+        lv = bd[0]
+        undo = [b for b in bits(free & near) if lv[b] < 3]
+        same = sum(BITS[b] for b in undo[1:])
         if g.limits.tower_seat < 0:
             # No build ends the game: the squares with a block to remove follow from the
             # board before the build, but for the square just built on.
@@ -40,6 +48,7 @@ class Ares(Power):
             for b in bits(free):
                 bb = BITS[b]
                 rem = base & ~bb if lv[b] == 3 else base | (near & bb)
+                rem &= ~(same & bb)
                 if not g.add(rem.bit_count()):
                     for r in bits(rem):
                         g.emit(Turn(w, path, (b,), before, r), up)
@@ -48,7 +57,7 @@ class Ares(Power):
             bd1, won = g.build(bd, b)
             if won:
                 continue
-            lv = bd1[0]
-            for r in bits(near & ~g.occupied(bd1)):
-                if lv[r]:
+            lv1 = bd1[0]
+            for r in bits(near & ~g.occupied(bd1) & ~(same & BITS[b])):
+                if lv1[r]:
                     g.emit(Turn(w, path, (b,), before, r), up)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations_with_replacement, product
 
 from santorini_p2p.engine.position import Turn
-from santorini_p2p.engine.power import Board, Gen, Power
+from santorini_p2p.engine.power import Board, Gen, Power, build_on
 from santorini_p2p.engine.squares import BITS, bits
 
 
@@ -34,27 +34,69 @@ class Poseidon(Power):
         if len(others) != 1 or bd[0][others[0]]:
             return
         other = others[0]
-        towers = g.limits.tower_seat >= 0
+        if g.limits.tower_seat >= 0:
+            self._ordered(g, w, path, bd, free, other, before, up)
+            return
+        # A square next to both workers can take the moved worker's build or an extra one:
+        # the same builds then reach one position, written with the lowest first build.
+        shared = free & g.buildable(bd, other)
+        for b in bits(free):
+            bd1 = build_on(bd, b)
+            near = bits(g.buildable(bd1, other))
+            # A square takes as many builds as it has room for (blocks to 3, then the dome).
+            lv = bd1[0]
+            room = {s: 4 - lv[s] for s in near}
+            if not shared and g.add(_multisets([room[s] for s in near], 3)):
+                continue
+            for k in (1, 2, 3):
+                for extra in combinations_with_replacement(near, k):
+                    if any(extra.count(s) > room[s] for s in set(extra)):
+                        continue
+                    if shared and not self._first(g, bd, free, other, b, extra):
+                        continue
+                    g.emit(Turn(w, path, (b, *extra), before), up)
+
+    def _first(
+        self, g: Gen, bd: Board, free: int, other: int, b: int, extra: tuple[int, ...]
+    ) -> bool:
+        """Whether no lower first build than ``b`` reaches the same builds in all."""
+        every = (b, *extra)
+        for s in sorted(set(extra)):
+            if s >= b:
+                break
+            if not free >> s & 1:
+                continue
+            rest = list(every)
+            rest.remove(s)
+            bd1 = build_on(bd, s)
+            near = g.buildable(bd1, other)
+            lv = bd1[0]
+            if all(near >> e & 1 and rest.count(e) <= 4 - lv[e] for e in rest):
+                return False
+        return True
+
+    def _ordered(
+        self,
+        g: Gen,
+        w: int,
+        path: tuple[int, ...],
+        bd: Board,
+        free: int,
+        other: int,
+        before: int,
+        up: bool,
+    ) -> None:
+        """Every order of the extra builds, when a build can end the game and stop the turn.
+
+        Each distinct result is written once: extra builds ascending where that order reaches
+        it, then the lowest first build.
+        """
+        seen: dict[tuple[tuple[int, ...], int], tuple[int, tuple[int, ...]]] = {}
         for b in bits(free):
             bd1, won = g.build(bd, b)
             if won:
                 continue
             near = bits(g.buildable(bd1, other))
-            if not towers:
-                # Without a build that ends the game, a square takes as many builds as it has
-                # room for (blocks to level 3, then the dome), in any order.
-                lv = bd1[0]
-                room = {s: 4 - lv[s] for s in near}
-                if g.add(_multisets([room[s] for s in near], 3)):
-                    continue
-                for k in (1, 2, 3):
-                    for extra in combinations_with_replacement(near, k):
-                        if all(extra.count(s) <= room[s] for s in set(extra)):
-                            g.emit(Turn(w, path, (b, *extra), before), up)
-                continue
-            # A build that ends the game stops the turn: orders then differ, so every order
-            # is tried and each distinct result written once (ascending where it can be).
-            seen: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
             for k in (1, 2, 3):
                 for extra in product(near, repeat=k):
                     result = self._result(g, bd1, other, extra)
@@ -62,15 +104,10 @@ class Poseidon(Power):
                         continue
                     key = (tuple(result[0]), result[1])
                     best = seen.get(key)
-                    if best is None or self._prefer(extra, best):
-                        seen[key] = extra
-            for extra in sorted(seen.values()):
-                g.emit(Turn(w, path, (b, *extra), before), up)
-
-    @staticmethod
-    def _prefer(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
-        """Whether ``a`` is the better text than ``b``: ascending first, then the smaller."""
-        return (list(a) != sorted(a), a) < (list(b) != sorted(b), b)
+                    if best is None or _better((b, extra), best):
+                        seen[key] = (b, extra)
+        for b, extra in sorted(seen.values()):
+            g.emit(Turn(w, path, (b, *extra), before), up)
 
     def _result(
         self, g: Gen, bd: Board, other: int, extra: tuple[int, ...]
@@ -99,3 +136,8 @@ def _multisets(room: list[int], most: int) -> int:
                     nxt[size + k] += n
         ways = nxt
     return sum(ways[1:])
+
+
+def _better(a: tuple[int, tuple[int, ...]], b: tuple[int, tuple[int, ...]]) -> bool:
+    """Whether the text of ``a`` (first build, extra builds) is preferred to ``b``'s."""
+    return (list(a[1]) != sorted(a[1]), a) < (list(b[1]) != sorted(b[1]), b)

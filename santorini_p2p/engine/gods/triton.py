@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from santorini_p2p.engine.position import Position, Turn
 from santorini_p2p.engine.power import PERIMETER, Board, Gen, Power
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
@@ -21,14 +23,79 @@ class Triton(Power):
     text = "Each time your worker moves into a perimeter space, it may immediately move again."
 
     def moves(self, g: Gen, w: int, bd: Board, before: int, no_up: bool) -> None:
-        """Search the steps breadth first, so that each outcome has one path.
+        """Every outcome of the worker on ``w``'s steps, each by its one path.
 
-        One state per square (and per "moved up" when an opponent makes moving up mandatory).
+        A round trip back to its own square moves nobody: with the same build, the other
+        worker's round trip reaches the same position, so it is written for the lower worker.
         """
         lv, domes, workers = bd
         side = g.side
         others = workers[side] & ~BITS[w]
-        occ = domes | others
+        track_up = g.limits.must_up
+        lower = {
+            (u and track_up): g.buildable(bd, o)
+            for o in bits(others)
+            if o < w and not g.limits.frozen >> o & 1
+            for u in self._round_trips(g, o, bd, no_up)
+        }
+        for t, path, up, won in self._search(g, w, bd, no_up):
+            moved = list(workers)
+            moved[side] = others | BITS[t]
+            bd2 = (lv, domes, tuple(moved))
+            if won:
+                if g.bound_ok(w, t, bd2):
+                    g.emit(Turn(w, path, (), before), True)
+            elif t == w:
+                free = g.buildable(bd2, w) & ~lower.get(up and track_up, 0)
+                g.emit_builds(w, path, free, before, up)
+            elif g.bound_ok(w, t, bd2):
+                self.builds(
+                    g,
+                    w,
+                    path,
+                    self.after_step(path[-2] if len(path) > 1 else w, t, bd2, g),
+                    before,
+                    up,
+                )
+
+    def walks(self, p: Position, turn: Turn, no_up: bool) -> bool:
+        """Whether ``turn``'s path is one Triton may take (then written by its canonical path).
+
+        Ordinary steps, each but the last into a perimeter square, none but the last a win.
+        """
+        w = turn.worker
+        side = p.side_of(p.to_move)
+        occ = p.domes
+        for i, m in enumerate(p.workers):
+            occ |= m & ~BITS[w] if i == side else m
+        at = w
+        for i, t in enumerate(turn.path):
+            if not (0 <= t < 25 and NEIGHBOURS[at] >> t & 1) or occ >> t & 1:
+                return False
+            if i and not PERIMETER >> at & 1:
+                return False
+            if p.level(t) > p.level(at) + (0 if no_up else 1):
+                return False
+            if i < len(turn.path) - 1 and p.level(t) == 3 and p.level(at) < 3:
+                return False
+            at = t
+        return True
+
+    def _round_trips(self, g: Gen, w: int, bd: Board, no_up: bool) -> set[bool]:
+        """Whether the worker on ``w`` can step back to its own square (and having moved up)."""
+        return {up for t, _, up, won in self._search(g, w, bd, no_up) if t == w and not won}
+
+    def _search(
+        self, g: Gen, w: int, bd: Board, no_up: bool
+    ) -> Iterator[tuple[int, tuple[int, ...], bool, bool]]:
+        """Breadth first over the steps: ``(square, path, moved up, won)`` once per outcome.
+
+        One state per square (and per "moved up" when an opponent makes moving up mandatory),
+        reached by the shortest path, the smallest in square order among the shortest.
+        """
+        lv, domes, workers = bd
+        side = g.side
+        occ = domes | (workers[side] & ~BITS[w])
         for i, m in enumerate(workers):
             if i != side:
                 occ |= m
@@ -50,16 +117,9 @@ class Triton(Power):
                     continue
                 seen.add(key)
                 path2 = (*path, t)
-                moved = list(workers)
-                moved[side] = others | BITS[t]
-                bd2 = (lv, domes, tuple(moved))
-                if won:
-                    if g.bound_ok(w, t, bd2):
-                        g.emit(Turn(w, path2, (), before), True)
-                    continue
-                if g.bound_ok(w, t, bd2):
-                    self.builds(g, w, path2, self.after_step(at, t, bd2, g), before, up2)
-                queue.append((t, path2, up2))
+                yield t, path2, up2, won
+                if not won:
+                    queue.append((t, path2, up2))
 
     def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
         """Its wins need the full list of turns."""
