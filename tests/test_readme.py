@@ -50,6 +50,8 @@ EXAMPLES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "santorini replay export game.sntr -o game.html": (RUN, "", ()),
     "santorini replay verify game.santorini.txt": (RUN, "", ()),
     "santorini replay import game.santorini.txt -o copy.sntr": (RUN, "", ()),
+    "santorini gods": (RUN, "", ()),
+    'santorini moves "0A0000A/00000/00000B/00000/00000B 1 bia,chronus -"': (RUN, "", ()),
 }
 
 
