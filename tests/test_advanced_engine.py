@@ -218,3 +218,26 @@ def test_s8_with_chronus_the_order_typed_is_the_order_meant():
     assert "c3>c4^c5^d4" in {str(t) for t in legal_turns(p)}
     with pytest.raises(IllegalTurnError):
         find_turn(p, "c3>c4^d4^c5")
+
+
+def test_s6_a_lone_hermes_worker_keeps_its_power_and_its_level_moves():
+    # Medusa took one of Hermes's workers: the last one still walks its level (written in the
+    # H form with its one square) and still has its plain turns that change level.
+    p = parse_position("0B0000B/00000/00000/00000/0A0000 1 hermes,medusa -")
+    texts = {str(t) for t in legal_turns(p)}
+    assert {"Ha2^a3", "Ha1^a2", "He1^d2"} <= texts
+    after = find_turn(p, "Ha3^a4")
+    assert str(apply_unchecked(p, after)).startswith("0B0000B/10000/0A0000/")
+    from santorini_p2p.engine import legal_form
+
+    assert str(legal_form(p, parse_turn("a1>a2^a3"))) == "Ha2^a3"
+    assert parse_turn("Hb1^c1") == parse_turn("hB1^C1")
+
+
+def test_s8_aphrodite_a_bound_hermes_worker_cannot_pass_the_other_in_a_lane():
+    # The level-0 lane a5..a1: Hermes's a4 worker starts next to Aphrodite's b3 (bound), the
+    # a5 worker does not. They cannot pass each other, so Ha1,a4 leaves the bound one on a1.
+    p = parse_position("0A2222/0A2222/02B222/02222/02222B 1 hermes,aphrodite -")
+    texts = {str(t) for t in legal_turns(p)}
+    assert not any(t.startswith(("Ha1,a4", "Ha1,a3", "Ha1,a2")) for t in texts)
+    assert any(t.startswith("Ha3,a4") for t in texts)

@@ -136,7 +136,14 @@ def parse_turn(text: str) -> Turn:
     if c.peek() == "h":
         c.i += 1
         a = c.square()
-        c.expect(",", "',' between the two final squares")
+        if c.peek() == "^":
+            # One worker left: its final square alone.
+            c.i += 1
+            s = c.square()
+            if c.peek():
+                raise c.fail("end of turn")
+            return Turn(-1, (a,), (s,))
+        c.expect(",", "',' between the two final squares, or '^' and the build square")
         b = c.square()
         c.expect("^", "'^' and the build square")
         s = c.square()

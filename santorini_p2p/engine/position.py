@@ -185,7 +185,8 @@ class Turn(NamedTuple):
     the squares it moves to in order, ``builds`` the builds in order (``DOME`` added for a
     dome below level 3), and ``after`` a block removed at the end (``-``; -1 for none). A
     turn of both workers (the H form) has ``worker`` -1 and ``path`` their two final
-    squares in ascending order. Which worker makes a build is the power's rule, not a field.
+    squares in ascending order (one square when one worker is left). Which worker makes a
+    build is the power's rule, not a field.
 
     An immutable named tuple rather than a frozen dataclass: search creates millions of turns,
     and a tuple is built three times faster (benchmarks/engine.py).
@@ -200,7 +201,7 @@ class Turn(NamedTuple):
     def __str__(self) -> str:
         n = SQUARE_NAMES
         if self.worker < 0:
-            return f"H{n[self.path[0]]},{n[self.path[1]]}^{n[self.builds[0] & 31]}"
+            return "H" + ",".join(n[s] for s in self.path) + "^" + n[self.builds[0] & 31]
         text = n[self.worker]
         if self.before >= 0:
             text += ("~" if self.before & FORCE else "^") + n[self.before & 31]

@@ -354,7 +354,7 @@ def _play_powers(
     if turn.worker < 0:
         lv, domes, workers = bd
         moved = list(workers)
-        moved[side] = BITS[turn.path[0]] | BITS[turn.path[1]]
+        moved[side] = sum(BITS[s] for s in turn.path)
         bd, won = build((lv, domes, tuple(moved)), turn.builds[0])
         return done(bd, lim.tower_seat if won else -1)
     w = cur = turn.worker

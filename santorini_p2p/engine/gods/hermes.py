@@ -85,19 +85,27 @@ class Hermes(Power):
         return w1, w2, c1, area(w2, 0)
 
     def _power_turns(self, g: Gen) -> None:
+        lv, domes, workers = g.board
+        if workers[g.side].bit_count() == 1:
+            self._lone_turns(g)
+            return
         areas = self._areas(g)
         if areas is None:
             return
         w1, w2, c1, c2 = areas
-        lv, domes, workers = g.board
         pairs: list[tuple[int, int]] = []
         if not c2:
             sq = bits(c1)
             pairs = [(a, b) for i, a in enumerate(sq) for b in sq[i + 1 :]]
         else:
             pairs = [(a, b) if a < b else (b, a) for a in bits(c1) for b in bits(c2)]
+        # Which worker ends where matters only to a bound worker; in one area two workers
+        # cannot always pass each other, so then the orders they can reach are searched.
+        reach = None
+        if not c2 and g.limits.bound & workers[g.side]:
+            reach = _orders(w1, w2, c1)
         for a, b in pairs:
-            if not self._realisable(g, w1, w2, c1, c2, a, b):
+            if not self._realisable(g, w1, w2, c1, c2, a, b, reach):
                 continue
             moved = list(workers)
             moved[g.side] = BITS[a] | BITS[b]
@@ -106,14 +114,42 @@ class Hermes(Power):
             for s in bits(g.allowed(bd, free)):
                 g.emit(Turn(-1, (a, b), (s,)), False)
 
-    def _realisable(self, g: Gen, w1: int, w2: int, c1: int, c2: int, a: int, b: int) -> bool:
+    def _lone_turns(self, g: Gen) -> None:
+        """The power with one worker left: its steps on its level, then its build."""
+        lv, domes, workers = g.board
+        w = bits(workers[g.side])[0]
+        open_ = ALL & ~domes & ~g.opponents(g.board)
+        same = sum(BITS[s] for s in range(25) if lv[s] == lv[w])
+        area = BITS[w] if g.limits.frozen >> w & 1 else _component(w, same & open_)
+        for a in bits(area):
+            bd = (lv, domes, tuple(BITS[a] if i == g.side else m for i, m in enumerate(workers)))
+            if not g.bound_ok(w, a, bd):
+                continue
+            free = NEIGHBOURS[a] & ~g.occupied(bd)
+            for s in bits(g.allowed(bd, free)):
+                g.emit(Turn(-1, (a,), (s,)), False)
+
+    def _realisable(
+        self,
+        g: Gen,
+        w1: int,
+        w2: int,
+        c1: int,
+        c2: int,
+        a: int,
+        b: int,
+        reach: set[tuple[int, int]] | None,
+    ) -> bool:
         """Whether some worker-to-square assignment reaches ``a``, ``b`` within the rules.
 
         Each worker must end in its own area (a frozen one where it stands), and a bound
         worker that moved must end next to a binder (RULES.md section 8, Aphrodite).
+        ``reach``: the ends ``(w1's, w2's)`` they can reach in one area, when it matters.
         """
         for x, y in ((a, b), (b, a)):
             if c2 and not (c1 >> x & 1 and c2 >> y & 1):
+                continue
+            if reach is not None and (x, y) not in reach:
                 continue
             bd = g.board
             if g.limits.bound:
@@ -124,6 +160,22 @@ class Hermes(Power):
             if g.bound_ok(w1, x, bd) and g.bound_ok(w2, y, bd):
                 return True
         return False
+
+
+def _orders(w1: int, w2: int, area: int) -> set[tuple[int, int]]:
+    """The squares ``(first, second)`` two workers can end on, stepping within ``area``."""
+    seen = {(w1, w2)}
+    queue = [(w1, w2)]
+    for x, y in queue:
+        for nx in bits(NEIGHBOURS[x] & area & ~BITS[y]):
+            if (nx, y) not in seen:
+                seen.add((nx, y))
+                queue.append((nx, y))
+        for ny in bits(NEIGHBOURS[y] & area & ~BITS[x]):
+            if (x, ny) not in seen:
+                seen.add((x, ny))
+                queue.append((x, ny))
+    return seen
 
 
 def hermes_form(p: Position, turn: Turn) -> Turn | None:
@@ -152,8 +204,10 @@ def hermes_form(p: Position, turn: Turn) -> Turn | None:
     rest = mine & ~BITS[w]
     if not (mine >> w & 1 and NEIGHBOURS[w] >> t & 1 and NEIGHBOURS[t] >> build & 1):
         return None
-    if rest & (rest - 1) or not rest or rest >> t & 1 or p.level(w) != p.level(t):
+    if rest & (rest - 1) or rest >> t & 1 or p.level(w) != p.level(t):
         return None
+    if not rest:
+        return Turn(-1, (t,), (build,))
     other = bits(rest)[0]
     return Turn(-1, (min(t, other), max(t, other)), (build,))
 
@@ -168,6 +222,9 @@ def plain_form(p: Position, turn: Turn) -> Turn | None:
         return None
     mine = p.workers[p.side_of(p.to_move)]
     ends = turn.path
+    if len(ends) == 1 and mine.bit_count() == 1:
+        plain = Turn(bits(mine)[0], ends, turn.builds)
+        return plain if hermes_form(p, plain) == turn else None
     for w in bits(mine):
         other = bits(mine & ~BITS[w])
         if len(other) != 1 or other[0] not in ends:
