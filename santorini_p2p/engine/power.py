@@ -40,6 +40,7 @@ __all__ = [
     "Limits",
     "Power",
     "build_on",
+    "is_free",
     "towers",
 ]
 
@@ -61,6 +62,13 @@ def build_on(bd: Board, s: int, dome: bool = False) -> Board:
     lv2 = lv.copy()
     lv2[s] += 1
     return lv2, domes, workers
+
+
+def is_free(bd: Board, s: int) -> bool:
+    """Whether ``s`` is on the board with no worker and no dome: where a forced worker lands."""
+    if s < 0 or bd[1] >> s & 1:
+        return False
+    return not any(m >> s & 1 for m in bd[2])
 
 
 def towers(bd: Board) -> int:

@@ -126,29 +126,33 @@ def _gen(p: Position, movers: int, pair: bool, counting: bool) -> Gen:
     return g
 
 
+def _run(p: Position, movers: int, pair: bool, counting: bool) -> tuple[list[Turn], int]:
+    """Return the turns (with ``counting`` none) and their number.
+
+    Through the powers, or by the plain path when no power is in play for this turn.
+    """
+    if any(p.gods):
+        lim = limits(p)
+        if p.gods[p.to_move] or not lim.trivial:
+            g = _gen(p, movers, pair, counting)
+            return ([] if counting else g.result()), g.total()
+        return _plain(p, movers, lim.no_up, counting)
+    return _plain(p, movers, False, counting)
+
+
 def _generate(p: Position, movers: int = ALL, pair: bool = True) -> list[Turn]:
     """Every complete legal turn of the seat to move, unsorted (RULES.md sections 2, 6, 8).
 
     ``movers`` narrows plain turns to those workers; ``pair`` includes turns of both workers.
     """
-    if any(p.gods):
-        lim = limits(p)
-        if p.gods[p.to_move] or not lim.trivial:
-            return _gen(p, movers, pair, False).result()
-        return _plain(p, movers, lim.no_up, False)[0]
-    return _plain(p, movers, False, False)[0]
+    return _run(p, movers, pair, False)[0]
 
 
 def count_turns(p: Position) -> int:
     """Return the number of complete legal turns of the seat to move (perft's last ply)."""
     if p.phase is not Phase.PLAY:
         return 0
-    if any(p.gods):
-        lim = limits(p)
-        if p.gods[p.to_move] or not lim.trivial:
-            return _gen(p, ALL, True, True).total()
-        return _plain(p, ALL, lim.no_up, True)[1]
-    return _plain(p, ALL, False, True)[1]
+    return _run(p, ALL, True, True)[1]
 
 
 def turn_sort_key(turn: Turn) -> str:

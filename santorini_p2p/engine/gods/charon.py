@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 from santorini_p2p.engine.position import FORCE, Position
-from santorini_p2p.engine.power import Board, Gen, Power
+from santorini_p2p.engine.power import Board, Gen, Power, is_free
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, PUSH, bits
 
 
 def ferry_dest(worker: int, victim: int, bd: Board) -> int:
     """Where the worker on ``victim`` lands when ``worker`` ferries it, or -1."""
     dest = PUSH[victim][worker]
-    if dest < 0 or bd[1] >> dest & 1:
-        return -1
-    for m in bd[2]:
-        if m >> dest & 1:
-            return -1
-    return dest
+    return dest if is_free(bd, dest) else -1
 
 
 class Charon(Power):

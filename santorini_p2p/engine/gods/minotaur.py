@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from santorini_p2p.engine.position import Position
-from santorini_p2p.engine.power import Board, Power
+from santorini_p2p.engine.power import Board, Power, is_free
 from santorini_p2p.engine.squares import NEIGHBOURS, PUSH, bits
 
 
@@ -20,12 +20,7 @@ class Minotaur(Power):
     def displace(self, frm: int, to: int, bd: Board) -> int:
         """The square beyond ``to``, if it is on the board and unoccupied."""
         dest = PUSH[frm][to]
-        if dest < 0 or bd[1] >> dest & 1:
-            return -1
-        for m in bd[2]:
-            if m >> dest & 1:
-                return -1
-        return dest
+        return dest if is_free(bd, dest) else -1
 
     def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
         """The plain win, or a push onto an opponent's level-3 square."""
