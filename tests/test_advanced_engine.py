@@ -191,6 +191,10 @@ def test_can_win_now_agrees_with_the_turn_list_for_every_god():
             assert can_win_now(p) == wins, format_position(p)
             checked += 1
     assert checked > 300
+    # Pan could drop two levels, but Persephone makes the seat move up: no win then.
+    p = parse_position("0A0100/001A11/10C010/101B12/102C21B 3 limus,persephone,pan -")
+    assert not can_win_now(p)
+    assert not any(t.path and not t.builds for t in legal_turns(p))
 
 
 def test_s8_triton_a_longer_path_to_the_same_outcome_is_read_as_the_written_one():

@@ -212,7 +212,7 @@ def can_win_now(p: Position) -> bool:
     """Return whether the seat to move has a turn that wins by moving (play phase).
 
     Search asks this of every position, so the mover's power answers from the bitboards when
-    it can; otherwise, and whenever an opponent restricts where a move ends or wins, the full
+    it can; otherwise, and whenever an opponent restricts which moves are legal or win, the full
     list of turns decides. A win by a build (five towers) is not looked for.
     """
     seat = p.to_move
@@ -223,7 +223,7 @@ def can_win_now(p: Position) -> bool:
         if i != side:
             opp |= m
     lim = limits(p, seat)
-    if not (lim.bound or lim.no_win or lim.frozen):
+    if not (lim.bound or lim.no_win or lim.frozen or lim.must_up):
         quick = power_of(p.gods[seat]).quick_win(p, mine, opp, lim.no_up)
         if quick is not None:
             return quick
