@@ -245,3 +245,14 @@ def test_s8_aphrodite_a_bound_hermes_worker_cannot_pass_the_other_in_a_lane():
     texts = {str(t) for t in legal_turns(p)}
     assert not any(t.startswith(("Ha1,a4", "Ha1,a3", "Ha1,a2")) for t in texts)
     assert any(t.startswith("Ha3,a4") for t in texts)
+
+
+def test_s8_with_a_power_that_removes_workers_snake_placement_places_both_at_once():
+    from santorini_p2p.engine import placement_due
+
+    # One worker left after a removal could not be told from one placed of a snake's two.
+    p = new_game(2, "random", snake=True, drawn=("charon", "medusa"))
+    assert placement_due(p) == (0, 2)
+    removed = parse_position("000B00/10000/1B1000/0000A0/00000 1 charon,medusa s")
+    assert removed.phase is Phase.PLAY
+    assert legal_turns(removed)

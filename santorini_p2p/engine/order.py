@@ -2,7 +2,8 @@
 
 Placement (RULES.md section 3): a side whose power places first places before every
 other side; then the start player's side, then each other side in seat order; with ``snake``
-(and no side placing first) the start player places one worker first and one last.
+(and no side placing first, no power removing workers) the start player places one worker
+first and one last.
 """
 
 from __future__ import annotations
@@ -36,7 +37,11 @@ def _due(counts: list[int], order: list[int], snake: bool) -> tuple[int, int]:
 
 
 def _snake(p: Position, order: list[int]) -> bool:
-    return p.snake and not any(power_of(g).places_first for g in p.gods)
+    # With a power that removes workers, one worker placed could not be told from one left,
+    # so snake placement gives way to placing both at once.
+    return p.snake and not any(
+        power_of(g).places_first or power_of(g).removes_workers for g in p.gods
+    )
 
 
 def placement_due(p: Position) -> tuple[int, int]:
