@@ -20,6 +20,7 @@ from santorini_p2p.replay.export_html import export_html
 from santorini_p2p.replay.export_json import to_document
 from santorini_p2p.replay.export_text import (
     BEGIN_LINE,
+    END_LINE,
     TextReplay,
     TextReplayError,
     check_text,
@@ -536,3 +537,18 @@ def test_the_console_viewer_opens_a_text_export():
     assert from_text.bad is None
     assert [s.position for s in from_text.steps] == [s.position for s in from_file.steps]
     assert from_text.status == from_file.status
+
+
+def test_a_text_export_whose_begin_line_was_deleted_is_named_as_such_with_its_line(tmp_path):
+    from santorini_p2p.replay.verify import verify_file
+
+    text = export_text(read_timeline(replay(GAMES[0])))
+    lines = text.splitlines()
+    end = lines.index(END_LINE) + 1
+    damaged = tmp_path / "game.santorini.txt"
+    damaged.write_text("\n".join(x for x in lines if x != BEGIN_LINE) + "\n")
+    verdict = verify_file(str(damaged))
+    assert not verdict.ok
+    assert "not a replay file" not in str(verdict)
+    assert f"line {end - 1}" in str(verdict)
+    assert "BEGIN" in str(verdict)

@@ -126,8 +126,15 @@ def export_text(t: Timeline) -> str:
 
 
 def is_text(data: bytes) -> bool:
-    """Return whether ``data`` looks like a text export (it holds the BEGIN line)."""
-    return not data.startswith(b"SNTR") and BEGIN_LINE.encode() in data[: 1 << 22]
+    """Return whether ``data`` looks like a text export (it holds the BEGIN or the END line).
+
+    One of the two is enough, so that a text whose BEGIN line was lost is read as text and
+    its error names the line, rather than called "not a replay file".
+    """
+    if data.startswith(b"SNTR"):
+        return False
+    head = data[: 1 << 22]
+    return BEGIN_LINE.encode() in head or END_LINE.encode() in head
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +189,8 @@ def read_text(data: bytes) -> TextReplay:
     try:
         begin = lines.index(BEGIN_LINE)
     except ValueError:
-        raise TextReplayError(f"no {BEGIN_LINE} line", len(lines) + 1) from None
+        where = lines.index(END_LINE) + 1 if END_LINE in lines else len(lines) + 1
+        raise TextReplayError(f"no {BEGIN_LINE} line before this one", where) from None
     try:
         end = lines.index(END_LINE, begin + 1)
     except ValueError:
