@@ -256,3 +256,28 @@ def test_s8_with_a_power_that_removes_workers_snake_placement_places_both_at_onc
     removed = parse_position("000B00/10000/1B1000/0000A0/00000 1 charon,medusa s")
     assert removed.phase is Phase.PLAY
     assert legal_turns(removed)
+
+
+def test_s8_with_three_players_opponent_means_every_other_seat():
+    from santorini_p2p.engine import can_win_now
+    from tests.positions import make
+
+    # Hera in seat 1: neither seat 2 nor seat 3 wins by moving up onto a perimeter square.
+    cells = "a1=3 b1=2C d1=C a3=3 b3=2B d3=B d5=A e5=A"
+    for seat in (2, 3):
+        p = make(cells, seat=seat, gods="hera,-,-")
+        assert not can_win_now(p), seat
+        assert make(cells, seat=seat, gods="-,-,-").winner < 0
+        assert can_win_now(make(cells, seat=seat, gods="-,-,-")), seat
+
+
+def test_s8_with_four_players_opponent_means_the_other_team():
+    from santorini_p2p.engine import limits
+
+    # Limus in seat 1 (team A) bans builds next to team A's workers for seats 2 and 4 (team B),
+    # not for seat 3, his teammate.
+    board = "00000/00B00A0/00000/00A00B0/00000"
+    p = parse_position(f"{board} 2 limus,-,-,- -")
+    assert limits(p, 1).ban_sides == 1
+    assert limits(p, 3).ban_sides == 1
+    assert limits(p, 2).ban_sides == 0
