@@ -24,9 +24,9 @@ from santorini_p2p.replay.export_text import (
     check_text,
     export_text,
     read_text,
-    verify_text,
 )
 from santorini_p2p.replay.timeline import read_timeline
+from santorini_p2p.replay.verify import verify_text
 
 VECTORS = Path(__file__).resolve().parent.parent / "vectors"
 GAMES = ("2p-none", "2p-challenger-timed", "3p-draft", "4p-random")
