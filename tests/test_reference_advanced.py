@@ -54,15 +54,18 @@ def _difference(text: str) -> str:
 
 
 def _known(text: str) -> bool:
-    """Hermes with one worker left, or Hermes to move against Aphrodite: engine disagreements
-    pinned below (a lone Hermes worker also decides whether the mover leaves him stuck)."""
+    """Hermes with one worker left (or about to be, by Bia or Medusa), or Hermes to move
+    against Aphrodite: engine disagreements pinned below (a lone Hermes worker also decides
+    whether the mover's turn leaves him stuck)."""
     p = parse_position(text)
     if "hermes" not in p.gods:
         return False
     hermes = p.gods.index("hermes")
     if bin(p.workers[p.side_of(hermes)]).count("1") == 1:
         return True
-    return hermes == p.to_move and "aphrodite" in p.gods
+    if hermes == p.to_move:
+        return "aphrodite" in p.gods
+    return p.gods[p.to_move] in ("bia", "medusa")
 
 
 def _pairs() -> list[tuple[str, str]]:
