@@ -10,6 +10,7 @@ slider and the turn list, raise no script error, and fit a phone-sized screen.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -19,11 +20,13 @@ import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
 
 from santorini_p2p.replay.export_html import export_html
+from santorini_p2p.replay.review import Review
 from santorini_p2p.replay.svg import cell_ids
 from santorini_p2p.replay.timeline import Timeline, read_timeline
 from santorini_p2p.wire.log import encode_frames
@@ -358,29 +361,7 @@ def test_a_local_game_with_long_names_reads_on_a_small_phone(browser, tmp_path):
     assert local.replay is not None
     path = tmp_path / "phone.html"
     path.write_text(export_html(read_timeline(local.replay.read_bytes())), encoding="utf-8")
-    browser.call(
-        "Emulation.setDeviceMetricsOverride",
-        width=320,
-        height=640,
-        deviceScaleFactor=2,
-        mobile=True,
-    )
-    try:
-        browser.events.clear()
-        browser.call("Page.navigate", url=path.as_uri())
-        browser.wait_event("Page.loadEventFired")
-        wide = browser.eval(
-            "Array.from(document.querySelectorAll('body *')).filter(e=>"
-            "e.getBoundingClientRect().right>320.5).map(e=>e.tagName+'#'+e.id+'.'+e.className)"
-        )
-        assert browser.eval("document.documentElement.scrollWidth") <= 320, wide
-        for control in ("first", "prev", "next", "last", "slider"):
-            box = browser.eval(
-                f"(r=>[r.left,r.right])(document.getElementById('{control}')"
-                ".getBoundingClientRect())"
-            )
-            assert box[0] >= 0, (control, box)
-            assert box[1] <= 320, (control, box)
+    with _on_a_phone(browser, path, ("first", "prev", "next", "last", "slider")):
         seats = browser.eval("document.getElementById('seats').innerText")
         assert all(n in seats for n in names)
         # The turn list scrolls up and down only, and its first row is not cut off.
@@ -397,14 +378,51 @@ def test_a_local_game_with_long_names_reads_on_a_small_phone(browser, tmp_path):
             "-l.getBoundingClientRect().top)(document.getElementById('turns'))"
         )
         assert top >= 0
+
+
+@contextlib.contextmanager
+def _on_a_phone(browser: DevTools, path: Path, controls: tuple[str, ...]) -> Iterator[None]:
+    """Open ``path`` 320 CSS pixels wide; check nothing, ``controls`` included, sticks out."""
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=320,
+        height=640,
+        deviceScaleFactor=2,
+        mobile=True,
+    )
+    try:
+        browser.events.clear()
+        browser.call("Page.navigate", url=path.as_uri())
+        browser.wait_event("Page.loadEventFired")
+        wide = browser.eval(
+            "Array.from(document.querySelectorAll('body *')).filter(e=>"
+            "e.getBoundingClientRect().right>320.5).map(e=>e.tagName+'#'+e.id+'.'+e.className)"
+        )
+        assert browser.eval("document.documentElement.scrollWidth") <= 320, wide
+        for control in controls:
+            box = browser.eval(
+                f"(r=>[r.left,r.right])(document.getElementById('{control}')"
+                ".getBoundingClientRect())"
+            )
+            assert box[0] >= 0, (control, box)
+            assert box[1] <= 320, (control, box)
+        yield
         assert not [e for e in browser.events if e["method"] == "Runtime.exceptionThrown"]
     finally:
         browser.call("Emulation.clearDeviceMetricsOverride")
 
 
-@pytest.fixture(scope="module")
-def reviewed(browser: DevTools, timeline: Timeline, tmp_path_factory: pytest.TempPathFactory):
-    """The page with an engine review: every third turn marked, the best turn made up."""
+def test_the_reviewed_page_fits_a_phone(browser, timeline, tmp_path):
+    """The review's graph, marks and evaluation line at 320 CSS pixels wide."""
+    path = tmp_path / "reviewed-phone.html"
+    path.write_text(export_html(timeline, review=_review_of(timeline)), encoding="utf-8")
+    with _on_a_phone(browser, path, ("first", "next", "slider", "graph")):
+        marks = browser.eval("document.querySelectorAll('#graph circle').length")
+        assert marks > 0
+
+
+def _review_of(timeline: Timeline) -> Review:
+    """A made-up engine review of ``timeline``: every third turn marked, the best turn named."""
     from santorini_p2p.replay.review import Review, ReviewedTurn
     from santorini_p2p.study.review import game_turns
 
@@ -414,7 +432,14 @@ def reviewed(browser: DevTools, timeline: Timeline, tmp_path_factory: pytest.Tem
         ReviewedTurn(k + 1, p.to_move, str(t), f"best{k}", 0.5, 0.25, marks[k % 3])
         for k, (p, t) in enumerate(zip(positions, turns, strict=False))
     )
-    review = Review("0" * 64, "hard", 1.0, judged, ())
+    return Review("0" * 64, "hard", 1.0, judged, ())
+
+
+@pytest.fixture(scope="module")
+def reviewed(browser: DevTools, timeline: Timeline, tmp_path_factory: pytest.TempPathFactory):
+    """The page with an engine review: every third turn marked, the best turn made up."""
+    review = _review_of(timeline)
+    judged = review.turns
     path = tmp_path_factory.mktemp("html") / "reviewed.html"
     path.write_text(export_html(timeline, review=review), encoding="utf-8")
     browser.events.clear()
