@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import logging
 import sys
-import tempfile
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -551,11 +550,25 @@ def _has_terminal() -> bool:
 
 
 def _log_to_file() -> None:
-    """Send log records to a file: the full-screen terminal has no room for them."""
+    """Send log records to a file: the full-screen terminal has no room for them.
+
+    The file is ``console.log`` in ``$SANTORINI_HOME``, private as every file there (it holds
+    the games' notes); where that cannot be written, nothing is logged.
+    """
+    import os
+
+    from santorini_p2p.wire.identity import home_dir
+
     root = logging.getLogger()
     if not root.handlers:
-        path = Path(tempfile.gettempdir()) / "santorini-console.log"
-        handler = logging.FileHandler(path, encoding="utf-8")
+        path = home_dir() / "console.log"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+            os.chmod(path, 0o600)
+            handler = logging.FileHandler(path, encoding="utf-8")
+        except OSError:
+            return
         handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
         root.addHandler(handler)
         # The file keeps this program's own notes too (a game's stop among them).

@@ -227,3 +227,17 @@ def test_a_long_note_on_the_start_screen_is_wrapped_not_cut(tmp_path):
         assert all(len(line) <= 60 for line in screen.splitlines())
         term.send("\x11")
         assert term.wait_exit() == 0
+
+
+def test_the_console_logs_to_a_private_file_in_its_home_not_to_a_shared_directory(tmp_path):
+    env = clean_env(tmp_path, TMPDIR=str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    argv = [*SANTORINI, "play", "--untimed", "--no-mouse"]
+    with Terminal(argv, env=env, cwd=tmp_path) as term:
+        term.wait_for("Place your workers")
+        term.send("\x11")
+        assert term.wait_exit() == 0
+    log = tmp_path / "santorini" / "console.log"
+    assert log.exists()
+    assert log.stat().st_mode & 0o777 == 0o600
+    assert not list((tmp_path / "tmp").iterdir())
