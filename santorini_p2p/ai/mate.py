@@ -24,6 +24,7 @@ from typing import Final, Protocol
 from santorini_p2p.ai.evaluate import threat_squares
 from santorini_p2p.engine import (
     DOME,
+    GOD_NAMES,
     NO_WINNER,
     Phase,
     Position,
@@ -40,21 +41,7 @@ __all__ = ["MAX_TURNS", "Forced", "result_text", "solve"]
 MAX_TURNS: Final = 3
 """How many of the mover's turns ``solve`` looks ahead by default."""
 
-_SIMPLE_GODS: Final = frozenset(
-    {
-        "",
-        "apollo",
-        "artemis",
-        "athena",
-        "atlas",
-        "demeter",
-        "hephaestus",
-        "hermes",
-        "minotaur",
-        "pan",
-        "prometheus",
-    }
-)
+_SIMPLE_GODS: Final = frozenset({"", *GOD_NAMES})
 """The powers whose wins the shortcuts below know (``can_win_now``, who can be left stuck):
 with any other god in play every turn is played out through the engine, which is exact but
 slower."""
