@@ -6,6 +6,14 @@ Everything a game needs is a fold of ``apply_action`` from ``new_game``; the oth
 
 from __future__ import annotations
 
+from santorini_p2p.engine.effects import (
+    Effect,
+    EffectKind,
+    describe_effect,
+    side_letter,
+    standing_effects,
+    turn_effects,
+)
 from santorini_p2p.engine.gods import (
     ADVANCED,
     ALL_GOD_NAMES,
@@ -90,6 +98,8 @@ __all__ = [
     "UNDECIDED",
     "Action",
     "ChooseGods",
+    "Effect",
+    "EffectKind",
     "God",
     "GodMode",
     "NameStart",
@@ -107,6 +117,7 @@ __all__ = [
     "apply_unchecked",
     "can_win_now",
     "count_turns",
+    "describe_effect",
     "divide",
     "end_by_agreement",
     "find_god",
@@ -136,7 +147,10 @@ __all__ = [
     "placement_error",
     "plain_form",
     "resign",
+    "side_letter",
     "square_name",
+    "standing_effects",
     "state_bytes",
     "state_hash",
+    "turn_effects",
 ]
