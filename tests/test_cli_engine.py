@@ -116,3 +116,16 @@ def test_bad_input_is_an_error_naming_the_problem_with_exit_2(args, message):
 def test_moves_in_the_setup_phase_lists_setup_actions(capsys):
     assert main(["moves", "00000/00000/00000/00000/00000 2 ?,? c[apollo.pan]"]) == 0
     assert capsys.readouterr().out.splitlines() == ["god apollo", "god pan"]
+
+
+def test_moves_json_lists_the_offers_from_a_god_pool(capsys):
+    pos = "00000/00000/00000/00000/00000 1 ?,? c[]o[chronus.medusa.zeus]"
+    assert main(["moves", "--json", pos]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["position"] == pos
+    assert [t["turn"] for t in doc["turns"]] == [
+        "gods chronus,medusa",
+        "gods chronus,zeus",
+        "gods medusa,zeus",
+    ]
+    assert doc["turns"][1]["position"] == "00000/00000/00000/00000/00000 2 ?,? c[chronus.zeus]"

@@ -16,7 +16,10 @@ from santorini_p2p.engine import (
     new_game,
     parse_action,
     parse_position,
+    state_hash,
 )
+from santorini_p2p.engine.gods import ADVANCED, SIMPLE
+from santorini_p2p.engine.setup import resolve_pool
 from santorini_p2p.errors import IllegalTurnError
 
 
@@ -155,3 +158,78 @@ def test_s3_setup_actions_are_typed_values():
     assert parse_action("god apollo") == PickGod("apollo")
     assert parse_action("start 2") == NameStart(1)
     assert parse_action("d4,b2") == Place((6, 18))
+
+
+# God pools (protocol/SPEC.md 1.4, flag o): what the challenger offers from, and the pools a
+# game may be created with.
+
+
+def test_challenger_offers_only_from_the_pool_and_the_offer_set_survives_a_round_trip():
+    p = new_game(2, "challenger", offer=("zeus", "chronus", "medusa"))
+    text = format_position(p)
+    assert text == "00000/00000/00000/00000/00000 1 ?,? c[]o[chronus.medusa.zeus]"
+    assert parse_position(text) == p
+    assert [str(a) for a in legal_actions(p)] == [
+        "gods chronus,medusa",
+        "gods chronus,zeus",
+        "gods medusa,zeus",
+    ]
+    with pytest.raises(IllegalTurnError):
+        act(p, "gods apollo,pan")
+    p = act(p, "gods chronus,zeus")
+    assert format_position(p) == "00000/00000/00000/00000/00000 2 ?,? c[chronus.zeus]"
+
+
+def test_the_simple_ten_as_an_offer_set_is_the_old_challenger_position():
+    simple = tuple(g.name for g in SIMPLE)
+    assert new_game(2, "challenger", offer=simple) == new_game(2, "challenger")
+    assert state_hash(new_game(2, "challenger", offer=simple)) == state_hash(
+        parse_position("00000/00000/00000/00000/00000 1 ?,? c[]")
+    )
+
+
+def test_an_offer_set_changes_the_state_hash():
+    assert state_hash(new_game(2, "challenger", offer=("chronus", "zeus"))) != state_hash(
+        new_game(2, "challenger")
+    )
+
+
+@pytest.mark.parametrize(
+    ("spec", "players", "mode", "want"),
+    [
+        ("simple", 2, "draft", tuple(g.name for g in SIMPLE)),
+        ("advanced", 2, "random", tuple(g.name for g in ADVANCED)),
+        ("ADVANCED", 3, "random", tuple(g.name for g in ADVANCED if g.name != "hypnus")),
+        ("all", 3, "draft", tuple(g.name for g in SIMPLE + ADVANCED if g.name != "hypnus")),
+        ("Medusa, chronus", 2, "random", ("chronus", "medusa")),
+        ("hypnus,zeus", 4, "challenger", None),
+    ],
+)
+def test_resolve_pool_names_sets_and_lists_in_god_order(spec, players, mode, want):
+    if want is None:
+        with pytest.raises(ValueError, match="needs at least 4"):
+            resolve_pool(spec, players, mode)
+    else:
+        assert resolve_pool(spec, players, mode) == want
+
+
+@pytest.mark.parametrize(
+    ("spec", "players", "mode", "error"),
+    [
+        ("chronos,zeus", 2, "random", "unknown god 'chronos' \\(did you mean chronus"),
+        ("odin,zeus", 2, "random", "unknown god 'odin'; "),
+        ("hypnus,zeus,ares", 3, "random", "hypnus is played with 2 or 4 players, not 3"),
+        ("zeus,ares,zeus", 2, "random", "zeus is named twice"),
+        (
+            "zeus,ares,bia",
+            2,
+            "draft",
+            "3 gods in the pool, but draft with 2 players needs at least",
+        ),
+        ("zeus,ares,bia", 4, "random", "needs at least 4"),
+        ("zeus,,ares", 2, "random", "god names joined by ','"),
+    ],
+)
+def test_resolve_pool_refuses_bad_pools_naming_the_fault(spec, players, mode, error):
+    with pytest.raises(ValueError, match=error):
+        resolve_pool(spec, players, mode)

@@ -27,7 +27,7 @@ from santorini_p2p.engine import (
     state_bytes,
     state_hash,
 )
-from santorini_p2p.engine.position import Turn
+from santorini_p2p.engine.position import Position, Turn
 from santorini_p2p.errors import NotationError
 
 VECTORS = Path(__file__).resolve().parent.parent / "vectors"
@@ -102,6 +102,35 @@ ADVANCED_POSITIONS = [
 ]
 """Position strings with the advanced gods (RULES.md section 8), after every older vector."""
 
+POOL_POSITIONS = [
+    ("offer-from-a-pool", "00000/00000/00000/00000/00000 1 ?,? c[]o[chronus.medusa.zeus]"),
+    (
+        "offer-from-advanced-3p",
+        "00000/00000/00000/00000/00000 1 ?,?,? "
+        "c[]o[aphrodite.ares.bia.charon.chronus.eros.hera.hestia.limus.medusa.persephone"
+        ".poseidon.triton.zeus]s",
+    ),
+    ("offered-from-a-pool", "00000/00000/00000/00000/00000 2 ?,? c[chronus.zeus]"),
+]
+"""The challenger offering from a god pool other than the simple ten (flag ``o``), appended."""
+
+INVALID_POOL_POSITIONS = [
+    (
+        "offer-pool-without-challenger",
+        "00000/00000/00000/00000/00000 1 ?,? d[apollo.pan]o[zeus.ares]",
+    ),
+    ("offer-pool-after-the-offer", "00000/00000/00000/00000/00000 2 ?,? c[apollo.pan]o[zeus.ares]"),
+    ("offer-pool-too-small", "00000/00000/00000/00000/00000 1 ?,?,? c[]o[zeus.ares]"),
+    ("offer-pool-hypnus-3p", "00000/00000/00000/00000/00000 1 ?,?,? c[]o[ares.hypnus.zeus]"),
+    ("offer-pool-unknown-god", "00000/00000/00000/00000/00000 1 ?,? c[]o[odin.zeus]"),
+    (
+        "offer-pool-the-simple-ten",
+        "00000/00000/00000/00000/00000 1 ?,? "
+        "c[]o[apollo.artemis.athena.atlas.demeter.hephaestus.hermes.minotaur.pan.prometheus]",
+    ),
+]
+"""Offer pools a reader rejects (SPEC.md 1.4, flag ``o``), appended after every older case."""
+
 TURNS = [
     ("charon-ferry", "B2~C3>C3^D4", "b2~c3>c3^d4"),
     ("ares-removal", "b2>c3^d4-a1", "b2>c3^d4-a1"),
@@ -150,6 +179,11 @@ PLAYTHROUGHS = [
     ("advanced-2p-bia", 2, "random", ("hera", "bia"), 17),
 ]
 
+POOL_PLAYTHROUGHS = [
+    ("pool-2p-challenger", 2, ("chronus", "hera", "hypnus", "medusa"), 18),
+]
+"""Challenger games offering from a god pool: (id, players, the pool, seed)."""
+
 
 def write_perft() -> None:
     """Write perft.txt in python-chess's id/epd/perft line format."""
@@ -188,6 +222,20 @@ def write_state_hash() -> None:
                 "id": ident,
                 "comment": f"state bytes and hash of {ident} (advanced god ids 11-25)",
                 "flags": ["advanced"],
+                "position": pos,
+                "state_bytes": state_bytes(p).hex(),
+                "state_hash": state_hash(p).hex(),
+                "result": "valid",
+            }
+        )
+    for i, (ident, pos) in enumerate(POOL_POSITIONS, len(cases) + 1):
+        p = parse_position(pos)
+        cases.append(
+            {
+                "tcId": i,
+                "id": ident,
+                "comment": f"state bytes and hash of {ident} (the offer set: flags bit 3)",
+                "flags": ["pool"],
                 "position": pos,
                 "state_bytes": state_bytes(p).hex(),
                 "state_hash": state_hash(p).hex(),
@@ -287,6 +335,40 @@ def write_notation() -> None:
             )
         else:
             raise SystemExit(f"{ident}: expected {text!r} to be rejected")
+    for ident, pos in POOL_POSITIONS:
+        tc += 1
+        cases.append(
+            {
+                "tcId": tc,
+                "id": f"position-{ident}",
+                "comment": "a valid position string with a god pool; canonical as given",
+                "flags": ["pool"],
+                "kind": "position",
+                "input": pos,
+                "canonical": format_position(parse_position(pos)),
+                "result": "valid",
+            }
+        )
+    for ident, pos in INVALID_POOL_POSITIONS:
+        tc += 1
+        try:
+            parse_position(pos)
+        except NotationError as e:
+            cases.append(
+                {
+                    "tcId": tc,
+                    "id": f"position-{ident}",
+                    "comment": f"rejected: {e.reason}",
+                    "flags": ["pool"],
+                    "kind": "position",
+                    "input": pos,
+                    "result": "invalid",
+                    "error": "InvalidPositionError",
+                    "column": e.column,
+                }
+            )
+        else:
+            raise SystemExit(f"{ident}: expected {pos!r} to be rejected")
     doc = {"schema": "notation.schema.json", "version": 1, "tests": cases}
     (VECTORS / "notation.json").write_text(json.dumps(doc, indent=2) + "\n")
 
@@ -295,11 +377,17 @@ def write_playthroughs() -> None:
     """Write golden games: per action the position, the legal count, the action, the hash."""
     out = VECTORS / "playthroughs"
     out.mkdir(exist_ok=True)
+    games: list[tuple[str, str, Position, int]] = []
     for ident, players, mode, drawn, seed in PLAYTHROUGHS:
+        call = f"new_game({players}, {mode!r}, drawn={drawn!r})"
+        games.append((ident, call, new_game(players, mode, drawn=drawn), seed))  # type: ignore[arg-type]
+    for ident, players, offer, seed in POOL_PLAYTHROUGHS:
+        call = f"new_game({players}, 'challenger', offer={offer!r})"
+        games.append((ident, call, new_game(players, "challenger", offer=offer), seed))
+    for ident, call, p, seed in games:
         rng = random.Random(seed)
-        p = new_game(players, mode, drawn=drawn)  # type: ignore[arg-type]
         lines = [
-            f"# playthrough {ident}: new_game({players}, {mode!r}, drawn={drawn!r}), "
+            f"# playthrough {ident}: {call}, "
             f"actions drawn with random.Random({seed}).choice over legal_actions",
             "",
         ]

@@ -38,7 +38,13 @@ def state_bytes(p: Position) -> bytes:
     state = p.power_state
     held = any(f for s, f in enumerate(state) if s != to_move) if state else False
     flags = (1 if held else 0) | (2 if p.snake else 0) | (4 if p.naming else 0)
-    head = _head(len(gods), to_move, flags, p.eliminated, p.winner, p.selection, gods, p.pool)
+    pool = p.pool
+    if p.offer:
+        # The challenger's offer set, while it has still to offer, fills the (empty) pool
+        # bytes, marked by bit 3: a game offering from the simple ten hashes as before.
+        flags |= 8
+        pool = p.offer
+    head = _head(len(gods), to_move, flags, p.eliminated, p.winner, p.selection, gods, pool)
     # One byte a square: level, dome << 2, side + 1 << 3. Each bitboard is spread to one
     # bit a byte; the fields never overlap, so adding the spread boards builds every byte.
     # (Written out board by board: this runs for every record of a replay.)

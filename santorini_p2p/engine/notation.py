@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from santorini_p2p.engine.gods import ALL_GOD_NAMES, GODS
+from santorini_p2p.engine.gods import ALL_GOD_NAMES, GOD_NAMES, GODS, power_of
 from santorini_p2p.engine.order import lost_sides, placement_due
 from santorini_p2p.engine.position import (
     DOME,
@@ -368,6 +368,7 @@ def parse_position(text: str) -> Position:
         pool=flags.pool,
         naming=flags.naming,
         snake=flags.snake,
+        offer=flags.offer,
     )
     lost = lost_sides(p)
     if lost:
@@ -400,6 +401,7 @@ class _Flags:
         self.winner = -1
         self.selection = Selection.NONE
         self.pool: tuple[str, ...] = ()
+        self.offer: tuple[str, ...] = ()
         self.naming = False
         self.snake = False
 
@@ -428,7 +430,9 @@ def _parse_flags(t: str, raw: str, col0: int, players: int) -> _Flags:
         elif ch == "n":
             out.naming = True
             i += 1
-        elif ch in "cd":
+        elif ch in "cdo":
+            if ch == "o" and (seen[-2:-1] != "c" or out.pool):
+                raise fail("'o[..]' follows 'c[]' alone (the gods to offer from)", i)
             if t[i + 1 : i + 2] != "[":
                 raise fail(f"'[' and the god pool after {ch!r}", i + 1)
             end = t.find("]", i)
@@ -443,8 +447,19 @@ def _parse_flags(t: str, raw: str, col0: int, players: int) -> _Flags:
                 at += len(g) + 1
             if len(set(pool)) != len(pool):
                 raise fail("each god may be in the pool once", i + 2)
-            out.pool = tuple(sorted(pool, key=ALL_GOD_NAMES.index))
-            out.selection = Selection.CHALLENGER if ch == "c" else Selection.DRAFT
+            pool = tuple(sorted(pool, key=ALL_GOD_NAMES.index))
+            if ch == "o":
+                if pool == GOD_NAMES:
+                    raise fail("'o[..]' names the ten simple gods: leave it out", i)
+                if len(pool) < players:
+                    raise fail(f"'o[..]' needs at least {players} gods to offer", i + 2)
+                for g in pool:
+                    if players not in power_of(g).players:
+                        raise fail(f"{g} is not played with {players} players", i + 2)
+                out.offer = pool
+            else:
+                out.pool = pool
+                out.selection = Selection.CHALLENGER if ch == "c" else Selection.DRAFT
             i = end + 1
         elif ch == "x":
             i += 1

@@ -59,6 +59,9 @@ class Position:
     Levels are bitboards: ``ge1``/``ge2``/``ge3`` hold the squares of level at least 1/2/3,
     ``domes`` the squares with a dome. ``workers`` has one bitboard per side (a seat with 2 or
     3 players, a team with 4). Seats are 0-based here and 1-based in text.
+
+    ``offer`` is the set the challenger offers from, while it has still to offer (flag
+    ``o[..]``); empty means the ten simple gods (protocol/SPEC.md 1.4).
     """
 
     ge1: int = 0
@@ -76,6 +79,7 @@ class Position:
     naming: bool = False
     snake: bool = False
     lost: int = 0
+    offer: tuple[str, ...] = ()
 
     @property
     def players(self) -> int:
@@ -139,6 +143,8 @@ def _format_flags(p: Position) -> str:
     out = "".join(p.power_state)
     if p.selection is Selection.CHALLENGER:
         out += "c[" + ".".join(p.pool) + "]"
+        if p.offer:
+            out += "o[" + ".".join(p.offer) + "]"
     elif p.selection is Selection.DRAFT:
         out += "d[" + ".".join(p.pool) + "]"
     if p.naming:

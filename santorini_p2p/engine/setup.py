@@ -8,10 +8,11 @@ argument from the caller.
 from __future__ import annotations
 
 from dataclasses import replace
+from difflib import get_close_matches
 from itertools import combinations
-from typing import Literal
+from typing import Final, Literal
 
-from santorini_p2p.engine.gods import ALL_GOD_NAMES, SIMPLE, power_of
+from santorini_p2p.engine.gods import ADVANCED, ALL_GOD_NAMES, GODS, SIMPLE, power_of
 from santorini_p2p.engine.notation import format_action
 from santorini_p2p.engine.order import placement_due, side_powers
 from santorini_p2p.engine.position import (
@@ -37,20 +38,94 @@ from santorini_p2p.engine.squares import ALL, BITS, bits
 from santorini_p2p.errors import IllegalTurnError
 
 __all__ = [
+    "OFFERED",
+    "POOL_SETS",
     "GodMode",
     "apply_action",
+    "close_names",
     "is_legal_action",
     "legal_actions",
     "legal_form",
     "new_game",
+    "offer_set",
     "placement_due",
     "placement_error",
+    "pool_need",
+    "resolve_pool",
 ]
 
 GodMode = Literal["none", "challenger", "draft", "random"]
 
 OFFERED: tuple[str, ...] = tuple(g.name for g in SIMPLE)
-"""The gods a challenger chooses from: the ten simple gods (RULES.md section 3)."""
+"""The gods a challenger chooses from unless the game names a pool: the ten simple gods."""
+
+POOL_SETS: Final = ("simple", "advanced", "all")
+"""The named god pools: the ten simple gods, the fifteen advanced ones, all of them."""
+
+
+def offer_set(p: Position) -> tuple[str, ...]:
+    """Return the gods the challenger of ``p`` offers from (its pool, or the simple ten)."""
+    return p.offer or OFFERED
+
+
+def pool_need(players: int, gods: GodMode) -> int:
+    """Return how many gods a pool needs for ``gods`` with ``players`` (0 for ``none``)."""
+    if gods == "draft":
+        return 4 if players == 2 else players + 2
+    return 0 if gods == "none" else players
+
+
+def close_names(name: str) -> list[str]:
+    """Return the god names that look like ``name`` (a typo's likely meaning), best first."""
+    return get_close_matches(name.lower(), ALL_GOD_NAMES, n=3, cutoff=0.6)
+
+
+def resolve_pool(spec: str, players: int, gods: GodMode) -> tuple[str, ...]:
+    """Return the god pool that ``spec`` names for a game, in god order.
+
+    ``spec`` is ``simple``, ``advanced``, ``all`` or a comma-separated list of god names (any
+    case). A named set leaves out the gods whose cards do not allow ``players`` (hypnus with
+    3); an explicit list is refused if it names one. The pool must hold enough gods for the
+    selection: 4 (or players + 2 with 3 or 4 players) to draft, ``players`` otherwise.
+
+    Raises:
+        ValueError: an unknown god (with close names), a repeated or misplaced god, or a pool
+            too small for ``gods`` with ``players``.
+    """
+    key = spec.strip().lower()
+    if key in POOL_SETS:
+        chosen = {"simple": SIMPLE, "advanced": ADVANCED, "all": GODS}[key]
+        pool = tuple(g.name for g in chosen if players in g.players)
+        what = f"the {key} gods"
+    else:
+        names = [n.strip().lower() for n in key.split(",")]
+        if not key or "" in names:
+            raise ValueError(
+                f"god pool {spec!r}: expected simple, advanced, all or god names joined by ','"
+            )
+        for n in names:
+            if n not in ALL_GOD_NAMES:
+                near = close_names(n)
+                hint = f" (did you mean {' or '.join(near)}?)" if near else ""
+                raise ValueError(f"god pool: unknown god {n!r}{hint}; `santorini gods` lists them")
+            if players not in power_of(n).players:
+                counts = " or ".join(str(c) for c in sorted(power_of(n).players))
+                raise ValueError(
+                    f"god pool: {n} is played with {counts} players, not {players} "
+                    "(protocol/SPEC.md 2.4)"
+                )
+        if len(set(names)) != len(names):
+            twice = next(n for n in names if names.count(n) > 1)
+            raise ValueError(f"god pool: {twice} is named twice")
+        pool = tuple(sorted(names, key=ALL_GOD_NAMES.index))
+        what = "the pool"
+    need = pool_need(players, gods)
+    if len(pool) < need:
+        raise ValueError(
+            f"god pool: {len(pool)} god{'s' if len(pool) != 1 else ''} in {what}, but "
+            f"{gods} with {players} players needs at least {need}"
+        )
+    return pool
 
 
 def new_game(
@@ -59,11 +134,13 @@ def new_game(
     *,
     snake: bool = False,
     drawn: tuple[str, ...] = (),
+    offer: tuple[str, ...] = (),
 ) -> Position:
     """Return the first position of a new game.
 
     ``drawn`` is the caller's random draw: the draft pool (4 gods, or players + 2 with 3 or 4
-    players) for ``draft``, or one god per seat in seat order for ``random``.
+    players) for ``draft``, or one god per seat in seat order for ``random``. ``offer`` is
+    the god pool a challenger offers from (empty, or the ten simple gods: those ten).
 
     Raises:
         ValueError: a bad player count, mode or draw.
@@ -86,7 +163,15 @@ def new_game(
         raise ValueError(f"drawn: gods must be different, got {','.join(drawn)}")
     undecided = (UNDECIDED,) * players
     if gods == "challenger":
-        return replace(base, gods=undecided, selection=Selection.CHALLENGER)
+        offer = tuple(sorted(set(offer), key=ALL_GOD_NAMES.index)) if offer else ()
+        for g in offer:
+            if g not in ALL_GOD_NAMES or players not in power_of(g).players:
+                raise ValueError(f"offer: {g!r} is not a god for {players} players")
+        if offer and len(offer) < players:
+            raise ValueError(f"offer: {players} players need {players} gods to offer")
+        if offer == OFFERED:
+            offer = ()
+        return replace(base, gods=undecided, selection=Selection.CHALLENGER, offer=offer)
     if gods == "draft":
         want = 4 if players == 2 else players + 2
         if len(drawn) != want:
@@ -105,7 +190,7 @@ def _setup_actions(p: Position) -> list[Action]:
     if p.naming:
         return [NameStart(s) for s in range(p.players)]
     if p.selection is Selection.CHALLENGER and not p.pool and p.to_move == 0:
-        return [ChooseGods(c) for c in combinations(OFFERED, p.players)]
+        return [ChooseGods(c) for c in combinations(offer_set(p), p.players)]
     if p.selection is not Selection.NONE:
         return [PickGod(g) for g in p.pool]
     _, count = placement_due(p)
@@ -159,7 +244,7 @@ def is_legal_action(p: Position, action: Action) -> bool:
             and p.to_move == 0
             and len(action.gods) == p.players
             and len(set(action.gods)) == p.players
-            and all(g in OFFERED for g in action.gods)
+            and all(g in offer_set(p) for g in action.gods)
             and list(action.gods) == sorted(action.gods, key=ALL_GOD_NAMES.index)
         )
     if isinstance(action, PickGod):
@@ -228,7 +313,7 @@ def apply_action(p: Position, action: Action) -> Position:
         return apply_unchecked(p, action)
     n = p.players
     if isinstance(action, ChooseGods):
-        return replace(p, pool=action.gods, to_move=1 % n)
+        return replace(p, pool=action.gods, offer=(), to_move=1 % n)
     if isinstance(action, PickGod):
         gods = list(p.gods)
         gods[p.to_move] = action.god
