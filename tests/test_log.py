@@ -15,6 +15,7 @@ from santorini_p2p.engine import (
     parse_action,
     state_hash,
 )
+from santorini_p2p.engine.gods import GOD_NAMES
 from santorini_p2p.errors import (
     ChainError,
     DesyncError,
@@ -44,7 +45,7 @@ from santorini_p2p.wire.log import (
     seal,
     validate,
 )
-from santorini_p2p.wire.messages import Ack, Act, Header, Result, Reveal, decode_body
+from santorini_p2p.wire.messages import Ack, Act, Header, Result, Reveal, decode_body, encode_body
 from santorini_p2p.wire.script import play_script, script_nonce
 from tests.replays import IDS, MODES, STRANGER, game
 
@@ -269,7 +270,9 @@ def test_header_rules():
     from dataclasses import replace
 
     h = make_header(bytes(16), [(ALICE.public_key, "a"), (BOB.public_key, "b")])
-    expect(v, seal(ALICE, replace(h, protocol=2)), VersionError, "protocol version 2")
+    expect(v, seal(ALICE, replace(h, protocol=3)), VersionError, "protocol version 3")
+    # A header of version 2 without its last field, the pool, is not of its version's shape.
+    expect(v, seal(ALICE, replace(h, protocol=2)), VersionError, "protocol 2 has 12 fields")
     expect(v, seal(ALICE, replace(h, gods="odd")), RecordError, "god selection")
     expect(v, seal(ALICE, replace(h, bank_ms=1000)), RecordError, "bank needs a time per move")
 
@@ -751,3 +754,75 @@ def test_read_log_leaves_the_garbage_collector_as_it_found_it():
             assert gc.isenabled() is enabled
     finally:
         gc.enable()
+
+
+# God pools (SPEC.md 7 and 11): the header of protocol 2 names the gods a game draws from.
+
+
+def pooled(players, gods, pool, seed=7):
+    ids = [
+        ALICE,
+        BOB,
+        Identity.from_seed(bytes([3]) * 32, "carol"),
+        Identity.from_seed(bytes([4]) * 32, "dave"),
+    ]
+    seats = [(i.public_key, f"p{n}") for n, i in enumerate(ids[:players])]
+    return ids[:players], make_header(bytes([seed]) * 16, seats, gods=gods, pool=pool)
+
+
+def test_a_simple_pool_writes_protocol_1_and_another_pool_protocol_2():
+    _, h = pooled(2, "random", tuple(GOD_NAMES))
+    assert h.protocol == 1
+    assert h.pool == ()
+    assert len(decode_value_fields(h)) == 11
+    _, h = pooled(2, "random", ("medusa", "chronus"))
+    assert h.protocol == 2
+    assert h.pool == ("chronus", "medusa")
+    assert len(decode_value_fields(h)) == 12
+    assert decode_body(encode_body(h)) == h
+
+
+def decode_value_fields(h):
+    from santorini_p2p.wire.codec import decode
+
+    return decode(encode_body(h), 4096)
+
+
+@pytest.mark.parametrize("mode", ["random", "draft", "challenger"])
+def test_the_draw_and_the_challenger_take_their_gods_from_the_pool(mode):
+    pool = ("aphrodite", "chronus", "medusa", "zeus")
+    ids, h = pooled(2, mode, pool)
+    v = Validator()
+    v.feed(seal(ids[0], h))
+    for i in ids:
+        v.feed(v.make_commit(i, bytes([ids.index(i) + 9]) * 32))
+    for i in ids:
+        v.feed(v.make_reveal(i, bytes([ids.index(i) + 9]) * 32))
+    p = v.position
+    if mode == "random":
+        assert set(p.gods) <= set(pool)
+        assert set(v.drawn) == set(p.gods)
+    elif mode == "draft":
+        assert p.pool == pool
+    else:
+        assert p.offer == pool
+        assert {g for a in legal_actions(p) for g in a.gods} == set(pool)
+
+
+@pytest.mark.parametrize(
+    ("players", "gods", "pool", "error"),
+    [
+        (2, "random", ("chronus", "odin"), "'odin', a god this program does not know"),
+        (2, "random", ("zeus", "chronus"), "god order"),
+        (3, "random", ("ares", "hypnus", "zeus"), "hypnus is not played with 3 players"),
+        (2, "draft", ("ares", "bia", "zeus"), "needs 4 gods, the pool has 3"),
+        (2, "none", ("ares", "bia"), "needs a god selection"),
+        (2, "random", tuple(GOD_NAMES), "written as protocol 1"),
+    ],
+)
+def test_a_bad_pool_is_refused_at_the_header(players, gods, pool, error):
+    from dataclasses import replace
+
+    ids, h = pooled(players, gods, ())
+    h = replace(h, protocol=2, pool=pool)
+    expect(Validator(), seal(ids[0], h), RecordError, error)

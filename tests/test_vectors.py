@@ -10,6 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from santorini_p2p.engine.gods import GOD_NAMES
 from santorini_p2p.errors import ReplayError, WireError
 from santorini_p2p.wire.codec import decode, encode
 from santorini_p2p.wire.draw import DrawStream, commitment, draw_seed, draw_setup
@@ -107,7 +108,8 @@ def test_draw_vector(case):
     assert seed.hex() == case["seed"]
     stream = DrawStream(seed)
     assert bytes(stream.byte() for _ in range(len(case["stream"]) // 2)).hex() == case["stream"]
-    start, drawn = draw_setup(seed, case["players"], case["gods"])
+    pool = tuple(case.get("pool", GOD_NAMES))
+    start, drawn = draw_setup(seed, case["players"], case["gods"], pool)
     assert start == case["start_slot"]
     assert list(drawn) == case["drawn"]
 
@@ -128,6 +130,9 @@ def test_replay_vector(case):
         assert [k.hex() for k in v.seats] == case["seats"]
         assert v.position is not None
         assert list(v.position.gods) == case["gods"]
+        assert v.header is not None
+        assert list(v.header.pool) == case.get("pool", [])
+        assert v.header.protocol == (2 if "pool" in case else 1)
     else:
         with pytest.raises(ReplayError) as info:
             read_log(data)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from santorini_p2p.engine import format_action, legal_actions
+from santorini_p2p.engine.gods import ADVANCED, ALL_GOD_NAMES, GOD_NAMES
 from santorini_p2p.errors import ReplayError, WireError
 from santorini_p2p.wire.codec import Value, decode, encode
 from santorini_p2p.wire.draw import DrawStream, commitment, draw_seed, draw_setup
@@ -65,6 +66,11 @@ NOTES = {
     "tampered": "a real log altered after signing",
 }
 
+POOL_NOTES = {
+    "pool": "a god pool other than the ten simple gods (header protocol 2, SPEC.md 7 and 11)",
+}
+"""Notes of the files that have pool cases (draw, replays); the other files keep NOTES alone."""
+
 
 def _typed(value: Value) -> Any:
     """Return ``value`` as typed JSON (big integers as strings, bytes as hex)."""
@@ -90,14 +96,17 @@ class Cases:
     def add(self, id_: str, comment: str, flags: list[str], **fields: Any) -> None:
         """Append a case; every flag must be defined in NOTES."""
         for f in flags:
-            assert f in NOTES, f
+            assert f in NOTES or f in POOL_NOTES, f
         self.items.append(
             {"tcId": len(self.items) + 1, "id": id_, "comment": comment, "flags": flags, **fields}
         )
 
 
 def _doc(schema: str, cases: Cases, **extra: Any) -> dict[str, Any]:
-    return {"schema": schema, "version": 1, "notes": NOTES, **extra, "tests": cases.items}
+    notes = NOTES
+    if any("pool" in t["flags"] for t in cases.items):
+        notes = {**NOTES, **POOL_NOTES}
+    return {"schema": schema, "version": 1, "notes": notes, **extra, "tests": cases.items}
 
 
 # -- codec ------------------------------------------------------------------------------------
@@ -336,18 +345,51 @@ def draw_vectors() -> dict[str, Any]:
         ("challenger-2", 2, "challenger", [bytes(32), b"\xff" * 32], []),
         ("none-3", 3, "none", [bytes([i * 7]) * 32 for i in range(3)], []),
     ]
-    for id_, players, gods, nonces, flags in setups:
+    # Draws from a god pool (header protocol 2), after every older case.
+    pooled: list[tuple[str, int, str, list[bytes], list[str], tuple[str, ...]]] = [
+        (
+            "pool-random-2",
+            2,
+            "random",
+            [b"\xaa" * 32, b"\xbb" * 32],
+            ["pool"],
+            ("chronus", "medusa"),
+        ),
+        (
+            "pool-draft-2-advanced",
+            2,
+            "draft",
+            [b"\x11" * 32, b"\x22" * 32],
+            ["pool"],
+            tuple(g.name for g in ADVANCED),
+        ),
+        (
+            "pool-random-3-all",
+            3,
+            "random",
+            [b"\x33" * 32, b"\x44" * 32, b"\x55" * 32],
+            ["pool"],
+            tuple(g for g in ALL_GOD_NAMES if g != "hypnus"),
+        ),
+    ]
+    for id_, players, gods, nonces, flags, pool in [
+        *((*s, ()) for s in setups),
+        *pooled,
+    ]:
         keys = [p.public_key for p in PLAYERS[:players]]
         seed = draw_seed(game_id, tuple(nonces))
         stream = DrawStream(seed)
-        start, drawn = draw_setup(seed, players, gods)
+        start, drawn = draw_setup(seed, players, gods, pool or GOD_NAMES)
+        extra: dict[str, Any] = {"pool": list(pool)} if pool else {}
         c.add(
             id_,
-            f"the draw for {players} players, gods {gods}",
+            f"the draw for {players} players, gods {gods}"
+            + (f", from a pool of {len(pool)}" if pool else ""),
             flags,
             game_id=game_id.hex(),
             players=players,
             gods=gods,
+            **extra,
             public_keys=[k.hex() for k in keys],
             nonces=[n.hex() for n in nonces],
             commitments=[
@@ -471,6 +513,7 @@ def _replay_case(
         state_hash=v.state_hash.hex(),
         seats=[k.hex() for k in v.seats],
         gods=list(v.position.gods),
+        **({"pool": list(v.header.pool)} if v.header and v.header.pool else {}),
     )
 
 
@@ -743,7 +786,79 @@ def replay_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
         ["state-hash"],
         _tamper(env, 6, lambda v: seal(_seat(v, 1), Ack(6, v.last_hash, 5, bytes(32)))),
     )
+    _pool_replays(c, files)
     return _doc("replays.schema.json", c), files
+
+
+def _pool_replays(c: Cases, files: dict[str, bytes]) -> None:
+    """Games drawing from a god pool (header protocol 2), after every older case."""
+    games: list[tuple[str, tuple[Identity, ...], str, tuple[str, ...], int]] = [
+        ("2p-pool-random", (ALICE, BOB), "random", ("chronus", "medusa"), 21),
+        ("2p-pool-challenger", (ALICE, BOB), "challenger", ("bia", "hera", "limus", "zeus"), 22),
+    ]
+    for name, ids, gods, pool, seed in games:
+        rng = random.Random(seed)
+        env = play_script(
+            ids,
+            lambda p, rng=rng: format_action(rng.choice(legal_actions(p))),  # type: ignore[misc]
+            game_id=hashlib.blake2b(name.encode(), digest_size=16).digest(),
+            gods=gods,  # type: ignore[arg-type]
+            created_ms=1_790_000_000_000,
+            pool=pool,
+        )
+        data = encode_frames(env)
+        files[f"replays/{name}.sntr"] = data
+        _replay_case(
+            c,
+            f"game-{name}",
+            f"a complete random game: {len(ids)} players, {gods} from the pool {','.join(pool)}",
+            ["canonical", "pool"],
+            data,
+            file=f"replays/{name}.sntr",
+        )
+    env = play_script(
+        (ALICE, BOB),
+        ["place b2,d4", "place b4,d2"],
+        game_id=bytes(range(16)),
+        gods="random",
+        pool=("chronus", "medusa"),
+    )
+    head = _header(env)
+    _replay_case(
+        c,
+        "protocol-3",
+        "a header of protocol version 3",
+        ["version"],
+        _tamper(env, 0, lambda v: seal(ALICE, replace(head, protocol=3))),
+    )
+    _replay_case(
+        c,
+        "pool-unknown-god",
+        "a pool naming a god this reader does not know (odin)",
+        ["pool", "order"],
+        _tamper(env, 0, lambda v: seal(ALICE, replace(head, pool=("chronus", "odin")))),
+    )
+    _replay_case(
+        c,
+        "pool-out-of-order",
+        "a pool not in god order",
+        ["pool", "order"],
+        _tamper(env, 0, lambda v: seal(ALICE, replace(head, pool=("medusa", "chronus")))),
+    )
+    _replay_case(
+        c,
+        "pool-simple-as-protocol-2",
+        "the ten simple gods written as a protocol 2 pool (they are written as protocol 1)",
+        ["pool", "order"],
+        _tamper(env, 0, lambda v: seal(ALICE, replace(head, pool=GOD_NAMES))),
+    )
+    _replay_case(
+        c,
+        "pool-too-small",
+        "a pool of one god for a random deal to 2 players",
+        ["pool", "order"],
+        _tamper(env, 0, lambda v: seal(ALICE, replace(head, pool=("zeus",)))),
+    )
 
 
 def _header(env: list[bytes]) -> Header:

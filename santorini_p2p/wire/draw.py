@@ -70,13 +70,19 @@ class DrawStream:
                 return b % n
 
 
-def draw_setup(seed: bytes, players: int, gods: str) -> tuple[int, tuple[str, ...]]:
+def draw_setup(
+    seed: bytes, players: int, gods: str, pool: tuple[str, ...] = GOD_NAMES
+) -> tuple[int, tuple[str, ...]]:
     """Return ``(start_slot, drawn)`` for a game; first the slot, then the gods.
 
-    The gods are drawn without replacement from the list in god order (apollo ... prometheus):
-    each draw takes index ``below(len(remaining))`` and removes it. ``draft`` draws 4 gods
-    with 2 players and players + 2 otherwise; ``random`` draws one per seat, dealt to seats
-    1, 2, ... in order; other modes draw none.
+    The gods are drawn without replacement from the game's ``pool`` in god order (the ten
+    simple gods, apollo ... prometheus, unless the header names another): each draw takes
+    index ``below(len(remaining))`` and removes it. ``draft`` draws 4 gods with 2 players and
+    players + 2 otherwise; ``random`` draws one per seat, dealt to seats 1, 2, ... in order;
+    other modes draw none.
+
+    Raises:
+        ValueError: the pool holds fewer gods than the draw needs.
     """
     stream = DrawStream(seed)
     start = stream.below(players)
@@ -86,7 +92,9 @@ def draw_setup(seed: bytes, players: int, gods: str) -> tuple[int, tuple[str, ..
         count = players
     else:
         count = 0
-    remaining = list(GOD_NAMES)
+    if count > len(pool):
+        raise ValueError(f"pool: {gods} with {players} players needs {count} gods, got {len(pool)}")
+    remaining = list(pool)
     drawn = []
     for _ in range(count):
         drawn.append(remaining.pop(stream.below(len(remaining))))

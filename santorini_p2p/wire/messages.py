@@ -6,7 +6,7 @@ section 7): ``type`` is the tag below, ``seq`` the record's index in its log (th
 
 | tag | class | fields after ``prev`` |
 | --- | --- | --- |
-| 0 | ``Header`` | game_id, protocol, created_ms, seats, gods, move_ms, bank_ms, options |
+| 0 | ``Header`` | game_id, protocol, created_ms, seats, gods, move_ms, bank_ms, options [, pool] |
 | 1 | ``Commit`` | commitment |
 | 2 | ``Reveal`` | nonce |
 | 3 | ``Act`` | action text, clock_ms, state_hash |
@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
-from santorini_p2p.errors import DecodeError
+from santorini_p2p.errors import DecodeError, VersionError
 from santorini_p2p.wire.codec import MAX_RECORD_BYTES, Value, decode_read, encode
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "OFFER_KINDS",
     "OPTIONS",
     "PROTOCOL_VERSION",
+    "PROTOCOL_VERSIONS",
     "REASONS",
     "Accept",
     "Ack",
@@ -55,8 +56,13 @@ __all__ = [
     "encode_body",
 ]
 
-PROTOCOL_VERSION: Final = 1
-"""The protocol version this program speaks (header field ``protocol``, SPEC.md section 10)."""
+PROTOCOL_VERSION: Final = 2
+"""The newest protocol version this program speaks (header field ``protocol``, SPEC.md 10).
+
+Version 2 adds the header's last field, ``pool``; a game drawing from the ten simple gods is
+written as version 1, which every earlier reader verifies."""
+PROTOCOL_VERSIONS: Final = (1, 2)
+"""Every header version this program reads."""
 HASH_BYTES: Final = 32
 GAME_ID_BYTES: Final = 16
 NONCE_BYTES: Final = 32
@@ -85,7 +91,9 @@ class Header:
 
     ``seats`` are in join order (slots); the commit-reveal draw then picks which slot becomes
     seat 1. ``move_ms`` and ``bank_ms`` are the time per move and the bank (0 and 0: untimed).
-    ``created_ms`` is wall-clock time, for information only.
+    ``created_ms`` is wall-clock time, for information only. ``pool`` (protocol 2 only) is the
+    gods the game draws from, in god order; empty in protocol 1, whose pool is the ten simple
+    gods.
     """
 
     TYPE: ClassVar[int] = 0
@@ -99,6 +107,7 @@ class Header:
     move_ms: int
     bank_ms: int
     options: tuple[str, ...] = ()
+    pool: tuple[str, ...] = ()
 
     @property
     def players(self) -> int:
@@ -241,6 +250,9 @@ def _to_value(m: Message) -> tuple[Value, ...]:
                 m.move_ms,
                 m.bank_ms,
                 m.options,
+                # Only protocol 2 has the field, and only with a pool: a header without one
+                # is protocol 1's, byte for byte.
+                *((m.pool,) if m.pool else ()),
             )
         case Commit():
             return (*head, m.commitment)
@@ -333,6 +345,13 @@ def _seats(f: _Fields, i: int) -> tuple[Seat, ...]:
     return tuple(seats)
 
 
+def _pool(f: _Fields, i: int) -> tuple[str, ...]:
+    raw = f.array(i)
+    if len(raw) > 64 or any(type(g) is not str or len(g) > 32 for g in raw):
+        raise f.fail(i, "at most 64 god names", raw)
+    return tuple(str(g) for g in raw)
+
+
 def _options(f: _Fields, i: int) -> tuple[str, ...]:
     raw = f.array(i)
     if len(raw) > 8 or any(type(o) is not str or len(o) > 32 for o in raw):
@@ -397,8 +416,21 @@ def _from_fields(value: tuple[Value, ...]) -> Message:
     if type(tag) is not int or not 0 <= tag < len(_NAMES):
         raise DecodeError(f"body: unknown record type {tag!r}")
     kind = _NAMES[tag]
-    if len(value) != _ARITY[tag]:
-        raise DecodeError(f"{kind}: expected {_ARITY[tag]} fields, got {len(value)}")
+    arity = _ARITY[tag]
+    if tag == 0 and len(value) > 4 and type(value[4]) is int:
+        # The version decides the header's shape, so it is read first: a header of a version
+        # this program does not know, or not of its version's shape, is refused by its number.
+        version = value[4]
+        if version not in PROTOCOL_VERSIONS:
+            raise VersionError(
+                f"unsupported protocol version {version} (this program speaks "
+                f"{', '.join(map(str, PROTOCOL_VERSIONS))})"
+            )
+        arity += version - 1
+        if len(value) != arity:
+            raise VersionError(f"header: protocol {version} has {arity} fields, got {len(value)}")
+    if len(value) != arity:
+        raise DecodeError(f"{kind}: expected {arity} fields, got {len(value)}")
     f = _Fields(kind, value)
     seq = f.uint(1)
     prev = f.bin(2, HASH_BYTES)
@@ -416,6 +448,7 @@ def _from_fields(value: tuple[Value, ...]) -> Message:
                 f.uint(8),
                 f.uint(9),
                 _options(f, 10),
+                _pool(f, 11) if len(value) == 12 else (),
             )
         case 1:
             return Commit(seq, prev, f.bin(3, h))

@@ -38,6 +38,7 @@ def play_script(
     created_ms: int = 0,
     clock_ms: int = 0,
     finish: bool = True,
+    pool: Sequence[str] = (),
     max_actions: int = 400,
 ) -> list[bytes]:
     """Return the envelopes of a game between ``identities`` (header order = slot order).
@@ -58,6 +59,7 @@ def play_script(
         bank_ms=bank_ms,
         options=options,
         created_ms=created_ms,
+        pool=pool,
     )
     v = Validator()
     out = [seal(identities[0], header)]

@@ -29,6 +29,8 @@ from santorini_p2p.engine import (
     resign,
     state_hash,
 )
+from santorini_p2p.engine.gods import ALL_GOD_NAMES, GOD_NAMES, power_of
+from santorini_p2p.engine.setup import pool_need
 from santorini_p2p.errors import (
     ChainError,
     DesyncError,
@@ -62,6 +64,7 @@ from santorini_p2p.wire.messages import (
     OFFER_KINDS,
     OPTIONS,
     PROTOCOL_VERSION,
+    PROTOCOL_VERSIONS,
     Accept,
     Ack,
     Act,
@@ -82,6 +85,8 @@ __all__ = [
     "OpenedRecord",
     "Record",
     "Validator",
+    "check_pool",
+    "game_pool",
     "make_header",
     "validate",
 ]
@@ -160,20 +165,61 @@ def make_header(
     bank_ms: int = 0,
     options: Iterable[str] = (),
     created_ms: int = 0,
+    pool: Iterable[str] = (),
 ) -> Header:
-    """Return a header record (seq 0) for a new game; the host (slot 0) seals it."""
+    """Return a header record (seq 0) for a new game; the host (slot 0) seals it.
+
+    ``pool`` is the gods the game draws from (SPEC.md 7). A game of the ten simple gods (or
+    none) is written as protocol 1, which earlier readers verify; any other pool as 2.
+    """
+    chosen = tuple(sorted(set(pool), key=ALL_GOD_NAMES.index))
+    simple = not chosen or chosen == GOD_NAMES or gods == "none"
     return Header(
         0,
         ZERO_HASH,
         game_id,
-        PROTOCOL_VERSION,
+        1 if simple else PROTOCOL_VERSION,
         created_ms,
         tuple(Seat(k, n) for k, n in seats),
         gods,
         move_ms,
         bank_ms,
         tuple(sorted(set(options))),
+        () if simple else chosen,
     )
+
+
+def game_pool(h: Header) -> tuple[str, ...]:
+    """Return the gods a game draws from: the header's pool, or the ten simple gods."""
+    return h.pool or GOD_NAMES
+
+
+def check_pool(h: Header) -> None:
+    """Check a protocol 2 header's pool (SPEC.md 7).
+
+    Raises:
+        RecordError: a god this program does not know (named), gods out of order or repeated,
+            a god not played with this many players, the ten simple gods (written as protocol
+            1), a pool with no god selection, or one too small for the selection.
+    """
+    pool = h.pool
+    for g in pool:
+        if g not in ALL_GOD_NAMES:
+            raise RecordError(f"header: the god pool names {g!r}, a god this program does not know")
+    if list(pool) != sorted(set(pool), key=ALL_GOD_NAMES.index):
+        raise RecordError("header: the god pool must be in god order with no repeats")
+    for g in pool:
+        if h.players not in power_of(g).players:
+            raise RecordError(f"header: {g} is not played with {h.players} players")
+    if pool == GOD_NAMES:
+        raise RecordError("header: a pool of the ten simple gods is written as protocol 1")
+    if h.gods == "none":
+        raise RecordError("header: a god pool needs a god selection")
+    need = pool_need(h.players, cast(GodMode, h.gods))
+    if len(pool) < need:
+        raise RecordError(
+            f"header: {h.gods} with {h.players} players needs {need} gods, the pool has {len(pool)}"
+        )
 
 
 class Validator:
@@ -411,10 +457,10 @@ class Validator:
     def _header(self, msg: Message, signer: bytes) -> _State:
         if not isinstance(msg, Header):
             raise RecordError(f"record 0 must be the header, got {type(msg).__name__.lower()}")
-        if msg.protocol != PROTOCOL_VERSION:
+        if msg.protocol not in PROTOCOL_VERSIONS:
             raise VersionError(
                 f"unsupported protocol version {msg.protocol} (this program speaks "
-                f"{PROTOCOL_VERSION})"
+                f"{', '.join(map(str, PROTOCOL_VERSIONS))})"
             )
         keys = tuple(seat.public_key for seat in msg.seats)
         if not 2 <= len(keys) <= 4:
@@ -437,6 +483,8 @@ class Validator:
                 raise RecordError(f"header: unknown rule option {opt!r}")
         if msg.move_ms == 0 and msg.bank_ms != 0:
             raise RecordError("header: a bank needs a time per move")
+        if msg.protocol >= 2:
+            check_pool(msg)
         return _State(header=msg, keys=keys, banks=(msg.bank_ms,) * len(keys))
 
     def _step(self, msg: Message, slot: int, index: int) -> _State:
@@ -491,8 +539,15 @@ class Validator:
         nonces = (*s.nonces, msg.nonce)
         if len(nonces) < h.players:
             return s._replace(nonces=nonces)
-        start, drawn = draw_setup(draw_seed(h.game_id, nonces), h.players, h.gods)
-        p = new_game(h.players, cast(GodMode, h.gods), snake="snake" in h.options, drawn=drawn)
+        pool = game_pool(h)
+        start, drawn = draw_setup(draw_seed(h.game_id, nonces), h.players, h.gods, pool)
+        p = new_game(
+            h.players,
+            cast(GodMode, h.gods),
+            snake="snake" in h.options,
+            drawn=drawn,
+            offer=pool if h.gods == "challenger" else (),
+        )
         slots = tuple((start + i) % h.players for i in range(h.players))
         return s._replace(
             nonces=nonces, position=p, hash=state_hash(p), seat_slots=slots, drawn=drawn
