@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from santorini_p2p.engine.gods import GOD_NAMES
 from santorini_p2p.errors import WireError
 from santorini_p2p.net.frames import (
     SESSION_VERSION,
@@ -58,6 +59,7 @@ NOTES = {
     "signed": "a frame whose signature binds it to one connection's nonce",
     "replay": "a frame captured from another connection: its signature does not hold here",
     "version": "a peer of another session protocol version",
+    "pool": "the god pool a game draws from (session 3)",
     "malformed": "bytes a receiver drops (a decode error)",
     "plain": "a frame with no signature",
 }
@@ -199,7 +201,69 @@ def session_vectors() -> dict[str, Any]:
     )
     w = Welcome(SESSION_VERSION, GAME, 2, "none", 60_000, 300_000, (), ALICE.public_key, "alice")
     _frame(
-        c, "welcome", "the offer, sent once the joiner proved its key", ["plain"], encode_frame(w)
+        c,
+        "welcome",
+        "the offer, sent once the joiner proved its key; a game with no gods has an empty pool",
+        ["plain"],
+        encode_frame(w),
+    )
+    _frame(
+        c,
+        "welcome-simple-pool",
+        "a draft of the ten simple gods: the pool lists them in god order",
+        ["plain", "pool"],
+        encode_frame(
+            Welcome(
+                SESSION_VERSION, GAME, 2, "draft", 0, 0, (), ALICE.public_key, "alice", GOD_NAMES
+            )
+        ),
+    )
+    _frame(
+        c,
+        "welcome-pool",
+        "a random deal from a pool of two advanced gods (SPEC.md 7: header protocol 2)",
+        ["plain", "pool"],
+        encode_frame(
+            Welcome(
+                SESSION_VERSION,
+                GAME,
+                2,
+                "random",
+                0,
+                0,
+                (),
+                ALICE.public_key,
+                "alice",
+                ("chronus", "medusa"),
+            )
+        ),
+    )
+    _frame(
+        c,
+        "welcome-unknown-god",
+        "a well-formed offer whose pool names a god the joiner does not know (odin): the joiner "
+        "refuses the game with a signed refuse naming the god, before any record",
+        ["plain", "pool"],
+        encode_frame(
+            Welcome(
+                SESSION_VERSION,
+                GAME,
+                2,
+                "random",
+                0,
+                0,
+                (),
+                ALICE.public_key,
+                "alice",
+                ("chronus", "odin"),
+            )
+        ),
+    )
+    _bad(
+        c,
+        "welcome-version-2",
+        "a welcome of session protocol 2 (ten fields, no pool): malformed, dropped",
+        encode((2, 2, GAME, 2, "none", 0, 0, (), ALICE.public_key, "alice")),
     )
     stop = sign_stop(BOB, "desync at record 9", 9, b"\x11" * 32, b"\x22" * 32, HOST_NONCE)
     _frame(

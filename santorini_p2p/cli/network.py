@@ -219,6 +219,9 @@ def _cmd_games(args: argparse.Namespace) -> int:
     for o in offers:
         name = o.host_name if len(o.host_name) <= 16 else o.host_name[:15] + "~"
         print(_GAMES_ROW.format(o.endpoint, o.fingerprint, o.players, o.gods, o.time, name))
+        if o.gods_shown != o.gods:
+            pool = "  gods from: " + o.pool.replace(",", ", ")
+            print(pool if len(pool) <= 80 else pool[:79] + "~")
     if not offers:
         print("no games offered on the LAN right now", file=sys.stderr)
     from santorini_p2p.net.session import unsaved_games

@@ -50,6 +50,7 @@ __all__ = [
     "offer_set",
     "placement_due",
     "placement_error",
+    "pool_name",
     "pool_need",
     "resolve_pool",
 ]
@@ -78,6 +79,22 @@ def pool_need(players: int, gods: GodMode) -> int:
 def close_names(name: str) -> list[str]:
     """Return the god names that look like ``name`` (a typo's likely meaning), best first."""
     return get_close_matches(name.lower(), ALL_GOD_NAMES, n=3, cutoff=0.6)
+
+
+def pool_name(pool: tuple[str, ...], players: int) -> str:
+    """Return how a god pool is spoken of: ``simple``, ``advanced``, ``all`` or its names.
+
+    A named set stands for its gods played with ``players`` (``advanced`` for 3 players lacks
+    hypnus); an empty pool is the ten simple gods.
+
+    >>> pool_name(("medusa", "chronus"), 2)
+    'chronus,medusa'
+    """
+    chosen = tuple(sorted(pool, key=ALL_GOD_NAMES.index)) or OFFERED
+    for key in POOL_SETS:
+        if chosen == resolve_pool(key, players, "none"):
+            return key
+    return ",".join(chosen)
 
 
 def resolve_pool(spec: str, players: int, gods: GodMode) -> tuple[str, ...]:

@@ -2,8 +2,8 @@
 
 Discovery is a convenience: an explicit ``host:port`` always works, including where multicast
 is blocked. A host advertises one service of type :data:`SERVICE_TYPE` whose TXT properties
-describe the offer (protocol version, host's display name and fingerprint, players, gods, time
-control); ``browse`` lists the offers seen within a bounded time. Nothing learnt here is
+describe the offer (protocol version, host's display name and fingerprint, players, gods, god
+pool, time control); ``browse`` lists the offers seen within a bounded time. Nothing learnt here is
 trusted: the handshake checks keys and the offer again.
 """
 
@@ -26,6 +26,8 @@ SERVICE_TYPE: Final = "_santorini._tcp.local."
 """The DNS-SD service type of a Santorini game offer."""
 
 _MAX_LABEL: Final = 63
+_MAX_TXT: Final = 255
+"""The longest value of one TXT property (a pool of all 25 gods is 180 characters)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,15 @@ class Offer:
     gods: str
     time: str
     version: int
+    pool: str = ""
+    """The god pool: ``simple``, ``advanced``, ``all`` or god names joined by ``,``."""
+
+    @property
+    def gods_shown(self) -> str:
+        """The god selection and, when it is not the simple gods, the pool it draws from."""
+        if self.gods == "none" or self.pool in ("", "simple"):
+            return self.gods
+        return f"{self.gods} from {self.pool}"
 
     @property
     def endpoint(self) -> str:
@@ -56,6 +67,7 @@ class Offer:
             "players": str(self.players),
             "gods": self.gods,
             "time": self.time,
+            "pool": self.pool,
         }
 
     @classmethod
@@ -64,9 +76,9 @@ class Offer:
     ) -> Offer | None:
         """Return the offer described by TXT ``props``, or None if they are malformed."""
 
-        def text(key: str) -> str:
+        def text(key: str, limit: int = _MAX_LABEL) -> str:
             raw = props.get(key.encode())
-            return raw.decode("utf-8", "replace")[:_MAX_LABEL] if raw else ""
+            return raw.decode("utf-8", "replace")[:limit] if raw else ""
 
         try:
             return cls(
@@ -79,6 +91,7 @@ class Offer:
                 gods=text("gods"),
                 time=text("time"),
                 version=int(text("v")),
+                pool=text("pool", _MAX_TXT),
             )
         except ValueError:
             LOG.debug("ignored the malformed offer %r", name)

@@ -6,7 +6,8 @@ frame is one canonical msgpack array (``wire.codec``) whose first element is its
 | tag | frame | fields |
 | --- | --- | --- |
 | 1 | ``Hello`` | protocol, public key, name, game id (empty when new), records held, signature |
-| 2 | ``Welcome`` | protocol, game id, players, gods, move, bank, options, host key, host name |
+| 2 | ``Welcome`` | protocol, game id, players, gods, move, bank, options, host key, host name,
+|   |             | pool |
 | 3 | ``Refuse`` | reason [, signature] |
 | 4 | ``RecordFrame`` | index, envelope bytes |
 | 5 | ``Status`` | records held (the acknowledgement that drives resending) |
@@ -65,11 +66,11 @@ __all__ = [
 
 MAX_FRAME_BYTES: Final = MAX_RECORD_BYTES + 64
 """The largest frame: one record envelope plus the frame's own fields."""
-SESSION_VERSION: Final = 2
+SESSION_VERSION: Final = 3
 """The version of the session protocol: the frames, the handshake (hello and welcome carry it).
 
-Distinct from the log's protocol version (the header's, ``wire.messages.PROTOCOL_VERSION``):
-the frames around the records changed, the records did not."""
+Distinct from the log's protocol version (the header's, ``wire.messages.PROTOCOL_VERSION``).
+Version 3 added the welcome's god pool, which a joiner checks before it takes a seat."""
 HELLO_DOMAIN: Final = b"santorini-p2p/1 hello\x00"
 """The prefix signed with a hello, so a hello signature can never pass for a record's.
 
@@ -87,6 +88,8 @@ NONCE_BYTES: Final = 32
 """The size of a handshake nonce."""
 _MAX_TEXT: Final = 400
 _MAX_INDEX: Final = 2**31
+_MAX_POOL: Final = 64
+_MAX_GOD: Final = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +139,8 @@ class Welcome:
     options: tuple[str, ...]
     host_key: bytes
     host_name: str
+    pool: tuple[str, ...] = ()
+    """The gods the game draws from, in god order (empty with no gods)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +300,7 @@ def encode_frame(frame: Frame) -> bytes:
                 frame.options,
                 frame.host_key,
                 frame.host_name,
+                frame.pool,
             )
         case Refuse():
             value = (
@@ -344,7 +350,7 @@ def _text(v: Value, what: str) -> str:
     return v
 
 
-_ARITY: Final = {1: 7, 2: 10, 3: 2, 4: 3, 5: 2, 6: 6, 7: 1, 8: 3, 9: 3, 10: 2}
+_ARITY: Final = {1: 7, 2: 11, 3: 2, 4: 3, 5: 2, 6: 6, 7: 1, 8: 3, 9: 3, 10: 2}
 
 
 def decode_frame(data: bytes) -> Frame:
@@ -382,6 +388,16 @@ def decode_frame(data: bytes) -> Frame:
             opts = v[7]
             if type(opts) is not tuple or any(type(o) is not str for o in opts):
                 raise DecodeError("frame: welcome: options must be text")
+            pool = v[10]
+            if (
+                type(pool) is not tuple
+                or len(pool) > _MAX_POOL
+                or any(type(g) is not str or len(g) > _MAX_GOD for g in pool)
+            ):
+                raise DecodeError(
+                    f"frame: welcome: pool must be at most {_MAX_POOL} god names "
+                    f"of at most {_MAX_GOD} characters"
+                )
             return Welcome(
                 _uint(v[1], "protocol"),
                 _bin(v[2], "game id", (16,)),
@@ -392,6 +408,7 @@ def decode_frame(data: bytes) -> Frame:
                 tuple(str(o) for o in opts),
                 _bin(v[8], "host key", (32,)),
                 _text(v[9], "host name"),
+                tuple(str(g) for g in pool),
             )
         case 3:
             return Refuse(_text(v[1], "reason"))

@@ -644,6 +644,7 @@ async def host_game(
 async def _advertise(
     identity: Identity, settings: GameSettings, bind: str, port: int
 ) -> Advertiser | None:
+    from santorini_p2p.engine.setup import pool_name
     from santorini_p2p.net.discovery import Advertiser, Offer
 
     addr = shown_address(bind)
@@ -657,6 +658,7 @@ async def _advertise(
         gods=settings.gods,
         time=str(settings.time) if settings.time else "none",
         version=SESSION_VERSION,
+        pool=pool_name(settings.god_pool, settings.players) if settings.god_pool else "",
     )
     adv = Advertiser(offer)
     return adv if await adv.start() else None
@@ -1026,7 +1028,10 @@ class LanGames:
 
         offers = await browse(1.5) if self._discover else []
         items = [
-            (o.endpoint, f"{o.host_name} ({o.fingerprint}), {o.players} players, gods {o.gods}")
+            (
+                o.endpoint,
+                f"{o.host_name} ({o.fingerprint}), {o.players} players, gods {o.gods_shown}",
+            )
             for o in offers
         ]
         items.append(("", "Type an address (host:port)"))

@@ -42,6 +42,8 @@ from santorini_p2p.engine import (
     Position,
     format_position,
 )
+from santorini_p2p.engine.gods import ALL_GOD_NAMES, GOD_NAMES
+from santorini_p2p.engine.setup import pool_name, resolve_pool
 from santorini_p2p.errors import (
     DesyncError,
     IllegalTurnError,
@@ -96,11 +98,13 @@ from santorini_p2p.wire.log import (
 from santorini_p2p.wire.messages import (
     Ack,
     Act,
+    Header,
     Resign,
     Result,
     Timeout,
     decode_body,
 )
+from santorini_p2p.wire.validator import game_pool
 
 __all__ = [
     "GRACE_MS",
@@ -169,18 +173,33 @@ class SeatClock:
 
 @dataclass(frozen=True, slots=True)
 class GameSettings:
-    """What a host offers: players, god selection, time control (None: untimed), options."""
+    """What a host offers: players, god selection, time control (None: untimed), options.
+
+    ``pool`` is the gods the game draws from (empty: the ten simple gods), as
+    ``engine.setup.resolve_pool`` gives it.
+    """
 
     players: int = 2
     gods: str = "none"
     time: TimeControl | None = None
     options: tuple[str, ...] = ()
+    pool: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
             raise ValueError(f"players: expected 2, 3 or 4, got {self.players}")
         if self.gods not in ("none", "challenger", "draft", "random"):
             raise ValueError(f"gods: expected none, challenger, draft or random, not {self.gods}")
+        if self.pool:
+            # The same checks as the header's (SPEC.md 7), before anyone is asked to join.
+            resolve_pool(",".join(self.pool), self.players, cast(GodMode, self.gods))
+
+    @property
+    def god_pool(self) -> tuple[str, ...]:
+        """The gods the game draws from, in god order (empty with no gods)."""
+        if self.gods == "none":
+            return ()
+        return tuple(sorted(self.pool, key=ALL_GOD_NAMES.index)) or GOD_NAMES
 
 
 @dataclass(slots=True)
@@ -939,12 +958,14 @@ class Session:
                 h.bank_ms,
                 h.options,
             )
+            pool = header_pool(h)
         else:
             s = self.settings
             assert s is not None
             tc = s.time
             players, gods, options = s.players, s.gods, s.options
             move_ms, bank_ms = (tc.move_ms, tc.bank_ms) if tc else (0, 0)
+            pool = s.god_pool
         return Welcome(
             SESSION_VERSION,
             self._game_id,
@@ -955,6 +976,7 @@ class Session:
             options,
             self.identity.public_key,
             self.identity.name,
+            pool,
         )
 
     def _start(self) -> None:
@@ -970,6 +992,7 @@ class Session:
             bank_ms=tc.bank_ms if tc else 0,
             options=s.options,
             created_ms=self._created_ms,
+            pool=s.god_pool,
         )
         raw = seal(self.identity, header)
         self.journal = self.store.create_journal(self._game_id, raw)
@@ -986,6 +1009,20 @@ class Session:
         if w.protocol != SESSION_VERSION:
             self._stop(f"the host speaks protocol {w.protocol}, not {SESSION_VERSION}", index=0)
             return
+        unknown = [g for g in w.pool if g not in KNOWN_GODS]
+        if unknown:
+            # Refused before any record: a god this program cannot play would otherwise stop
+            # the game at the header, or worse, at the first turn of that god.
+            reason = (
+                f"{w.host_name}'s game draws its gods from a pool with "
+                + ", ".join(repr(g[:32]) for g in unknown[:3])
+                + (" and more" if len(unknown) > 3 else "")
+                + f", {'a god' if len(unknown) == 1 else 'gods'} this program does not know; "
+                "a newer santorini-p2p may play it"
+            )
+            self._send(HOST_ID, sign_refuse(self.identity, reason, self._host_challenge))
+            self._stop(reason, index=0, notify=False)
+            return
         try:
             self._known.check(w.host_name, w.host_key)
         except ChangedKeyError as e:
@@ -1000,8 +1037,9 @@ class Session:
         self._game_id = w.game_id
         self._save_note()
         tc = f"{w.move_ms // 1000}+{w.bank_ms // 1000}" if w.move_ms else "untimed"
+        gods = w.gods if w.gods == "none" else f"{w.gods} from {pool_name(w.pool, w.players)}"
         self._say(
-            f"Joined {w.host_name}'s {w.players}-player game (gods: {w.gods}, time: {tc}); "
+            f"Joined {w.host_name}'s {w.players}-player game (gods: {gods}, time: {tc}); "
             f"host fingerprint {fingerprint(w.host_key)}."
         )
 
@@ -1133,6 +1171,7 @@ class Session:
             h.game_id != w.game_id
             or h.players != w.players
             or h.gods != w.gods
+            or header_pool(h) != w.pool
             or h.move_ms != w.move_ms
             or h.bank_ms != w.bank_ms
             or keys[0] != w.host_key
@@ -1677,6 +1716,15 @@ class Session:
             "settled": self.settled,
         }
         self.store.write_note(self._game_id, value)
+
+
+KNOWN_GODS: frozenset[str] = frozenset(ALL_GOD_NAMES)
+"""The gods this program plays: a joiner refuses a pool with any other."""
+
+
+def header_pool(h: Header) -> tuple[str, ...]:
+    """The pool a header's game draws from, as a welcome states it (empty with no gods)."""
+    return () if h.gods == "none" else game_pool(h)
 
 
 def _claimed_hash(raw: bytes) -> bytes:
