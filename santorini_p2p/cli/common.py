@@ -24,7 +24,9 @@ __all__ = [
     "SaveTarget",
     "Subparsers",
     "UsageError",
+    "add_pool_option",
     "error",
+    "god_pool",
     "output_target",
     "position_arg",
     "progress",
@@ -76,6 +78,42 @@ def usage(parser: argparse.ArgumentParser) -> int:
     """Print a command group's help to standard error (it was given no action): exit 2."""
     parser.print_help(sys.stderr)
     return EXIT_USAGE
+
+
+POOL_HELP = (
+    "the gods to choose from: simple (the ten, default), advanced (the fifteen), all, or "
+    "god names joined by ',' (with --gods challenger, draft or random)"
+)
+
+
+def add_pool_option(p: argparse.ArgumentParser) -> None:
+    """Add ``--gods-from POOL`` to a command that creates games."""
+    p.add_argument("--gods-from", metavar="POOL", help=POOL_HELP)
+
+
+def god_pool(args: argparse.Namespace) -> tuple[str, ...]:
+    """Return the god pool ``--gods-from`` names for ``--gods`` and ``--players``.
+
+    Empty for the ten simple gods (the default), so that such a game is written as before.
+    The named sets leave out gods not played with that many players; a list naming one, an
+    unknown god or too few gods for the selection is bad usage.
+
+    Raises:
+        UsageError: the pool cannot be used (the message says why).
+    """
+    from santorini_p2p.engine.gods import GOD_NAMES
+    from santorini_p2p.engine.setup import resolve_pool
+
+    spec = getattr(args, "gods_from", None)
+    if spec is None:
+        return ()
+    if args.gods == "none":
+        raise UsageError("gods-from: a god pool needs --gods challenger, draft or random")
+    try:
+        pool = resolve_pool(spec, args.players, args.gods)
+    except ValueError as e:
+        raise UsageError(f"gods-from: {e}") from None
+    return () if pool == GOD_NAMES else pool
 
 
 def position_arg(text: str) -> Position:

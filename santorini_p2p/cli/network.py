@@ -12,7 +12,9 @@ from santorini_p2p.cli.common import (
     SaveTarget,
     Subparsers,
     UsageError,
+    add_pool_option,
     error,
+    god_pool,
     save_target,
     think,
 )
@@ -113,6 +115,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"port: expected 0 (any free port) to 65535, got {args.port}")
+    pool = god_pool(args)
     save = save_target(args.save)
     opts = net_options(args)
     if _recovered(opts.home, "host", None, opts.save):
@@ -125,7 +128,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         return _net_finish(asyncio.run(resume_game(*found, opts)), save)
     try:
         tc = parse_time_control(args.time) if args.time is not None else STANDARD
-        settings = GameSettings(args.players, args.gods, tc)
+        settings = GameSettings(args.players, args.gods, tc, pool=pool)
     except ValueError as e:
         raise UsageError(str(e)) from None
     shown = shown_address(args.bind)
@@ -255,6 +258,7 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: all)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     p.add_argument("--gods", choices=("none", "random", "draft", "challenger"), default="none")
+    add_pool_option(p)
     p.add_argument("--time", metavar="MOVE+BANK", help="seconds per move + bank (60+300) or none")
     p.add_argument(
         "--no-advertise", action="store_true", help="do not announce the game on the LAN"

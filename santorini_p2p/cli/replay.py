@@ -227,6 +227,12 @@ def _cmd_replay_info(args: argparse.Namespace) -> int:
         print(
             f"gods          {h.gods}" + (f"  options {', '.join(h.options)}" if h.options else "")
         )
+        if h.gods != "none":
+            from santorini_p2p.engine.setup import pool_name
+
+            named = pool_name(h.pool, h.players)
+            names = f" ({len(h.pool)} gods)" if h.pool and named != ",".join(h.pool) else ""
+            print(f"god pool      {named.replace(',', ', ')}{names}  (protocol {h.protocol})")
         print(f"time control  {'untimed' if tc == '-' else tc + ' s (move+bank)'}")
         print(f"date          {t.date + ' UTC' if t.date else 'not recorded'}")
         print(f"game id       {h.game_id.hex()}")
