@@ -83,3 +83,46 @@ def test_the_reason_under_a_question_is_wrapped_to_the_screen(monkeypatch):
     lines = shown.splitlines()
     assert all(len(line) <= 60 for line in lines)
     assert " ".join(line.strip() for line in lines[7:11]).startswith(reason)
+
+
+def test_both_set_up_screens_ask_for_the_god_pool_alike_and_ask_again_after_a_bad_name(
+    tmp_path, monkeypatch
+):
+    from santorini_p2p.engine.setup import POOL_CHOICES
+
+    def script(asked, typed):
+        async def menu(title, items, **_):
+            asked[title] = list(items)
+            return {"Gods": "random", "Which gods?": "names", "Clocks": "untimed"}.get(
+                title, items[0][0]
+            )
+
+        async def ask(title, prompt):
+            typed.append(title)
+            return ["chronos,zeus", "zeus,chronus"][len(typed) - 1] if len(typed) <= 2 else None
+
+        return menu, ask
+
+    asked_here, typed_here = {}, []
+    menu, ask = script(asked_here, typed_here)
+    monkeypatch.setattr(start, "choose", menu)
+    monkeypatch.setattr(start, "ask", ask)
+    chosen = asyncio.run(start._gods(start.GameOptions(), 2))
+    assert chosen is not None
+    assert chosen.gods == "random"
+    assert chosen.pool == ("chronus", "zeus")
+    assert asked_here["Which gods?"] == list(POOL_CHOICES)
+    assert typed_here[0] == "Name the gods"
+    assert typed_here[1].startswith("Name the gods\n")
+    assert "unknown god 'chronos' (did you mean chronus" in typed_here[1]
+
+    asked_lan, typed_lan = {}, []
+    menu, ask = script(asked_lan, typed_lan)
+
+    async def no_clocks(title, items, **_):
+        return None if title == "Clocks" else await menu(title, items)
+
+    lan = LanGames(tmp_path, identity(0), no_clocks, ask, bind="127.0.0.1", discover=False)
+    assert asyncio.run(lan.host()) is None
+    assert asked_lan["Which gods?"] == asked_here["Which gods?"]
+    assert typed_lan == typed_here

@@ -112,7 +112,7 @@ def god_pool(args: argparse.Namespace) -> tuple[str, ...]:
     try:
         pool = resolve_pool(spec, args.players, args.gods)
     except ValueError as e:
-        raise UsageError(f"gods-from: {e}") from None
+        raise UsageError(f"gods-from: {str(e).removeprefix('god pool: ')}") from None
     return () if pool == GOD_NAMES else pool
 
 

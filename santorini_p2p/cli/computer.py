@@ -7,7 +7,15 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from santorini_p2p.cli.common import Subparsers, UsageError, position_arg, progress, think
+from santorini_p2p.cli.common import (
+    Subparsers,
+    UsageError,
+    add_pool_option,
+    god_pool,
+    position_arg,
+    progress,
+    think,
+)
 from santorini_p2p.engine import Position, format_position
 
 if TYPE_CHECKING:
@@ -82,6 +90,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     if jobs < 1:
         raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
     a, b = args.levels
+    pool = god_pool(args)
     try:
         specs = schedule(
             a,
@@ -92,6 +101,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             seed=args.seed,
             think=args.think,
             nodes=args.nodes,
+            pool=pool,
         )
     except ValueError as e:
         raise UsageError(str(e)) from None
@@ -168,6 +178,7 @@ def add_commands(sub: Subparsers) -> None:
         default="none",
         help="how gods are chosen (default none)",
     )
+    add_pool_option(p)
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
     p.add_argument("--think", type=float, metavar="S", help="seconds a turn (default: level's)")

@@ -6,7 +6,14 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from santorini_p2p.cli.common import Subparsers, UsageError, save_target, think
+from santorini_p2p.cli.common import (
+    Subparsers,
+    UsageError,
+    add_pool_option,
+    god_pool,
+    save_target,
+    think,
+)
 
 if TYPE_CHECKING:
     from santorini_p2p.ui.start import GameOptions, NetworkGames
@@ -55,6 +62,7 @@ def _console_options(args: argparse.Namespace) -> GameOptions:
             clock = TimeControl(tc.move_ms, tc.bank_ms)
     return GameOptions(
         gods=args.gods,
+        pool=god_pool(args),
         seed=args.seed,
         timed=timed,
         mouse=args.mouse,
@@ -103,6 +111,7 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
         default="none",
         help="how gods are chosen (default none)",
     )
+    add_pool_option(p)
     p.add_argument("--seed", type=int, help="seed of the god draw and the computer's choices")
     p.add_argument(
         "--time",

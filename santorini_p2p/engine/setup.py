@@ -39,6 +39,8 @@ from santorini_p2p.errors import IllegalTurnError
 
 __all__ = [
     "OFFERED",
+    "POOL_CHOICES",
+    "POOL_PROMPT",
     "POOL_SETS",
     "GodMode",
     "apply_action",
@@ -62,6 +64,15 @@ OFFERED: tuple[str, ...] = tuple(g.name for g in SIMPLE)
 
 POOL_SETS: Final = ("simple", "advanced", "all")
 """The named god pools: the ten simple gods, the fifteen advanced ones, all of them."""
+POOL_CHOICES: Final = (
+    ("simple", "the ten simple gods"),
+    ("advanced", "the fifteen advanced gods"),
+    ("all", "all 25 gods"),
+    ("names", "name the gods"),
+)
+"""The god pools a set-up screen offers, as ``(key, label)``: ``names`` asks for a list."""
+POOL_PROMPT: Final = "gods (names joined by ','): "
+"""The question a set-up screen asks for a list of gods."""
 
 
 def offer_set(p: Position) -> tuple[str, ...]:
@@ -85,10 +96,8 @@ def pool_name(pool: tuple[str, ...], players: int) -> str:
     """Return how a god pool is spoken of: ``simple``, ``advanced``, ``all`` or its names.
 
     A named set stands for its gods played with ``players`` (``advanced`` for 3 players lacks
-    hypnus); an empty pool is the ten simple gods.
-
-    >>> pool_name(("medusa", "chronus"), 2)
-    'chronus,medusa'
+    a god whose card is for 2 or 4); an empty pool is the ten simple gods. Other pools are
+    their names in god order, joined by ``,``.
     """
     chosen = tuple(sorted(pool, key=ALL_GOD_NAMES.index)) or OFFERED
     for key in POOL_SETS:
@@ -101,8 +110,8 @@ def resolve_pool(spec: str, players: int, gods: GodMode) -> tuple[str, ...]:
     """Return the god pool that ``spec`` names for a game, in god order.
 
     ``spec`` is ``simple``, ``advanced``, ``all`` or a comma-separated list of god names (any
-    case). A named set leaves out the gods whose cards do not allow ``players`` (hypnus with
-    3); an explicit list is refused if it names one. The pool must hold enough gods for the
+    case). A named set leaves out the gods whose cards do not allow ``players`` (protocol/SPEC.md
+    2.4); an explicit list is refused if it names one. The pool must hold enough gods for the
     selection: 4 (or players + 2 with 3 or 4 players) to draft, ``players`` otherwise.
 
     Raises:

@@ -23,10 +23,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from santorini_p2p.ai import CLOCK_MARGIN_MS
-from santorini_p2p.engine import Action, Position, new_game, parse_action
+from santorini_p2p.engine import Action, GodMode, Position, new_game, parse_action
 from santorini_p2p.errors import AddressError, IllegalTurnError, SantoriniError, StorageError
 from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
 from santorini_p2p.net.frames import SESSION_VERSION
@@ -943,6 +943,12 @@ class LanGames:
         )
         if gods is None:
             return None
+        pool: tuple[str, ...] = ()
+        if gods != "none":
+            picked = await self._pool(int(players), gods)
+            if picked is None:
+                return None
+            pool = picked
         clocks = await self._choose(
             "Clocks",
             [
@@ -952,7 +958,9 @@ class LanGames:
         )
         if clocks is None:
             return None
-        settings = GameSettings(int(players), gods, STANDARD if clocks == "timed" else None)
+        settings = GameSettings(
+            int(players), gods, STANDARD if clocks == "timed" else None, pool=pool
+        )
         ctx = new_context()
         try:
             link = await bind_host(ctx, self._bind, 0)
@@ -993,6 +1001,27 @@ class LanGames:
             on_close=close,
         )
 
+    async def _pool(self, players: int, gods: str) -> tuple[str, ...] | None:
+        """Ask which gods the game draws from (empty: the ten simple gods); None backs out."""
+        from santorini_p2p.engine.gods import GOD_NAMES
+        from santorini_p2p.engine.setup import POOL_CHOICES, POOL_PROMPT, resolve_pool
+
+        pick = await self._choose("Which gods?", POOL_CHOICES)
+        if pick is None:
+            return None
+        title = "Name the gods"
+        while True:
+            text = pick if pick != "names" else await self._ask(title, POOL_PROMPT)
+            if text is None:
+                return None
+            try:
+                pool = resolve_pool(text, players, cast(GodMode, gods))
+            except ValueError as e:
+                title = f"Name the gods\n{e}"
+                pick = "names"
+                continue
+            return () if pool == GOD_NAMES else pool
+
     async def watch(
         self,
         levels: Sequence[str],
@@ -1002,11 +1031,12 @@ class LanGames:
         think: float | None = None,
         seed: int | None = None,
         pace_ms: int = 0,
+        pool: tuple[str, ...] = (),
     ) -> NetworkGame | str:
         """Computer players of ``levels`` over 127.0.0.1 (:func:`loopback_game`)."""
         from santorini_p2p.net.clock import STANDARD
 
-        settings = GameSettings(len(levels), gods, STANDARD if timed else None)
+        settings = GameSettings(len(levels), gods, STANDARD if timed else None, pool=pool)
         try:
             return await loopback_game(levels, settings, think=think, seed=seed, pace_ms=pace_ms)
         except OSError as e:

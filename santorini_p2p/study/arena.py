@@ -27,6 +27,7 @@ from santorini_p2p.engine import (
     format_position,
     new_game,
 )
+from santorini_p2p.engine.gods import GOD_NAMES
 from santorini_p2p.wire.draw import draw_seed, draw_setup
 from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.script import play_script, script_nonce
@@ -58,7 +59,8 @@ class GameSpec:
     """One arena game: which level sits in each seat, the setting, the seed and budgets.
 
     ``think`` (seconds) and ``nodes`` replace each level's own budgets for every turn, except
-    that a level whose own node budget is smaller keeps it.
+    that a level whose own node budget is smaller keeps it. ``pool`` is the gods drawn or
+    offered (empty: the ten simple gods).
     """
 
     index: int
@@ -67,6 +69,7 @@ class GameSpec:
     seed: int = 0
     think: float | None = None
     nodes: int | None = None
+    pool: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +106,7 @@ def _draw(spec: GameSpec) -> tuple[int, tuple[str, ...]]:
     gid = game_id(spec)
     n = len(spec.seats)
     nonces = tuple(script_nonce(gid, slot) for slot in range(n))
-    return draw_setup(draw_seed(gid, nonces), n, spec.gods)
+    return draw_setup(draw_seed(gid, nonces), n, spec.gods, spec.pool or GOD_NAMES)
 
 
 def _nodes(level: str, nodes: int | None) -> int | None:
@@ -122,7 +125,7 @@ def play_game(spec: GameSpec) -> GameRecord:
     rng = random.Random(spec.seed)
     n = len(spec.seats)
     _, drawn = _draw(spec)
-    p = new_game(n, cast(GodMode, spec.gods), drawn=drawn)
+    p = new_game(n, cast(GodMode, spec.gods), drawn=drawn, offer=spec.pool)
     # players[k]: the index in spec.seats of the player in engine seat k.
     players = tuple(range(n))
     positions = [format_position(p)]
@@ -155,7 +158,9 @@ def signed_log(record: GameRecord) -> list[bytes]:
         player = (slot - start) % n
         key_seed = hashlib.blake2b(gid + bytes([slot]), digest_size=32).digest()
         identities.append(Identity.from_seed(key_seed, f"{spec.seats[player]}-{player + 1}"))
-    return play_script(identities, record.actions, game_id=gid, gods=cast(GodMode, spec.gods))
+    return play_script(
+        identities, record.actions, game_id=gid, gods=cast(GodMode, spec.gods), pool=spec.pool
+    )
 
 
 def _seatings(a: str, b: str, players: int) -> list[tuple[str, ...]]:
@@ -177,6 +182,7 @@ def schedule(
     seed: int = 0,
     think: float | None = None,
     nodes: int | None = None,
+    pool: tuple[str, ...] = (),
 ) -> list[GameSpec]:
     """Lay out ``games`` games of level ``a`` against ``b`` with the seats swapped in turn.
 
@@ -200,7 +206,7 @@ def schedule(
         # Each pair of games shares a seed, so the swapped seats face the same draw.
         if i % 2 == 0:
             game_seed = seeds.getrandbits(63)
-        out.append(GameSpec(i, seatings[i % len(seatings)], gods, game_seed, think, nodes))
+        out.append(GameSpec(i, seatings[i % len(seatings)], gods, game_seed, think, nodes, pool))
     return out
 
 

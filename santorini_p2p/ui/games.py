@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Final, cast
 
 from santorini_p2p.engine import GodMode, Position, new_game
+from santorini_p2p.engine.gods import GOD_NAMES
 from santorini_p2p.errors import SantoriniError
 from santorini_p2p.wire.draw import draw_seed, draw_setup
 from santorini_p2p.wire.identity import Identity
@@ -91,6 +92,7 @@ class Recording:
     gods: GodMode
     move_ms: int
     bank_ms: int
+    pool: tuple[str, ...] = ()
 
     @classmethod
     def new(
@@ -102,12 +104,18 @@ class Recording:
         move_ms: int = 0,
         bank_ms: int = 0,
         seed: int | None = None,
+        pool: tuple[str, ...] = (),
     ) -> Recording:
-        """A new game of ``names`` (the first is ``me``); ``seed`` fixes its id and its draw."""
+        """A new game of ``names`` (the first is ``me``); ``seed`` fixes its id and its draw.
+
+        ``pool`` is the gods the game draws from (empty: the ten simple gods).
+        """
         if seed is None:
             game_id = os.urandom(16)
         else:
             text = f"{seed}:{len(names)}:{gods}".encode()
+            if pool:
+                text += b":" + ",".join(pool).encode()
             game_id = hashlib.blake2b(_GAME_DOMAIN + text, digest_size=16).digest()
         return cls(
             me,
@@ -117,6 +125,7 @@ class Recording:
             gods,
             move_ms,
             bank_ms,
+            pool,
         )
 
     @property
@@ -140,12 +149,14 @@ class Recording:
 
     def _draw(self) -> tuple[int, tuple[str, ...]]:
         nonces = tuple(self._nonce(slot) for slot in range(self.players))
-        return draw_setup(draw_seed(self.game_id, nonces), self.players, self.gods)
+        return draw_setup(
+            draw_seed(self.game_id, nonces), self.players, self.gods, self.pool or GOD_NAMES
+        )
 
     def start(self) -> Position:
         """The position the file's draw gives: the game is played from it."""
         _, drawn = self._draw()
-        return new_game(self.players, self.gods, drawn=drawn)
+        return new_game(self.players, self.gods, drawn=drawn, offer=self.pool)
 
     def to_json(self) -> dict[str, object]:
         """The recording as the local game's journal keeps it (no secret in it)."""
@@ -156,6 +167,7 @@ class Recording:
             "gods": self.gods,
             "time": [self.move_ms, self.bank_ms],
             "key": self.me.public_key.hex(),
+            **({"pool": list(self.pool)} if self.pool else {}),
         }
 
     @classmethod
@@ -171,6 +183,9 @@ class Recording:
         move, bank = cast(list[int], data["time"])
         if not isinstance(names, list):
             raise ValueError("names: expected a list")
+        pool = data.get("pool", [])
+        if not isinstance(pool, list):
+            raise ValueError("pool: expected a list")
         return cls(
             me,
             bytes.fromhex(str(data["game_id"])),
@@ -179,6 +194,7 @@ class Recording:
             cast(GodMode, str(data["gods"])),
             int(move),
             int(bank),
+            tuple(str(g) for g in pool),
         )
 
     def records(self, events: Sequence[Event]) -> list[bytes]:
@@ -196,6 +212,7 @@ class Recording:
             self.game_id,
             [(i.public_key, i.name) for i in by_slot],
             gods=self.gods,
+            pool=self.pool,
             move_ms=self.move_ms,
             bank_ms=self.bank_ms,
             created_ms=self.created_ms,

@@ -156,7 +156,8 @@ class LocalGame:
     """A game whose every seat is on this terminal; a :class:`GameController`.
 
     ``players`` are listed in seat order of the new game (the first is the challenger with
-    the challenger rule). ``seed`` fixes the god draw and the computer players' choices.
+    the challenger rule). ``pool`` is the gods drawn or offered (empty: the ten simple
+    gods). ``seed`` fixes the god draw and the computer players' choices.
     ``time_control`` None plays untimed; ``clock`` returns monotonic milliseconds. ``pace_ms``
     is the least time between two computer actions, so that people can follow them.
     ``start``, when given, is the position to play from instead of a new game. ``journal``,
@@ -174,6 +175,7 @@ class LocalGame:
         players: Sequence[Player],
         *,
         gods: GodMode = "none",
+        pool: tuple[str, ...] = (),
         snake: bool = False,
         seed: int | None = None,
         time_control: TimeControl | None = STANDARD_TIME,
@@ -191,13 +193,14 @@ class LocalGame:
             start = recording.start()
         self._rng = random.Random(seed)
         drawn: tuple[str, ...] = ()
+        gods_from = pool or GOD_NAMES
         if gods == "draft":
-            drawn = tuple(self._rng.sample(GOD_NAMES, 4 if n == 2 else n + 2))
+            drawn = tuple(self._rng.sample(gods_from, 4 if n == 2 else n + 2))
         elif gods == "random":
-            drawn = tuple(self._rng.sample(GOD_NAMES, n))
+            drawn = tuple(self._rng.sample(gods_from, n))
         if start is not None and start.players != n:
             raise ValueError(f"start: a position for {start.players} players, not {n}")
-        self._position = start or new_game(n, gods, snake=snake, drawn=drawn)
+        self._position = start or new_game(n, gods, snake=snake, drawn=drawn, offer=pool)
         self._players = tuple(players)
         self._bot_rngs = [random.Random(self._rng.getrandbits(64)) for _ in players]
         self._order = tuple(range(n))

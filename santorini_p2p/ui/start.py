@@ -86,6 +86,7 @@ class NetworkGames(Protocol):
         think: float | None = None,
         seed: int | None = None,
         pace_ms: int = 0,
+        pool: tuple[str, ...] = (),
     ) -> GameController | str:
         """Computer players of ``levels`` over 127.0.0.1: the host's game, the others beside it."""
         ...
@@ -96,10 +97,11 @@ class GameOptions:
     """How a local game is set up: gods, seed, clocks, mouse, the computer's time a turn.
 
     ``clock`` is the time control of a timed game (default one minute a move plus a
-    five-minute bank).
+    five-minute bank). ``pool`` is the gods drawn or offered (empty: the ten simple gods).
     """
 
     gods: GodMode = "none"
+    pool: tuple[str, ...] = ()
     seed: int | None = None
     timed: bool = True
     mouse: bool = True
@@ -132,6 +134,7 @@ def _recording(names: Sequence[str], options: GameOptions) -> Recording:
         move_ms=t.move_ms if t else 0,
         bank_ms=t.bank_ms if t else 0,
         seed=options.seed,
+        pool=options.pool,
     )
 
 
@@ -146,6 +149,7 @@ def computer_game(level: str, players: int, options: GameOptions) -> LocalGame:
     return LocalGame(
         seats,
         gods=options.gods,
+        pool=options.pool,
         seed=options.seed,
         time_control=options.time_control,
         title=f"you vs the computer ({level})",
@@ -164,6 +168,7 @@ def hotseat_game(players: int, options: GameOptions) -> LocalGame:
     return LocalGame(
         seats,
         gods=options.gods,
+        pool=options.pool,
         seed=options.seed,
         time_control=options.time_control,
         title="hot-seat",
@@ -180,6 +185,7 @@ def watch_game(
     return LocalGame(
         [Player(f"{lv.capitalize()} computer {i + 1}", lv) for i, lv in enumerate(levels)],
         gods=options.gods,
+        pool=options.pool,
         seed=options.seed,
         time_control=options.time_control,
         title="watching the computer",
@@ -363,8 +369,29 @@ _CLOCKS_MENU: Final = (
 _PLAYERS_MENU: Final = (("2", "2 players"), ("3", "3 players"), ("4", "4 players (2 vs 2)"))
 
 
-async def _gods(options: GameOptions) -> GameOptions | None:
-    """Ask for the god rule and the clocks."""
+async def _pool(players: int, gods: GodMode) -> tuple[str, ...] | None:
+    """Ask which gods the game draws from (empty: the ten simple gods); None backs out."""
+    from santorini_p2p.engine.gods import GOD_NAMES
+    from santorini_p2p.engine.setup import POOL_CHOICES, POOL_PROMPT, resolve_pool
+
+    pick = await choose("Which gods?", POOL_CHOICES)
+    if pick is None:
+        return None
+    title = "Name the gods"
+    while True:
+        text = pick if pick != "names" else await ask(title, POOL_PROMPT)
+        if text is None:
+            return None
+        try:
+            pool = resolve_pool(text, players, gods)
+        except ValueError as e:
+            title, pick = f"Name the gods\n{e}", "names"
+            continue
+        return () if pool == GOD_NAMES else pool
+
+
+async def _gods(options: GameOptions, players: int = 2) -> GameOptions | None:
+    """Ask for the god rule, the gods to choose from, and the clocks."""
     mode = await choose("Gods", _GODS_MENU)
     if mode is None:
         return None
@@ -372,10 +399,16 @@ async def _gods(options: GameOptions) -> GameOptions | None:
     for name in ("random", "draft", "challenger"):
         if mode == name:
             gods = name
+    pool: tuple[str, ...] = ()
+    if gods != "none":
+        picked = await _pool(players, gods)
+        if picked is None:
+            return None
+        pool = picked
     clocks = await choose("Clocks", _CLOCKS_MENU, default=0 if options.timed else 1)
     if clocks is None:
         return None
-    return replace(options, gods=gods, timed=clocks == "timed")
+    return replace(options, gods=gods, pool=pool, timed=clocks == "timed")
 
 
 async def _watch_over_loopback(
@@ -389,6 +422,7 @@ async def _watch_over_loopback(
         think=options.think,
         seed=options.seed,
         pace_ms=pace_ms,
+        pool=options.pool,
     )
 
 
@@ -412,7 +446,7 @@ async def _start_game(
         count = await choose("How many players?", _PLAYERS_MENU)
         if count is None:
             return None
-        chosen = await _gods(options)
+        chosen = await _gods(options, int(count))
         return hotseat_game(int(count), chosen) if chosen else None
     if choice == "watch":
         chosen = await _gods(options)

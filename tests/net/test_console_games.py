@@ -246,7 +246,7 @@ def test_a_network_game_on_the_console_screen(tmp_path):
             lan = LanGames(
                 tmp_path / "a",
                 identity(0),
-                _answers("2", "random", "timed"),
+                _answers("2", "random", "advanced", "timed"),
                 _answers(),
                 bind="127.0.0.1",
                 discover=False,
@@ -290,6 +290,10 @@ def test_a_network_game_on_the_console_screen(tmp_path):
                 link.close()
                 await close_context(ctx)
         assert host.session.journal_path.read_bytes() == session.journal_path.read_bytes()
+        header = read_log(host.session.journal_path.read_bytes()).header
+        assert header is not None
+        assert header.protocol == 2
+        assert len(header.pool) == 15  # the advanced gods, chosen on the set-up screen
 
     asyncio.run(main())
 
