@@ -75,12 +75,13 @@ class Net:
         seed: int = 0,
         policy: Policy | None = None,
         names: list[str] | None = None,
+        pool: tuple[str, ...] = (),
     ) -> Net:
         clock = FakeClock()
         ids = [identity(i, names[i] if names else None) for i in range(players)]
         host = Session.host(
             ids[0],
-            GameSettings(players, gods, time),
+            GameSettings(players, gods, time, pool=pool),
             home=tmp / "p0",
             now=clock,
             known=KnownPeers(tmp / "p0"),
