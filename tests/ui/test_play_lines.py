@@ -174,3 +174,21 @@ def test_play_keeps_everything_private_from_a_new_home(tmp_path):
     assert kept.stat().st_mode & 0o777 == 0o600
     for path in home.rglob("*"):
         assert path.stat().st_mode & 0o077 == 0, path
+
+
+def test_play_from_a_god_pool_offers_and_records_only_its_gods(tmp_path):
+    env = _env(tmp_path)
+    argv = ["--bot", "random", "--seed", "2", "--untimed", "--save", "game.sntr"]
+    argv += ["--gods", "challenger", "--gods-from", "zeus,chronus,medusa"]
+    code, out, err, played = play_by_script(tmp_path, env, argv)
+    assert code == 0, out + err
+    # The challenger (this player, seat 1) is shown the pool and offers from it.
+    assert "?,? c[]o[chronus.medusa.zeus]" in out
+    assert played[0] in ("gods chronus,medusa", "gods chronus,zeus", "gods medusa,zeus")
+    from santorini_p2p.wire.log import read_log
+
+    v = read_log((tmp_path / "game.sntr").read_bytes())
+    assert v.header is not None
+    assert v.header.pool == ("chronus", "medusa", "zeus")
+    assert v.position is not None
+    assert set(v.position.gods) <= {"chronus", "medusa", "zeus"}
