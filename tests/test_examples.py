@@ -27,3 +27,21 @@ def test_example_runs(script, tmp_path):
         env=env,
     )
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+
+
+def test_the_advanced_pairing_example_plays_the_pairing_it_names(tmp_path):
+    script = next(p for p in EXAMPLES if p.name == "advanced_pairing_loopback.py")
+    env = {"SANTORINI_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    p = subprocess.run(
+        [sys.executable, str(script), "--seed", "7"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    first = p.stdout.splitlines()[0]
+    god, other = first.removeprefix("pairing: ").split(" against ")
+    assert f"gods {god}, {other}" in p.stdout or f"gods {other}, {god}" in p.stdout
+    assert "header protocol 2, pool " in p.stdout

@@ -45,6 +45,7 @@ EXAMPLES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "santorini join 192.168.1.20:40517": (LAN, "", ()),
     "santorini games": (LAN, "", ()),
     "santorini host --bot random --save a.sntr": (LAN, "", ()),
+    "santorini host --gods random --gods-from chronus,medusa": (LAN, "", ()),
     "santorini replay export game.sntr -o game.santorini.txt": (RUN, "", ()),
     "santorini replay export game.sntr -o game.html": (RUN, "", ()),
     "santorini replay verify game.santorini.txt": (RUN, "", ()),
