@@ -51,3 +51,37 @@ def test_advertised_offer_is_browsed_on_loopback():
         assert [o.fingerprint for o in found if o.fingerprint == fp] == [fp]
 
     asyncio.run(main())
+
+
+def test_an_offer_carries_its_god_pool_and_games_lists_it_within_80_columns(
+    monkeypatch, capsys, tmp_path
+):
+    from santorini_p2p.cli import main
+    from santorini_p2p.net import discovery
+
+    from santorini_p2p.engine.gods import ALL_GOD_NAMES
+
+    every = ",".join(ALL_GOD_NAMES)
+    pooled = dataclasses.replace(OFFER, pool=every)
+    props = {k.encode(): v.encode() for k, v in pooled.properties().items()}
+    assert Offer.from_properties(OFFER.name, "127.0.0.1", 4242, props) == pooled
+    # An offer of a program before pools has none: the simple gods.
+    old = {k: v for k, v in props.items() if k != b"pool"}
+    assert Offer.from_properties(OFFER.name, "127.0.0.1", 4242, old) == OFFER
+    assert OFFER.gods_shown == "draft"
+
+    named = dataclasses.replace(OFFER, pool="advanced", host_name="a" * 40)
+    listed = [named, pooled, dataclasses.replace(OFFER, pool="simple")]
+
+    async def found(wait):
+        return listed
+
+    monkeypatch.setattr(discovery, "browse", found)
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+    assert main(["games", "--wait", "0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(line) <= 80 for line in lines), lines
+    assert lines[2] == "  gods from: advanced"
+    assert lines[4].startswith("  gods from: apollo, artemis,")
+    assert lines[4].endswith("~")
+    assert len(lines) == 6  # the simple pool adds no line
