@@ -57,9 +57,8 @@ def test_an_offer_carries_its_god_pool_and_games_lists_it_within_80_columns(
     monkeypatch, capsys, tmp_path
 ):
     from santorini_p2p.cli import main
-    from santorini_p2p.net import discovery
-
     from santorini_p2p.engine.gods import ALL_GOD_NAMES
+    from santorini_p2p.net import discovery
 
     every = ",".join(ALL_GOD_NAMES)
     pooled = dataclasses.replace(OFFER, pool=every)
