@@ -271,9 +271,12 @@ def render_panel(
             line = f"    {god}: {find_god(god).power}"
         out.append(("class:panel.god", _fit(line, width) + "\n"))
         rows += 2
-    if p.phase is Phase.GODS and p.pool:
+    if p.phase is Phase.GODS and (p.pool or p.offer):
         out.append(
-            ("class:panel.god", _fit("  to choose from: " + ", ".join(p.pool), width) + "\n")
+            (
+                "class:panel.god",
+                _fit("  to choose from: " + ", ".join(p.pool or p.offer), width) + "\n",
+            )
         )
         rows += 1
     out.append(("class:panel.heading", "Turns" + "\n"))

@@ -671,8 +671,10 @@ class LocalGame:
             self._say(f"Gods drawn for the draft: {', '.join(p.pool)}.")
         elif p.phase is Phase.GODS:
             self._say(
-                f"{self._who(0)} is the challenger: offer {p.players} gods; the others pick "
-                "in turn, the challenger keeps the last and names the start player."
+                f"{self._who(0)} is the challenger: offer {p.players} gods"
+                + (f" from {', '.join(p.offer)}" if p.offer else "")
+                + "; the others pick in turn, the challenger keeps the last and names the "
+                "start player."
             )
         elif all(g and g != UNDECIDED for g in p.gods):
             for seat in range(p.players):

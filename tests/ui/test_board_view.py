@@ -139,6 +139,18 @@ def test_panel_lists_the_gods_still_to_choose_from():
     assert lines[4] == "  to choose from: apollo, atlas, minotaur, pan"
 
 
+def test_panel_lists_the_pool_the_challenger_offers_from():
+    from santorini_p2p.engine import new_game
+
+    seats = [SeatView(0, "Ann", True, True), SeatView(1, "Ben", True, True)]
+    p = new_game(2, "challenger", offer=("zeus", "chronus", "medusa"))
+    lines = fragments_text(render_panel(p, seats, [], 50, 8)).split("\n")
+    assert lines[4] == "  to choose from: chronus, medusa, zeus"
+    # Offering from the simple gods, as always: no list (the ten are the default).
+    lines = fragments_text(render_panel(new_game(2, "challenger"), seats, [], 50, 8)).split("\n")
+    assert "to choose from" not in "\n".join(lines)
+
+
 def test_the_last_move_is_marked_from_to_and_build_and_reads_without_colour():
     from santorini_p2p.engine import apply_action, parse_action
     from santorini_p2p.ui.board_view import last_move_marks
