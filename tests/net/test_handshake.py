@@ -44,12 +44,15 @@ def test_a_hello_breaking_the_name_rule_is_refused_naming_the_rule(tmp_path):
     assert host.seat_names() == (identity(0).name,)
 
 
-def test_a_hello_of_version_1_is_refused_naming_both_versions(tmp_path):
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_hello_of_an_older_version_is_refused_naming_both_versions(tmp_path, version):
     from santorini_p2p.net.frames import sign_hello
 
+    # Version 2 is a peer from before god pools: its welcome would have no pool to check.
     host = _host(tmp_path)
-    host.receive(b"x", encode_frame(sign_hello(identity(1), 1, b"", 0)))
-    assert _answers(host) == [Refuse(f"protocol 1 is not {SESSION_VERSION}")]
+    host.receive(b"x", encode_frame(sign_hello(identity(1), version, b"", 0)))
+    assert _answers(host) == [Refuse(f"protocol {version} is not 3")]
+    assert SESSION_VERSION == 3
 
 
 def test_a_hello_alone_gets_a_challenge_and_no_seat(tmp_path):
