@@ -126,3 +126,17 @@ def test_both_set_up_screens_ask_for_the_god_pool_alike_and_ask_again_after_a_ba
     assert asyncio.run(lan.host()) is None
     assert asked_lan["Which gods?"] == asked_here["Which gods?"]
     assert typed_lan == typed_here
+
+
+def test_every_command_that_sets_up_gods_takes_a_pool_and_the_console_gets_it():
+    from santorini_p2p.cli.console import _console_options
+
+    parser = _build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    for name in ("play", "watch", "host", "arena"):
+        assert any(a.dest == "gods_from" for a in sub.choices[name]._actions), name
+    for name in ("play", "watch"):
+        args = parser.parse_args([name, "--gods", "draft", "--gods-from", "Zeus,ares,bia,hera"])
+        assert _console_options(args).pool == ("ares", "bia", "hera", "zeus")
+        args = parser.parse_args([name, "--gods", "draft", "--gods-from", "simple"])
+        assert _console_options(args).pool == ()  # the simple gods: written as before
