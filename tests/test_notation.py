@@ -132,3 +132,10 @@ def test_position_flags_round_trip():
         "00000/00000/00000/00000/00000 1 -,- s",
     ):
         assert format_position(parse_position(text)) == text
+
+
+def test_no_god_writes_a_flag_letter_the_position_string_uses_for_itself():
+    from santorini_p2p.engine.gods import GODS
+
+    # SPEC.md 1.4: c, d, n, o, s, w and x are the setup and game flags.
+    assert not [g.name for g in GODS if g.flag and g.flag in "cdnoswx"]
