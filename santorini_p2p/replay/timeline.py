@@ -15,7 +15,16 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Final
 
-from santorini_p2p.engine import Position, find_god, format_position
+from santorini_p2p.engine import (
+    ADVANCED,
+    Effect,
+    Phase,
+    Position,
+    find_god,
+    format_position,
+    parse_turn,
+    turn_effects,
+)
 from santorini_p2p.errors import ReplayError, WireError
 from santorini_p2p.wire.identity import fingerprint
 from santorini_p2p.wire.log import Record, Validator, encode_frames, iter_frames
@@ -28,11 +37,15 @@ __all__ = [
     "describe_result",
     "format_clock",
     "format_seconds",
+    "has_advanced_god",
     "read_timeline",
     "squares_of",
+    "step_before",
+    "step_effects",
 ]
 
 _SQUARE: Final = re.compile(r"[a-e][1-5]")
+_ADVANCED: Final = frozenset(g.name for g in ADVANCED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +175,33 @@ def format_clock(ms: int) -> str:
 def squares_of(text: str) -> frozenset[int]:
     """Return the squares (0-based indices) an action text names, for highlighting."""
     return frozenset((int(m[1]) - 1) * 5 + "abcde".index(m[0]) for m in _SQUARE.findall(text))
+
+
+def has_advanced_god(t: Timeline) -> bool:
+    """Whether one of ``t``'s players holds one of the fifteen advanced gods (RULES.md 8)."""
+    return any(p.god in _ADVANCED for p in t.players)
+
+
+def step_before(t: Timeline, number: int) -> Position | None:
+    """Return the position before step ``number`` (1-based): the start for the first."""
+    return t.steps[number - 2].position if number > 1 else t.start
+
+
+def step_effects(t: Timeline) -> tuple[tuple[Effect, ...], ...]:
+    """Return what each step's turn did to the other workers and the buildings, step by step.
+
+    Only a turn of play has effects (``engine.turn_effects``): a swap, push or ferry, a worker
+    removed, a side out, a block removed. Every other step has none.
+    """
+    out: list[tuple[Effect, ...]] = []
+    before = t.start
+    for s in t.steps:
+        effects: tuple[Effect, ...] = ()
+        if s.kind == "act" and before is not None and before.phase is Phase.PLAY:
+            effects = turn_effects(before, parse_turn(s.text), s.position)
+        out.append(effects)
+        before = s.position
+    return tuple(out)
 
 
 def describe_result(result: tuple[int, str], names: list[str]) -> str:
