@@ -142,6 +142,23 @@ def _edits(lines: list[str]) -> list[tuple[str, str, dict[str, Any]]]:
                 {"line": end - 1, "text": last[:-2] + odd + "="},
             )
         )
+    cases += [
+        (
+            "comment-added",
+            "a comment line (;) after an action is information: a reader ignores it",
+            {"line": move, "text": old_move + "\n; B's worker forced from c3 to e3"},
+        ),
+        (
+            "comment-in-tags",
+            "a comment line among the tag lines is ignored too",
+            {"line": winner, "text": lines[winner - 1] + "\n; a hard-fought game"},
+        ),
+        (
+            "comment-replaces-move",
+            "a comment is no action: an action line turned into a comment is missing",
+            {"line": move, "text": "; " + old_move},
+        ),
+    ]
     return cases
 
 

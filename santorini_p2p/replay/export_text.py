@@ -1,6 +1,8 @@
 """The text export (``.santorini.txt``, SPEC.md section 14): tags, numbered actions, armoured log.
 
 The readable part (tag lines, then one numbered line per action) is written from the log,
+with, in a game of an advanced god, a comment line (``;``) after a turn for each thing its
+power did to the other workers or the buildings (readers ignore comments),
 and the whole signed log follows in base64 between ``BEGIN``/``END`` lines, so the text alone
 restores the exact replay file (``read_text``), which ``verify.verify_text`` verifies. A reader
 rebuilds the readable part from the log and compares them line by line: an edit to a move
@@ -14,22 +16,28 @@ import re
 from dataclasses import dataclass, replace
 from typing import Final
 
+from santorini_p2p.engine import describe_effect
 from santorini_p2p.errors import ReplayError
 from santorini_p2p.replay.timeline import (
     Step,
     Timeline,
     format_clock,
+    has_advanced_god,
     read_timeline,
+    step_before,
+    step_effects,
 )
 
 __all__ = [
     "ARMOUR_WIDTH",
     "BEGIN_LINE",
+    "COMMENT",
     "END_LINE",
     "TextReplay",
     "TextReplayError",
     "check_text",
     "compare_text",
+    "effect_comments",
     "export_text",
     "is_text",
     "load_timeline",
@@ -46,6 +54,8 @@ ARMOUR_WIDTH: Final = 64
 _BYTES_PER_LINE: Final = ARMOUR_WIDTH * 3 // 4
 _BASE64: Final = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 _INFO_TAG: Final = "[Verification "
+COMMENT: Final = ";"
+"""A readable line starting with this is a comment: information a reader ignores."""
 
 
 class TextReplayError(ReplayError):
@@ -110,8 +120,26 @@ def move_lines(t: Timeline) -> list[str]:
 
 
 def readable_lines(t: Timeline) -> list[str]:
-    """Return the readable part: the tag lines, a blank line, the action lines."""
+    """Return the readable part a reader compares: the tag lines, a blank line, the actions."""
     return [*tag_lines(t), "", *move_lines(t)]
+
+
+def effect_comments(t: Timeline) -> list[list[str]]:
+    """Return, step by step, the comment lines that follow its action line (SPEC.md 14.2).
+
+    One ``; WHAT`` line for each effect of a turn (``engine.describe_effect``), in a game
+    where an advanced god plays; none at all otherwise, so that the text export of a game of
+    the simple gods is what it always was.
+    """
+    if not has_advanced_god(t):
+        return [[] for _ in t.steps]
+    out: list[list[str]] = []
+    for s, effects in zip(t.steps, step_effects(t), strict=True):
+        before = step_before(t, s.number)
+        out.append(
+            [f"{COMMENT} {describe_effect(before, e)}" for e in effects if before is not None]
+        )
+    return out
 
 
 def _armour(data: bytes) -> list[str]:
@@ -121,7 +149,10 @@ def _armour(data: bytes) -> list[str]:
 
 def export_text(t: Timeline) -> str:
     """Return the text export of ``t``: readable part, blank line, armoured replay file."""
-    lines = [*readable_lines(t), "", BEGIN_LINE, *_armour(t.data), END_LINE]
+    actions: list[str] = []
+    for line, comments in zip(move_lines(t), effect_comments(t), strict=True):
+        actions += [line, *comments]
+    lines = [*tag_lines(t), "", *actions, "", BEGIN_LINE, *_armour(t.data), END_LINE]
     return "\n".join(lines) + "\n"
 
 
@@ -232,10 +263,14 @@ def _same(got: str, want: str) -> bool:
 
 
 def compare_text(tr: TextReplay, t: Timeline) -> None:
-    """Raise ``TextReplayError`` at the first readable line that differs from the log's."""
+    """Raise ``TextReplayError`` at the first readable line that differs from the log's.
+
+    Comment lines (``;``) are information, not compared.
+    """
     want = readable_lines(t)
     moves = len(want) - len(t.steps)
-    for k, (number, got) in enumerate(tr.readable):
+    readable = [(n, x) for n, x in tr.readable if not x.startswith(COMMENT)]
+    for k, (number, got) in enumerate(readable):
         if k >= len(want):
             raise TextReplayError(f"{got[:60]!r} is not in the log", number)
         if not _same(got, want[k]):
@@ -243,9 +278,9 @@ def compare_text(tr: TextReplay, t: Timeline) -> None:
             raise TextReplayError(
                 f"the text says {got[:60]!r}, the log says {want[k][:60]!r}", number, record
             )
-    if len(tr.readable) < len(want):
+    if len(readable) < len(want):
         raise TextReplayError(
-            f"the readable part ends early; the log goes on with {want[len(tr.readable)]!r}",
+            f"the readable part ends early; the log goes on with {want[len(readable)]!r}",
             tr.begin,
         )
 
