@@ -20,7 +20,6 @@ from santorini_p2p.cli.common import (
     usage,
     write_output,
 )
-from santorini_p2p.engine import format_position
 from santorini_p2p.errors import SantoriniError
 
 __all__ = ["add_commands"]
@@ -194,16 +193,13 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
 
         text = export_json(t)
     else:
-        from santorini_p2p.replay.svg import board_svg
-        from santorini_p2p.replay.timeline import squares_of
+        from santorini_p2p.replay.svg import step_svg
 
         at = n if args.ply is None else args.ply
-        step = t.steps[at - 1] if at else None
-        p = step.position if step is not None else t.start
-        if p is None:
+        image = step_svg(t, at)
+        if image is None:
             raise SantoriniError(f"{args.file}: {t.verification}; no position to draw")
-        marks = squares_of(step.text) if step is not None and step.kind == "act" else ()
-        text = board_svg(p, marks, title=format_position(p)) + "\n"
+        text = image + "\n"
     write_output(args.output, text.encode("utf-8"))
     if not t.ok:
         error(f"{args.file}: {t.verification}; exported up to the last good record")

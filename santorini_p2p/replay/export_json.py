@@ -3,7 +3,9 @@
 The document follows ``protocol/schemas/replay-export.schema.json``: bytes are lower-case
 hex, seats and slots are 1-based (a record's signer is the header's seat list entry of its
 slot), and every record that changes the game (the last reveal, each action, resignation,
-timeout or accepted offer) carries the position string and state hash after it.
+timeout or accepted offer) carries the position string and state hash after it. An action
+whose power moved, removed or put out other workers or removed blocks lists them in
+``effects`` (the key is left out otherwise, so a game without such effects exports as before).
 """
 
 from __future__ import annotations
@@ -11,8 +13,16 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from santorini_p2p.engine import format_position, state_hash
-from santorini_p2p.replay.timeline import Timeline
+from santorini_p2p.engine import (
+    SQUARE_NAMES,
+    Effect,
+    Position,
+    describe_effect,
+    format_position,
+    side_letter,
+    state_hash,
+)
+from santorini_p2p.replay.timeline import Timeline, step_before, step_effects
 from santorini_p2p.wire.identity import fingerprint
 from santorini_p2p.wire.log import Record
 from santorini_p2p.wire.messages import (
@@ -28,7 +38,14 @@ from santorini_p2p.wire.messages import (
     Timeout,
 )
 
-__all__ = ["EXPORT_SCHEMA", "EXPORT_VERSION", "export_json", "to_document"]
+__all__ = [
+    "EXPORT_SCHEMA",
+    "EXPORT_VERSION",
+    "effect_entry",
+    "export_json",
+    "format_document",
+    "to_document",
+]
 
 EXPORT_SCHEMA: Final = "replay-export.schema.json"
 EXPORT_VERSION: Final = 1
@@ -86,9 +103,29 @@ def _body(record: Record) -> dict[str, object]:
             raise AssertionError(f"unknown record {msg!r}")
 
 
+def effect_entry(before: Position, e: Effect) -> dict[str, object]:
+    """Return one effect as the export writes it: kind, side letter, squares by name, words."""
+    return {
+        "kind": e.kind.value,
+        "side": side_letter(e.side) if e.side >= 0 else None,
+        "squares": [SQUARE_NAMES[s] for s in e.squares],
+        "text": describe_effect(before, e),
+    }
+
+
+def _effects_by_record(t: Timeline) -> dict[int, list[dict[str, object]]]:
+    out: dict[int, list[dict[str, object]]] = {}
+    for s, effects in zip(t.steps, step_effects(t), strict=True):
+        before = step_before(t, s.number)
+        if effects and before is not None:
+            out[s.record] = [effect_entry(before, e) for e in effects]
+    return out
+
+
 def to_document(t: Timeline) -> dict[str, object]:
     """Return the JSON export of ``t`` as a JSON-ready dict."""
     records = []
+    effects = _effects_by_record(t)
     before = None
     for record, after in zip(t.records, t.positions, strict=True):
         entry: dict[str, object] = {
@@ -104,6 +141,8 @@ def to_document(t: Timeline) -> dict[str, object]:
         if after is not None and (after != before or isinstance(record.message, Act)):
             entry["position"] = format_position(after)
             entry["state_hash"] = state_hash(after).hex()
+        if record.index in effects:
+            entry["effects"] = effects[record.index]
         before = after
         records.append(entry)
     winner: int | None = None
@@ -145,7 +184,11 @@ def export_json(t: Timeline, *, compact: bool = False) -> str:
     By default each top-level field, player and record takes one line (readable, and a diff
     shows the record that differs); ``compact`` gives a single line.
     """
-    doc = to_document(t)
+    return format_document(to_document(t), compact=compact)
+
+
+def format_document(doc: dict[str, object], *, compact: bool = False) -> str:
+    """Return ``doc`` (``to_document``'s) as the export's text; see ``export_json``."""
     if compact:
         return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
     fields = []

@@ -3,14 +3,29 @@
 Every square is a ``<use>`` of one of twenty cell drawings (level 0-3, each empty, domed, or
 holding worker A, B or C) kept in ``<defs>``, so a page can step through a game by changing
 each square's ``href`` (``export_html`` does) and a still image is the same drawing.
+
+``turn_overlay`` draws over the board what a turn did that the outlined squares cannot say,
+each with a shape as well as a colour: the mover's path when it moves more than one step (a
+solid arrow), another worker forced to a square (a dashed arrow from a dashed ring), a
+worker removed (a dashed ring crossed out, with its letter), a block removed (a ``-1`` tag),
+and the builds of a turn that builds several times or under a worker (``+1``, ``+2`` tags).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
-from santorini_p2p.engine import Position
+from santorini_p2p.engine import (
+    Effect,
+    EffectKind,
+    Phase,
+    Position,
+    Turn,
+    format_position,
+    parse_turn,
+)
+from santorini_p2p.replay.timeline import Timeline, squares_of, step_before, step_effects
 
 __all__ = [
     "CELL",
@@ -20,6 +35,9 @@ __all__ = [
     "board_svg",
     "cell_id",
     "cell_ids",
+    "step_overlay",
+    "step_svg",
+    "turn_overlay",
 ]
 
 CELL: Final = 100
@@ -107,11 +125,13 @@ def board_svg(
     *,
     ids: bool = False,
     title: str = "",
+    overlay: str = "",
 ) -> str:
     """Return an SVG image of ``p``'s board, squares in ``marks`` outlined.
 
     With ``ids`` every square's ``<use>`` has the id ``sq-a1`` .. ``sq-e5`` and every square
-    has an outline ``mk-a1`` .. (hidden unless marked), for a page script to update.
+    has an outline ``mk-a1`` .. (hidden unless marked), and the ``overlay`` (``turn_overlay``)
+    sits in a group ``fx``, for a page script to update.
     """
     marked = frozenset(marks)
     out = [
@@ -152,9 +172,145 @@ def board_svg(
             f'<rect{sid} x="{x + 4}" y="{y + 4}" width="{CELL - 8}" height="{CELL - 8}" '
             f'fill="none" stroke="{MARK_COLOUR}" stroke-width="7" rx="4"{hidden}/>'
         )
+    if ids:
+        out.append(f'<g id="fx">{overlay}</g>')
+    else:
+        out.append(overlay)
     out.append("</svg>")
     return "".join(out)
 
 
+FORCED_COLOUR: Final = "#f59e0b"
+"""Casing of a forced worker's dashed arrow (amber: none of the worker colours)."""
+REMOVED_COLOUR: Final = "#f43f5e"
+"""The cross over a removed worker's ring."""
+UNBUILT_COLOUR: Final = "#f97316"
+"""Fill of a removed block's ``-1`` tag."""
+BUILD_COLOUR: Final = "#fde047"
+"""Fill of a build's ``+n`` tag."""
+
+
+def _centre(square: int) -> tuple[int, int]:
+    x, y = _xy(square)
+    return x + 52, y + 53
+
+
+def _arrow_defs() -> str:
+    def head(name: str, fill: str) -> str:
+        return (
+            f'<marker id="{name}" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" '
+            f'markerHeight="4" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" '
+            f'fill="{fill}"/></marker>'
+        )
+
+    return "<defs>" + head("fx-head", "#ffffff") + head("fx-forced", FORCED_COLOUR) + "</defs>"
+
+
+def _line(points: Sequence[int], *, dashed: bool, colour: str, head: str) -> str:
+    """A polyline through ``points``' centres, cut short of the last so its head shows."""
+    xy = [_centre(s) for s in points]
+    (x0, y0), (x1, y1) = xy[-2], xy[-1]
+    length = max(1.0, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+    cut = min(30.0, length / 2)
+    xy[-1] = (round(x1 - (x1 - x0) * cut / length), round(y1 - (y1 - y0) * cut / length))
+    pts = " ".join(f"{x},{y}" for x, y in xy)
+    dash = ' stroke-dasharray="14 9"' if dashed else ""
+    return (
+        f'<polyline points="{pts}" fill="none" stroke="#000" stroke-opacity=".55" '
+        f'stroke-width="12" stroke-linejoin="round"{dash}/>'
+        f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="6" '
+        f'stroke-linejoin="round"{dash} marker-end="url(#{head})"/>'
+    )
+
+
+def _ring(square: int, letter: str, crossed: bool) -> str:
+    cx, cy = _centre(square)
+    colour = WORKER_COLOURS.get(letter, "#ffffff")
+    out = (
+        f'<circle cx="{cx}" cy="{cy}" r="30" fill="#000" fill-opacity=".15" stroke="{colour}" '
+        f'stroke-width="5" stroke-dasharray="8 6"/>'
+    )
+    if crossed:
+        out += (
+            f'<path d="M{cx - 24} {cy - 24}L{cx + 24} {cy + 24}M{cx + 24} {cy - 24}'
+            f'L{cx - 24} {cy + 24}" stroke="#000" stroke-width="11" stroke-linecap="round"/>'
+            f'<path d="M{cx - 24} {cy - 24}L{cx + 24} {cy + 24}M{cx + 24} {cy - 24}'
+            f'L{cx - 24} {cy + 24}" stroke="{REMOVED_COLOUR}" stroke-width="6" '
+            f'stroke-linecap="round"/>'
+            f'<text x="{cx + 30}" y="{cy - 22}" font-size="20" font-weight="bold" {_FONT} '
+            f'fill="{colour}" stroke="#fff" stroke-width="1" text-anchor="middle">{letter}</text>'
+        )
+    return out
+
+
+def _tag(square: int, text: str, fill: str, corner: int) -> str:
+    """A small labelled tag in a corner of ``square`` (0 bottom left, 1 bottom right)."""
+    x, y = _xy(square)
+    tx = x + (6 if corner == 0 else CELL - 44)
+    return (
+        f'<rect x="{tx}" y="{y + CELL - 30}" width="38" height="24" rx="5" fill="{fill}" '
+        f'stroke="#000" stroke-width="2"/><text x="{tx + 19}" y="{y + CELL - 11}" '
+        f'font-size="18" font-weight="bold" {_FONT} fill="#000" text-anchor="middle">'
+        f"{text}</text>"
+    )
+
+
+def turn_overlay(before: Position, turn: Turn, effects: Sequence[Effect] = ()) -> str:
+    """Return what ``turn`` did from ``before`` that the outlines cannot say, as SVG.
+
+    Empty for a turn of one step and at most one build with no effect (every turn of the
+    plain rules), so such a board is drawn exactly as without an overlay.
+    """
+    parts: list[str] = []
+    if not turn.both and len(turn.path) > 1:
+        parts.append(_line((turn.worker, *turn.path), dashed=False, colour="#fff", head="fx-head"))
+    for e in effects:
+        letter = "ABC"[e.side] if e.side >= 0 else ""
+        if e.kind is EffectKind.FORCED:
+            parts.append(_ring(e.squares[0], letter, crossed=False))
+            parts.append(_line(e.squares, dashed=True, colour=FORCED_COLOUR, head="fx-forced"))
+        elif e.kind in (EffectKind.REMOVED, EffectKind.OUT):
+            parts.extend(_ring(sq, letter, crossed=True) for sq in e.squares)
+        elif e.kind is EffectKind.UNBUILT:
+            parts.append(_tag(e.squares[0], "\u22121", UNBUILT_COLOUR, 0))
+    squares = turn.build_squares
+    final = turn.path[-1] if turn.path and not turn.both else -1
+    if len(squares) > 2 or (len(squares) == 2 and len(set(squares)) == 1) or final in squares:
+        for sq in sorted(set(squares)):
+            parts.append(_tag(sq, f"+{squares.count(sq)}", BUILD_COLOUR, 1))
+    if not parts:
+        return ""
+    return _arrow_defs() + "".join(parts)
+
+
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def step_overlay(t: Timeline, number: int, effects: Sequence[Effect] | None = None) -> str:
+    """Return ``turn_overlay`` of step ``number`` of ``t`` (``""`` for any other step).
+
+    ``effects`` are the step's (``timeline.step_effects``), computed when not given.
+    """
+    s = t.steps[number - 1]
+    before = step_before(t, number)
+    if s.kind != "act" or before is None or before.phase is not Phase.PLAY:
+        return ""
+    if effects is None:
+        effects = step_effects(t)[number - 1]
+    return turn_overlay(before, parse_turn(s.text), effects)
+
+
+def step_svg(t: Timeline, at: int) -> str | None:
+    """Return the still image after step ``at`` (0: the start), or ``None`` with no position.
+
+    The squares the action named are outlined and its overlay drawn; the title is the
+    position string.
+    """
+    step = t.steps[at - 1] if at else None
+    p = step.position if step is not None else t.start
+    if p is None:
+        return None
+    marks = squares_of(step.text) if step is not None and step.kind == "act" else ()
+    overlay = step_overlay(t, at) if at else ""
+    return board_svg(p, marks, title=format_position(p), overlay=overlay)

@@ -1,0 +1,255 @@
+"""What the advanced gods' turns did, in every export; old replays export as they always did."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import jsonschema  # type: ignore[import-untyped]
+import pytest
+
+from santorini_p2p.engine import (
+    EffectKind,
+    describe_effect,
+    parse_turn,
+    side_letter,
+    turn_effects,
+)
+from santorini_p2p.engine.squares import SQUARE_NAMES
+from santorini_p2p.replay.export_json import export_json, format_document, to_document
+from santorini_p2p.replay.export_text import COMMENT, export_text
+from santorini_p2p.replay.svg import step_overlay, step_svg
+from santorini_p2p.replay.timeline import (
+    Timeline,
+    has_advanced_god,
+    read_timeline,
+    step_before,
+    step_effects,
+)
+from santorini_p2p.replay.verify import verify_text
+from tests.replays import dealing, god_game
+
+ROOT = Path(__file__).resolve().parent.parent
+VECTORS = ROOT / "protocol" / "vectors" / "replays"
+OLD = json.loads((Path(__file__).parent / "data" / "old-exports.json").read_text())["exports"]
+
+# Pairs whose seeded random games show every kind of turn effect and turn form.
+PAIRS = [
+    (("charon", "bia"), 1),  # ferries (forced) and a removal
+    (("medusa", "ares"), 1),  # removals at the end of a turn, blocks removed
+    (("triton", "poseidon"), 0),  # several steps along the perimeter, several builds
+    (("zeus", "chronus"), 0),  # a build under the worker, the tower count
+]
+
+
+@pytest.fixture(params=PAIRS, ids=["-".join(g) for g, _ in PAIRS])
+def pair(request: pytest.FixtureRequest) -> Iterator[tuple[tuple[str, ...], Timeline]]:
+    gods, seed = request.param
+    with dealing(gods):
+        t = read_timeline(god_game(gods, seed))
+        assert t.ok, t.verification
+        yield gods, t
+
+
+def _effect_lines(t: Timeline) -> dict[int, list[str]]:
+    """Each step's effects in words, from the engine alone (the exports must agree)."""
+    out: dict[int, list[str]] = {}
+    for s in t.steps:
+        before = step_before(t, s.number)
+        if s.kind == "act" and before is not None and before.phase.name == "PLAY":
+            effects = turn_effects(before, parse_turn(s.text), s.position)
+            if effects:
+                out[s.number] = [describe_effect(before, e) for e in effects]
+    return out
+
+
+# -- the games themselves ------------------------------------------------------------------------
+
+
+def test_the_test_games_show_the_effects_they_are_chosen_for():
+    kinds = set()
+    for gods, seed in PAIRS:
+        with dealing(gods):
+            t = read_timeline(god_game(gods, seed))
+        assert t.ok
+        assert sorted(p.god for p in t.players) == sorted(gods)
+        kinds |= {e.kind for es in step_effects(t) for e in es}
+    assert {EffectKind.FORCED, EffectKind.REMOVED, EffectKind.UNBUILT} <= kinds
+
+
+# -- text ---------------------------------------------------------------------------------------
+
+
+def test_text_export_follows_each_turn_with_its_effects_as_comments(pair):
+    _, t = pair
+    lines = export_text(t).splitlines()
+    want = _effect_lines(t)
+    got: dict[int, list[str]] = {}
+    number = 0
+    for line in lines:
+        m = re.match(r"(\d+)\. seat", line)
+        if m:
+            number = int(m[1])
+        elif line.startswith(COMMENT):
+            got.setdefault(number, []).append(line.removeprefix(COMMENT + " "))
+    assert got == want
+
+
+def test_a_text_with_comments_verifies_and_without_them_too(pair):
+    gods, t = pair
+    text = export_text(t)
+    bare = "\n".join(x for x in text.split("\n") if not x.startswith(COMMENT))
+    if any(step_effects(t)):
+        assert bare != text
+    with dealing(gods):
+        assert verify_text(text.encode()).ok
+        assert verify_text(bare.encode()).ok
+        forged = text.replace("forced from", "swapped from").replace("removed", "kept")
+        assert verify_text(forged.encode()).ok  # comments are the exporter's words, not the log's
+
+
+def test_a_simple_gods_game_with_a_push_has_no_comment():
+    t = read_timeline((VECTORS / "3p-draft.sntr").read_bytes())
+    assert not has_advanced_god(t)
+    assert any(step_effects(t))  # Minotaur pushes
+    assert COMMENT + " " not in export_text(t)
+
+
+# -- JSON ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def export_schema():
+    schema = json.loads((ROOT / "protocol" / "schemas" / "replay-export.schema.json").read_text())
+    return jsonschema.Draft202012Validator(schema)
+
+
+def test_json_export_lists_each_turns_effects_by_kind_side_and_square(pair, export_schema):
+    _, t = pair
+    doc = json.loads(export_json(t))
+    export_schema.validate(doc)
+    by_record = {r["index"]: r for r in doc["records"]}
+    effects = step_effects(t)
+    for s, es in zip(t.steps, effects, strict=True):
+        entry = by_record[s.record]
+        if not es:
+            assert "effects" not in entry
+            continue
+        assert [e["kind"] for e in entry["effects"]] == [e.kind.value for e in es]
+        for e, got in zip(es, entry["effects"], strict=True):
+            assert got["squares"] == [SQUARE_NAMES[q] for q in e.squares]
+            assert got["side"] == (side_letter(e.side) if e.side >= 0 else None)
+    assert [e["text"] for r in doc["records"] for e in r.get("effects", [])] == [
+        x for lines in _effect_lines(t).values() for x in lines
+    ]
+
+
+def test_a_removed_worker_is_gone_from_the_next_position_in_the_json(pair):
+    _, t = pair
+    doc = to_document(t)
+    for r in doc["records"]:
+        for e in r.get("effects", []):  # type: ignore[attr-defined]
+            board = r["position"].split(" ")[0]  # type: ignore[index]
+            if e["kind"] in ("removed", "forced"):
+                square = e["squares"][-1]
+                col, row = "abcde".index(square[0]), int(square[1])
+                rank = board.split("/")[5 - row]
+                cells = re.findall(r"\d[XABC]?", rank)
+                here = cells[col][1:]
+                assert (here == e["side"]) == (e["kind"] == "forced"), (r["index"], e)
+
+
+# -- SVG ----------------------------------------------------------------------------------------
+
+
+def _steps_with(t: Timeline, kind: EffectKind) -> list[int]:
+    return [i + 1 for i, es in enumerate(step_effects(t)) if any(e.kind is kind for e in es)]
+
+
+def test_svg_draws_a_forced_worker_as_a_dashed_arrow_and_a_removal_as_a_cross(pair):
+    _, t = pair
+    for number in _steps_with(t, EffectKind.FORCED):
+        svg = step_svg(t, number)
+        assert svg is not None
+        assert 'stroke-dasharray="14 9"' in svg
+        assert "fx-forced" in svg
+    for number in _steps_with(t, EffectKind.REMOVED):
+        svg = step_svg(t, number)
+        assert svg is not None
+        assert svg.count('stroke-dasharray="8 6"') >= 1
+        assert "<path d=" in svg.split("</defs>")[-1]
+    for number in _steps_with(t, EffectKind.UNBUILT):
+        svg = step_svg(t, number)
+        assert svg is not None
+        assert "\u22121</text>" in svg
+
+
+def test_svg_draws_several_steps_several_builds_and_a_build_under_the_worker():
+    gods, seed = PAIRS[2]
+    with dealing(gods):
+        t = read_timeline(god_game(gods, seed))
+    seen = {"path": False, "builds": False}
+    for s in t.steps:
+        if s.kind != "act" or step_before(t, s.number) is None:
+            continue
+        overlay = step_overlay(t, s.number)
+        try:
+            turn = parse_turn(s.text)
+        except ValueError:
+            continue
+        if len(turn.path) > 1:
+            seen["path"] = True
+            assert 'marker-end="url(#fx-head)"' in overlay
+        if len(turn.builds) > 2:
+            seen["builds"] = True
+            assert overlay.count(">+") == len(set(turn.build_squares))
+    assert seen == {"path": True, "builds": True}
+    gods, seed = PAIRS[3]
+    with dealing(gods):
+        t = read_timeline(god_game(gods, seed))
+    under = [
+        s.number
+        for s in t.steps
+        if s.kind == "act"
+        and s.text[:1] in "abcde"
+        and (turn := parse_turn(s.text)).path
+        and turn.path[-1] in turn.build_squares
+    ]
+    assert under, "the Zeus game builds under a worker"
+    assert all(">+1</text>" in step_overlay(t, n) for n in under)
+
+
+def test_a_turn_of_the_plain_rules_has_no_overlay():
+    t = read_timeline((VECTORS / "2p-none.sntr").read_bytes())
+    assert all(step_overlay(t, s.number) == "" for s in t.steps)
+
+
+# -- old replays --------------------------------------------------------------------------------
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _without_effects(doc: dict[str, object]) -> dict[str, object]:
+    records = [{k: v for k, v in r.items() if k != "effects"} for r in doc["records"]]  # type: ignore[attr-defined]
+    return {**doc, "records": records}
+
+
+@pytest.mark.parametrize("name", sorted(OLD))
+def test_every_stored_replay_exports_as_it_did_before_effects(name):
+    t = read_timeline((VECTORS / f"{name}.sntr").read_bytes())
+    assert t.ok
+    old = OLD[name]
+    assert _sha(export_text(t)) == old["santorini.txt"]
+    doc = to_document(t)
+    assert _sha(format_document(_without_effects(doc))) == old["json"]
+    svg = step_svg(t, len(t.steps))
+    assert svg is not None
+    assert _sha(svg + "\n") == old["svg"]
+    # The JSON gains effects only where the engine sees one (Minotaur's pushes here).
+    pushed = {s.record for s, es in zip(t.steps, step_effects(t), strict=True) if es}
+    assert {r["index"] for r in doc["records"] if "effects" in r} == pushed  # type: ignore[attr-defined]
