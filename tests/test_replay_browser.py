@@ -467,3 +467,105 @@ def test_review_graph_marks_and_best_turn_in_the_page(reviewed):
     assert marked == sum(1 for t in judged if t.mark == "blunder")
     errors = [e for e in tools.events if e["method"] == "Runtime.exceptionThrown"]
     assert errors == []
+
+
+# -- the advanced gods: what a power did, and what the powers impose -----------------------------
+
+
+def _god_timeline(gods: tuple[str, ...], seed: int) -> Timeline:
+    from tests.replays import dealing, god_game
+
+    with dealing(gods):
+        t = read_timeline(god_game(gods, seed))
+    assert t.ok, t.verification
+    return t
+
+
+def _open(browser: DevTools, path: Path, t: Timeline) -> None:
+    path.write_text(export_html(t), encoding="utf-8")
+    browser.events.clear()
+    browser.call("Page.navigate", url=path.as_uri())
+    browser.wait_event("Page.loadEventFired")
+    assert browser.eval("document.body.dataset.ready") == "1"
+
+
+def _goto(tools: DevTools, number: int) -> None:
+    tools.eval(f"document.querySelector('#turns button[data-i=\"{number}\"]').click()")
+    assert step(tools) == number
+
+
+def test_a_ferry_and_a_removal_are_listed_drawn_and_said(browser, tmp_path):
+    from santorini_p2p.engine import EffectKind, describe_effect
+    from santorini_p2p.replay.timeline import step_before, step_effects
+
+    t = _god_timeline(("charon", "bia"), 1)
+    _open(browser, tmp_path / "charon-bia.html", t)
+    effects = step_effects(t)
+    listed = browser.eval(
+        "Array.from(document.querySelectorAll('#turns .fxl')).map(e=>"
+        "[e.closest('button').dataset.i,e.textContent])"
+    )
+    want = [
+        [str(n), e.kind.value + describe_effect(step_before(t, n), e)]  # type: ignore[arg-type]
+        for n, es in enumerate(effects, 1)
+        for e in es
+    ]
+    assert listed == want
+    forced = next(n for n, es in enumerate(effects, 1) if es and es[0].kind is EffectKind.FORCED)
+    _goto(browser, forced)
+    assert browser.eval("document.querySelectorAll('#fx polyline[stroke-dasharray]').length") == 2
+    said = browser.eval("document.getElementById('effects').innerText")
+    assert describe_effect(step_before(t, forced), effects[forced - 1][0]) in said  # type: ignore[arg-type]
+    removed = next(n for n, es in enumerate(effects, 1) if es and es[0].kind is EffectKind.REMOVED)
+    _goto(browser, removed)
+    assert browser.eval("document.querySelectorAll('#fx path').length") >= 2  # the cross
+    assert "removed" in browser.eval("document.getElementById('effects').innerText")
+    plain = next(n for n, es in enumerate(effects, 1) if not es and n > 2)
+    _goto(browser, plain)
+    assert browser.eval("document.getElementById('fx').childElementCount") == 0
+    assert not [e for e in browser.events if e["method"] == "Runtime.exceptionThrown"]
+
+
+def test_the_powers_restrictions_show_for_the_position_shown(browser, tmp_path):
+    from santorini_p2p.engine import EffectKind, standing_effects
+
+    t = _god_timeline(("hypnus", "aphrodite"), 0)
+    _open(browser, tmp_path / "hypnus.html", t)
+    frozen = next(
+        s.number
+        for s in t.steps
+        if any(e.kind is EffectKind.FROZEN for e in standing_effects(s.position))
+    )
+    _goto(browser, frozen)
+    said = browser.eval("document.getElementById('effects').innerText")
+    assert "frozen" in said
+    assert "may not move" in said
+    t = _god_timeline(("zeus", "chronus"), 0)
+    _open(browser, tmp_path / "chronus.html", t)
+    _goto(browser, 5)
+    assert "wins with 5 complete towers" in browser.eval(
+        "document.getElementById('effects').innerText"
+    )
+
+
+def test_an_advanced_gods_page_fits_a_phone(browser, tmp_path):
+    t = _god_timeline(("medusa", "ares"), 1)
+    path = tmp_path / "medusa-phone.html"
+    path.write_text(export_html(t), encoding="utf-8")
+    from santorini_p2p.engine import EffectKind
+    from santorini_p2p.replay.timeline import step_effects
+
+    unbuilt = next(
+        n
+        for n, es in enumerate(step_effects(t), 1)
+        if any(e.kind is EffectKind.UNBUILT for e in es)
+    )
+    with _on_a_phone(browser, path, ("first", "next", "slider", "effects")):
+        assert browser.eval("document.querySelectorAll('#turns .fxl').length") > 0
+        _goto(browser, unbuilt)
+        assert "\u22121" in browser.eval("document.getElementById('fx').textContent")
+        wide = browser.eval(
+            "Array.from(document.querySelectorAll('#effects li, #turns .fxl')).filter(e=>"
+            "e.getBoundingClientRect().right>320.5).length"
+        )
+        assert wide == 0

@@ -21,7 +21,7 @@ from santorini_p2p.engine import (
 from santorini_p2p.engine.squares import SQUARE_NAMES
 from santorini_p2p.replay.export_json import export_json, format_document, to_document
 from santorini_p2p.replay.export_text import COMMENT, export_text
-from santorini_p2p.replay.svg import step_overlay, step_svg
+from santorini_p2p.replay.svg import FORCED_COLOUR, step_overlay, step_svg
 from santorini_p2p.replay.timeline import (
     Timeline,
     has_advanced_god,
@@ -175,7 +175,7 @@ def test_svg_draws_a_forced_worker_as_a_dashed_arrow_and_a_removal_as_a_cross(pa
         svg = step_svg(t, number)
         assert svg is not None
         assert 'stroke-dasharray="14 9"' in svg
-        assert "fx-forced" in svg
+        assert f'fill="{FORCED_COLOUR}" stroke="#000"' in svg  # the arrow's head
     for number in _steps_with(t, EffectKind.REMOVED):
         svg = step_svg(t, number)
         assert svg is not None
@@ -202,7 +202,8 @@ def test_svg_draws_several_steps_several_builds_and_a_build_under_the_worker():
             continue
         if len(turn.path) > 1:
             seen["path"] = True
-            assert 'marker-end="url(#fx-head)"' in overlay
+            assert overlay.count("<polyline") == 2  # the path, on its dark casing
+            assert '<polygon points="' in overlay  # its head
         if len(turn.builds) > 2:
             seen["builds"] = True
             assert overlay.count(">+") == len(set(turn.build_squares))

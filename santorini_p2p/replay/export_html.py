@@ -10,6 +10,12 @@ Given the game's engine review (``replay.review``), the page also draws the eval
 (the first side's win probability after each turn, the marked turns as dots; a click goes to
 the turn, hovering shows the engine's best turn), marks the turn list (?! inaccuracy,
 ? mistake, ?? blunder, (missed win)) and says the best turn and evaluations under the board.
+
+What a god's power did on a turn (``engine.turn_effects``: a worker forced, removed or out,
+a block removed) is drawn on the board (``svg.turn_overlay``), listed under the turn and said
+under the board, each line behind a word badge; so are the restrictions the powers put on the
+turn to play in the position shown (``engine.standing_effects``: frozen or bound workers,
+squares where no one may build or win, the tower count).
 """
 
 from __future__ import annotations
@@ -19,11 +25,34 @@ from html import escape
 from typing import Final
 
 from santorini_p2p import __version__
-from santorini_p2p.engine import GODS, Phase
+from santorini_p2p.engine import (
+    GODS,
+    Effect,
+    Phase,
+    Position,
+    describe_effect,
+    standing_effects,
+)
 from santorini_p2p.replay.export_text import export_text
 from santorini_p2p.replay.review import Review, win_probability
-from santorini_p2p.replay.svg import LEVEL_COLOURS, MARK_COLOUR, WORKER_COLOURS, board_svg
-from santorini_p2p.replay.timeline import Timeline, format_seconds, squares_of
+from santorini_p2p.replay.svg import (
+    BUILD_COLOUR,
+    FORCED_COLOUR,
+    LEVEL_COLOURS,
+    MARK_COLOUR,
+    REMOVED_COLOUR,
+    UNBUILT_COLOUR,
+    WORKER_COLOURS,
+    board_svg,
+    step_overlay,
+)
+from santorini_p2p.replay.timeline import (
+    Timeline,
+    format_seconds,
+    squares_of,
+    step_before,
+    step_effects,
+)
 
 __all__ = ["CSP", "PAGE_BUDGET", "export_html"]
 
@@ -80,7 +109,16 @@ details{margin-top:10px}summary{cursor:pointer;color:var(--dim)}
 #graph{width:100%;height:auto;display:block;max-width:560px;margin-top:8px;cursor:pointer}
 .mark-inaccuracy{color:#facc15}.mark-mistake{color:#fb923c}.mark-blunder{color:#f87171}
 .mark-missed{color:#c084fc}
-"""
+#effects{list-style:none;margin:0 0 6px;padding:0}#effects li{margin:2px 0}
+.fxl{display:block;white-space:normal;font-family:system-ui,sans-serif;font-size:.9em;
+padding-left:1.5em;color:var(--fg)}
+.fxk{display:inline-block;min-width:4.6em;margin-right:6px;padding:0 4px;border-radius:4px;
+font-size:.8em;font-weight:700;text-align:center;color:#000;background:#e6e6e6}
+.fxk.standing{background:#3a3a3a;color:var(--fg);border:1px solid var(--dim)}
+""" + (
+    f".fxk.forced{{background:{FORCED_COLOUR}}}.fxk.removed,.fxk.out{{background:{REMOVED_COLOUR};"
+    f"color:#fff}}.fxk.unbuilt{{background:{UNBUILT_COLOUR}}}\n"
+)
 
 _SCRIPT: Final = """
 (function(){
@@ -121,6 +159,7 @@ function show(i){
   var marks=s&&s[2]==="act"?(s[3].match(/[a-e][1-5]/g)||[]):[];
   for(var k=0;k<25;k++){var n=FILES[k%5]+(1+Math.floor(k/5));
     document.getElementById("mk-"+n).setAttribute("visibility",marks.indexOf(n)>=0?"visible":"hidden");}
+  document.getElementById("fx").innerHTML=s?s[8]:"";
   var gods=pos[2].split(","), toMove=+pos[1]-1, flags=pos[3];
   var won=/w(\\d)/.exec(flags), out=/x(\\d+)/.exec(flags), over=!!won;
   var seats=document.getElementById("seats"); seats.textContent="";
@@ -155,6 +194,10 @@ function show(i){
     var rv=D.review&&D.review.turns[String(i)];
     if(rv)st.textContent+=" \\u00b7 "+(rv[0]?rv[0]+" \\u00b7 ":"")+"best "+rv[1]+
       " \\u00b7 "+rv[2]+" \\u2192 "+rv[3];}
+  var fxl=document.getElementById("effects"); fxl.textContent="";
+  (s?s[9].concat(s[10]):D.startStanding).forEach(function(l){var li=el("li");
+    li.appendChild(el("span","fxk "+l[0],l[1]));li.appendChild(document.createTextNode(l[2]));
+    fxl.appendChild(li);});
   if(D.review){var cx=String(D.review.x[i]),ln=document.getElementById("evcur");
     ln.setAttribute("x1",cx);ln.setAttribute("x2",cx);}
   slider.value=i;
@@ -190,6 +233,26 @@ def _json_script(value: object) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def _standing(p: Position | None) -> list[list[str]]:
+    """The restrictions on the turn to play in ``p``: [css class, badge, words] each."""
+    if p is None or p.phase is not Phase.PLAY:
+        return []
+    return [["standing", e.kind.value, describe_effect(p, e)] for e in standing_effects(p)]
+
+
+def _effect_lines(t: Timeline) -> list[list[list[str]]]:
+    """Each step's turn effects: [kind, badge, words] each."""
+    out: list[list[list[str]]] = []
+    for s, effects in zip(t.steps, step_effects(t), strict=True):
+        before = step_before(t, s.number)
+        out.append([_line(before, e) for e in effects] if before is not None else [])
+    return out
+
+
+def _line(before: Position, e: Effect) -> list[str]:
+    return [e.kind.value, e.kind.value, describe_effect(before, e)]
+
+
 def _data(t: Timeline, step: int, review: Review | None = None) -> dict[str, object]:
     h = t.header
     start = t.start
@@ -209,6 +272,7 @@ def _data(t: Timeline, step: int, review: Review | None = None) -> dict[str, obj
         "result": t.result_text if t.result is not None else "",
         "initial": step,
         "review": _review_data(t, review),
+        "startStanding": _standing(start),
         "steps": [
             [
                 s.position_text,
@@ -219,8 +283,13 @@ def _data(t: Timeline, step: int, review: Review | None = None) -> dict[str, obj
                 list(s.banks) if timed else 0,
                 list(s.order),
                 s.clock_ms,
+                step_overlay(t, s.number, effects),
+                effects_text,
+                _standing(s.position),
             ]
-            for s in t.steps
+            for s, effects, effects_text in zip(
+                t.steps, step_effects(t), _effect_lines(t), strict=True
+            )
         ],
     }
 
@@ -334,6 +403,21 @@ def _graph(t: Timeline, review: Review | None) -> str:
     )
 
 
+def _overlay_legend(t: Timeline) -> str:
+    """The board's marks for a power's doings, explained (only in a game that has any)."""
+    if not any(step_effects(t)) and not any(
+        step_overlay(t, s.number, ()) for s in t.steps if s.kind == "act"
+    ):
+        return ""
+    return (
+        f' \u00b7 <span style="color:{FORCED_COLOUR}">- - \u2192</span> a worker forced'
+        f' \u00b7 <span style="color:{REMOVED_COLOUR}">\u2715</span> a worker removed'
+        f' \u00b7 <span style="color:{UNBUILT_COLOUR}">\u22121</span> a block removed'
+        f' \u00b7 <span style="color:{BUILD_COLOUR}">+n</span> builds on a square'
+        " \u00b7 \u2192 a move of several steps"
+    )
+
+
 def _players_title(t: Timeline) -> str:
     names = [p.name for p in t.players]
     return " vs ".join(names) if names else "an unreadable game"
@@ -350,7 +434,9 @@ def export_html(t: Timeline, *, step: int | None = None, review: Review | None =
     shown = t.steps[at - 1].position if at else t.start
     marks = squares_of(t.steps[at - 1].text) if at and t.steps[at - 1].kind == "act" else ()
     board = (
-        board_svg(shown, marks, ids=True, title="the board")
+        board_svg(
+            shown, marks, ids=True, title="the board", overlay=step_overlay(t, at) if at else ""
+        )
         if shown is not None
         else "<p>This file has no position to show.</p>"
     )
@@ -379,6 +465,7 @@ def export_html(t: Timeline, *, step: int | None = None, review: Review | None =
         css = "bad"
     notes = _review_notes(t, review)
     items = ""
+    effect_lines = _effect_lines(t)
     for s in t.steps:
         judged = notes.get(str(s.number)) if notes is not None else None
         sign, tip = "", ""
@@ -388,9 +475,14 @@ def export_html(t: Timeline, *, step: int | None = None, review: Review | None =
             if mark:
                 text, css_class = _MARK_SIGN[judged[0]]
                 sign = f' <span class="{css_class}">{escape(text)}</span>'
+        effects = "".join(
+            f'<span class="fxl"><span class="fxk {css_kind}">{escape(badge)}</span>'
+            f"{escape(words)}</span>"
+            for css_kind, badge, words in effect_lines[s.number - 1]
+        )
         items += (
             f'<li><button data-i="{s.number}"{tip}>{s.number}. seat {s.seat + 1}: '
-            f"{escape(s.text)}{sign}</button></li>"
+            f"{escape(s.text)}{sign}{effects}</button></li>"
         )
     if not t.ok:
         items += f'<li class="bad">!! {escape(t.verification)}</li>'
@@ -430,9 +522,10 @@ def export_html(t: Timeline, *, step: int | None = None, review: Review | None =
 <button id="last" title="last (End)" aria-label="last">\u25b6|</button>
 <input id="slider" type="range" min="0" max="{n}" value="{at}" aria-label="step"></div>
 <div id="status"></div>
+<ul id="effects" aria-label="what the powers did and impose"></ul>
 {_graph(t, review) if notes is not None else ""}
 <p class="meta">levels {legend} \u00b7 <span style="color:{MARK_COLOUR}">\u25a1</span> squares
-of the last action \u00b7 keys: Left/Right, Home/End</p>
+of the last action{_overlay_legend(t)} \u00b7 keys: Left/Right, Home/End</p>
 </section><section>
 <h2>Players</h2><div id="seats"></div>
 <h2>Turns</h2><ol id="turns">{items}</ol>

@@ -195,31 +195,34 @@ def _centre(square: int) -> tuple[int, int]:
     return x + 52, y + 53
 
 
-def _arrow_defs() -> str:
-    def head(name: str, fill: str) -> str:
-        return (
-            f'<marker id="{name}" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" '
-            f'markerHeight="4" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" '
-            f'fill="{fill}"/></marker>'
-        )
+def _line(points: Sequence[int], *, dashed: bool, colour: str) -> str:
+    """A polyline through ``points``' centres with a head, cut short of the last centre.
 
-    return "<defs>" + head("fx-head", "#ffffff") + head("fx-forced", FORCED_COLOUR) + "</defs>"
-
-
-def _line(points: Sequence[int], *, dashed: bool, colour: str, head: str) -> str:
-    """A polyline through ``points``' centres, cut short of the last so its head shows."""
-    xy = [_centre(s) for s in points]
+    The head is a triangle of its own (no marker), so the drawing refers to nothing.
+    """
+    xy: list[tuple[float, float]] = [_centre(s) for s in points]
     (x0, y0), (x1, y1) = xy[-2], xy[-1]
     length = max(1.0, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
-    cut = min(30.0, length / 2)
-    xy[-1] = (round(x1 - (x1 - x0) * cut / length), round(y1 - (y1 - y0) * cut / length))
-    pts = " ".join(f"{x},{y}" for x, y in xy)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    tip = (x1 - ux * min(22.0, length / 2), y1 - uy * min(22.0, length / 2))
+    base = (tip[0] - ux * 22, tip[1] - uy * 22)
+    xy[-1] = base
+    pts = " ".join(f"{x:.0f},{y:.0f}" for x, y in xy)
+    head = " ".join(
+        f"{x:.0f},{y:.0f}"
+        for x, y in (
+            tip,
+            (base[0] - uy * 14, base[1] + ux * 14),
+            (base[0] + uy * 14, base[1] - ux * 14),
+        )
+    )
     dash = ' stroke-dasharray="14 9"' if dashed else ""
     return (
         f'<polyline points="{pts}" fill="none" stroke="#000" stroke-opacity=".55" '
         f'stroke-width="12" stroke-linejoin="round"{dash}/>'
         f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="6" '
-        f'stroke-linejoin="round"{dash} marker-end="url(#{head})"/>'
+        f'stroke-linejoin="round"{dash}/>'
+        f'<polygon points="{head}" fill="{colour}" stroke="#000" stroke-width="2"/>'
     )
 
 
@@ -263,12 +266,12 @@ def turn_overlay(before: Position, turn: Turn, effects: Sequence[Effect] = ()) -
     """
     parts: list[str] = []
     if not turn.both and len(turn.path) > 1:
-        parts.append(_line((turn.worker, *turn.path), dashed=False, colour="#fff", head="fx-head"))
+        parts.append(_line((turn.worker, *turn.path), dashed=False, colour="#fff"))
     for e in effects:
         letter = "ABC"[e.side] if e.side >= 0 else ""
         if e.kind is EffectKind.FORCED:
             parts.append(_ring(e.squares[0], letter, crossed=False))
-            parts.append(_line(e.squares, dashed=True, colour=FORCED_COLOUR, head="fx-forced"))
+            parts.append(_line(e.squares, dashed=True, colour=FORCED_COLOUR))
         elif e.kind in (EffectKind.REMOVED, EffectKind.OUT):
             parts.extend(_ring(sq, letter, crossed=True) for sq in e.squares)
         elif e.kind is EffectKind.UNBUILT:
@@ -280,7 +283,7 @@ def turn_overlay(before: Position, turn: Turn, effects: Sequence[Effect] = ()) -
             parts.append(_tag(sq, f"+{squares.count(sq)}", BUILD_COLOUR, 1))
     if not parts:
         return ""
-    return _arrow_defs() + "".join(parts)
+    return "".join(parts)
 
 
 def _escape(text: str) -> str:
