@@ -21,6 +21,7 @@ squares where no one may build or win, the tower count).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from html import escape
 from typing import Final
 
@@ -159,7 +160,8 @@ function show(i){
   var marks=s&&s[2]==="act"?(s[3].match(/[a-e][1-5]/g)||[]):[];
   for(var k=0;k<25;k++){var n=FILES[k%5]+(1+Math.floor(k/5));
     document.getElementById("mk-"+n).setAttribute("visibility",marks.indexOf(n)>=0?"visible":"hidden");}
-  document.getElementById("fx").innerHTML=s?s[8]:"";
+  var fx=i?D.fx[String(i)]:null;
+  document.getElementById("fx").innerHTML=fx?fx[0]:"";
   var gods=pos[2].split(","), toMove=+pos[1]-1, flags=pos[3];
   var won=/w(\\d)/.exec(flags), out=/x(\\d+)/.exec(flags), over=!!won;
   var seats=document.getElementById("seats"); seats.textContent="";
@@ -195,7 +197,7 @@ function show(i){
     if(rv)st.textContent+=" \\u00b7 "+(rv[0]?rv[0]+" \\u00b7 ":"")+"best "+rv[1]+
       " \\u00b7 "+rv[2]+" \\u2192 "+rv[3];}
   var fxl=document.getElementById("effects"); fxl.textContent="";
-  (s?s[9].concat(s[10]):D.startStanding).forEach(function(l){var li=el("li");
+  (fx?fx[1]:[]).concat(D.standing[String(i)]||[]).forEach(function(l){var li=el("li");
     li.appendChild(el("span","fxk "+l[0],l[1]));li.appendChild(document.createTextNode(l[2]));
     fxl.appendChild(li);});
   if(D.review){var cx=String(D.review.x[i]),ln=document.getElementById("evcur");
@@ -233,27 +235,62 @@ def _json_script(value: object) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _standing(p: Position | None) -> list[list[str]]:
-    """The restrictions on the turn to play in ``p``: [css class, badge, words] each."""
+Line = list[str]
+"""One effect as the page shows it: [css class, badge word, words]."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Powers:
+    """What the powers did and impose, step by step, worked out once for the page.
+
+    ``lines[k]`` and ``overlays[k]`` are step k + 1's turn effects and board overlay;
+    ``standing[k]`` the restrictions in the position after step k (0: the start).
+    """
+
+    lines: list[list[Line]]
+    overlays: list[str]
+    standing: list[list[Line]]
+
+    @property
+    def any(self) -> bool:
+        """Whether any step has an effect or an overlay (the legend is shown then)."""
+        return any(self.lines) or any(self.overlays)
+
+    def sparse(self) -> dict[str, object]:
+        """The page script's part: only the steps that have something, by step number."""
+        fx = {
+            str(k + 1): [o, ls]
+            for k, (o, ls) in enumerate(zip(self.overlays, self.lines, strict=True))
+            if o or ls
+        }
+        standing = {str(k): ls for k, ls in enumerate(self.standing) if ls}
+        return {"fx": fx, "standing": standing}
+
+
+def _standing(p: Position | None) -> list[Line]:
     if p is None or p.phase is not Phase.PLAY:
         return []
     return [["standing", e.kind.value, describe_effect(p, e)] for e in standing_effects(p)]
 
 
-def _effect_lines(t: Timeline) -> list[list[list[str]]]:
-    """Each step's turn effects: [kind, badge, words] each."""
-    out: list[list[list[str]]] = []
+def _powers(t: Timeline) -> _Powers:
+    lines: list[list[Line]] = []
+    overlays: list[str] = []
     for s, effects in zip(t.steps, step_effects(t), strict=True):
         before = step_before(t, s.number)
-        out.append([_line(before, e) for e in effects] if before is not None else [])
-    return out
+        lines.append([_line(before, e) for e in effects] if before is not None else [])
+        overlays.append(step_overlay(t, s.number, effects))
+    standing = [_standing(t.start), *(_standing(s.position) for s in t.steps)]
+    return _Powers(lines, overlays, standing)
 
 
-def _line(before: Position, e: Effect) -> list[str]:
+def _line(before: Position, e: Effect) -> Line:
     return [e.kind.value, e.kind.value, describe_effect(before, e)]
 
 
-def _data(t: Timeline, step: int, review: Review | None = None) -> dict[str, object]:
+def _data(
+    t: Timeline, step: int, powers: _Powers, review: Review | None = None
+) -> dict[str, object]:
     h = t.header
     start = t.start
     players = t.players
@@ -272,7 +309,7 @@ def _data(t: Timeline, step: int, review: Review | None = None) -> dict[str, obj
         "result": t.result_text if t.result is not None else "",
         "initial": step,
         "review": _review_data(t, review),
-        "startStanding": _standing(start),
+        **powers.sparse(),
         "steps": [
             [
                 s.position_text,
@@ -283,13 +320,8 @@ def _data(t: Timeline, step: int, review: Review | None = None) -> dict[str, obj
                 list(s.banks) if timed else 0,
                 list(s.order),
                 s.clock_ms,
-                step_overlay(t, s.number, effects),
-                effects_text,
-                _standing(s.position),
             ]
-            for s, effects, effects_text in zip(
-                t.steps, step_effects(t), _effect_lines(t), strict=True
-            )
+            for s in t.steps
         ],
     }
 
@@ -403,11 +435,9 @@ def _graph(t: Timeline, review: Review | None) -> str:
     )
 
 
-def _overlay_legend(t: Timeline) -> str:
+def _overlay_legend(powers: _Powers) -> str:
     """The board's marks for a power's doings, explained (only in a game that has any)."""
-    if not any(step_effects(t)) and not any(
-        step_overlay(t, s.number, ()) for s in t.steps if s.kind == "act"
-    ):
+    if not powers.any:
         return ""
     return (
         f' \u00b7 <span style="color:{FORCED_COLOUR}">- - \u2192</span> a worker forced'
@@ -430,12 +460,13 @@ def export_html(t: Timeline, *, step: int | None = None, review: Review | None =
     """
     n = len(t.steps)
     at = n if step is None else max(0, min(n, step))
+    powers = _powers(t)
     h = t.header
     shown = t.steps[at - 1].position if at else t.start
     marks = squares_of(t.steps[at - 1].text) if at and t.steps[at - 1].kind == "act" else ()
     board = (
         board_svg(
-            shown, marks, ids=True, title="the board", overlay=step_overlay(t, at) if at else ""
+            shown, marks, ids=True, title="the board", overlay=powers.overlays[at - 1] if at else ""
         )
         if shown is not None
         else "<p>This file has no position to show.</p>"
@@ -465,7 +496,6 @@ def export_html(t: Timeline, *, step: int | None = None, review: Review | None =
         css = "bad"
     notes = _review_notes(t, review)
     items = ""
-    effect_lines = _effect_lines(t)
     for s in t.steps:
         judged = notes.get(str(s.number)) if notes is not None else None
         sign, tip = "", ""
@@ -478,7 +508,7 @@ def export_html(t: Timeline, *, step: int | None = None, review: Review | None =
         effects = "".join(
             f'<span class="fxl"><span class="fxk {css_kind}">{escape(badge)}</span>'
             f"{escape(words)}</span>"
-            for css_kind, badge, words in effect_lines[s.number - 1]
+            for css_kind, badge, words in powers.lines[s.number - 1]
         )
         items += (
             f'<li><button data-i="{s.number}"{tip}>{s.number}. seat {s.seat + 1}: '
@@ -525,7 +555,7 @@ def export_html(t: Timeline, *, step: int | None = None, review: Review | None =
 <ul id="effects" aria-label="what the powers did and impose"></ul>
 {_graph(t, review) if notes is not None else ""}
 <p class="meta">levels {legend} \u00b7 <span style="color:{MARK_COLOUR}">\u25a1</span> squares
-of the last action{_overlay_legend(t)} \u00b7 keys: Left/Right, Home/End</p>
+of the last action{_overlay_legend(powers)} \u00b7 keys: Left/Right, Home/End</p>
 </section><section>
 <h2>Players</h2><div id="seats"></div>
 <h2>Turns</h2><ol id="turns">{items}</ol>
@@ -537,7 +567,7 @@ this page was made; to check it yourself, save the signed record below as a
 <p class="meta">{_DOT.join(facts)}</p>
 {_SLOT}
 </section></main>
-<script type="application/json" id="game">{_json_script(_data(t, at, review))}</script>
+<script type="application/json" id="game">{_json_script(_data(t, at, powers, review))}</script>
 <script>{_SCRIPT}</script>
 </body></html>
 """
