@@ -235,7 +235,7 @@ def _json_script(value: object) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-Line = list[str]
+_Line = list[str]
 """One effect as the page shows it: [css class, badge word, words]."""
 
 
@@ -247,12 +247,12 @@ class _Powers:
     ``standing[k]`` the restrictions in the position after step k (0: the start).
     """
 
-    lines: list[list[Line]]
+    lines: list[list[_Line]]
     overlays: list[str]
-    standing: list[list[Line]]
+    standing: list[list[_Line]]
 
     @property
-    def any(self) -> bool:
+    def drawn(self) -> bool:
         """Whether any step has an effect or an overlay (the legend is shown then)."""
         return any(self.lines) or any(self.overlays)
 
@@ -267,14 +267,14 @@ class _Powers:
         return {"fx": fx, "standing": standing}
 
 
-def _standing(p: Position | None) -> list[Line]:
+def _standing(p: Position | None) -> list[_Line]:
     if p is None or p.phase is not Phase.PLAY:
         return []
     return [["standing", e.kind.value, describe_effect(p, e)] for e in standing_effects(p)]
 
 
 def _powers(t: Timeline) -> _Powers:
-    lines: list[list[Line]] = []
+    lines: list[list[_Line]] = []
     overlays: list[str] = []
     for s, effects in zip(t.steps, step_effects(t), strict=True):
         before = step_before(t, s.number)
@@ -284,7 +284,7 @@ def _powers(t: Timeline) -> _Powers:
     return _Powers(lines, overlays, standing)
 
 
-def _line(before: Position, e: Effect) -> Line:
+def _line(before: Position, e: Effect) -> _Line:
     return [e.kind.value, e.kind.value, describe_effect(before, e)]
 
 
@@ -437,7 +437,7 @@ def _graph(t: Timeline, review: Review | None) -> str:
 
 def _overlay_legend(powers: _Powers) -> str:
     """The board's marks for a power's doings, explained (only in a game that has any)."""
-    if not powers.any:
+    if not powers.drawn:
         return ""
     return (
         f' \u00b7 <span style="color:{FORCED_COLOUR}">- - \u2192</span> a worker forced'

@@ -136,9 +136,10 @@ def effect_comments(t: Timeline) -> list[list[str]]:
     out: list[list[str]] = []
     for s, effects in zip(t.steps, step_effects(t), strict=True):
         before = step_before(t, s.number)
-        out.append(
-            [f"{COMMENT} {describe_effect(before, e)}" for e in effects if before is not None]
-        )
+        if before is None:  # no turn of play before the first position
+            out.append([])
+            continue
+        out.append([f"{COMMENT} {describe_effect(before, e)}" for e in effects])
     return out
 
 
