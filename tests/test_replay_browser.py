@@ -540,6 +540,14 @@ def test_the_powers_restrictions_show_for_the_position_shown(browser, tmp_path):
     said = browser.eval("document.getElementById('effects').innerText")
     assert "frozen" in said
     assert "may not move" in said
+    from santorini_p2p.replay.svg import FROZEN_COLOUR
+
+    padlocks = f"#fx rect[fill='{FROZEN_COLOUR}']"
+    assert browser.eval(f'document.querySelectorAll("{padlocks}").length') == sum(
+        len(e.squares)
+        for e in standing_effects(t.steps[frozen - 1].position)
+        if e.kind is EffectKind.FROZEN
+    )
     t = _god_timeline(("zeus", "chronus"), 0)
     _open(browser, tmp_path / "chronus.html", t)
     _goto(browser, 5)

@@ -13,15 +13,24 @@ import pytest
 
 from santorini_p2p.engine import (
     EffectKind,
+    Phase,
     describe_effect,
     parse_turn,
     side_letter,
+    standing_effects,
     turn_effects,
 )
 from santorini_p2p.engine.squares import SQUARE_NAMES
 from santorini_p2p.replay.export_json import export_json, format_document, to_document
 from santorini_p2p.replay.export_text import COMMENT, export_text
-from santorini_p2p.replay.svg import FORCED_COLOUR, step_overlay, step_svg
+from santorini_p2p.replay.svg import (
+    BOUND_COLOUR,
+    FORCED_COLOUR,
+    FROZEN_COLOUR,
+    NO_BUILD_COLOUR,
+    step_overlay,
+    step_svg,
+)
 from santorini_p2p.replay.timeline import (
     Timeline,
     has_advanced_god,
@@ -254,3 +263,32 @@ def test_every_stored_replay_exports_as_it_did_before_effects(name):
     # The JSON gains effects only where the engine sees one (Minotaur's pushes here).
     pushed = {s.record for s, es in zip(t.steps, step_effects(t), strict=True) if es}
     assert {r["index"] for r in doc["records"] if "effects" in r} == pushed  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("gods", "kind", "mark", "per"),
+    [
+        (("hypnus", "aphrodite"), EffectKind.FROZEN, f'rx="3" fill="{FROZEN_COLOUR}"', 1),
+        (("hypnus", "aphrodite"), EffectKind.BOUND, f'stroke="{BOUND_COLOUR}" rx="8"', 2),
+        (
+            ("limus", "persephone"),
+            EffectKind.NO_BUILD,
+            f'fill="#fff" stroke="{NO_BUILD_COLOUR}"',
+            1,
+        ),
+    ],
+)
+def test_svg_marks_what_the_powers_impose_square_by_square(gods, kind, mark, per):
+    """A padlock on a frozen worker, a chain link (two rings) on a bound one, a no-entry sign."""
+    with dealing(gods):
+        t = read_timeline(god_game(gods, 0))
+    seen = 0
+    for s in t.steps:
+        if s.position.phase is not Phase.PLAY:
+            continue
+        count = sum(len(e.squares) for e in standing_effects(s.position) if e.kind is kind)
+        svg = step_svg(t, s.number)
+        assert svg is not None
+        assert svg.count(mark) == count * per, s.number
+        seen += count
+    assert seen > 0

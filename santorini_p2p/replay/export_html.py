@@ -37,14 +37,18 @@ from santorini_p2p.engine import (
 from santorini_p2p.replay.export_text import export_text
 from santorini_p2p.replay.review import Review, win_probability
 from santorini_p2p.replay.svg import (
+    BOUND_COLOUR,
     BUILD_COLOUR,
     FORCED_COLOUR,
+    FROZEN_COLOUR,
     LEVEL_COLOURS,
     MARK_COLOUR,
+    NO_BUILD_COLOUR,
     REMOVED_COLOUR,
     UNBUILT_COLOUR,
     WORKER_COLOURS,
     board_svg,
+    standing_overlay,
     step_overlay,
 )
 from santorini_p2p.replay.timeline import (
@@ -160,8 +164,8 @@ function show(i){
   var marks=s&&s[2]==="act"?(s[3].match(/[a-e][1-5]/g)||[]):[];
   for(var k=0;k<25;k++){var n=FILES[k%5]+(1+Math.floor(k/5));
     document.getElementById("mk-"+n).setAttribute("visibility",marks.indexOf(n)>=0?"visible":"hidden");}
-  var fx=i?D.fx[String(i)]:null;
-  document.getElementById("fx").innerHTML=fx?fx[0]:"";
+  var fx=i?D.fx[String(i)]:null, sx=D.standing[String(i)];
+  document.getElementById("fx").innerHTML=(fx?fx[0]:"")+(sx?sx[0]:"");
   var gods=pos[2].split(","), toMove=+pos[1]-1, flags=pos[3];
   var won=/w(\\d)/.exec(flags), out=/x(\\d+)/.exec(flags), over=!!won;
   var seats=document.getElementById("seats"); seats.textContent="";
@@ -197,7 +201,7 @@ function show(i){
     if(rv)st.textContent+=" \\u00b7 "+(rv[0]?rv[0]+" \\u00b7 ":"")+"best "+rv[1]+
       " \\u00b7 "+rv[2]+" \\u2192 "+rv[3];}
   var fxl=document.getElementById("effects"); fxl.textContent="";
-  (fx?fx[1]:[]).concat(D.standing[String(i)]||[]).forEach(function(l){var li=el("li");
+  (fx?fx[1]:[]).concat(sx?sx[1]:[]).forEach(function(l){var li=el("li");
     li.appendChild(el("span","fxk "+l[0],l[1]));li.appendChild(document.createTextNode(l[2]));
     fxl.appendChild(li);});
   if(D.review){var cx=String(D.review.x[i]),ln=document.getElementById("evcur");
@@ -244,17 +248,19 @@ class _Powers:
     """What the powers did and impose, step by step, worked out once for the page.
 
     ``lines[k]`` and ``overlays[k]`` are step k + 1's turn effects and board overlay;
-    ``standing[k]`` the restrictions in the position after step k (0: the start).
+    ``standing[k]`` and ``marks[k]`` the restrictions in the position after step k (0: the
+    start) in words and on the board.
     """
 
     lines: list[list[_Line]]
     overlays: list[str]
     standing: list[list[_Line]]
+    marks: list[str]
 
     @property
     def drawn(self) -> bool:
         """Whether any step has an effect or an overlay (the legend is shown then)."""
-        return any(self.lines) or any(self.overlays)
+        return any(self.lines) or any(self.overlays) or any(self.marks)
 
     def sparse(self) -> dict[str, object]:
         """The page script's part: only the steps that have something, by step number."""
@@ -263,7 +269,11 @@ class _Powers:
             for k, (o, ls) in enumerate(zip(self.overlays, self.lines, strict=True))
             if o or ls
         }
-        standing = {str(k): ls for k, ls in enumerate(self.standing) if ls}
+        standing = {
+            str(k): [m, ls]
+            for k, (m, ls) in enumerate(zip(self.marks, self.standing, strict=True))
+            if m or ls
+        }
         return {"fx": fx, "standing": standing}
 
 
@@ -280,8 +290,10 @@ def _powers(t: Timeline) -> _Powers:
         before = step_before(t, s.number)
         lines.append([_line(before, e) for e in effects] if before is not None else [])
         overlays.append(step_overlay(t, s.number, effects))
-    standing = [_standing(t.start), *(_standing(s.position) for s in t.steps)]
-    return _Powers(lines, overlays, standing)
+    positions = [t.start, *(s.position for s in t.steps)]
+    standing = [_standing(p) for p in positions]
+    marks = [standing_overlay(p) if p is not None else "" for p in positions]
+    return _Powers(lines, overlays, standing, marks)
 
 
 def _line(before: Position, e: Effect) -> _Line:
@@ -445,6 +457,9 @@ def _overlay_legend(powers: _Powers) -> str:
         f' \u00b7 <span style="color:{UNBUILT_COLOUR}">\u22121</span> a block removed'
         f' \u00b7 <span style="color:{BUILD_COLOUR}">+n</span> builds on a square'
         " \u00b7 \u2192 a move of several steps"
+        f' \u00b7 <span style="color:{FROZEN_COLOUR}">padlock</span> a frozen worker'
+        f' \u00b7 <span style="color:{BOUND_COLOUR}">link</span> a bound worker'
+        f' \u00b7 <span style="color:{NO_BUILD_COLOUR}">\u2298</span> no build here'
     )
 
 
@@ -461,13 +476,12 @@ def export_html(t: Timeline, *, step: int | None = None, review: Review | None =
     n = len(t.steps)
     at = n if step is None else max(0, min(n, step))
     powers = _powers(t)
+    overlay = (powers.overlays[at - 1] if at else "") + powers.marks[at]
     h = t.header
     shown = t.steps[at - 1].position if at else t.start
     marks = squares_of(t.steps[at - 1].text) if at and t.steps[at - 1].kind == "act" else ()
     board = (
-        board_svg(
-            shown, marks, ids=True, title="the board", overlay=powers.overlays[at - 1] if at else ""
-        )
+        board_svg(shown, marks, ids=True, title="the board", overlay=overlay)
         if shown is not None
         else "<p>This file has no position to show.</p>"
     )

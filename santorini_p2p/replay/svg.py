@@ -9,6 +9,9 @@ each with a shape as well as a colour: the mover's path when it moves more than 
 solid arrow), another worker forced to a square (a dashed arrow from a dashed ring), a
 worker removed (a dashed ring crossed out, with its letter), a block removed (a ``-1`` tag),
 and the builds of a turn that builds several times or under a worker (``+1``, ``+2`` tags).
+``standing_overlay`` marks, in a square's top right corner, what the powers impose on the
+turn to play: a padlock on a frozen worker, a chain link on a bound one, a no-entry sign where
+no one may build.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from santorini_p2p.engine import (
     Turn,
     format_position,
     parse_turn,
+    standing_effects,
 )
 from santorini_p2p.replay.timeline import Timeline, squares_of, step_before, step_effects
 
@@ -35,6 +39,7 @@ __all__ = [
     "board_svg",
     "cell_id",
     "cell_ids",
+    "standing_overlay",
     "step_overlay",
     "step_svg",
     "turn_overlay",
@@ -188,6 +193,12 @@ UNBUILT_COLOUR: Final = "#f97316"
 """Fill of a removed block's ``-1`` tag."""
 BUILD_COLOUR: Final = "#fde047"
 """Fill of a build's ``+n`` tag."""
+FROZEN_COLOUR: Final = "#93c5fd"
+"""A frozen worker's padlock."""
+BOUND_COLOUR: Final = "#f9a8d4"
+"""A bound worker's chain link."""
+NO_BUILD_COLOUR: Final = "#f43f5e"
+"""The no-entry sign on a square where no one may build."""
 
 
 def _centre(square: int) -> tuple[int, int]:
@@ -290,6 +301,61 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def _corner(square: int) -> tuple[int, int]:
+    """The centre of a square's top right corner mark."""
+    x, y = _xy(square)
+    return x + CELL - 20, y + 20
+
+
+def _padlock(square: int) -> str:
+    cx, cy = _corner(square)
+    return (
+        f'<path d="M{cx - 7} {cy - 2}v-5a7 7 0 0 1 14 0v5" fill="none" stroke="#000" '
+        f'stroke-width="6"/><path d="M{cx - 7} {cy - 2}v-5a7 7 0 0 1 14 0v5" fill="none" '
+        f'stroke="{FROZEN_COLOUR}" stroke-width="3"/><rect x="{cx - 11}" y="{cy - 3}" '
+        f'width="22" height="16" rx="3" fill="{FROZEN_COLOUR}" stroke="#000" stroke-width="2"/>'
+    )
+
+
+def _link(square: int) -> str:
+    cx, cy = _corner(square)
+    ring = 'rx="8" ry="5" fill="none" stroke-width="{}" transform="rotate(-35 {} {})"'
+    out = ""
+    for width, colour in ((7, "#000"), (3.5, BOUND_COLOUR)):
+        for dx in (-6, 6):
+            attrs = ring.format(width, cx + dx, cy)
+            out += f'<ellipse cx="{cx + dx}" cy="{cy}" stroke="{colour}" {attrs}/>'
+    return out
+
+
+def _no_entry(square: int) -> str:
+    cx, cy = _corner(square)
+    return (
+        f'<circle cx="{cx}" cy="{cy}" r="11" fill="#fff" stroke="{NO_BUILD_COLOUR}" '
+        f'stroke-width="4"/><path d="M{cx - 7} {cy + 7}L{cx + 7} {cy - 7}" '
+        f'stroke="{NO_BUILD_COLOUR}" stroke-width="4"/>'
+    )
+
+
+def standing_overlay(p: Position) -> str:
+    """Return the marks of what the powers impose on the turn to play in ``p``, as SVG.
+
+    Empty when nothing is imposed (every position of the simple gods), and for the other
+    restrictions (no winning square, moving up, the tower count), which the words say.
+    """
+    if p.phase is not Phase.PLAY:
+        return ""
+    parts: list[str] = []
+    for e in standing_effects(p):
+        if e.kind is EffectKind.FROZEN:
+            parts.extend(_padlock(sq) for sq in e.squares)
+        elif e.kind is EffectKind.BOUND:
+            parts.extend(_link(sq) for sq in e.squares)
+        elif e.kind is EffectKind.NO_BUILD:
+            parts.extend(_no_entry(sq) for sq in e.squares)
+    return "".join(parts)
+
+
 def step_overlay(t: Timeline, number: int, effects: Sequence[Effect] | None = None) -> str:
     """Return ``turn_overlay`` of step ``number`` of ``t`` (``""`` for any other step).
 
@@ -307,13 +373,13 @@ def step_overlay(t: Timeline, number: int, effects: Sequence[Effect] | None = No
 def step_svg(t: Timeline, at: int) -> str | None:
     """Return the still image after step ``at`` (0: the start), or ``None`` with no position.
 
-    The squares the action named are outlined and its overlay drawn; the title is the
-    position string.
+    The squares the action named are outlined, its overlay drawn and the powers' restrictions
+    marked; the title is the position string.
     """
     step = t.steps[at - 1] if at else None
     p = step.position if step is not None else t.start
     if p is None:
         return None
     marks = squares_of(step.text) if step is not None and step.kind == "act" else ()
-    overlay = step_overlay(t, at) if at else ""
+    overlay = (step_overlay(t, at) if at else "") + standing_overlay(p)
     return board_svg(p, marks, title=format_position(p), overlay=overlay)
