@@ -292,3 +292,29 @@ def test_svg_marks_what_the_powers_impose_square_by_square(gods, kind, mark, per
         assert svg.count(mark) == count * per, s.number
         seen += count
     assert seen > 0
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+
+def test_replay_export_on_the_command_line_says_and_draws_a_ferry(tmp_path, capsys):
+    from santorini_p2p.cli import main
+
+    gods, seed = PAIRS[0]
+    data = god_game(gods, seed)
+    src = tmp_path / "game.sntr"
+    src.write_bytes(data)
+    with dealing(gods):
+        t = read_timeline(data)
+        ferry = _steps_with(t, EffectKind.FORCED)[0]
+        words = _effect_lines(t)[ferry][0]
+        assert main(["replay", "export", str(src), "-o", str(tmp_path / "g.santorini.txt")]) == 0
+        assert main(["replay", "verify", str(tmp_path / "g.santorini.txt")]) == 0
+        svg = tmp_path / "ferry.svg"
+        assert main(["replay", "export", str(src), "--ply", str(ferry), "-o", str(svg)]) == 0
+        assert main(["replay", "export", str(src), "-o", str(tmp_path / "g.json")]) == 0
+    text = (tmp_path / "g.santorini.txt").read_text()
+    assert f"\n{COMMENT} {words}\n" in text
+    assert 'stroke-dasharray="14 9"' in svg.read_text()
+    doc = json.loads((tmp_path / "g.json").read_text())
+    assert words in [e["text"] for r in doc["records"] for e in r.get("effects", [])]
