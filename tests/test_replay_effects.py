@@ -318,3 +318,22 @@ def test_replay_export_on_the_command_line_says_and_draws_a_ferry(tmp_path, caps
     assert 'stroke-dasharray="14 9"' in svg.read_text()
     doc = json.loads((tmp_path / "g.json").read_text())
     assert words in [e["text"] for r in doc["records"] for e in r.get("effects", [])]
+
+
+def test_the_pages_legend_explains_the_marks_this_game_draws_and_no_other():
+    from santorini_p2p.replay.export_html import export_html
+
+    gods, seed = PAIRS[0]
+    with dealing(gods):
+        page = export_html(read_timeline(god_game(gods, seed)))
+    assert "a worker forced" in page
+    assert "a worker removed" in page
+    assert "a frozen worker" not in page
+    with dealing(("hypnus", "aphrodite")):
+        page = export_html(read_timeline(god_game(("hypnus", "aphrodite"), 0)))
+    assert "a frozen worker" in page
+    assert "a bound worker" in page
+    assert "a worker forced" not in page
+    plain = export_html(read_timeline((VECTORS / "2p-none.sntr").read_bytes()))
+    assert "a worker forced" not in plain
+    assert "a frozen worker" not in plain

@@ -32,6 +32,7 @@ from santorini_p2p.engine import (
     Phase,
     Position,
     describe_effect,
+    parse_turn,
     standing_effects,
 )
 from santorini_p2p.replay.export_text import export_text
@@ -48,6 +49,7 @@ from santorini_p2p.replay.svg import (
     UNBUILT_COLOUR,
     WORKER_COLOURS,
     board_svg,
+    overlay_kinds,
     standing_overlay,
     step_overlay,
 )
@@ -256,11 +258,8 @@ class _Powers:
     overlays: list[str]
     standing: list[list[_Line]]
     marks: list[str]
-
-    @property
-    def drawn(self) -> bool:
-        """Whether any step has an effect or an overlay (the legend is shown then)."""
-        return any(self.lines) or any(self.overlays) or any(self.marks)
+    kinds: frozenset[str]
+    """Every kind of mark drawn in the game (``svg.overlay_kinds`` and standing kinds)."""
 
     def sparse(self) -> dict[str, object]:
         """The page script's part: only the steps that have something, by step number."""
@@ -286,14 +285,18 @@ def _standing(p: Position | None) -> list[_Line]:
 def _powers(t: Timeline) -> _Powers:
     lines: list[list[_Line]] = []
     overlays: list[str] = []
+    kinds: set[str] = set()
     for s, effects in zip(t.steps, step_effects(t), strict=True):
         before = step_before(t, s.number)
         lines.append([_line(before, e) for e in effects] if before is not None else [])
         overlays.append(step_overlay(t, s.number, effects))
+        if overlays[-1]:
+            kinds |= overlay_kinds(parse_turn(s.text), effects)
     positions = [t.start, *(s.position for s in t.steps)]
     standing = [_standing(p) for p in positions]
     marks = [standing_overlay(p) if p is not None else "" for p in positions]
-    return _Powers(lines, overlays, standing, marks)
+    kinds |= {line[1] for ls in standing for line in ls}
+    return _Powers(lines, overlays, standing, marks, frozenset(kinds))
 
 
 def _line(before: Position, e: Effect) -> _Line:
@@ -447,20 +450,23 @@ def _graph(t: Timeline, review: Review | None) -> str:
     )
 
 
+_LEGEND: Final = (
+    ("forced", f'<span style="color:{FORCED_COLOUR}">- - \u2192</span> a worker forced'),
+    ("removed", f'<span style="color:{REMOVED_COLOUR}">\u2715</span> a worker removed'),
+    ("out", f'<span style="color:{REMOVED_COLOUR}">\u2715</span> a side out'),
+    ("unbuilt", f'<span style="color:{UNBUILT_COLOUR}">\u22121</span> a block removed'),
+    ("builds", f'<span style="color:{BUILD_COLOUR}">+n</span> builds on a square'),
+    ("path", "\u2192 a move of several steps"),
+    ("frozen", f'<span style="color:{FROZEN_COLOUR}">padlock</span> a frozen worker'),
+    ("bound", f'<span style="color:{BOUND_COLOUR}">link</span> a bound worker'),
+    ("no build", f'<span style="color:{NO_BUILD_COLOUR}">\u2298</span> no build here'),
+)
+"""The board's marks for a power's doings, by the kind that draws each."""
+
+
 def _overlay_legend(powers: _Powers) -> str:
-    """The board's marks for a power's doings, explained (only in a game that has any)."""
-    if not powers.drawn:
-        return ""
-    return (
-        f' \u00b7 <span style="color:{FORCED_COLOUR}">- - \u2192</span> a worker forced'
-        f' \u00b7 <span style="color:{REMOVED_COLOUR}">\u2715</span> a worker removed'
-        f' \u00b7 <span style="color:{UNBUILT_COLOUR}">\u22121</span> a block removed'
-        f' \u00b7 <span style="color:{BUILD_COLOUR}">+n</span> builds on a square'
-        " \u00b7 \u2192 a move of several steps"
-        f' \u00b7 <span style="color:{FROZEN_COLOUR}">padlock</span> a frozen worker'
-        f' \u00b7 <span style="color:{BOUND_COLOUR}">link</span> a bound worker'
-        f' \u00b7 <span style="color:{NO_BUILD_COLOUR}">\u2298</span> no build here'
-    )
+    """The board's marks that this game draws, explained."""
+    return "".join(f" \u00b7 {text}" for kind, text in _LEGEND if kind in powers.kinds)
 
 
 def _players_title(t: Timeline) -> str:

@@ -39,6 +39,7 @@ __all__ = [
     "board_svg",
     "cell_id",
     "cell_ids",
+    "overlay_kinds",
     "standing_overlay",
     "step_overlay",
     "step_svg",
@@ -276,7 +277,7 @@ def turn_overlay(before: Position, turn: Turn, effects: Sequence[Effect] = ()) -
     plain rules), so such a board is drawn exactly as without an overlay.
     """
     parts: list[str] = []
-    if not turn.both and len(turn.path) > 1:
+    if _long(turn):
         parts.append(_line((turn.worker, *turn.path), dashed=False, colour="#fff"))
     for e in effects:
         letter = "ABC"[e.side] if e.side >= 0 else ""
@@ -287,14 +288,36 @@ def turn_overlay(before: Position, turn: Turn, effects: Sequence[Effect] = ()) -
             parts.extend(_ring(sq, letter, crossed=True) for sq in e.squares)
         elif e.kind is EffectKind.UNBUILT:
             parts.append(_tag(e.squares[0], "\u22121", UNBUILT_COLOUR, 0))
-    squares = turn.build_squares
-    final = turn.path[-1] if turn.path and not turn.both else -1
-    if len(squares) > 2 or (len(squares) == 2 and len(set(squares)) == 1) or final in squares:
+    if _counted(turn):
+        squares = turn.build_squares
         for sq in sorted(set(squares)):
             parts.append(_tag(sq, f"+{squares.count(sq)}", BUILD_COLOUR, 1))
-    if not parts:
-        return ""
     return "".join(parts)
+
+
+def _long(turn: Turn) -> bool:
+    """Whether the turn's path is drawn: one worker moving more than one step."""
+    return not turn.both and len(turn.path) > 1
+
+
+def _counted(turn: Turn) -> bool:
+    """Whether the turn's builds get ``+n`` tags: more than two, two on one square, or under."""
+    squares = turn.build_squares
+    final = turn.path[-1] if turn.path and not turn.both else -1
+    return len(squares) > 2 or (len(squares) == 2 and len(set(squares)) == 1) or final in squares
+
+
+def overlay_kinds(turn: Turn, effects: Sequence[Effect] = ()) -> frozenset[str]:
+    """Return the marks ``turn_overlay`` draws, for a legend.
+
+    ``path``, ``builds``, and the effects' kinds (``forced``, ``removed``, ``out``, ``unbuilt``).
+    """
+    kinds = {e.kind.value for e in effects}
+    if _long(turn):
+        kinds.add("path")
+    if _counted(turn):
+        kinds.add("builds")
+    return frozenset(kinds)
 
 
 def _escape(text: str) -> str:
