@@ -185,6 +185,11 @@ def test_svg_draws_a_forced_worker_as_a_dashed_arrow_and_a_removal_as_a_cross(pa
         assert svg is not None
         assert 'stroke-dasharray="14 9"' in svg
         assert f'fill="{FORCED_COLOUR}" stroke="#000"' in svg  # the arrow's head
+    for number, words in _effect_lines(t).items():
+        svg = step_svg(t, number)
+        assert svg is not None
+        titles = re.findall(r"<title>([^<]*)</title>", svg)[1:]  # after the board's own
+        assert titles == words
     for number in _steps_with(t, EffectKind.REMOVED):
         svg = step_svg(t, number)
         assert svg is not None

@@ -25,6 +25,7 @@ from santorini_p2p.engine import (
     Phase,
     Position,
     Turn,
+    describe_effect,
     format_position,
     parse_turn,
     standing_effects,
@@ -281,13 +282,16 @@ def turn_overlay(before: Position, turn: Turn, effects: Sequence[Effect] = ()) -
         parts.append(_line((turn.worker, *turn.path), dashed=False, colour="#fff"))
     for e in effects:
         letter = "ABC"[e.side] if e.side >= 0 else ""
+        drawn = ""
         if e.kind is EffectKind.FORCED:
-            parts.append(_ring(e.squares[0], letter, crossed=False))
-            parts.append(_line(e.squares, dashed=True, colour=FORCED_COLOUR))
+            drawn = _ring(e.squares[0], letter, crossed=False)
+            drawn += _line(e.squares, dashed=True, colour=FORCED_COLOUR)
         elif e.kind in (EffectKind.REMOVED, EffectKind.OUT):
-            parts.extend(_ring(sq, letter, crossed=True) for sq in e.squares)
+            drawn = "".join(_ring(sq, letter, crossed=True) for sq in e.squares)
         elif e.kind is EffectKind.UNBUILT:
-            parts.append(_tag(e.squares[0], "\u22121", UNBUILT_COLOUR, 0))
+            drawn = _tag(e.squares[0], "\u22121", UNBUILT_COLOUR, 0)
+        if drawn:  # the words too, for a pointer's hover and a screen reader
+            parts.append(f"<g><title>{_escape(describe_effect(before, e))}</title>{drawn}</g>")
     if _counted(turn):
         squares = turn.build_squares
         for sq in sorted(set(squares)):
