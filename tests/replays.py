@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import random
-from collections.abc import Iterator
 from functools import cache
 
 from santorini_p2p.engine import format_action, legal_actions
-from santorini_p2p.wire import draw
 from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.log import encode_frames
 from santorini_p2p.wire.script import play_script
@@ -66,32 +63,17 @@ def frame_offsets(envelopes: tuple[bytes, ...]) -> list[tuple[int, int]]:
     return out
 
 
-@contextlib.contextmanager
-def dealing(gods: tuple[str, ...]) -> Iterator[None]:
-    """Within: a ``random`` game deals its gods from ``gods`` rather than the simple ten.
-
-    The stand-in for a game's god pool on the wire: replays of advanced gods made and read
-    inside verify with every signature, chain hash and state hash; outside, their draw differs.
-    """
-    saved = draw.GOD_NAMES
-    draw.GOD_NAMES = gods  # type: ignore[misc]
-    try:
-        yield
-    finally:
-        draw.GOD_NAMES = saved  # type: ignore[misc]
-
-
 @cache
 def god_game(gods: tuple[str, ...], seed: int = 0, players: int = 2) -> bytes:
-    """Return the replay file of a seeded random ``random`` game dealing exactly ``gods``."""
+    """Return the replay file of a seeded random ``random`` game whose god pool is ``gods``."""
     rng = random.Random(seed)
     game_id = bytes([seed % 256, players]) + b"gods" + bytes(10)
-    with dealing(gods):
-        envelopes = play_script(
-            IDS[:players],
-            lambda p: format_action(rng.choice(legal_actions(p))),
-            game_id=game_id,
-            gods="random",
-            max_actions=120,
-        )
+    envelopes = play_script(
+        IDS[:players],
+        lambda p: format_action(rng.choice(legal_actions(p))),
+        game_id=game_id,
+        gods="random",
+        pool=gods,
+        max_actions=120,
+    )
     return encode_frames(envelopes)

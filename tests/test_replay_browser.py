@@ -473,10 +473,9 @@ def test_review_graph_marks_and_best_turn_in_the_page(reviewed):
 
 
 def _god_timeline(gods: tuple[str, ...], seed: int) -> Timeline:
-    from tests.replays import dealing, god_game
+    from tests.replays import god_game
 
-    with dealing(gods):
-        t = read_timeline(god_game(gods, seed))
+    t = read_timeline(god_game(gods, seed))
     assert t.ok, t.verification
     return t
 

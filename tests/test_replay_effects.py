@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import jsonschema  # type: ignore[import-untyped]
@@ -39,7 +38,7 @@ from santorini_p2p.replay.timeline import (
     step_effects,
 )
 from santorini_p2p.replay.verify import verify_text
-from tests.replays import dealing, god_game
+from tests.replays import god_game
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "protocol" / "vectors" / "replays"
@@ -55,12 +54,11 @@ PAIRS = [
 
 
 @pytest.fixture(params=PAIRS, ids=["-".join(g) for g, _ in PAIRS])
-def pair(request: pytest.FixtureRequest) -> Iterator[tuple[tuple[str, ...], Timeline]]:
+def pair(request: pytest.FixtureRequest) -> tuple[tuple[str, ...], Timeline]:
     gods, seed = request.param
-    with dealing(gods):
-        t = read_timeline(god_game(gods, seed))
-        assert t.ok, t.verification
-        yield gods, t
+    t = read_timeline(god_game(gods, seed))
+    assert t.ok, t.verification
+    return gods, t
 
 
 def _effect_lines(t: Timeline) -> dict[int, list[str]]:
@@ -81,8 +79,7 @@ def _effect_lines(t: Timeline) -> dict[int, list[str]]:
 def test_the_test_games_show_the_effects_they_are_chosen_for():
     kinds = set()
     for gods, seed in PAIRS:
-        with dealing(gods):
-            t = read_timeline(god_game(gods, seed))
+        t = read_timeline(god_game(gods, seed))
         assert t.ok
         assert sorted(p.god for p in t.players) == sorted(gods)
         kinds |= {e.kind for es in step_effects(t) for e in es}
@@ -108,16 +105,15 @@ def test_text_export_follows_each_turn_with_its_effects_as_comments(pair):
 
 
 def test_a_text_with_comments_verifies_and_without_them_too(pair):
-    gods, t = pair
+    _gods, t = pair
     text = export_text(t)
     bare = "\n".join(x for x in text.split("\n") if not x.startswith(COMMENT))
     if any(step_effects(t)):
         assert bare != text
-    with dealing(gods):
-        assert verify_text(text.encode()).ok
-        assert verify_text(bare.encode()).ok
-        forged = text.replace("forced from", "swapped from").replace("removed", "kept")
-        assert verify_text(forged.encode()).ok  # comments are the exporter's words, not the log's
+    assert verify_text(text.encode()).ok
+    assert verify_text(bare.encode()).ok
+    forged = text.replace("forced from", "swapped from").replace("removed", "kept")
+    assert verify_text(forged.encode()).ok  # comments are the exporter's words, not the log's
 
 
 def test_a_simple_gods_game_with_a_push_has_no_comment():
@@ -203,8 +199,7 @@ def test_svg_draws_a_forced_worker_as_a_dashed_arrow_and_a_removal_as_a_cross(pa
 
 def test_svg_draws_several_steps_several_builds_and_a_build_under_the_worker():
     gods, seed = PAIRS[2]
-    with dealing(gods):
-        t = read_timeline(god_game(gods, seed))
+    t = read_timeline(god_game(gods, seed))
     seen = {"path": False, "builds": False}
     for s in t.steps:
         if s.kind != "act" or step_before(t, s.number) is None:
@@ -223,8 +218,7 @@ def test_svg_draws_several_steps_several_builds_and_a_build_under_the_worker():
             assert overlay.count(">+") == len(set(turn.build_squares))
     assert seen == {"path": True, "builds": True}
     gods, seed = PAIRS[3]
-    with dealing(gods):
-        t = read_timeline(god_game(gods, seed))
+    t = read_timeline(god_game(gods, seed))
     under = [
         s.number
         for s in t.steps
@@ -285,8 +279,7 @@ def test_every_stored_replay_exports_as_it_did_before_effects(name):
 )
 def test_svg_marks_what_the_powers_impose_square_by_square(gods, kind, mark, per):
     """A padlock on a frozen worker, a chain link (two rings) on a bound one, a no-entry sign."""
-    with dealing(gods):
-        t = read_timeline(god_game(gods, 0))
+    t = read_timeline(god_game(gods, 0))
     seen = 0
     for s in t.steps:
         if s.position.phase is not Phase.PLAY:
@@ -309,15 +302,14 @@ def test_replay_export_on_the_command_line_says_and_draws_a_ferry(tmp_path, caps
     data = god_game(gods, seed)
     src = tmp_path / "game.sntr"
     src.write_bytes(data)
-    with dealing(gods):
-        t = read_timeline(data)
-        ferry = _steps_with(t, EffectKind.FORCED)[0]
-        words = _effect_lines(t)[ferry][0]
-        assert main(["replay", "export", str(src), "-o", str(tmp_path / "g.santorini.txt")]) == 0
-        assert main(["replay", "verify", str(tmp_path / "g.santorini.txt")]) == 0
-        svg = tmp_path / "ferry.svg"
-        assert main(["replay", "export", str(src), "--ply", str(ferry), "-o", str(svg)]) == 0
-        assert main(["replay", "export", str(src), "-o", str(tmp_path / "g.json")]) == 0
+    t = read_timeline(data)
+    ferry = _steps_with(t, EffectKind.FORCED)[0]
+    words = _effect_lines(t)[ferry][0]
+    assert main(["replay", "export", str(src), "-o", str(tmp_path / "g.santorini.txt")]) == 0
+    assert main(["replay", "verify", str(tmp_path / "g.santorini.txt")]) == 0
+    svg = tmp_path / "ferry.svg"
+    assert main(["replay", "export", str(src), "--ply", str(ferry), "-o", str(svg)]) == 0
+    assert main(["replay", "export", str(src), "-o", str(tmp_path / "g.json")]) == 0
     text = (tmp_path / "g.santorini.txt").read_text()
     assert f"\n{COMMENT} {words}\n" in text
     assert 'stroke-dasharray="14 9"' in svg.read_text()

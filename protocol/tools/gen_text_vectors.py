@@ -30,6 +30,9 @@ from santorini_p2p.replay.verify import verify_text
 
 VECTORS = Path(__file__).resolve().parent.parent / "vectors"
 GAMES = ("2p-none", "2p-challenger-timed", "3p-draft", "4p-random")
+# Games of advanced gods (protocol 2): their exports carry comment lines (SPEC.md 14.2). They
+# come after the edits, so that the cases before keep their numbers.
+POOL_GAMES = ("2p-pool-random", "2p-pool-challenger")
 BASE = "2p-challenger-timed"
 
 
@@ -166,7 +169,8 @@ def build() -> dict[str, str]:
     """Return every vector file's text by its path under protocol/vectors."""
     files: dict[str, str] = {}
     tests: list[dict[str, Any]] = []
-    for name in GAMES:
+
+    def export(name: str, comment: str) -> None:
         data = (VECTORS / "replays" / f"{name}.sntr").read_bytes()
         text = export_text(read_timeline(data))
         assert read_text(text.encode()).data == data
@@ -176,7 +180,7 @@ def build() -> dict[str, str]:
             {
                 "tcId": len(tests) + 1,
                 "id": f"export-{name}",
-                "comment": f"the text export of replays/{name}.sntr",
+                "comment": comment,
                 "flags": ["export"],
                 "file": path,
                 "replay": f"replays/{name}.sntr",
@@ -184,6 +188,9 @@ def build() -> dict[str, str]:
                 "result": "valid",
             }
         )
+
+    for name in GAMES:
+        export(name, f"the text export of replays/{name}.sntr")
     base = files[f"text/{BASE}.santorini.txt"]
     lines = base.split("\n")
     for ident, comment, edit in _edits(lines):
@@ -199,6 +206,8 @@ def build() -> dict[str, str]:
         }
         case.update(verdict)
         tests.append(case)
+    for name in POOL_GAMES:
+        export(name, f"the text export of replays/{name}.sntr, with comment lines (14.2)")
     doc = {
         "schema": "text-export.schema.json",
         "version": 1,

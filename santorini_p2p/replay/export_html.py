@@ -494,7 +494,7 @@ def export_html(t: Timeline, *, step: int | None = None, review: Review | None =
     title = _players_title(t)
     meta = [t.date + " UTC" if t.date else "date not recorded"]
     if h is not None:
-        meta.append(f"gods: {h.gods}")
+        meta.append(f"gods: {h.gods}" + (f" from {', '.join(h.pool)}" if h.pool else ""))
         timed = h.move_ms or h.bank_ms
         bank = format_seconds(h.bank_ms)
         meta.append(f"{format_seconds(h.move_ms)} s a move + {bank} s bank" if timed else "untimed")

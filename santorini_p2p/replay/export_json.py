@@ -72,6 +72,8 @@ def _body(record: Record) -> dict[str, object]:
                 "move_ms": msg.move_ms,
                 "bank_ms": msg.bank_ms,
                 "options": list(msg.options),
+                # protocol 2 only: the gods the game draws from (SPEC.md 7)
+                **({"pool": list(msg.pool)} if msg.pool else {}),
             }
         case Commit():
             return {"commitment": msg.commitment.hex()}

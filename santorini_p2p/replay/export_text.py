@@ -87,6 +87,8 @@ def tag_lines(t: Timeline) -> list[str]:
             ("TimeControl", t.time_control),
             ("Options", ",".join(h.options) or "-"),
         ]
+        if h.pool:
+            tags.append(("Pool", ",".join(h.pool)))
     for p in t.players:
         n = p.seat + 1
         tags += [(f"Seat{n}", p.name), (f"Seat{n}Key", p.fingerprint)]
