@@ -24,6 +24,7 @@ from santorini_p2p.replay.export_json import export_json, format_document, to_do
 from santorini_p2p.replay.export_text import COMMENT, export_text
 from santorini_p2p.replay.svg import (
     BOUND_COLOUR,
+    BUILD_COLOUR,
     FORCED_COLOUR,
     FROZEN_COLOUR,
     NO_BUILD_COLOUR,
@@ -332,3 +333,37 @@ def test_the_pages_legend_explains_the_marks_this_game_draws_and_no_other():
     plain = export_html(read_timeline((VECTORS / "2p-none.sntr").read_bytes()))
     assert "a worker forced" not in plain
     assert "a frozen worker" not in plain
+
+
+def test_medusas_builds_on_the_removed_workers_squares_are_tagged():
+    gods, seed = PAIRS[1]
+    t = read_timeline(god_game(gods, seed))
+    tagged = 0
+    for number in _steps_with(t, EffectKind.REMOVED):
+        before, after = step_before(t, number), t.steps[number - 1].position
+        assert before is not None
+        built = [
+            e.squares[0]
+            for e in step_effects(t)[number - 1]
+            if e.kind is EffectKind.REMOVED
+            and after.level(e.squares[0]) + after.has_dome(e.squares[0])
+            > before.level(e.squares[0]) + before.has_dome(e.squares[0])
+        ]
+        assert len(parse_turn(t.steps[number - 1].text).builds) == 1  # no tags of its own
+        assert step_overlay(t, number).count(f'fill="{BUILD_COLOUR}"') == len(built)
+        tagged += len(built)
+    assert tagged > 0
+
+
+def test_no_simple_gods_turn_has_a_power_build():
+    """Every build of the simple gods is in the turn's text: only an advanced power adds one."""
+    from santorini_p2p.replay.svg import turn_overlay
+
+    for name in OLD:
+        t = read_timeline((VECTORS / f"{name}.sntr").read_bytes())
+        for s, effects in zip(t.steps, step_effects(t), strict=True):
+            before = step_before(t, s.number)
+            if s.kind != "act" or before is None or before.phase is not Phase.PLAY:
+                continue
+            turn = parse_turn(s.text)
+            assert step_overlay(t, s.number) == turn_overlay(before, turn, effects)

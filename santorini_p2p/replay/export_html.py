@@ -290,8 +290,8 @@ def _powers(t: Timeline) -> _Powers:
         before = step_before(t, s.number)
         lines.append([_line(before, e) for e in effects] if before is not None else [])
         overlays.append(step_overlay(t, s.number, effects))
-        if overlays[-1]:
-            kinds |= overlay_kinds(parse_turn(s.text), effects)
+        if overlays[-1] and before is not None:
+            kinds |= overlay_kinds(before, parse_turn(s.text), effects, s.position)
     positions = [t.start, *(s.position for s in t.steps)]
     standing = [_standing(p) for p in positions]
     marks = [standing_overlay(p) if p is not None else "" for p in positions]

@@ -8,7 +8,8 @@ each square's ``href`` (``export_html`` does) and a still image is the same draw
 each with a shape as well as a colour: the mover's path when it moves more than one step (a
 solid arrow), another worker forced to a square (a dashed arrow from a dashed ring), a
 worker removed (a dashed ring crossed out, with its letter), a block removed (a ``-1`` tag),
-and the builds of a turn that builds several times or under a worker (``+1``, ``+2`` tags).
+the builds of a turn that builds several times or under a worker, and the blocks a power adds
+by itself (Medusa's), as ``+1``, ``+2`` tags.
 ``standing_overlay`` marks, in a square's top right corner, what the powers impose on the
 turn to play: a padlock on a frozen worker, a chain link on a bound one, a no-entry sign where
 no one may build.
@@ -20,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from santorini_p2p.engine import (
+    FORCE,
     Effect,
     EffectKind,
     Phase,
@@ -271,11 +273,14 @@ def _tag(square: int, text: str, fill: str, corner: int) -> str:
     )
 
 
-def turn_overlay(before: Position, turn: Turn, effects: Sequence[Effect] = ()) -> str:
+def turn_overlay(
+    before: Position, turn: Turn, effects: Sequence[Effect] = (), after: Position | None = None
+) -> str:
     """Return what ``turn`` did from ``before`` that the outlines cannot say, as SVG.
 
     Empty for a turn of one step and at most one build with no effect (every turn of the
-    plain rules), so such a board is drawn exactly as without an overlay.
+    plain rules), so such a board is drawn exactly as without an overlay. Given ``after``,
+    the blocks a power built beyond the turn's own builds (Medusa's) get ``+n`` tags too.
     """
     parts: list[str] = []
     if _long(turn):
@@ -296,7 +301,23 @@ def turn_overlay(before: Position, turn: Turn, effects: Sequence[Effect] = ()) -
         squares = turn.build_squares
         for sq in sorted(set(squares)):
             parts.append(_tag(sq, f"+{squares.count(sq)}", BUILD_COLOUR, 1))
+    parts.extend(_tag(sq, f"+{n}", BUILD_COLOUR, 1) for sq, n in _power_builds(before, turn, after))
     return "".join(parts)
+
+
+def _power_builds(before: Position, turn: Turn, after: Position | None) -> list[tuple[int, int]]:
+    """The squares a power built on beyond the turn's own builds, with the blocks added."""
+    if after is None:
+        return []
+    own = set(turn.build_squares)
+    if turn.before >= 0 and not turn.before & FORCE:
+        own.add(turn.before & 31)
+    out = []
+    for sq in range(25):
+        added = after.level(sq) - before.level(sq) + after.has_dome(sq) - before.has_dome(sq)
+        if sq not in own and added > 0:
+            out.append((sq, added))
+    return out
 
 
 def _long(turn: Turn) -> bool:
@@ -311,7 +332,9 @@ def _counted(turn: Turn) -> bool:
     return len(squares) > 2 or (len(squares) == 2 and len(set(squares)) == 1) or final in squares
 
 
-def overlay_kinds(turn: Turn, effects: Sequence[Effect] = ()) -> frozenset[str]:
+def overlay_kinds(
+    before: Position, turn: Turn, effects: Sequence[Effect] = (), after: Position | None = None
+) -> frozenset[str]:
     """Return the marks ``turn_overlay`` draws, for a legend.
 
     ``path``, ``builds``, and the effects' kinds (``forced``, ``removed``, ``out``, ``unbuilt``).
@@ -319,7 +342,7 @@ def overlay_kinds(turn: Turn, effects: Sequence[Effect] = ()) -> frozenset[str]:
     kinds = {e.kind.value for e in effects}
     if _long(turn):
         kinds.add("path")
-    if _counted(turn):
+    if _counted(turn) or _power_builds(before, turn, after):
         kinds.add("builds")
     return frozenset(kinds)
 
@@ -394,7 +417,7 @@ def step_overlay(t: Timeline, number: int, effects: Sequence[Effect] | None = No
         return ""
     if effects is None:
         effects = step_effects(t)[number - 1]
-    return turn_overlay(before, parse_turn(s.text), effects)
+    return turn_overlay(before, parse_turn(s.text), effects, s.position)
 
 
 def step_svg(t: Timeline, at: int) -> str | None:
