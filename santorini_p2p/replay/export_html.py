@@ -118,7 +118,7 @@ details{margin-top:10px}summary{cursor:pointer;color:var(--dim)}
 .mark-missed{color:#c084fc}
 #effects{list-style:none;margin:0 0 6px;padding:0}#effects li{margin:2px 0}
 .fxl{display:block;white-space:normal;font-family:system-ui,sans-serif;font-size:.9em;
-padding-left:1.5em;color:var(--fg)}
+padding-left:1.5em;color:var(--fg)}#turns button.cur .fxl{color:#000}
 .fxk{display:inline-block;min-width:4.6em;margin-right:6px;padding:0 4px;border-radius:4px;
 font-size:.8em;font-weight:700;text-align:center;color:#000;background:#e6e6e6}
 .fxk.standing{background:#3a3a3a;color:var(--fg);border:1px solid var(--dim)}
