@@ -3,9 +3,10 @@
 The document follows ``protocol/schemas/replay-export.schema.json``: bytes are lower-case
 hex, seats and slots are 1-based (a record's signer is the header's seat list entry of its
 slot), and every record that changes the game (the last reveal, each action, resignation,
-timeout or accepted offer) carries the position string and state hash after it. An action
-whose power moved, removed or put out other workers or removed blocks lists them in
-``effects`` (the key is left out otherwise, so a game without such effects exports as before).
+timeout or accepted offer) carries the position string and state hash after it. In a game where
+an advanced god plays, an action whose power moved, removed or put out other workers or removed
+blocks lists them in ``effects``; the key is left out otherwise, so every game of the simple
+gods exports as it did before the field existed (as the text export's comments, 14.2).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from santorini_p2p.engine import (
     side_letter,
     state_hash,
 )
-from santorini_p2p.replay.timeline import Timeline, step_before, step_effects
+from santorini_p2p.replay.timeline import Timeline, has_advanced_god, step_before, step_effects
 from santorini_p2p.wire.identity import fingerprint
 from santorini_p2p.wire.log import Record
 from santorini_p2p.wire.messages import (
@@ -117,6 +118,8 @@ def effect_entry(before: Position, e: Effect) -> dict[str, object]:
 
 def _effects_by_record(t: Timeline) -> dict[int, list[dict[str, object]]]:
     out: dict[int, list[dict[str, object]]] = {}
+    if not has_advanced_god(t):
+        return out
     for s, effects in zip(t.steps, step_effects(t), strict=True):
         before = step_before(t, s.number)
         if effects and before is not None:
