@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from santorini_p2p.cli import _build_parser
-from santorini_p2p.net.game import LanGames
 from santorini_p2p.ui import start
+from santorini_p2p.ui.lan import LanGames
 from tests.net.harness import identity
 
 

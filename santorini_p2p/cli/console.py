@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from santorini_p2p.cli.common import (
@@ -16,7 +15,8 @@ from santorini_p2p.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from santorini_p2p.ui.start import GameOptions, NetworkGames
+    from santorini_p2p.ui.lan import LanGames
+    from santorini_p2p.ui.start import GameOptions
 
 __all__ = ["add_commands", "open_console"]
 
@@ -28,21 +28,14 @@ def open_console() -> int:
     return run_console(GameOptions(), network=_lan_games())
 
 
-def _lan_games() -> NetworkGames:
-    """The console's host and join entries, played over the LAN (net/game.py)."""
-    from typing import cast
-
-    from santorini_p2p.net.game import LanGames
-    from santorini_p2p.ui.start import NetworkGames, ask, choose
+def _lan_games() -> LanGames:
+    """The console's host and join entries, played over the LAN (ui/lan.py)."""
+    from santorini_p2p.ui.lan import LanGames
+    from santorini_p2p.ui.start import ask, choose
     from santorini_p2p.wire.identity import home_dir, load_or_create_identity
 
     home = home_dir()
-
-    async def menu(title: str, items: Sequence[tuple[str, str]]) -> str | None:
-        return await choose(title, items)
-
-    # LanGames's views match the console's by structure (same fields and enum values).
-    return cast(NetworkGames, LanGames(home, load_or_create_identity(home), menu, ask))
+    return LanGames(home, load_or_create_identity(home), choose, ask)
 
 
 def _console_options(args: argparse.Namespace) -> GameOptions:

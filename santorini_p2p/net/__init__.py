@@ -12,7 +12,6 @@ from __future__ import annotations
 from santorini_p2p.net.clock import STANDARD, TimeControl, parse_time_control
 from santorini_p2p.net.game import (
     GameOutcome,
-    LanGames,
     NetworkGame,
     PlayOptions,
     host_game,
@@ -28,7 +27,6 @@ __all__ = [
     "GameOutcome",
     "GameSettings",
     "KnownPeers",
-    "LanGames",
     "NetworkGame",
     "PlayOptions",
     "Session",

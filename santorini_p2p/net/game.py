@@ -3,11 +3,13 @@
 :class:`NetworkGame` pumps frames between a :class:`~santorini_p2p.net.session.Session` and a
 :class:`~santorini_p2p.net.transport.FrameLink`, runs a computer player for the local seat
 when asked to (``asyncio.to_thread``), and offers what the console's game controller protocol
-reads (``ui/state.py``) by structure, without importing the console: ``messages`` are notes
-with ``text`` and ``kind`` (the console's kind values), ``seats()`` gives :class:`SeatInfo`.
+reads (``ui/state.py``): ``messages`` are :class:`~santorini_p2p.net.session.Note` values,
+``seats()`` gives :class:`SeatInfo`. These values are defined here, in the lower layer, and
+the console uses them as they are.
 
 :func:`host_game`, :func:`join_game` and :func:`resume_game` set everything up from a
-``SANTORINI_HOME`` and run one game to its end; the command line calls them.
+``SANTORINI_HOME`` and run one game to its end; the command line calls them. The console sets
+its games up in ``ui/lan.py`` from :func:`connect`, :func:`reopen` and :func:`loopback_game`.
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING, Final
 
 from santorini_p2p.ai import CLOCK_MARGIN_MS
-from santorini_p2p.engine import Action, GodMode, Position, new_game, parse_action
+from santorini_p2p.engine import Action, Position, new_game, parse_action
 from santorini_p2p.errors import AddressError, IllegalTurnError, SantoriniError, StorageError
 from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
 from santorini_p2p.net.frames import SESSION_VERSION
@@ -62,20 +64,22 @@ if TYPE_CHECKING:
 __all__ = [
     "ConnectionState",
     "GameOutcome",
-    "LanGames",
     "NetworkGame",
     "PlayOptions",
     "SeatInfo",
     "SessionError",
+    "advertise",
     "ai_bot",
     "connect",
     "find_unfinished",
     "host_game",
     "join_game",
     "lan_address",
+    "loopback_game",
     "recover_unsaved",
     "reopen",
     "resume_game",
+    "resumed_title",
     "save_replay",
     "shown_address",
 ]
@@ -105,7 +109,7 @@ STOP_LINGER_MS: Final = 500
 
 
 class ConnectionState(Enum):
-    """The link to the peer that plays a seat (the console's connection values)."""
+    """The link to the peer that plays a seat, as the side panel shows it."""
 
     CONNECTED = "connected"
     DISCONNECTED = "disconnected"
@@ -113,7 +117,13 @@ class ConnectionState(Enum):
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
-    """One seat as the side panel shows it (the fields of the console's seat view)."""
+    """Everything the side panel shows about one seat (0-based ``seat``, as in ``Position``).
+
+    ``local`` is true for a seat played on this terminal, ``human`` for one typed by a person
+    (a computer player has ``human`` false). ``fingerprint`` is the short identity fingerprint
+    of a network seat ("" in local games); ``connection`` is None for seats on this terminal.
+    ``clock`` is None in untimed games.
+    """
 
     seat: int
     name: str
@@ -616,7 +626,7 @@ async def host_game(
             address=address,
         )
         if opts.advertise:
-            advertiser = await _advertise(opts.identity, settings, bind, link.port)
+            advertiser = await advertise(opts.identity, settings, bind, link.port)
         title = f"LAN game at {shown_address(bind)}:{link.port} ({opts.identity.fingerprint})"
         game = _network_game(session, link, opts, title)
         withdrawn: list[asyncio.Task[None]] = []
@@ -641,9 +651,10 @@ async def host_game(
         await close_context(ctx)
 
 
-async def _advertise(
+async def advertise(
     identity: Identity, settings: GameSettings, bind: str, port: int
 ) -> Advertiser | None:
+    """Offer a hosted game on the LAN (mDNS); the advertiser to stop, or None where it failed."""
     from santorini_p2p.engine.setup import pool_name
     from santorini_p2p.net.discovery import Advertiser, Offer
 
@@ -874,221 +885,3 @@ def find_unfinished(
             continue
         return journal, note
     return None
-
-
-Chooser = Callable[[str, Sequence[tuple[str, str]]], Awaitable[str | None]]
-"""The console's menu: a title and ``(key, label)`` items; the chosen key or None."""
-Asker = Callable[[str, str], Awaitable[str | None]]
-"""The console's one-line question: a title and a prompt; the answer or None."""
-
-
-class LanGames:
-    """Host and join for the console's start screen (its ``NetworkGames``, by structure).
-
-    ``choose`` and ``ask`` are the console's own menu and question, passed in so that this
-    layer never imports the console. The games returned own their sockets and close them
-    when their ``run`` ends.
-    """
-
-    def __init__(
-        self,
-        home: Path,
-        identity: Identity,
-        choose: Chooser,
-        ask: Asker,
-        *,
-        bind: str = "0.0.0.0",
-        discover: bool = True,
-    ) -> None:
-        self.home = home
-        self._discover = discover
-        self.identity = identity
-        self._choose = choose
-        self._ask = ask
-        self._bind = bind
-
-    async def host(self) -> NetworkGame | str | None:
-        """Ask for the players and gods, offer the game, and return it (waiting for players).
-
-        With a hosted game left unfinished here, first ask whether to resume it instead.
-        """
-        from santorini_p2p.net.clock import STANDARD
-
-        found = find_unfinished(self.home, role="host")
-        if found is not None:
-            where = resumed_title(found[1]).removesuffix(" (resumed)")
-            pick = await self._choose(
-                "Host a LAN game",
-                [("resume", f"Resume the unfinished {where}"), ("new", "Offer a new game")],
-            )
-            if pick is None:
-                return None
-            if pick == "resume":
-                return await self._resume_host(*found)
-        # The same questions, in the same words and order, as a game on this terminal.
-        players = await self._choose(
-            "How many players?",
-            [("2", "2 players"), ("3", "3 players"), ("4", "4 players (2 vs 2)")],
-        )
-        if players is None:
-            return None
-        gods = await self._choose(
-            "Gods",
-            [
-                ("none", "no gods (the simple game)"),
-                ("random", "a random god for each player"),
-                ("draft", "draft: take turns picking from gods drawn at random"),
-                ("challenger", "challenger: seat 1 offers gods, the others pick"),
-            ],
-        )
-        if gods is None:
-            return None
-        pool: tuple[str, ...] = ()
-        if gods != "none":
-            picked = await self._pool(int(players), gods)
-            if picked is None:
-                return None
-            pool = picked
-        clocks = await self._choose(
-            "Clocks",
-            [
-                ("timed", "1 minute a move plus a 5-minute bank (the standard)"),
-                ("untimed", "untimed"),
-            ],
-        )
-        if clocks is None:
-            return None
-        settings = GameSettings(
-            int(players), gods, STANDARD if clocks == "timed" else None, pool=pool
-        )
-        ctx = new_context()
-        try:
-            link = await bind_host(ctx, self._bind, 0)
-        except OSError as e:
-            await close_context(ctx)
-            return f"cannot listen for players: {e}"
-        shown = shown_address(self._bind)
-        address = f"{shown}:{link.port}"
-        try:
-            session = Session.host(
-                self.identity,
-                settings,
-                home=self.home,
-                now=monotonic_ms,
-                known=KnownPeers(self.home),
-                address=f"{self._bind}:{link.port}",
-            )
-        except StorageError as e:  # a full disk: said on the screen, nothing offered
-            link.close()
-            await close_context(ctx)
-            return str(e)
-        advertiser = (
-            await _advertise(self.identity, settings, self._bind, link.port)
-            if self._discover
-            else None
-        )
-
-        async def close() -> None:
-            if advertiser is not None:
-                await advertiser.stop()
-            link.close()
-            await close_context(ctx)
-
-        return NetworkGame(
-            session,
-            link,
-            title=f"LAN game at {address} ({self.identity.fingerprint})",
-            on_close=close,
-        )
-
-    async def _pool(self, players: int, gods: str) -> tuple[str, ...] | None:
-        """Ask which gods the game draws from (empty: the ten simple gods); None backs out."""
-        from santorini_p2p.engine.gods import GOD_NAMES
-        from santorini_p2p.engine.setup import POOL_CHOICES, POOL_PROMPT, resolve_pool
-
-        pick = await self._choose("Which gods?", POOL_CHOICES)
-        if pick is None:
-            return None
-        title = "Name the gods"
-        while True:
-            text = pick if pick != "names" else await self._ask(title, POOL_PROMPT)
-            if text is None:
-                return None
-            try:
-                pool = resolve_pool(text, players, cast(GodMode, gods))
-            except ValueError as e:
-                title = f"Name the gods\n{e}"
-                pick = "names"
-                continue
-            return () if pool == GOD_NAMES else pool
-
-    async def watch(
-        self,
-        levels: Sequence[str],
-        gods: str,
-        *,
-        timed: bool = True,
-        think: float | None = None,
-        seed: int | None = None,
-        pace_ms: int = 0,
-        pool: tuple[str, ...] = (),
-    ) -> NetworkGame | str:
-        """Computer players of ``levels`` over 127.0.0.1 (:func:`loopback_game`)."""
-        from santorini_p2p.net.clock import STANDARD
-
-        settings = GameSettings(len(levels), gods, STANDARD if timed else None, pool=pool)
-        try:
-            return await loopback_game(levels, settings, think=think, seed=seed, pace_ms=pace_ms)
-        except OSError as e:
-            return f"cannot play over 127.0.0.1: {e}"
-
-    async def _resume_host(self, journal: Path, note: dict[str, object]) -> NetworkGame | str:
-        """Reopen a hosted game from its journal on the address it was offered on."""
-        try:
-            session, link, close = await reopen(journal, note, self.identity, self.home)
-        except AddressError as e:
-            return f"cannot listen for players: {e}"
-        except (SantoriniError, ValueError, OSError) as e:
-            return f"cannot resume {journal.name}: {e}"
-        return NetworkGame(session, link, title=resumed_title(note), on_close=close)
-
-    async def join(self) -> NetworkGame | str | None:
-        """List the games on the LAN (or ask for ``host:port``) and return the joined game."""
-        from santorini_p2p.net.discovery import browse
-
-        offers = await browse(1.5) if self._discover else []
-        items = [
-            (
-                o.endpoint,
-                f"{o.host_name} ({o.fingerprint}), {o.players} players, gods {o.gods_shown}",
-            )
-            for o in offers
-        ]
-        items.append(("", "Type an address (host:port)"))
-        choice = await self._choose("Join which game?", items)
-        if choice is None:
-            return None
-        typed = not choice
-        title = "Join a game"
-        while True:
-            if typed:
-                choice = await self._ask(title, "host:port: ")
-                if not choice:
-                    return None
-            # connect() and reopen() check the address (a joiner's resume resolves it too).
-            found = find_unfinished(self.home, role="join", address=choice)
-            if found is not None:
-                try:
-                    session, link, close = await reopen(*found, self.identity, self.home)
-                except (SantoriniError, ValueError) as e:
-                    return f"cannot resume {found[0].name}: {e}"
-            else:
-                try:
-                    session, link, close = await connect(choice, self.identity, self.home)
-                except (ValueError, AddressError) as e:
-                    if not typed:
-                        return str(e)
-                    # A typed address: say why under the title and ask again.
-                    title = f"Join a game\n{e}"
-                    continue
-            return NetworkGame(session, link, title=f"LAN game at {choice}", on_close=close)

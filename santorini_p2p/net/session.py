@@ -145,7 +145,7 @@ class SessionError(SantoriniError):
 
 
 class NoteKind(Enum):
-    """How a note is shown (the same values as the console's message kinds)."""
+    """How a note is shown: ``ERROR`` and ``LOSS`` in red, ``WIN`` in green, ``INFO`` plain."""
 
     INFO = "info"
     WARNING = "warning"
@@ -164,7 +164,11 @@ class Note:
 
 @dataclass(frozen=True, slots=True)
 class SeatClock:
-    """A seat's clock read now: what is left of the move and of the bank, in ms."""
+    """A seat's clock read now, in integer milliseconds (RULES.md section 5).
+
+    ``move_ms`` is what is left of the current move's allowance (only meaningful while
+    ``running``), ``bank_ms`` the bank that drains once the allowance is used up.
+    """
 
     move_ms: int
     bank_ms: int

@@ -10,7 +10,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent
 
 from santorini_p2p.engine import Action, Phase, Position, Square, outcome
-from santorini_p2p.ui.state import SeatLike
+from santorini_p2p.net.game import SeatInfo
 
 __all__ = [
     "BOARD_HEIGHT",
@@ -216,7 +216,7 @@ def format_clock(ms: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def _clock_text(view: SeatLike) -> str:
+def _clock_text(view: SeatInfo) -> str:
     c = view.clock
     if c is None:
         return ""
@@ -231,7 +231,7 @@ def _fit(text: str, width: int) -> str:
 
 def render_panel(
     p: Position,
-    seats: Sequence[SeatLike],
+    seats: Sequence[SeatInfo],
     actions: Sequence[Action],
     width: int,
     height: int,

@@ -44,8 +44,10 @@ from santorini_p2p.engine import (
     resign,
 )
 from santorini_p2p.errors import IllegalTurnError, SantoriniError
+from santorini_p2p.net.game import SeatInfo
+from santorini_p2p.net.session import Note, NoteKind, SeatClock
 from santorini_p2p.ui.games import Event, Recording, write_private
-from santorini_p2p.ui.state import Clock, Listener, Message, MessageKind, SeatView
+from santorini_p2p.ui.state import Listener
 from santorini_p2p.wire.identity import Identity
 
 __all__ = [
@@ -212,7 +214,7 @@ class LocalGame:
         self._chooser = chooser
         self._title = title
         self._actions: list[Action] = []
-        self._messages: list[Message] = []
+        self._messages: list[Note] = []
         self._history: list[_Snapshot] = []
         self._listeners: list[Listener] = []
         self._generation = 0
@@ -249,7 +251,7 @@ class LocalGame:
         return self._actions
 
     @property
-    def messages(self) -> Sequence[Message]:
+    def messages(self) -> Sequence[Note]:
         """Every message so far, oldest first."""
         return self._messages
 
@@ -275,7 +277,7 @@ class LocalGame:
         """Return the player sitting at ``seat`` now (the challenger's choice renumbers seats)."""
         return self._players[self._order[seat]]
 
-    def seats(self) -> Sequence[SeatView]:
+    def seats(self) -> Sequence[SeatInfo]:
         """One view per seat, clocks read now."""
         p = self._position
         running = p.phase is not Phase.OVER
@@ -292,9 +294,9 @@ class LocalGame:
                     used = now - self._started
                     move = max(0, self._time.move_ms - used)
                     bank = max(0, bank - max(0, used - self._time.move_ms))
-                clock = Clock(move_ms=move, bank_ms=bank, running=ticking)
+                clock = SeatClock(move_ms=move, bank_ms=bank, running=ticking)
             views.append(
-                SeatView(seat=seat, name=who.name, local=True, human=who.bot is None, clock=clock)
+                SeatInfo(seat=seat, name=who.name, local=True, human=who.bot is None, clock=clock)
             )
         return tuple(views)
 
@@ -344,7 +346,7 @@ class LocalGame:
         self._position = resign(p, seat)
         self._events.append(("resign", seat, 0))
         self._history.append(before)
-        self._say(f"{self._who(seat)} resigned.", MessageKind.WARNING)
+        self._say(f"{self._who(seat)} resigned.", NoteKind.WARNING)
         self._after_change()
 
     def undo(self) -> None:
@@ -401,7 +403,7 @@ class LocalGame:
         self._banks[self._order[seat]] = 0
         self._position = lose_on_time(p, seat)
         self._events.append(("timeout", seat, 0))
-        self._say(f"{self._who(seat)} ran out of time.", MessageKind.WARNING)
+        self._say(f"{self._who(seat)} ran out of time.", NoteKind.WARNING)
         self._after_change()
 
     async def run(self) -> None:
@@ -563,7 +565,7 @@ class LocalGame:
             LOG.warning("cannot write the replay of %s: %s", self._title, e)
             self._say(
                 f"Could not save the replay: {e}; the game is kept in {self._journal}.",
-                MessageKind.WARNING,
+                NoteKind.WARNING,
             )
             return False
         self._say(f"Saved the game as {self.replay}.")
@@ -653,17 +655,15 @@ class LocalGame:
         self._say(f"{mover} played {action}.")
         for s in range(q.players):
             if q.eliminated >> s & 1 and not p.eliminated >> s & 1:
-                self._say(
-                    f"{self._who(s)} has no turn left and leaves the game.", MessageKind.WARNING
-                )
+                self._say(f"{self._who(s)} has no turn left and leaves the game.", NoteKind.WARNING)
         self._after_change()
 
     def _who(self, seat: int) -> str:
         name = self.player(seat).name
         return f"{name} (seat {seat + 1}, {side_letter(self._position, seat)})"
 
-    def _say(self, text: str, kind: MessageKind = MessageKind.INFO) -> None:
-        self._messages.append(Message(text, kind))
+    def _say(self, text: str, kind: NoteKind = NoteKind.INFO) -> None:
+        self._messages.append(Note(text, kind))
 
     def _announce_start(self) -> None:
         p = self._position
@@ -697,7 +697,7 @@ class LocalGame:
         p = self._position
         result = outcome(p)
         if result.winner is None:
-            self._say("The game is over with no winner.", MessageKind.WARNING)
+            self._say("The game is over with no winner.", NoteKind.WARNING)
             return
         winner = result.winner
         humans = {s for s in range(p.players) if self.player(s).bot is None}
@@ -715,8 +715,8 @@ class LocalGame:
             text = f"{self._who(winner)} wins{how}."
         if humans and len(humans) < p.players:
             if any(p.side_of(s) == p.side_of(winner) for s in humans):
-                self._say(f"You win{how}!", MessageKind.WIN)
+                self._say(f"You win{how}!", NoteKind.WIN)
             else:
-                self._say(f"You lose: {text}", MessageKind.LOSS)
+                self._say(f"You lose: {text}", NoteKind.LOSS)
         else:
-            self._say(text, MessageKind.WIN)
+            self._say(text, NoteKind.WIN)

@@ -31,6 +31,7 @@ from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, VSplit, 
 
 from santorini_p2p.engine import Phase, Position
 from santorini_p2p.errors import ReplayError, WireError
+from santorini_p2p.net.game import SeatInfo
 from santorini_p2p.replay.review import Review, load_review, review_path
 from santorini_p2p.ui.app import STYLE
 from santorini_p2p.ui.board_view import (
@@ -41,7 +42,6 @@ from santorini_p2p.ui.board_view import (
     render_panel,
 )
 from santorini_p2p.ui.completer import squares_in
-from santorini_p2p.ui.state import SeatView
 
 __all__ = [
     "MARK_SIGNS",
@@ -256,12 +256,12 @@ def _nothing_to_show(model: ReplaySteps, path: str) -> str | None:
     return f"{path}: {model.bad_reason or 'the game never began'}; nothing to show"
 
 
-def _seat_views(model: ReplaySteps, p: Position) -> Sequence[SeatView]:
+def _seat_views(model: ReplaySteps, p: Position) -> Sequence[SeatInfo]:
     out = []
     for seat in range(p.players):
         name = model.names[seat] if seat < len(model.names) else f"seat {seat + 1}"
         short = model.fingerprints[seat][:9] if seat < len(model.fingerprints) else ""
-        out.append(SeatView(seat=seat, name=name, local=False, human=True, fingerprint=short))
+        out.append(SeatInfo(seat=seat, name=name, local=False, human=True, fingerprint=short))
     return out
 
 

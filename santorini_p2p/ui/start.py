@@ -2,8 +2,8 @@
 
 ``console`` is what ``santorini`` with no arguments runs; ``play`` and ``watch`` are the
 same games opened straight from the command line. Network games come in through a
-:class:`NetworkGames` object that the network layer supplies; without one the host and join
-entries say so.
+:class:`~santorini_p2p.ui.lan.LanGames` (host, join, watch over 127.0.0.1); without one the
+host and join entries say so.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Final, Protocol, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -30,9 +30,11 @@ from santorini_p2p.ui.games import Recording
 from santorini_p2p.ui.local import STANDARD_TIME, LocalGame, Player, TimeControl, ai_chooser
 from santorini_p2p.ui.state import GameController
 
+if TYPE_CHECKING:
+    from santorini_p2p.ui.lan import LanGames
+
 __all__ = [
     "GameOptions",
-    "NetworkGames",
     "ask",
     "choose",
     "computer_game",
@@ -56,40 +58,6 @@ _LOGO: Final = """\
 
 WATCH_PACE_MS: Final = 700
 """The least time between two computer actions when watching, so people can follow them."""
-
-
-class NetworkGames(Protocol):
-    """What the network layer gives the start screen: host, join and watch network games.
-
-    Watch plays computer players over 127.0.0.1. Host and join may use ``choose`` and ``ask``
-    from this module for their own questions (which game on the LAN, which address). Each
-    returns the controller of the game for the console to run (``run_game`` starts its
-    ``run()``), or None: the player backed out, or the game was run to its end already (shown
-    with ``run_game(game, drive=False)``). A string is shown on the start screen as a note
-    (why hosting failed).
-    """
-
-    async def host(self) -> GameController | str | None:
-        """Offer a game on the LAN and return it once a peer has joined."""
-        ...
-
-    async def join(self) -> GameController | str | None:
-        """List the games on the LAN (or take ``host:port``) and return the joined game."""
-        ...
-
-    async def watch(
-        self,
-        levels: Sequence[str],
-        gods: str,
-        *,
-        timed: bool = True,
-        think: float | None = None,
-        seed: int | None = None,
-        pace_ms: int = 0,
-        pool: tuple[str, ...] = (),
-    ) -> GameController | str:
-        """Computer players of ``levels`` over 127.0.0.1: the host's game, the others beside it."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,7 +380,7 @@ async def _gods(options: GameOptions, players: int = 2) -> GameOptions | None:
 
 
 async def _watch_over_loopback(
-    network: NetworkGames, levels: Sequence[str], options: GameOptions, pace_ms: int
+    network: LanGames, levels: Sequence[str], options: GameOptions, pace_ms: int
 ) -> GameController | str:
     """Computer players over the network stack on this machine (127.0.0.1)."""
     return await network.watch(
@@ -427,7 +395,7 @@ async def _watch_over_loopback(
 
 
 async def _start_game(
-    choice: str, options: GameOptions, network: NetworkGames | None
+    choice: str, options: GameOptions, network: LanGames | None
 ) -> GameController | str | None:
     """Ask what the chosen entry needs; return a game, a note to show, or None (backed out)."""
     if choice in ("computer", "hotseat"):
@@ -515,7 +483,7 @@ def resume_local(think: float | None = None) -> LocalGame | str | None:
         return str(e)
 
 
-async def console(options: GameOptions, network: NetworkGames | None = None) -> int:
+async def console(options: GameOptions, network: LanGames | None = None) -> int:
     """Run the start screen until the player quits; return the exit code."""
     note = ""
     default = 0
@@ -709,7 +677,7 @@ def watch(
     levels: Sequence[str],
     options: GameOptions,
     pace_ms: int = WATCH_PACE_MS,
-    network: NetworkGames | None = None,
+    network: LanGames | None = None,
 ) -> int:
     """``santorini watch``: computer players of ``levels`` against each other.
 
@@ -737,7 +705,7 @@ def watch(
     return asyncio.run(over_loopback())
 
 
-def run_console(options: GameOptions, network: NetworkGames | None = None) -> int:
+def run_console(options: GameOptions, network: LanGames | None = None) -> int:
     """``santorini`` with no arguments: the start screen."""
     if not _has_terminal():
         return 2

@@ -3,176 +3,32 @@
 The screen never decides anything about a game. It reads a :class:`GameController` (local game,
 network session, ...) on every redraw, sends the local player's actions to it, and redraws when
 the controller calls back. ``ui/local.py`` implements it for games on this terminal; a network
-game implements the same protocol over its session.
+game (``net/game.py``) implements the same protocol over its session.
+
+The values the screen reads are the network layer's, defined there once and used here as they
+are: a message is a :class:`Note` of a :class:`NoteKind`, a seat a :class:`SeatInfo` with its
+:class:`SeatClock` and :class:`ConnectionState`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from enum import Enum
 from typing import Protocol, runtime_checkable
 
 from santorini_p2p.engine import Action, Position
+from santorini_p2p.net.game import ConnectionState, SeatInfo
+from santorini_p2p.net.session import Note, NoteKind, SeatClock
 
 __all__ = [
-    "Clock",
-    "ClockLike",
-    "Connection",
+    "ConnectionState",
     "GameController",
     "Listener",
-    "Message",
-    "MessageKind",
-    "MessageLike",
+    "Note",
+    "NoteKind",
     "Pausable",
-    "SeatLike",
-    "SeatView",
-    "Valued",
+    "SeatClock",
+    "SeatInfo",
 ]
-
-
-class Connection(Enum):
-    """The link to the peer that plays a seat (network games only)."""
-
-    CONNECTING = "connecting"
-    CONNECTED = "connected"
-    RECONNECTING = "reconnecting"
-    DISCONNECTED = "disconnected"
-
-
-class MessageKind(Enum):
-    """How a message is shown: ``ERROR`` and ``LOSS`` in red, ``WIN`` in green, ``INFO`` plain."""
-
-    INFO = "info"
-    WARNING = "warning"
-    ERROR = "error"
-    WIN = "win"
-    LOSS = "loss"
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    """One line in the screen's message area: an event of the game, already worded."""
-
-    text: str
-    kind: MessageKind = MessageKind.INFO
-
-
-@dataclass(frozen=True, slots=True)
-class Clock:
-    """One seat's clock at the moment it was read, in integer milliseconds (RULES.md section 5).
-
-    ``move_ms`` is what is left of the current move's allowance (only meaningful while
-    ``running``), ``bank_ms`` the bank that drains once the allowance is used up.
-    """
-
-    move_ms: int
-    bank_ms: int
-    running: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """Everything the side panel shows about one seat (0-based ``seat``, as in ``Position``).
-
-    ``local`` is true for a seat played on this terminal, ``human`` for one typed by a person
-    (a computer player has ``human`` false). ``fingerprint`` is the short identity fingerprint
-    of a network seat ("" in local games); ``connection`` is None for seats on this terminal.
-    ``clock`` is None in untimed games.
-    """
-
-    seat: int
-    name: str
-    local: bool
-    human: bool
-    fingerprint: str = ""
-    connection: Connection | None = None
-    clock: Clock | None = None
-
-
-class Valued(Protocol):
-    """An enum member as the screen reads it: only its string ``value``."""
-
-    @property
-    def value(self) -> str:
-        """The member's text (``"connected"``, ``"win"``, ...)."""
-        ...
-
-
-class ClockLike(Protocol):
-    """Anything shaped like :class:`Clock` (read-only fields)."""
-
-    @property
-    def move_ms(self) -> int:
-        """What is left of the move's allowance."""
-        ...
-
-    @property
-    def bank_ms(self) -> int:
-        """What is left of the bank."""
-        ...
-
-    @property
-    def running(self) -> bool:
-        """Whether this clock is the one running."""
-        ...
-
-
-class SeatLike(Protocol):
-    """Anything shaped like :class:`SeatView`: other layers may return their own frozen values.
-
-    ``connection.value`` is one of :class:`Connection`'s values; ``None`` for a seat here.
-    """
-
-    @property
-    def seat(self) -> int:
-        """The seat, 0-based."""
-        ...
-
-    @property
-    def name(self) -> str:
-        """The display name."""
-        ...
-
-    @property
-    def local(self) -> bool:
-        """Whether the seat is played on this terminal."""
-        ...
-
-    @property
-    def human(self) -> bool:
-        """Whether a person plays it."""
-        ...
-
-    @property
-    def fingerprint(self) -> str:
-        """The short identity fingerprint, or ""."""
-        ...
-
-    @property
-    def connection(self) -> Valued | None:
-        """The link to the seat's peer, or None."""
-        ...
-
-    @property
-    def clock(self) -> ClockLike | None:
-        """The seat's clock read now, or None when untimed."""
-        ...
-
-
-class MessageLike(Protocol):
-    """Anything shaped like :class:`Message`; ``kind.value`` is one of :class:`MessageKind`'s."""
-
-    @property
-    def text(self) -> str:
-        """The worded event."""
-        ...
-
-    @property
-    def kind(self) -> Valued:
-        """How it is shown."""
-        ...
-
 
 Listener = Callable[[], None]
 """Called on the event loop's thread whenever anything the screen shows has changed."""
@@ -209,11 +65,7 @@ class GameController(Protocol):
       or ``stopped`` changes, call every listener registered with ``listen`` (on the event
       loop thread: use ``loop.call_soon_threadsafe`` from other threads). Listeners only
       schedule a redraw; they never call back into the controller.
-    - **Values.** ``seats()`` and ``messages`` may return the implementer's own frozen values
-      shaped like :class:`SeatView` and :class:`Message` (:class:`SeatLike`,
-      :class:`MessageLike`); enum fields are read only through ``.value``, which must be one
-      of :class:`Connection`'s or :class:`MessageKind`'s values.
-    - **Messages.** Append a :class:`Message` for every event the player should see: the
+    - **Messages.** Append a :class:`Note` for every event the player should see: the
       opponent's turn, a peer disconnecting and reconnecting, a desync (with the report file's
       path), a win, a loss, a timeout. The screen shows the last few.
     - **Input.** ``submit`` is called only with an action from ``legal_actions(position)`` and
@@ -246,7 +98,7 @@ class GameController(Protocol):
         ...
 
     @property
-    def messages(self) -> Sequence[MessageLike]:
+    def messages(self) -> Sequence[Note]:
         """Every message so far, oldest first."""
         ...
 
@@ -265,7 +117,7 @@ class GameController(Protocol):
         """Why the game stopped before it was over (a desync and its report file), or None."""
         ...
 
-    def seats(self) -> Sequence[SeatLike]:
+    def seats(self) -> Sequence[SeatInfo]:
         """One view per seat of ``position``, in seat order, with clocks read now."""
         ...
 

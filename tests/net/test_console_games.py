@@ -14,7 +14,8 @@ import time
 import pytest
 
 from santorini_p2p.engine import Phase, legal_actions
-from santorini_p2p.net.game import LanGames, NetworkGame
+from santorini_p2p.net.game import NetworkGame
+from santorini_p2p.ui.lan import LanGames
 from santorini_p2p.wire.log import read_log
 from tests.net.harness import identity
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from santorini_p2p.engine import OPENING, parse_action, parse_position
+from santorini_p2p.net.game import ConnectionState, SeatInfo
+from santorini_p2p.net.session import SeatClock
 from santorini_p2p.ui.board_view import (
     BOARD_HEIGHT,
     BOARD_WIDTH,
@@ -13,7 +15,6 @@ from santorini_p2p.ui.board_view import (
     render_panel,
     render_text,
 )
-from santorini_p2p.ui.state import Clock, Connection, SeatView
 
 BUSY = "00000X/00B00A0/0302X0/0A002B0/00000 2 apollo,pan -"
 
@@ -70,9 +71,14 @@ def test_targets_win_over_chosen_so_a_build_on_the_start_square_shows():
 def test_panel_lists_seats_gods_clocks_and_turns():
     p = parse_position(BUSY)
     seats = [
-        SeatView(0, "Alice", True, True, clock=Clock(42_001, 300_000, False)),
-        SeatView(
-            1, "Computer", True, False, fingerprint="ab12-cd34", clock=Clock(1_500, 61_000, True)
+        SeatInfo(0, "Alice", True, True, clock=SeatClock(42_001, 300_000, False)),
+        SeatInfo(
+            1,
+            "Computer",
+            True,
+            False,
+            fingerprint="ab12-cd34",
+            clock=SeatClock(1_500, 61_000, True),
         ),
     ]
     actions = [parse_action("place b2,d4"), parse_action("place b4,d2"), parse_action("b2>c3^d4")]
@@ -91,12 +97,12 @@ def test_panel_lists_seats_gods_clocks_and_turns():
 def test_panel_keeps_the_latest_turns_and_shows_connections():
     p = parse_position(OPENING)
     seats = [
-        SeatView(0, "bob", False, True, connection=Connection.RECONNECTING),
-        SeatView(1, "me", True, True),
+        SeatInfo(0, "bob", False, True, connection=ConnectionState.DISCONNECTED),
+        SeatInfo(1, "me", True, True),
     ]
     actions = [parse_action(t) for t in ("b2>a1^a2", "d2>e1^e2", "a1>b2^a1", "e1>d2^e1")] * 3
     text = fragments_text(render_panel(p, seats, actions, 40, 6))
-    assert text.split("\n")[0].rstrip() == "> A seat 1 bob (reconnecting)"
+    assert text.split("\n")[0].rstrip() == "> A seat 1 bob (disconnected)"
     assert text.split("\n")[-1] == " 11. a1>b2^a1   12. e1>d2^e1"
     assert len(text.split("\n")) == 6
 
@@ -124,7 +130,7 @@ def test_show_output_stays_plain_text():
 
 def test_panel_marks_a_seat_that_left_a_three_player_game():
     p = parse_position("00000/00B00A0/00000/00A00B0/00000 1 -,-,- x3")
-    seats = [SeatView(s, n, True, True) for s, n in enumerate(("Ann", "Ben", "Cy"))]
+    seats = [SeatInfo(s, n, True, True) for s, n in enumerate(("Ann", "Ben", "Cy"))]
     lines = fragments_text(render_panel(p, seats, [], 40, 8)).split("\n")
     assert lines[4].rstrip() == "  C seat 3 Cy (out)"
 
@@ -133,7 +139,7 @@ def test_panel_lists_the_gods_still_to_choose_from():
     from santorini_p2p.engine import new_game
 
     p = new_game(2, "draft", drawn=("apollo", "pan", "atlas", "minotaur"))
-    seats = [SeatView(0, "Ann", True, True), SeatView(1, "Ben", True, True)]
+    seats = [SeatInfo(0, "Ann", True, True), SeatInfo(1, "Ben", True, True)]
     lines = fragments_text(render_panel(p, seats, [], 50, 8)).split("\n")
     assert lines[1] == "    god not chosen yet"
     assert lines[4] == "  to choose from: apollo, atlas, minotaur, pan"
@@ -142,7 +148,7 @@ def test_panel_lists_the_gods_still_to_choose_from():
 def test_panel_lists_the_pool_the_challenger_offers_from():
     from santorini_p2p.engine import new_game
 
-    seats = [SeatView(0, "Ann", True, True), SeatView(1, "Ben", True, True)]
+    seats = [SeatInfo(0, "Ann", True, True), SeatInfo(1, "Ben", True, True)]
     p = new_game(2, "challenger", offer=("zeus", "chronus", "medusa"))
     lines = fragments_text(render_panel(p, seats, [], 50, 8)).split("\n")
     assert lines[4] == "  to choose from: chronus, medusa, zeus"

@@ -10,8 +10,9 @@ import pytest
 
 from santorini_p2p.engine import Phase, legal_actions, parse_action
 from santorini_p2p.errors import IllegalTurnError
+from santorini_p2p.net.session import NoteKind
 from santorini_p2p.ui.local import LocalGame, Player, TimeControl
-from santorini_p2p.ui.state import GameController, MessageKind
+from santorini_p2p.ui.state import GameController
 
 
 class FakeClock:
@@ -116,7 +117,7 @@ def test_two_computers_finish_a_game_alone():
         assert not g.can_undo
         await asyncio.wait_for(g.run(), 20)
         assert g.position.phase is Phase.OVER
-        assert g.messages[-1].kind is MessageKind.WIN
+        assert g.messages[-1].kind is NoteKind.WIN
         assert " wins" in g.messages[-1].text
 
     asyncio.run(main())
@@ -235,7 +236,7 @@ def test_vs_computer_end_message_speaks_to_the_player():
                 g.submit(rng.choice(legal_actions(g.position)))
         await asyncio.wait_for(runner, 5)
         last = g.messages[-1]
-        assert last.kind in (MessageKind.WIN, MessageKind.LOSS)
+        assert last.kind in (NoteKind.WIN, NoteKind.LOSS)
         assert last.text.startswith(("You win", "You lose: Computer (seat 2, B) wins"))
 
     asyncio.run(main())
