@@ -154,7 +154,8 @@ def review_turns(
     """Judge each turn: ``turns[i]`` was played in ``positions[i]``, giving ``positions[i + 1]``.
 
     Every position in play is analysed with ``analyse(level, think, nodes)``, over ``jobs``
-    processes; ``progress(done, total)`` is called after each analysis.
+    processes; ``progress(done, total)`` is called after each analysis. An exception raised
+    by ``progress`` stops the review (the analyses under way end first) and is raised here.
 
     Raises:
         ValueError: an unknown level, positions and turns that do not match, or a game of
@@ -181,10 +182,16 @@ def review_turns(
             futures = {
                 pool.submit(_analyse_one, positions[i], level, think, nodes): i for i in todo
             }
-            for k, f in enumerate(as_completed(futures)):
-                found[futures[f]] = f.result()
-                if progress is not None:
-                    progress(k + 1, total)
+            try:
+                for k, f in enumerate(as_completed(futures)):
+                    found[futures[f]] = f.result()
+                    if progress is not None:
+                        progress(k + 1, total)
+            except BaseException:
+                # Stopped (``progress`` raised, or an analysis failed): the positions not
+                # started are dropped, so only those under way are waited for.
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
     out: list[TurnReview] = []
     for i, t in enumerate(turns):
         p = positions[i]

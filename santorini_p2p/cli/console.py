@@ -113,7 +113,12 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--untimed", action="store_true", help="no clocks (the same as --time none)")
     p.add_argument("--no-mouse", dest="mouse", action="store_false", help="ignore the mouse")
-    p.add_argument("--think", type=float, metavar="S", help="the computer's seconds a turn")
+    p.add_argument(
+        "--think",
+        type=float,
+        metavar="S",
+        help="the computer's seconds a turn (and a position, in the review at game over)",
+    )
 
 
 def add_commands(sub: Subparsers) -> None:

@@ -254,6 +254,12 @@ class NetworkGame:
             return None
         return f"{s} (report: {self.session.report_path})" if self.session.report_path else s
 
+    @property
+    def replay(self) -> Path | None:
+        """The ``--save`` copy of the finished game, once written; None without one."""
+        s = self.session
+        return Path(s.save_to) if s.saved and s.save_to else None
+
     def seats(self) -> Sequence[SeatInfo]:
         """One view per seat in seat order, clocks read now."""
         s = self.session

@@ -13,8 +13,9 @@ import contextlib
 import logging
 import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Final, cast
 
 from prompt_toolkit.application import Application
@@ -135,6 +136,8 @@ _KEYS_HELP: Final = (
     ("Esc, Ctrl-U", "clear the line (Esc first closes the menu of choices)"),
     ("Ctrl-Z, undo", "take back your last move"),
     ("resign", "twice: resign the game"),
+    ("r", "at game over: review the game with the engine"),
+    ("p, n", "watching the computer: pause or play on, one move"),
     ("Ctrl-Q, quit", "back to the start screen"),
     ("Ctrl-C", "quit the program"),
     ("mouse", "click worker, move, build"),
@@ -234,10 +237,16 @@ class GameScreen:
     """The game screen's state and layout around one controller (ptpython's split of state)."""
 
     def __init__(
-        self, controller: GameController, *, mouse: bool = True, leave: str = START_SCREEN
+        self,
+        controller: GameController,
+        *,
+        mouse: bool = True,
+        leave: str = START_SCREEN,
+        review: bool = False,
     ) -> None:
         self.controller = controller
         self._leave = leave
+        self._review = review
         self.show_help = False
         self._help_line = 0
         self._resigning = False
@@ -406,7 +415,8 @@ class GameScreen:
             return [("class:hint.error", f" {c.stopped}")]
         if p.phase is Phase.OVER:
             undo = ", Ctrl-Z to undo" if c.can_undo else ""
-            return [("class:hint", f" Game over: {self._leave}{undo}.")]
+            review = ", r to review it with the engine" if self._can_review() else ""
+            return [("class:hint", f" Game over: {self._leave}{review}{undo}.")]
         if c.awaiting is None:
             invite = self._invite()
             if invite is not None:
@@ -470,6 +480,8 @@ class GameScreen:
                 else " p play on  n one move "
             )
         undo = " Ctrl-Z undo " if c.can_undo else ""
+        if self._can_review():
+            keys = " r review "
         return [("class:title", f"{keys}{undo} ? help  Ctrl-Q leave ")]
 
     # -- layout -------------------------------------------------------------------------------
@@ -599,6 +611,10 @@ class GameScreen:
             assert isinstance(c, Pausable)
             c.step()
 
+        @kb.add("r", filter=Condition(self._can_review) & ~helping)
+        def _review(event: KeyPressEvent) -> None:
+            event.app.exit(result="review")
+
         @kb.add("c-z")
         def _undo(event: KeyPressEvent) -> None:
             self.command("undo")
@@ -656,6 +672,16 @@ class GameScreen:
             isinstance(c, Pausable)
             and c.position.phase is not Phase.OVER
             and not any(v.human for v in c.seats())
+        )
+
+    def _can_review(self) -> bool:
+        """Whether r reviews the game: it is over, saved as a replay, and nothing is typed."""
+        c = self.controller
+        return (
+            self._review
+            and c.position.phase is Phase.OVER
+            and c.replay is not None
+            and not self.input.buffer.text
         )
 
     def _with_others(self) -> bool:
@@ -776,11 +802,27 @@ def _step_to(p: Position, typed: str, square: int) -> str | None:
 
 
 async def run_game(
-    controller: GameController, *, mouse: bool = True, drive: bool = True, leave: str = START_SCREEN
+    controller: GameController,
+    *,
+    mouse: bool = True,
+    drive: bool = True,
+    leave: str = START_SCREEN,
+    review: Callable[[Path], Awaitable[str | None]] | None = None,
 ) -> str:
     """Run the game screen and ``controller.run()`` together; return ``"menu"`` or ``"quit"``.
 
     With ``drive`` false only the screen runs: the caller drives the controller. ``leave`` is
-    the hint shown once the game is over (where Enter goes).
+    the hint shown once the game is over (where Enter goes). ``review``, when given, is
+    offered at game over (the r key) on the replay file the game was saved as; the game
+    screen comes back after it, with the line it returns as its note.
     """
-    return await GameScreen(controller, mouse=mouse, leave=leave).run(drive=drive)
+    note: str | None = None
+    while True:
+        screen = GameScreen(controller, mouse=mouse, leave=leave, review=review is not None)
+        screen.error = note
+        result = await screen.run(drive=drive)
+        replay = controller.replay
+        if result != "review" or review is None or replay is None:
+            return result
+        drive = False  # the game is over: nothing is left to drive
+        note = await review(replay)

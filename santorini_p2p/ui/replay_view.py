@@ -369,8 +369,14 @@ def _panel_rows(model: ReplaySteps) -> int:
     return 2 * model.current.position.players + 1
 
 
-async def view_replay_file(path: str, *, mouse: bool = False) -> str | None:
-    """Open the replay file at ``path`` in the viewer; return why it could not be read, or None."""
+async def view_replay_file(
+    path: str, *, mouse: bool = False, review: Review | None = None
+) -> str | None:
+    """Open the replay file at ``path`` in the viewer; return why it could not be read, or None.
+
+    The engine review shown is ``review`` when given (made of these bytes), else the one
+    stored beside the file.
+    """
     try:
         data = await asyncio.to_thread(Path(path).read_bytes)
     except OSError as e:
@@ -378,7 +384,10 @@ async def view_replay_file(path: str, *, mouse: bool = False) -> str | None:
     model = load_replay(data, path)
     why = _nothing_to_show(model, path)
     if why is None:
-        _attach_stored_review(model, path, data)
+        if review is not None and model.ok:
+            model.attach_review(review)
+        else:
+            _attach_stored_review(model, path, data)
         await view_replay(model, mouse=mouse)
     return why
 

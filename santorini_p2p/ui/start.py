@@ -519,12 +519,16 @@ async def console(options: GameOptions, network: LanGames | None = None) -> int:
         if game is None:
             continue
         run = run_game if isinstance(game, LocalGame) else run_network_game
-        if await run(game, mouse=options.mouse) == "quit":
+        if await run(game, mouse=options.mouse, review=_reviewer(options)) == "quit":
             return 0
 
 
 async def run_network_game(
-    game: GameController, *, mouse: bool = True, leave: str = START_SCREEN
+    game: GameController,
+    *,
+    mouse: bool = True,
+    leave: str = START_SCREEN,
+    review: Callable[[Path], Awaitable[str | None]] | None = None,
 ) -> str:
     """Show a network game while it runs; return ``"menu"`` or ``"quit"`` as ``run_game``.
 
@@ -535,7 +539,7 @@ async def run_network_game(
     _log_to_file()
     task = asyncio.create_task(game.run())
     try:
-        return await run_game(game, mouse=mouse, drive=False, leave=leave)
+        return await run_game(game, mouse=mouse, drive=False, leave=leave, review=review)
     finally:
         if game.position.phase is not Phase.OVER and game.stopped is None:
             task.cancel()
@@ -577,12 +581,25 @@ def _log_to_file() -> None:
         logging.getLogger("santorini_p2p").setLevel(logging.INFO)
 
 
+def _reviewer(options: GameOptions) -> Callable[[Path], Awaitable[str | None]]:
+    """The engine review offered at game over: at the computer's think time, if one is set."""
+
+    async def review(replay: Path) -> str | None:
+        from santorini_p2p.ui.review_view import review_game
+
+        return await review_game(replay, think=options.think, mouse=options.mouse)
+
+    return review
+
+
 async def _until_left(
-    open_game: Callable[[], Awaitable[GameController | None]], mouse: bool
+    open_game: Callable[[], Awaitable[GameController | None]],
+    mouse: bool,
+    review: Callable[[Path], Awaitable[str | None]] | None = None,
 ) -> int:
     game = await open_game()
     if game is not None:
-        await run_game(game, mouse=mouse, leave=LEAVE)
+        await run_game(game, mouse=mouse, leave=LEAVE, review=review)
     return 0
 
 
@@ -648,7 +665,7 @@ def play(
 
     if terminal:
         _log_to_file()
-        asyncio.run(_until_left(open_game, options.mouse))
+        asyncio.run(_until_left(open_game, options.mouse, _reviewer(options)))
         over = game is not None and game.position.phase is Phase.OVER
     else:
         from santorini_p2p.ui.line_prompt import play_by_lines

@@ -13,6 +13,7 @@ are: a message is a :class:`Note` of a :class:`NoteKind`, a seat a :class:`SeatI
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from santorini_p2p.engine import Action, Position
@@ -110,6 +111,11 @@ class GameController(Protocol):
     @property
     def can_undo(self) -> bool:
         """Whether ``undo`` is allowed now (local games with a human action to take back)."""
+        ...
+
+    @property
+    def replay(self) -> Path | None:
+        """The replay file the finished game was saved as, once it is written, or None."""
         ...
 
     @property

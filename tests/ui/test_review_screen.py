@@ -1,0 +1,121 @@
+"""The engine review offered at game over: the real program in a pseudo-terminal at 80x24, and
+its progress screen stopped with Esc."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.application.current import get_app_or_none
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from santorini_p2p.replay.review import load_review, review_path
+from santorini_p2p.ui import review_view
+from tests.terminal import Terminal, clean_env
+from tests.ui.test_app import poll, screen_text
+
+SANTORINI = [sys.executable, "-m", "santorini_p2p"]
+# A short hot-seat game: the workers placed, two turns each, then seat 1 resigns (typed twice).
+SHORT_GAME = (
+    "place a1,a2",
+    "place e4,e5",
+    "a1>b1^a1",
+    "e5>d5^e5",
+    "b1>c1^b1",
+    "d5>c5^d5",
+    "resign",
+    "resign",
+)
+
+
+def _finish(term: Terminal) -> str:
+    """Play the short game; return the game-over screen."""
+    term.wait_for("Place your workers")
+    for i, line in enumerate(SHORT_GAME):
+        term.send(line + "\r")
+        if i < 6:  # each turn is shown in the turn list before the next is typed
+            term.wait_for(f"{i + 1}. {line}")
+    return term.wait_for("Game over")
+
+
+def _saved_replay(screen: str) -> str:
+    """The replay file the game-over message names (the message may wrap)."""
+    flat = "".join(line.strip() for line in screen.splitlines())
+    start = flat.index("Saved the game as ") + len("Saved the game as ")
+    return flat[start : flat.index(".sntr", start) + len(".sntr")]
+
+
+def test_game_over_offers_a_review_that_opens_the_viewer_with_the_engines_marks(tmp_path):
+    env = clean_env(tmp_path)
+    # --think bounds the review too: a twentieth of a second a position.
+    argv = [*SANTORINI, "play", "--players", "2", "--untimed", "--no-mouse", "--think", "0.05"]
+    with Terminal(argv, env=env, cwd=tmp_path) as term:
+        over = _finish(term)
+        assert "r to review it with the engine" in over
+        assert " r review " in over.splitlines()[-1]
+        replay = _saved_replay(over)
+        term.send("r")
+        term.wait_for("Reviewing this game")
+        # The replay viewer opens on the game with the review: step to the first turn of play.
+        viewer = term.wait_for(lambda s: s.startswith(" Replay |") and "review:" in s, 60)
+        assert "step 0/7" in viewer
+        for _ in range(3):
+            term.send("l")
+        judged = term.wait_for("step 3/7")
+        line = next(x for x in judged.splitlines() if x.startswith("review:"))
+        # The turn just played, its evaluations before and after, and the engine's best turn.
+        assert line.startswith("review: a1>b1^a1: ")
+        assert "% -> " in line
+        assert "(best " in line
+        assert "best here [ ]: " in line
+        term.send("q")
+        back = term.wait_for(lambda s: "Game over" in s and not s.startswith(" Replay"))
+        assert "r to review it with the engine" in back
+        term.send("\r")
+        assert term.wait_exit() == 0
+    # Stored beside the replay, as 'santorini replay review' stores it.
+    data = Path(replay).read_bytes()
+    stored = load_review(review_path(replay), data)
+    assert stored is not None
+    assert [t.turn for t in stored.turns] == ["a1>b1^a1", "e5>d5^e5", "b1>c1^b1", "d5>c5^d5"]
+
+
+def test_esc_stops_a_review_under_way_and_says_so(monkeypatch, tmp_path):
+    """The review's work sees the stop at its next progress report; nothing is shown after."""
+    reports: list[int] = []
+
+    def endless_review(path, *, level, think, jobs, progress):
+        # A review that would go on for a minute unless a progress report stops it.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            progress(len(reports), 40)
+            reports.append(len(reports))
+            time.sleep(0.01)
+        raise AssertionError("the review was never stopped")
+
+    viewed: list[str] = []
+
+    async def viewer(path, *, mouse, review):
+        viewed.append(path)
+
+    monkeypatch.setattr(review_view, "review_file", endless_review)
+    monkeypatch.setattr(review_view, "view_replay_file", viewer)
+
+    async def main():
+        with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+            task = asyncio.create_task(review_view.review_game(tmp_path / "game.sntr"))
+            await poll(lambda: len(reports) > 3 and get_app_or_none() is not None)
+            shown = screen_text(get_app_or_none())
+            keys.send_text("\x1b")
+            return shown, await asyncio.wait_for(task, 20)
+
+    shown, said = asyncio.run(main())
+    assert "Reviewing this game" in shown
+    assert "game.sntr" in shown
+    assert " of 40 positions" in shown
+    assert said == review_view.CANCELLED
+    assert viewed == []
