@@ -8,9 +8,10 @@ console's game controller.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import cast
+from typing import Final, cast
 
 from santorini_p2p.engine import GodMode
 from santorini_p2p.errors import AddressError, SantoriniError, StorageError
@@ -28,9 +29,13 @@ from santorini_p2p.net.game import (
 from santorini_p2p.net.session import GameSettings, Session
 from santorini_p2p.net.transport import bind_host, close_context, new_context
 from santorini_p2p.net.trust import KnownPeers
-from santorini_p2p.wire.identity import Identity
+from santorini_p2p.ui.games import write_private
+from santorini_p2p.wire.identity import Identity, check_name
 
-__all__ = ["Asker", "Chooser", "LanGames"]
+__all__ = ["LAST_NAME", "Asker", "Chooser", "LanGames", "last_name", "remember_name"]
+
+LAST_NAME: Final = "last-name"
+"""The file under ``$SANTORINI_HOME`` with the display name last given on the Host screen."""
 
 Chooser = Callable[[str, Sequence[tuple[str, str]]], Awaitable[str | None]]
 """The console's menu: a title and ``(key, label)`` items; the chosen key or None."""
@@ -112,6 +117,9 @@ class LanGames:
         )
         if clocks is None:
             return None
+        me = await self._ask_name("Host a LAN game")
+        if me is None:
+            return None
         settings = GameSettings(
             int(players), gods, STANDARD if clocks == "timed" else None, pool=pool
         )
@@ -125,7 +133,7 @@ class LanGames:
         address = f"{shown}:{link.port}"
         try:
             session = Session.host(
-                self.identity,
+                me,
                 settings,
                 home=self.home,
                 now=monotonic_ms,
@@ -137,9 +145,7 @@ class LanGames:
             await close_context(ctx)
             return str(e)
         advertiser = (
-            await advertise(self.identity, settings, self._bind, link.port)
-            if self._discover
-            else None
+            await advertise(me, settings, self._bind, link.port) if self._discover else None
         )
 
         async def close() -> None:
@@ -151,7 +157,7 @@ class LanGames:
         return NetworkGame(
             session,
             link,
-            title=f"LAN game at {address} ({self.identity.fingerprint})",
+            title=f"LAN game at {address} ({me.fingerprint})",
             on_close=close,
         )
 
@@ -193,6 +199,30 @@ class LanGames:
             return await loopback_game(levels, settings, think=think, seed=seed, pace_ms=pace_ms)
         except OSError as e:
             return f"cannot play over 127.0.0.1: {e}"
+
+    async def _ask_name(self, title: str) -> Identity | None:
+        """Ask the display name to play under; None if the player backed out.
+
+        Enter keeps the last name given here (or else the identity's); the key stays the
+        identity's, as with ``santorini host --name``.
+        """
+        default = last_name(self.home) or self.identity.name
+        why = ""
+        while True:
+            typed = await self._ask(f"{title}{why}", f"Your name (Enter for {default}): ")
+            if typed is None:
+                return None
+            name = typed or default
+            try:
+                check_name(name)
+            except ValueError as e:
+                why = f"\n{e}"
+                continue
+            if name != default:
+                remember_name(self.home, name)
+            if name == self.identity.name:
+                return self.identity
+            return Identity.from_seed(self.identity.seed, name)
 
     async def _resume_host(self, journal: Path, note: dict[str, object]) -> NetworkGame | str:
         """Reopen a hosted game from its journal on the address it was offered on."""
@@ -244,3 +274,21 @@ class LanGames:
                     title = f"Join a game\n{e}"
                     continue
             return NetworkGame(session, link, title=f"LAN game at {choice}", on_close=close)
+
+
+def last_name(home: Path) -> str | None:
+    """The display name last given on the console's Host screen under ``home``, if any."""
+    try:
+        text = (home / LAST_NAME).read_text(encoding="utf-8").strip()
+        return check_name(text)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+
+
+def remember_name(home: Path, name: str) -> None:
+    """Keep ``name`` as the one the Host screen offers next time.
+
+    Best effort: a name not kept only makes the next question offer another default.
+    """
+    with contextlib.suppress(OSError):
+        write_private(home / LAST_NAME, (name + "\n").encode("utf-8"))

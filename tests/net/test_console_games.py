@@ -46,7 +46,7 @@ def test_console_host_and_join_play_a_game(tmp_path):
             tmp_path / "a",
             identity(0),
             _answers("2", "none", "timed"),
-            _answers(),
+            _answers(""),  # the name: Enter keeps the identity's
             bind="127.0.0.1",
             discover=False,
         )
@@ -89,7 +89,7 @@ def test_console_join_after_leaving_a_game_resumes_it_in_the_same_process(tmp_pa
             tmp_path / "a",
             identity(0),
             _answers("2", "none", "timed"),
-            _answers(),
+            _answers(""),  # the name: Enter keeps the identity's
             bind="127.0.0.1",
             discover=False,
         )
@@ -145,7 +145,7 @@ def test_console_host_offers_to_resume_a_hosted_game_left_unfinished(tmp_path):
             tmp_path / "a",
             identity(0),
             _answers(*menu),
-            _answers(),
+            _answers(""),  # the name: Enter keeps the identity's
             bind="127.0.0.1",
             discover=False,
         )
@@ -248,7 +248,7 @@ def test_a_network_game_on_the_console_screen(tmp_path):
                 tmp_path / "a",
                 identity(0),
                 _answers("2", "random", "advanced", "timed"),
-                _answers(),
+                _answers(""),  # the name: Enter keeps the identity's
                 bind="127.0.0.1",
                 discover=False,
             )
@@ -573,3 +573,81 @@ def test_the_start_screen_watches_two_computer_players_over_loopback(tmp_path, m
 
     assert asyncio.run(main()) == 0
     assert list(temp.iterdir()) == []
+
+
+def test_console_host_plays_under_the_name_given_and_offers_it_next_time(tmp_path):
+    from santorini_p2p.ui.lan import last_name
+
+    prompts: list[str] = []
+
+    def named(*replies):
+        queue = list(replies)
+
+        async def answer(title, prompt):
+            prompts.append(prompt)
+            return queue.pop(0)
+
+        return answer
+
+    async def main():
+        me = identity(0)
+        host_lan = LanGames(
+            tmp_path / "a",
+            me,
+            _answers("2", "none", "untimed"),
+            named("Ann"),
+            bind="127.0.0.1",
+            discover=False,
+        )
+        host = await host_lan.host()
+        assert isinstance(host, NetworkGame)
+        assert prompts == [f"Your name (Enter for {me.name}): "]
+        port = host.title.split(":")[1].split()[0]
+        join_lan = LanGames(
+            tmp_path / "b", identity(1), _answers(""), _answers(f"127.0.0.1:{port}"), discover=False
+        )
+        joiner = await join_lan.join()
+        assert isinstance(joiner, NetworkGame)
+        header = asyncio.Event()
+
+        def seen() -> None:
+            if joiner.session.validator is not None and joiner.session.validator.header:
+                header.set()
+
+        joiner.listen(seen)
+        hosting = asyncio.create_task(host.run())
+        joining = asyncio.create_task(joiner.run())
+        try:
+            async with asyncio.timeout(30):
+                await header.wait()
+        finally:
+            for task in (hosting, joining):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        # The name is the host's in the signed header the joiner received; the key is its own.
+        seat = joiner.session.validator.header.seats[0]
+        assert seat.name == "Ann"
+        assert seat.public_key == me.public_key
+        # Offered next time, and kept when Enter takes it.
+        assert last_name(tmp_path / "a") == "Ann"
+        prompts.clear()
+        again = LanGames(
+            tmp_path / "a",
+            me,
+            _answers("new", "2", "none", "untimed"),  # not the unfinished game: a new one
+            named(""),
+            bind="127.0.0.1",
+            discover=False,
+        )
+        game = await again.host()
+        assert isinstance(game, NetworkGame)
+        assert prompts == ["Your name (Enter for Ann): "]
+        assert game.seats()[0].name == "Ann"
+        running = asyncio.create_task(game.run())
+        await asyncio.sleep(0)  # started: its run closes the socket and the journal when cancelled
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+
+    asyncio.run(main())
