@@ -256,9 +256,12 @@ class NetworkGame:
 
     @property
     def replay(self) -> Path | None:
-        """The ``--save`` copy of the finished game, once written; None without one."""
+        """The finished game's replay file: its journal, under ``$SANTORINI_HOME/games/``.
+
+        None until every seat has signed the result.
+        """
         s = self.session
-        return Path(s.save_to) if s.saved and s.save_to else None
+        return s.journal_path if s.is_complete else None
 
     def seats(self) -> Sequence[SeatInfo]:
         """One view per seat in seat order, clocks read now."""

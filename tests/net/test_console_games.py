@@ -79,6 +79,9 @@ def test_console_host_and_join_play_a_game(tmp_path):
         assert host.session.journal_path.read_bytes() == joiner.session.journal_path.read_bytes()
         assert read_log(host.session.journal_path.read_bytes()).is_complete
         assert any(m.kind.value in ("win", "loss") for m in host.messages)
+        # The finished journal is the replay file the game-over screen offers to review.
+        assert host.replay == host.session.journal_path
+        assert joiner.replay == joiner.session.journal_path
 
     asyncio.run(main())
 
