@@ -22,7 +22,7 @@ import random
 import tempfile
 import threading
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -64,6 +64,8 @@ if TYPE_CHECKING:
 __all__ = [
     "ConnectionState",
     "GameOutcome",
+    "Gate",
+    "LoopbackGame",
     "NetworkGame",
     "PlayOptions",
     "SeatInfo",
@@ -168,6 +170,65 @@ def paced(bot: Bot, pace_ms: int) -> Bot:
     def choose(position: Position, rng: random.Random, stop: threading.Event) -> Action:
         stop.wait(pace_ms / 1000)  # cut short when the computer must answer at once
         return bot(position, rng, stop)
+
+    return choose
+
+
+class Gate:
+    """Pause and step for computer players choosing in threads (watching them play).
+
+    While paused, each player holds the action it has chosen until ``step`` lets one through
+    or play goes on; a player whose ``stop`` is set (its time is nearly out, the position
+    changed, the run ends) is never held. ``on_hold`` is called, in the player's thread, each
+    time one starts to wait.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._paused = False
+        self._steps = 0
+        self.on_hold: Callable[[], None] | None = None
+
+    @property
+    def paused(self) -> bool:
+        """Whether the players hold their actions."""
+        return self._paused
+
+    def pause(self, paused: bool) -> None:
+        """Hold the players' next actions, or let them all through."""
+        with self._cond:
+            self._paused = paused
+            self._steps = 0
+            self._cond.notify_all()
+
+    def step(self) -> None:
+        """While paused: let one more action through."""
+        with self._cond:
+            if self._paused:
+                self._steps += 1
+                self._cond.notify_all()
+
+    def wait(self, stop: threading.Event) -> None:
+        """Return once this player's action may be played (at once unless paused)."""
+        with self._cond:
+            if not self._paused or stop.is_set():
+                return
+            if self._steps == 0 and self.on_hold is not None:
+                self.on_hold()
+            while self._paused and self._steps == 0 and not stop.is_set():
+                # ``stop`` is an event of its own: looked at again every 50 ms.
+                self._cond.wait(0.05)
+            if self._paused and self._steps > 0:
+                self._steps -= 1
+
+
+def gated(bot: Bot, gate: Gate) -> Bot:
+    """``bot``, holding each action it chooses at ``gate`` before it is played."""
+
+    def choose(position: Position, rng: random.Random, stop: threading.Event) -> Action:
+        action = bot(position, rng, stop)
+        gate.wait(stop)
+        return action
 
     return choose
 
@@ -811,7 +872,7 @@ async def loopback_game(
     think: float | None = None,
     seed: int | None = None,
     pace_ms: int = 0,
-) -> NetworkGame:
+) -> LoopbackGame:
     """Computer players of ``levels`` (one a seat) playing over 127.0.0.1 in this process.
 
     The whole network stack is used: the host and each joiner have their own key, journal and
@@ -823,6 +884,7 @@ async def loopback_game(
         AddressError: no port on 127.0.0.1 could be bound.
     """
     rng = random.Random(seed)
+    gate = Gate()
     # Named before the draw decides the seats: a number in a name would not be its seat's.
     names = [f"{level.capitalize()} {CALL_SIGNS[i]}" for i, level in enumerate(levels)]
     temp = tempfile.TemporaryDirectory(prefix="santorini-watch-")
@@ -838,7 +900,7 @@ async def loopback_game(
 
     def seat(i: int) -> tuple[Identity, Path, KnownPeers, Bot, random.Random]:
         home = root / f"seat{i + 1}"
-        bot = paced(ai_bot(levels[i], think), pace_ms)
+        bot = gated(paced(ai_bot(levels[i], think), pace_ms), gate)
         return Identity.generate(names[i]), home, KnownPeers(home), bot, random.Random(rng.random())
 
     me, home, known, host_bot, host_rng = seat(0)
@@ -864,7 +926,75 @@ async def loopback_game(
         temp.cleanup()
 
     title = f"computer players over {address}"
-    return NetworkGame(session, link, bot=host_bot, rng=host_rng, title=title, on_close=close)
+    return LoopbackGame(
+        session, link, gate=gate, bot=host_bot, rng=host_rng, title=title, on_close=close
+    )
+
+
+class LoopbackGame(NetworkGame):
+    """The host's side of a game of computer players over 127.0.0.1, for a person to watch.
+
+    Every seat is a computer player (none is ``human``), and all of them, the joiners' too,
+    hold their actions at one :class:`Gate`: ``pause`` and ``step`` are the console's keys p
+    and n. The clocks are the game's signed clocks and cannot stop: a player held until its
+    time is nearly out plays then.
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        link: FrameLink,
+        *,
+        gate: Gate,
+        bot: Bot,
+        rng: random.Random,
+        title: str,
+        on_close: Callable[[], Awaitable[None]],
+    ) -> None:
+        super().__init__(session, link, bot=bot, rng=rng, title=title, on_close=on_close)
+        self._gate = gate
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._told = False
+        gate.on_hold = self._on_hold
+
+    @property
+    def paused(self) -> bool:
+        """Whether the computer players hold their actions."""
+        return self._gate.paused
+
+    def pause(self, paused: bool) -> None:
+        """Hold the computer players after the action under way, or let them play on."""
+        self._loop = asyncio.get_running_loop()
+        self._gate.pause(paused)
+        self._told = False
+        if not paused:
+            self.session.notes.append(Note("Playing on."))
+        self._notify()
+
+    def step(self) -> None:
+        """While paused: let the computer players make one more action."""
+        self._gate.step()
+
+    @property
+    def replay(self) -> Path | None:
+        """None: the players' files live in a temporary directory, gone with the game."""
+        return None
+
+    def seats(self) -> Sequence[SeatInfo]:
+        """One view per seat; every seat is a computer player."""
+        return [replace(v, human=False) for v in super().seats()]
+
+    def _on_hold(self) -> None:
+        """A player started to hold its action (in its thread): say so once a pause."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._held)
+
+    def _held(self) -> None:
+        if self._gate.paused and not self._told:
+            self._told = True
+            timed = " (the clocks run on)" if self.session.clocks() else ""
+            self.session.notes.append(Note(f"Paused{timed}: p plays on, n one move."))
+            self._notify()
 
 
 CALL_SIGNS: Final = ("Alpha", "Bravo", "Charlie", "Delta")

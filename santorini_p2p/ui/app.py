@@ -319,6 +319,8 @@ class GameScreen:
         who = f"seat {p.to_move + 1} ({letter_of(p, p.side_of(p.to_move))}) {view.name}"
         if c.awaiting is not None:
             return f"{who}: your turn"
+        if not view.human and self._watching() and cast(Pausable, c).paused:
+            return f"{who}: paused"
         if not view.human:
             return f"{who}: thinking"
         return f"{who}: waiting"
