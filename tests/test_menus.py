@@ -44,6 +44,8 @@ def test_a_refused_address_is_asked_again_with_the_reason_whole(tmp_path):
         return ""  # type an address
 
     async def ask(title, prompt):
+        if prompt.startswith("Your name"):
+            return ""  # Enter: the name offered
         titles.append(title)
         return answers.pop(0)
 

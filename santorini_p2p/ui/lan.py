@@ -35,7 +35,7 @@ from santorini_p2p.wire.identity import Identity, check_name
 __all__ = ["LAST_NAME", "Asker", "Chooser", "LanGames", "last_name", "remember_name"]
 
 LAST_NAME: Final = "last-name"
-"""The file under ``$SANTORINI_HOME`` with the display name last given on the Host screen."""
+"""The file under ``$SANTORINI_HOME`` with the display name last given on Host or Join."""
 
 Chooser = Callable[[str, Sequence[tuple[str, str]]], Awaitable[str | None]]
 """The console's menu: a title and ``(key, label)`` items; the chosen key or None."""
@@ -235,7 +235,11 @@ class LanGames:
         return NetworkGame(session, link, title=resumed_title(note), on_close=close)
 
     async def join(self) -> NetworkGame | str | None:
-        """List the games on the LAN (or ask for ``host:port``) and return the joined game."""
+        """List the games on the LAN (or ask for ``host:port``) and return the joined game.
+
+        A new game asks the name to play under first, as Host does; a game left unfinished
+        here is resumed under the name it was joined with.
+        """
         from santorini_p2p.net.discovery import browse
 
         offers = await browse(1.5) if self._discover else []
@@ -252,6 +256,7 @@ class LanGames:
             return None
         typed = not choice
         title = "Join a game"
+        me: Identity | None = None  # asked once, before the first new connection
         while True:
             if typed:
                 choice = await self._ask(title, "host:port: ")
@@ -265,8 +270,11 @@ class LanGames:
                 except (SantoriniError, ValueError) as e:
                     return f"cannot resume {found[0].name}: {e}"
             else:
+                me = me or await self._ask_name("Join a game")
+                if me is None:
+                    return None
                 try:
-                    session, link, close = await connect(choice, self.identity, self.home)
+                    session, link, close = await connect(choice, me, self.home)
                 except (ValueError, AddressError) as e:
                     if not typed:
                         return str(e)
@@ -277,7 +285,7 @@ class LanGames:
 
 
 def last_name(home: Path) -> str | None:
-    """The display name last given on the console's Host screen under ``home``, if any."""
+    """The display name last given on the console's Host or Join screen under ``home``, if any."""
     try:
         text = (home / LAST_NAME).read_text(encoding="utf-8").strip()
         return check_name(text)
@@ -286,7 +294,7 @@ def last_name(home: Path) -> str | None:
 
 
 def remember_name(home: Path, name: str) -> None:
-    """Keep ``name`` as the one the Host screen offers next time.
+    """Keep ``name`` as the one the Host and Join screens offer next time.
 
     Best effort: a name not kept only makes the next question offer another default.
     """

@@ -30,10 +30,15 @@ def _answers(*replies: str):
 
 
 def _typed(address: str, titles: list[str]):
-    """The address field: ``address`` once, then Esc; every title it was shown with is kept."""
+    """The address field: ``address`` once, then Esc; every title it was shown with is kept.
+
+    The name question (asked once, before the first connection) is answered with Enter.
+    """
     queue: list[str | None] = [address, None]
 
     async def answer(title, prompt):
+        if prompt.startswith("Your name"):
+            return ""
         titles.append(title)
         return queue.pop(0)
 
@@ -57,7 +62,7 @@ def test_console_host_and_join_play_a_game(tmp_path):
             tmp_path / "b",
             identity(1),
             _answers(""),
-            _answers(f"127.0.0.1:{port}"),
+            _answers(f"127.0.0.1:{port}", ""),  # the address, then Enter at the name
             discover=False,
         )
         joiner = await join_lan.join()
@@ -113,7 +118,7 @@ def test_console_join_after_leaving_a_game_resumes_it_in_the_same_process(tmp_pa
                 tmp_path / "b",
                 identity(1),
                 _answers(""),
-                _answers(f"127.0.0.1:{port}"),
+                _answers(f"127.0.0.1:{port}", ""),  # the address, then Enter at the name
                 discover=False,
             )
 
@@ -578,7 +583,7 @@ def test_the_start_screen_watches_two_computer_players_over_loopback(tmp_path, m
     assert list(temp.iterdir()) == []
 
 
-def test_console_host_plays_under_the_name_given_and_offers_it_next_time(tmp_path):
+def test_console_host_and_join_play_under_the_names_given_and_offer_them_next_time(tmp_path):
     from santorini_p2p.ui.lan import last_name
 
     prompts: list[str] = []
@@ -607,10 +612,15 @@ def test_console_host_plays_under_the_name_given_and_offers_it_next_time(tmp_pat
         assert prompts == [f"Your name (Enter for {me.name}): "]
         port = host.title.split(":")[1].split()[0]
         join_lan = LanGames(
-            tmp_path / "b", identity(1), _answers(""), _answers(f"127.0.0.1:{port}"), discover=False
+            tmp_path / "b",
+            identity(1),
+            _answers(""),
+            named(f"127.0.0.1:{port}", "Ben"),
+            discover=False,
         )
         joiner = await join_lan.join()
         assert isinstance(joiner, NetworkGame)
+        assert prompts[1:] == ["host:port: ", f"Your name (Enter for {identity(1).name}): "]
         header = asyncio.Event()
 
         def seen() -> None:
@@ -628,12 +638,15 @@ def test_console_host_plays_under_the_name_given_and_offers_it_next_time(tmp_pat
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        # The name is the host's in the signed header the joiner received; the key is its own.
-        seat = joiner.session.validator.header.seats[0]
-        assert seat.name == "Ann"
-        assert seat.public_key == me.public_key
+        # The names are in the signed header the joiner received, each with its player's key.
+        host_seat, join_seat = joiner.session.validator.header.seats
+        assert host_seat.name == "Ann"
+        assert host_seat.public_key == me.public_key
+        assert join_seat.name == "Ben"
+        assert join_seat.public_key == identity(1).public_key
         # Offered next time, and kept when Enter takes it.
         assert last_name(tmp_path / "a") == "Ann"
+        assert last_name(tmp_path / "b") == "Ben"
         prompts.clear()
         again = LanGames(
             tmp_path / "a",
