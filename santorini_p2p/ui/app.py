@@ -417,8 +417,12 @@ class GameScreen:
             return [("class:hint.error", f" {c.stopped}")]
         if p.phase is Phase.OVER:
             undo = ", Ctrl-Z to undo" if c.can_undo else ""
-            review = ", r to review it with the engine" if self._can_review() else ""
-            return [("class:hint", f" Game over: {self._leave}{review}{undo}.")]
+            reviews = (", r to review it with the engine", ", r reviews it", "")
+            width = get_app().output.get_size().columns
+            # The longest that fits: a cut hint says nothing whole (the toolbar shows r too).
+            said = [f" Game over: {self._leave}{r}{undo}." for r in reviews if self._can_review()]
+            fits = [h for h in said if len(h) <= width]
+            return [("class:hint", fits[0] if fits else f" Game over: {self._leave}{undo}.")]
         if c.awaiting is None:
             invite = self._invite()
             if invite is not None:

@@ -55,7 +55,8 @@ def test_game_over_offers_a_review_that_opens_the_viewer_with_the_engines_marks(
     argv = [*SANTORINI, "play", "--players", "2", "--untimed", "--no-mouse", "--think", "0.05"]
     with Terminal(argv, env=env, cwd=tmp_path) as term:
         over = _finish(term)
-        assert "r to review it with the engine" in over
+        hint = next(line for line in over.splitlines() if line.startswith(" Game over:"))
+        assert hint == " Game over: Enter to leave, r to review it with the engine, Ctrl-Z to undo."
         assert " r review " in over.splitlines()[-1]
         replay = _saved_replay(over)
         term.send("r")
