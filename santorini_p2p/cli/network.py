@@ -68,9 +68,9 @@ async def _on_screen(game: NetworkGame) -> None:
     """Play a network game on the console's game screen (``host``/``join`` on a terminal)."""
     from santorini_p2p.engine import Phase
     from santorini_p2p.ui.app import LEAVE
-    from santorini_p2p.ui.start import run_network_game
+    from santorini_p2p.ui.start import reviewer, run_network_game
 
-    await run_network_game(game, leave=LEAVE)
+    await run_network_game(game, leave=LEAVE, review=reviewer())
     if game.session.journal is None:
         print("left before the game started: the offer is withdrawn", flush=True)
     elif game.position.phase is not Phase.OVER and game.stopped is None:

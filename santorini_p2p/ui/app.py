@@ -681,13 +681,19 @@ class GameScreen:
         )
 
     def _can_review(self) -> bool:
-        """Whether r reviews the game: it is over, saved as a replay, and nothing is typed."""
+        """Whether r reviews the game: it is over, saved as a replay, and nothing is typed.
+
+        Only a game with something to judge: a turn of play, and two sides (games of 3 players
+        are not reviewed).
+        """
         c = self.controller
         return (
             self._review
             and c.position.phase is Phase.OVER
+            and c.position.sides == 2
             and c.replay is not None
             and not self.input.buffer.text
+            and any(isinstance(a, Turn) for a in c.actions)
         )
 
     def _with_others(self) -> bool:

@@ -43,6 +43,7 @@ __all__ = [
     "journal_path",
     "play",
     "resume_local",
+    "reviewer",
     "run_network_game",
     "watch",
     "watch_game",
@@ -519,7 +520,8 @@ async def console(options: GameOptions, network: LanGames | None = None) -> int:
         if game is None:
             continue
         run = run_game if isinstance(game, LocalGame) else run_network_game
-        if await run(game, mouse=options.mouse, review=_reviewer(options)) == "quit":
+        review = reviewer(options.think, mouse=options.mouse)
+        if await run(game, mouse=options.mouse, review=review) == "quit":
             return 0
 
 
@@ -581,13 +583,15 @@ def _log_to_file() -> None:
         logging.getLogger("santorini_p2p").setLevel(logging.INFO)
 
 
-def _reviewer(options: GameOptions) -> Callable[[Path], Awaitable[str | None]]:
-    """The engine review offered at game over: at the computer's think time, if one is set."""
+def reviewer(
+    think: float | None = None, *, mouse: bool = True
+) -> Callable[[Path], Awaitable[str | None]]:
+    """The engine review offered at game over: ``think`` seconds a position, if given."""
 
     async def review(replay: Path) -> str | None:
         from santorini_p2p.ui.review_view import review_game
 
-        return await review_game(replay, think=options.think, mouse=options.mouse)
+        return await review_game(replay, think=think, mouse=mouse)
 
     return review
 
@@ -665,7 +669,8 @@ def play(
 
     if terminal:
         _log_to_file()
-        asyncio.run(_until_left(open_game, options.mouse, _reviewer(options)))
+        review = reviewer(options.think, mouse=options.mouse)
+        asyncio.run(_until_left(open_game, options.mouse, review))
         over = game is not None and game.position.phase is Phase.OVER
     else:
         from santorini_p2p.ui.line_prompt import play_by_lines

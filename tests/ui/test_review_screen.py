@@ -120,3 +120,22 @@ def test_esc_stops_a_review_under_way_and_says_so(monkeypatch, tmp_path):
     assert " of 40 positions" in shown
     assert said == review_view.CANCELLED
     assert viewed == []
+
+
+def test_a_game_with_no_turn_of_play_offers_no_review(tmp_path):
+    env = clean_env(tmp_path)
+    argv = [*SANTORINI, "play", "--players", "2", "--untimed", "--no-mouse"]
+    with Terminal(argv, env=env, cwd=tmp_path) as term:
+        term.wait_for("Place your workers")
+        term.send("resign\r")
+        term.wait_for("Type resign again")
+        term.send("resign\r")
+        over = term.wait_for("Game over")
+        hint = next(line for line in over.splitlines() if line.startswith(" Game over:"))
+        assert hint == " Game over: Enter to leave, Ctrl-Z to undo."
+        assert " r review " not in over.splitlines()[-1]
+        term.send("r")  # typed into the line, as any letter: no review starts
+        term.wait_for(lambda s: s.splitlines()[-2].endswith("> r"))
+        assert "Reviewing" not in term.text()
+        term.send("\x11")
+        assert term.wait_exit() == 0
