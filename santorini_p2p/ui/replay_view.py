@@ -375,7 +375,8 @@ async def view_replay_file(
     """Open the replay file at ``path`` in the viewer; return why it could not be read, or None.
 
     The engine review shown is ``review`` when given (made of these bytes), else the one
-    stored beside the file.
+    stored beside the file. With ``review`` given the viewer opens on the first turn it marks
+    (or else the first it judges): where there is something to learn.
     """
     try:
         data = await asyncio.to_thread(Path(path).read_bytes)
@@ -385,7 +386,9 @@ async def view_replay_file(
     why = _nothing_to_show(model, path)
     if why is None:
         if review is not None and model.ok:
-            model.attach_review(review)
+            if model.attach_review(review) and model.notes:
+                marked = [i for i, n in sorted(model.notes.items()) if n.mark]
+                model.index = (marked or sorted(model.notes))[0]
         else:
             _attach_stored_review(model, path, data)
         await view_replay(model, mouse=mouse)

@@ -61,9 +61,14 @@ def test_game_over_offers_a_review_that_opens_the_viewer_with_the_engines_marks(
         replay = _saved_replay(over)
         term.send("r")
         term.wait_for("Reviewing this game")
-        # The replay viewer opens on the game with the review: step to the first turn of play.
+        # The replay viewer opens on the game with the review, at the first turn it marks (or
+        # else the first it judges): that turn, its evaluations and the engine's best turn.
         viewer = term.wait_for(lambda s: s.startswith(" Replay |") and "review:" in s, 60)
-        assert "step 0/7" in viewer
+        opened = next(x for x in viewer.splitlines() if x.startswith("review:"))
+        assert "(best " in opened
+        assert int(viewer.split(" step ")[1].split("/")[0]) >= 3
+        term.send("g")  # the start, then the first turn of play
+        term.wait_for("step 0/7")
         for _ in range(3):
             term.send("l")
         judged = term.wait_for("step 3/7")
