@@ -300,6 +300,13 @@ async def view_replay(model: ReplaySteps, *, mouse: bool = False) -> None:
             out.append((style, ("> " if current else "  ") + text + "\n"))
         return out
 
+    def review() -> StyleAndTextTuples:
+        """The evaluation line; where it does not fit, the best turn from here goes under it."""
+        line = model.review_line()
+        if len(line) > get_app().output.get_size().columns:
+            line = line.replace(" | ", "\n        ")
+        return [("", line)]
+
     def cursor() -> Point:
         return Point(0, max(0, model.index - 1))
 
@@ -353,7 +360,7 @@ async def view_replay(model: ReplaySteps, *, mouse: bool = False) -> None:
                     right,
                 ]
             ),
-            Window(FormattedTextControl(lambda: [("", model.review_line())]), height=1),
+            Window(FormattedTextControl(review), height=lambda: review()[0][1].count("\n") + 1),
             Window(),
             Window(FormattedTextControl(footer), height=1),
         ]

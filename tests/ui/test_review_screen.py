@@ -4,10 +4,12 @@ its progress screen stopped with Esc."""
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import time
 from pathlib import Path
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.application.current import get_app_or_none
 from prompt_toolkit.input import create_pipe_input
@@ -34,7 +36,7 @@ SHORT_GAME = (
 
 def _finish(term: Terminal) -> str:
     """Play the short game; return the game-over screen."""
-    term.wait_for("Place your workers")
+    term.wait_for(" Place ")  # "Place your workers", or at 60 columns "Place two workers"
     for i, line in enumerate(SHORT_GAME):
         term.send(line + "\r")
         if i < 6:  # each turn is shown in the turn list before the next is typed
@@ -42,23 +44,29 @@ def _finish(term: Terminal) -> str:
     return term.wait_for("Game over")
 
 
-def _saved_replay(screen: str) -> str:
-    """The replay file the game-over message names (the message may wrap)."""
-    flat = "".join(line.strip() for line in screen.splitlines())
-    start = flat.index("Saved the game as ") + len("Saved the game as ")
-    return flat[start : flat.index(".sntr", start) + len(".sntr")]
+def _saved_replay(home: Path) -> Path:
+    """The one replay file the game was saved as, under ``$SANTORINI_HOME/games/``."""
+    (replay,) = (home / "santorini" / "games").glob("*.sntr")
+    return replay
 
 
-def test_game_over_offers_a_review_that_opens_the_viewer_with_the_engines_marks(tmp_path):
+@pytest.mark.parametrize(
+    ("columns", "lines", "said"),
+    [(80, 24, "r to review it with the engine"), (60, 18, "r reviews it")],
+)
+def test_game_over_offers_a_review_that_opens_the_viewer_with_the_engines_marks(
+    tmp_path, columns, lines, said
+):
     env = clean_env(tmp_path)
     # --think bounds the review too: a twentieth of a second a position.
     argv = [*SANTORINI, "play", "--players", "2", "--untimed", "--no-mouse", "--think", "0.05"]
-    with Terminal(argv, env=env, cwd=tmp_path) as term:
+    with Terminal(argv, env=env, cwd=tmp_path, columns=columns, lines=lines) as term:
         over = _finish(term)
         hint = next(line for line in over.splitlines() if line.startswith(" Game over:"))
-        assert hint == " Game over: Enter to leave, r to review it with the engine, Ctrl-Z to undo."
+        assert hint == f" Game over: Enter to leave, {said}, Ctrl-Z to undo."  # whole, never cut
         assert " r review " in over.splitlines()[-1]
-        replay = _saved_replay(over)
+        assert "Saved the game as " in over
+        replay = _saved_replay(tmp_path)
         term.send("r")
         term.wait_for("Reviewing this game")
         # The replay viewer opens on the game with the review, at the first turn it marks (or
@@ -72,19 +80,21 @@ def test_game_over_offers_a_review_that_opens_the_viewer_with_the_engines_marks(
         for _ in range(3):
             term.send("l")
         judged = term.wait_for("step 3/7")
-        line = next(x for x in judged.splitlines() if x.startswith("review:"))
+        rows = judged.splitlines()
+        at = next(i for i, x in enumerate(rows) if x.startswith("review:"))
+        line = " ".join(x.strip() for x in rows[at : at + 2])  # under it where it does not fit
         # The turn just played, its evaluations before and after, and the engine's best turn.
         assert line.startswith("review: a1>b1^a1: ")
         assert "% -> " in line
         assert "(best " in line
-        assert "best here [ ]: " in line
+        assert re.search(r"best here \[ \]: [a-e][1-5]>[a-e][1-5]\^[a-e][1-5]", line)
         term.send("q")
         back = term.wait_for(lambda s: "Game over" in s and not s.startswith(" Replay"))
-        assert "r to review it with the engine" in back
+        assert said in back
         term.send("\r")
         assert term.wait_exit() == 0
     # Stored beside the replay, as 'santorini replay review' stores it.
-    data = Path(replay).read_bytes()
+    data = replay.read_bytes()
     stored = load_review(review_path(replay), data)
     assert stored is not None
     assert [t.turn for t in stored.turns] == ["a1>b1^a1", "e5>d5^e5", "b1>c1^b1", "d5>c5^d5"]
