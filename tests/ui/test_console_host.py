@@ -32,8 +32,7 @@ def test_host_asks_the_name_offers_the_last_one_and_shows_it_in_the_game(tmp_pat
         term.send("x" * 65 + "\r")
         term.wait_for("name: expected 1 to 64 bytes of UTF-8, got 65")
         term.send("\x15Ann\r")  # Ctrl-U clears the field
-        waiting = term.wait_for("Waiting for players")
-        assert "A seat 1 Ann " in waiting
+        term.wait_for(lambda s: "Waiting for players" in s and "A seat 1 Ann " in s)
         term.send("\x11")  # nobody joined: leave at once
         # The next game offers the name given last.
         again = _host_menus(term)

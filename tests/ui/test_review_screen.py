@@ -44,6 +44,16 @@ def _finish(term: Terminal) -> str:
     return term.wait_for("Game over")
 
 
+BEST_HERE = r"best here \[ \]: [a-e][1-5]>[a-e][1-5]\^[a-e][1-5]"
+
+
+def _review_line(screen: str) -> str:
+    """The viewer's evaluation line, joined with the row under it ("" if none is shown)."""
+    rows = screen.splitlines()
+    at = next((i for i, x in enumerate(rows) if x.startswith("review:")), None)
+    return "" if at is None else " ".join(x.strip() for x in rows[at : at + 2])
+
+
 def _saved_replay(home: Path) -> Path:
     """The one replay file the game was saved as, under ``$SANTORINI_HOME/games/``."""
     (replay,) = (home / "santorini" / "games").glob("*.sntr")
@@ -71,7 +81,8 @@ def test_game_over_offers_a_review_that_opens_the_viewer_with_the_engines_marks(
         term.wait_for("Reviewing this game")
         # The replay viewer opens on the game with the review, at the first turn it marks (or
         # else the first it judges): that turn, its evaluations and the engine's best turn.
-        viewer = term.wait_for(lambda s: s.startswith(" Replay |") and "review:" in s, 60)
+        # (Each wait names all it reads: a frame may reach the terminal in parts.)
+        viewer = term.wait_for(lambda s: s.startswith(" Replay |") and "(best " in s, 60)
         opened = next(x for x in viewer.splitlines() if x.startswith("review:"))
         assert "(best " in opened
         assert int(viewer.split(" step ")[1].split("/")[0]) >= 3
@@ -79,15 +90,15 @@ def test_game_over_offers_a_review_that_opens_the_viewer_with_the_engines_marks(
         term.wait_for("step 0/7")
         for _ in range(3):
             term.send("l")
-        judged = term.wait_for("step 3/7")
-        rows = judged.splitlines()
-        at = next(i for i, x in enumerate(rows) if x.startswith("review:"))
-        line = " ".join(x.strip() for x in rows[at : at + 2])  # under it where it does not fit
-        # The turn just played, its evaluations before and after, and the engine's best turn.
+        # The turn just played, its evaluations before and after, and the engine's best turn
+        # (the best turn from here goes under the line where it does not fit).
+        judged = term.wait_for(
+            lambda s: "step 3/7" in s and re.search(BEST_HERE, _review_line(s)) is not None
+        )
+        line = _review_line(judged)
         assert line.startswith("review: a1>b1^a1: ")
         assert "% -> " in line
         assert "(best " in line
-        assert re.search(r"best here \[ \]: [a-e][1-5]>[a-e][1-5]\^[a-e][1-5]", line)
         term.send("q")
         back = term.wait_for(lambda s: "Game over" in s and not s.startswith(" Replay"))
         assert said in back

@@ -31,19 +31,26 @@ def test_watch_loopback_pauses_on_p_and_plays_one_turn_on_n(tmp_path):
         "--untimed",
     ]
     with Terminal(argv, env=env, cwd=tmp_path) as term:
-        playing = term.wait_for(lambda s: _last_turn(s) >= 2)
-        assert " p pause  n one move " in playing.splitlines()[-1]
+        # (Each wait names all it reads: a frame may reach the terminal in parts.)
+        term.wait_for(
+            lambda s: _last_turn(s) >= 2 and " p pause  n one move " in s.splitlines()[-1]
+        )
         term.send("p")
         # Said once a player holds its turn: from then on the turn list stands still.
-        held = term.wait_for("Paused: p plays on, n one move.")
-        assert " p play on  n one move " in held.splitlines()[-1]
-        assert ": paused" in held.splitlines()[0]
+        held = term.wait_for(
+            lambda s: (
+                "Paused: p plays on, n one move." in s
+                and " p play on  n one move " in s.splitlines()[-1]
+                and ": paused" in s.splitlines()[0]
+            )
+        )
         count = _last_turn(held)
         term.send("n")
         term.wait_for(lambda s: _last_turn(s) == count + 1)
         term.send("n")
-        stepped = term.wait_for(lambda s: _last_turn(s) == count + 2)
-        assert " p play on  n one move " in stepped.splitlines()[-1]
+        term.wait_for(
+            lambda s: _last_turn(s) == count + 2 and " p play on  n one move " in s.splitlines()[-1]
+        )
         term.send("p")
         term.wait_for("Playing on.")
         term.wait_for(lambda s: _last_turn(s) >= count + 4 or "game over" in s)
