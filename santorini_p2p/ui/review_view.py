@@ -10,6 +10,7 @@ the review's marks, best turns and evaluation line.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import threading
 from pathlib import Path
@@ -27,6 +28,8 @@ from santorini_p2p.ui.app import STYLE
 from santorini_p2p.ui.replay_view import view_replay_file
 
 __all__ = ["CANCELLED", "review_game"]
+
+LOG = logging.getLogger(__name__)
 
 CANCELLED: Final = "Review stopped; r starts it again."
 """What the game screen says after the player stopped a review."""
@@ -131,6 +134,9 @@ async def review_game(
         return CANCELLED
     except (SantoriniError, ValueError, OSError) as e:
         return f"No review: {e}"
+    except Exception as e:  # an edge (a search process lost): said, and the game kept
+        LOG.exception("the review of %s failed", path)
+        return f"No review: it failed ({e or type(e).__name__}); the game is kept in {path}."
     note = None if how in ("saved", "reused") else f"The review is {how}."
     why = await view_replay_file(str(path), mouse=mouse, review=review)
     return why or note

@@ -165,3 +165,21 @@ def test_a_game_with_no_turn_of_play_offers_no_review(tmp_path):
         assert "Reviewing" not in term.text()
         term.send("\x11")
         assert term.wait_exit() == 0
+
+
+def test_a_review_that_fails_says_so_and_keeps_the_game(monkeypatch, tmp_path):
+    def lost(path, *, level, think, jobs, progress):
+        progress(0, 4)
+        raise RuntimeError("a search process ended abruptly")
+
+    monkeypatch.setattr(review_view, "review_file", lost)
+
+    async def main():
+        with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+            return await asyncio.wait_for(review_view.review_game(tmp_path / "game.sntr"), 20)
+
+    said = asyncio.run(main())
+    assert said == (
+        f"No review: it failed (a search process ended abruptly); the game is kept in "
+        f"{tmp_path / 'game.sntr'}."
+    )
