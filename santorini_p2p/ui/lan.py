@@ -47,7 +47,7 @@ class LanGames:
     """Host, join and watch network games from the console's start screen.
 
     ``choose`` and ``ask`` are the menu and the one-line question the questions are asked
-    with: the start screen's own (``ui/start.py``, which imports this module), a script's in
+    with: the start screen's own (``ui/start.py``, passed in by the command line), a script's in
     tests. The games returned own their sockets and close them when their ``run`` ends.
     """
 
