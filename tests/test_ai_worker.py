@@ -209,4 +209,3 @@ def _dies(pid: int, timeout: float) -> bool:
             return True
         time.sleep(0.01)
     return False
-
