@@ -1,27 +1,29 @@
 """Completion of action text, one step at a time, from the engine's list of legal actions.
 
-An action's text splits into steps before each ``>``, ``^`` and ``,`` (and a final ``D``):
-``b2>c3^d4`` is ``b2``, ``>c3``, ``^d4``. Given what has been typed, the completer offers the
-next step of every legal action that starts with it, so after ``b2>`` it offers only the
-squares that worker can step to. The same prefixes give the squares to highlight. A Hermes
-power turn that is one worker's step and build can also be typed that way (``b2>a1^a2``),
-and what the canonical text lists in ascending order (two placed workers, Demeter's builds,
-a Hermes power turn's squares, the offered gods) may be typed or clicked in any order.
+An action's text splits into steps before each ``>``, ``^``, ``~``, ``-`` and ``,`` (and a
+final ``D``): ``b2~c3>c3^d4-e5`` is ``b2``, ``~c3``, ``>c3``, ``^d4``, ``-e5``. Given what has
+been typed, the completer offers the next step of every legal action that starts with it, so
+after ``b2>`` it offers only the squares that worker can step to, and each step is labelled
+with its kind (:func:`step_kind`: a move, a build, a ferry, a block removed). The same prefixes
+give the squares to highlight. A Hermes power turn that is one worker's step and build can
+also be typed that way (``b2>a1^a2``), and what the canonical text lists in ascending order
+though its order means nothing (two placed workers, two or more builds the engine reads in any
+order, a Hermes power turn's squares, the offered gods) may be typed or clicked in any order.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import permutations
-from typing import Final
+from typing import Final, NamedTuple
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from santorini_p2p.engine import (
-    DOME,
     SQUARE_NAMES,
     Action,
     ChooseGods,
@@ -30,8 +32,11 @@ from santorini_p2p.engine import (
     Position,
     Turn,
     legal_actions,
+    limits,
+    parse_action,
     plain_form,
 )
+from santorini_p2p.errors import NotationError
 from santorini_p2p.ui.board_view import Marks
 
 __all__ = [
@@ -42,17 +47,33 @@ __all__ = [
     "marks_for",
     "next_steps",
     "squares_in",
+    "step_kind",
+    "step_kinds",
     "step_starts",
 ]
 
 _SQUARE: Final = re.compile(r"[a-e][1-5]")
 _INDEX: Final = {name: i for i, name in enumerate(SQUARE_NAMES)}
 _FILES: Final = frozenset("abcde")
+_MARKS: Final = frozenset(">^,~-")
+_PART: Final = re.compile(r"[\^-][^\^-]*")
+
+Spelling = tuple[str, str, str]
+"""One way to type a legal action: ``(lower case, as typed, canonical text)``."""
+
+
+class _Builds(NamedTuple):
+    """A legal turn whose builds may be typed in any order: its text cut around the builds."""
+
+    head: str
+    builds: tuple[str, ...]
+    tail: str
+    canonical: str
 
 
 @lru_cache(maxsize=16)
-def _spellings(p: Position) -> tuple[tuple[str, str, str], ...]:
-    """Every way to type a legal action: ``(lower case, as typed, canonical text)``.
+def _spellings(p: Position) -> tuple[Spelling, ...]:
+    """Every way to type a legal action, but for builds in another order (see ``_builds``).
 
     The canonical texts, and before them the plain spelling of each Hermes power turn that
     has one (``b2>a1^a2`` for ``Ha1,d4^a2``), so that a Hermes player can type a turn the
@@ -60,9 +81,9 @@ def _spellings(p: Position) -> tuple[tuple[str, str, str], ...]:
     the canonical text lists in ascending order though its order means nothing (see
     ``_reordered``), so that the first square or god typed or clicked may be any of them.
     """
-    plain: list[tuple[str, str, str]] = []
-    canonical: list[tuple[str, str, str]] = []
-    reordered: list[tuple[str, str, str]] = []
+    plain: list[Spelling] = []
+    canonical: list[Spelling] = []
+    reordered: list[Spelling] = []
     for a in legal_actions(p):
         text = str(a)
         canonical.append((text.lower(), text, text))
@@ -78,19 +99,123 @@ def _spellings(p: Position) -> tuple[tuple[str, str, str], ...]:
 def _reordered(a: Action) -> list[str]:
     """The texts of ``a`` with an unordered list in another order (SPEC.md 2.1, 2.2).
 
-    Two workers placed, a Hermes power turn's two squares, Demeter's two builds, the gods a
-    challenger offers: readers accept any order, writers list them ascending.
+    Two workers placed, a Hermes power turn's two squares, the gods a challenger offers:
+    readers accept any order, writers list them ascending. (Builds: ``_builds``.)
     """
     if isinstance(a, Place) and len(a.squares) == 2:
         return [str(Place(a.squares[::-1]))]
     if isinstance(a, ChooseGods):
         return [str(ChooseGods(g)) for g in permutations(a.gods)][1:]
-    if isinstance(a, Turn):
-        if a.both:
-            return [str(a._replace(path=a.path[::-1]))]
-        if len(a.builds) == 2 and a.builds[0] != a.builds[1] and not a.builds[0] & DOME:
-            return [str(a._replace(builds=a.builds[::-1]))]
+    if isinstance(a, Turn) and a.both:
+        return [str(a._replace(path=a.path[::-1]))]
     return []
+
+
+@lru_cache(maxsize=16)
+def _builds(p: Position) -> tuple[_Builds, ...]:
+    """The legal turns of ``p`` with two or more builds that may be typed in another order.
+
+    The engine reads a turn's builds in any order when exactly one legal turn has the same
+    worker, steps, removal and builds in all, and no build can end the game part-way
+    (``find_turn``, SPEC.md 2.1: Demeter, Hestia, Poseidon). A test checks each spelling
+    offered here against the engine's reading (``legal_form``).
+    """
+    if p.phase is not Phase.PLAY or limits(p).tower_seat >= 0:
+        return ()
+    groups: dict[tuple[object, ...], int] = {}
+    turns = [a for a in legal_actions(p) if isinstance(a, Turn)]
+    for t in turns:
+        if len(t.builds) >= 2:
+            key = (t.worker, t.path, t.before, t.after, tuple(sorted(t.builds)))
+            groups[key] = groups.get(key, 0) + 1
+    out: list[_Builds] = []
+    for t in turns:
+        if len(t.builds) < 2 or len(set(t.builds)) < 2:
+            continue
+        if groups[(t.worker, t.path, t.before, t.after, tuple(sorted(t.builds)))] != 1:
+            continue
+        text = str(t)
+        starts = step_starts(text)
+        pieces = [text[a:b] for a, b in zip([0, *starts], [*starts, len(text)], strict=True)]
+        first = len(pieces) - len(t.builds) - (1 if text[starts[-1]] == "-" else 0)
+        builds = tuple(pieces[first : first + len(t.builds)])
+        out.append(
+            _Builds("".join(pieces[:first]), builds, "".join(pieces[first + len(builds) :]), text)
+        )
+    return tuple(out)
+
+
+@lru_cache(maxsize=16)
+def _sorted(p: Position) -> tuple[list[str], tuple[tuple[int, Spelling], ...]]:
+    """``_spellings(p)`` sorted by their lower case (with their place in the engine's order).
+
+    A bisection finds the spellings that start with a prefix without reading them all.
+    """
+    ranked = sorted((s[0], i, s) for i, s in enumerate(_spellings(p)))
+    return [r[0] for r in ranked], tuple((i, s) for _, i, s in ranked)
+
+
+@lru_cache(maxsize=16)
+def _heads(p: Position) -> dict[str, list[_Builds]]:
+    """``_builds(p)`` by the lower case of what comes before their builds."""
+    out: dict[str, list[_Builds]] = {}
+    for b in _builds(p):
+        out.setdefault(b.head.lower(), []).append(b)
+    return out
+
+
+def _candidates(p: Position, typed: str) -> list[Spelling]:
+    """The spellings of legal actions that start with ``typed`` (lower case), engine's order.
+
+    Builds in another order than the canonical come after the rest.
+    """
+    keys, ranked = _sorted(p)
+    start = bisect_left(keys, typed)
+    found: list[tuple[int, Spelling]] = []
+    for k in range(start, len(keys)):
+        if not keys[k].startswith(typed):
+            break
+        found.append(ranked[k])
+    out = [s for _, s in sorted(found)]
+    heads = _heads(p)
+    if not heads:
+        return out
+    legal: set[str] | None = None
+    cut = [0, *step_starts(typed), len(typed)]
+    for end in dict.fromkeys(cut[1:]):
+        for b in heads.get(typed[:end], ()):
+            if legal is None:
+                legal = {s[0] for s in _spellings(p)}
+            out.extend(_orders(b, typed, legal))
+    return out
+
+
+def _orders(b: _Builds, typed: str, legal: set[str]) -> list[Spelling]:
+    """Spellings of ``b`` with its builds in another order that start with ``typed``.
+
+    One for each build that can come next after those typed (the rest follow in any order:
+    each order is either read as ``b`` or is a legal turn of its own, offered as such).
+    """
+    parts = _PART.findall(typed[len(b.head) :])
+    left = list(b.builds)
+    done: list[str] = []
+    for k, part in enumerate(parts):
+        lows = [x.lower() for x in left]
+        if part not in lows:
+            if left and k < len(parts) - 1:
+                return []
+            break
+        done.append(left.pop(lows.index(part)))
+    out: list[Spelling] = []
+    for nxt in dict.fromkeys(left) or [""]:
+        rest = list(left)
+        if nxt:
+            rest.remove(nxt)
+        text = b.head + "".join(done) + nxt + "".join(rest) + b.tail
+        low = text.lower()
+        if low.startswith(typed) and text != b.canonical and low not in legal:
+            out.append((low, text, b.canonical))
+    return out
 
 
 def step_starts(text: str) -> list[int]:
@@ -98,7 +223,7 @@ def step_starts(text: str) -> list[int]:
     return [
         i
         for i, ch in enumerate(text)
-        if i > 0 and (ch in ">^," or (ch == "D" and i == len(text) - 1))
+        if i > 0 and (ch in _MARKS or (ch == "D" and i == len(text) - 1))
     ]
 
 
@@ -136,7 +261,7 @@ def next_steps(p: Position, typed: str) -> list[str]:
     low = typed.lower()
     out: list[str] = []
     seen: set[str] = set()
-    for lower, text, _ in _spellings(p):
+    for lower, text, _ in _candidates(p, low):
         if lower.startswith(low) and len(text) > len(typed):
             step = text[: _step_end(text, len(typed))]
             if step not in seen:
@@ -150,7 +275,7 @@ def is_complete(p: Position, typed: str) -> str | None:
     low = _spelled_out(p, typed.strip()).lower()
     if not low:
         return None
-    for lower, _, text in _spellings(p):
+    for lower, _, text in _candidates(p, low):
         if lower == low:
             return text
     return None
@@ -159,7 +284,7 @@ def is_complete(p: Position, typed: str) -> str | None:
 def is_prefix(p: Position, typed: str) -> bool:
     """Return whether some legal action starts with ``typed`` (ignoring case)."""
     low = _spelled_out(p, typed).lower()
-    return any(lower.startswith(low) for lower, _, _ in _spellings(p))
+    return any(lower.startswith(low) for lower, _, _ in _candidates(p, low))
 
 
 def squares_in(text: str) -> list[int]:
@@ -183,6 +308,75 @@ def marks_for(p: Position, typed: str) -> Marks:
     return Marks(targets=frozenset(targets), chosen=frozenset(chosen))
 
 
+def step_kind(step: str) -> str:
+    """Return what the last step of ``step`` does, in words (``"move"``, ``"ferry"`` ...).
+
+    Read from the text alone (SPEC.md 2.1): ``>`` a move, ``^`` a build (before the first
+    move: a build first; on the square the worker stands on: under the worker; after another
+    build: a build again), ``~`` a ferry (the opponent worker there is forced across), ``-`` a
+    block removed, ``D`` a dome, ``,`` the second worker or god, ``H`` both workers moving.
+    """
+    starts = step_starts(step)
+    last = step[starts[-1] :] if starts else step
+    mark = last[:1]
+    before = step[: starts[-1]] if starts else ""
+    if not starts:
+        if mark == "H":
+            return "both workers"
+        if step.startswith("god"):
+            return "god"
+        return "worker" if _SQUARE.fullmatch(step.lower()) else ""
+    if mark == ">":
+        return "move"
+    if mark == "~":
+        return "ferry"
+    if mark == "-":
+        return "remove a block"
+    if mark == "D":
+        return "dome"
+    if mark == ",":
+        return "second worker" if squares_in(last) else "another god"
+    # a build: which one, from the steps before it
+    if ">" not in before and not before.startswith("H"):
+        return "build first"
+    if "^" in before[before.rfind(">") + 1 :]:
+        return "build again"
+    named = squares_in(before)
+    if named and squares_in(last) == named[-1:]:
+        return "build under itself"
+    return "build"
+
+
+_SIGN: Final = {
+    "move": ">",
+    "ferry": "~",
+    "remove a block": "-",
+    "dome": "D",
+    "worker": "",
+    "both workers": "H",
+}
+
+
+def step_kinds(p: Position, typed: str) -> list[str]:
+    """Return the kinds of the next steps from ``typed``, each with its mark (``"> move"``).
+
+    In the order they first come among the next steps; a whole action typed so far that can
+    also be played as it is adds ``"Enter plays"``.
+    """
+    out: list[str] = []
+    for step in next_steps(p, typed):
+        kind = step_kind(step)
+        if not kind:
+            continue
+        sign = _SIGN.get(kind, "^" if "build" in kind else ",")
+        label = f"{sign} {kind}" if sign else kind
+        if label not in out:
+            out.append(label)
+    if out and is_complete(p, typed) is not None:
+        out.append("Enter plays")
+    return out
+
+
 def _label(step: str) -> str:
     """How a step shows in the menu: its last step, with Atlas' ``D`` spelled out."""
     last = last_step(step)
@@ -190,18 +384,23 @@ def _label(step: str) -> str:
 
 
 def _meta(p: Position, step: str) -> str:
-    if is_complete(p, step) is None:
-        return ""
-    from santorini_p2p.engine import Turn, parse_action
-
-    action = parse_action(step)
-    return "wins" if isinstance(action, Turn) and action.is_win else ""
+    """The menu's note on ``step``: ``wins`` for a winning turn, else the kind of step."""
+    if is_complete(p, step) is not None:
+        try:
+            action = parse_action(step)
+        except NotationError:
+            action = None
+        if isinstance(action, Turn) and action.is_win:
+            return "wins"
+    kind = step_kind(step)
+    return "" if kind == "dome" else kind
 
 
 class ActionCompleter(Completer):
     """Offers the next step of every legal action for the position ``get_position`` returns.
 
-    Each completion replaces the whole input, so its case follows the canonical text.
+    Each completion replaces the whole input, so its case follows the canonical text; its
+    note names the kind of step (a move, a build, a ferry ...) or says that it wins.
     """
 
     def __init__(self, get_position: Callable[[], Position | None]) -> None:
