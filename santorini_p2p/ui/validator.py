@@ -46,8 +46,11 @@ def find_action(p: Position, text: str) -> str | None:
     return None if action is None else str(action)
 
 
-def _options(p: Position, base: str) -> str:
-    steps = [last_step(s).lstrip(">^,") for s in next_steps(p, base)]
+def _options(p: Position, base: str, lead: str = "") -> str:
+    """The next steps from ``base`` without their marks; those of the kind ``lead`` if any."""
+    lasts = [last_step(s) for s in next_steps(p, base)]
+    same = [s for s in lasts if lead and s.startswith(lead)]
+    steps = [s.lstrip(">^,~-") for s in (same or lasts)]
     shown = ", ".join(steps[:_LIST_LIMIT])
     if len(steps) > _LIST_LIMIT:
         shown += f" (and {len(steps) - _LIST_LIMIT} more)"
@@ -74,7 +77,7 @@ def check_input(p: Position, text: str) -> InputProblem | None:
     before = [i for i in starts if i <= good]
     base = text[: before[-1]] if before else ""
     lead = text[len(base) : len(base) + 1]
-    options = _options(p, base)
+    options = _options(p, base, lead if lead in "~-" else "")
     after = [i for i in starts if i > good]
     bad = text[len(base) : after[0] if after else len(text)]
     if not base:
@@ -84,6 +87,10 @@ def check_input(p: Position, text: str) -> InputProblem | None:
         message = f"the worker cannot move to {bad[1:]!r}; it can move to: {options}"
     elif lead == "^":
         message = f"no build on {bad[1:]!r} here; it can build on: {options}"
+    elif lead == "~":
+        message = f"no worker to ferry on {bad[1:]!r}; it can ferry: {options}"
+    elif lead == "-":
+        message = f"no block to remove on {bad[1:]!r}; it can remove one on: {options}"
     elif lead == "D":
         message = "a dome is not allowed here"
     else:

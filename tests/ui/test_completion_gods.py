@@ -147,3 +147,15 @@ def test_hints_name_each_kind_of_step():
     }
     assert menu["c3~d3"] == "ferry"
     assert menu["c3>c2"] == "move"
+
+
+def test_a_bad_ferry_or_removal_is_named_with_what_can_come_there():
+    charon = make("c3=A d3=B a1=A e5=B", gods="charon,-")
+    problem = check_input(charon, "c3~e5")
+    assert problem is not None
+    assert problem.message == "no worker to ferry on 'e5'; it can ferry: d3"
+    ares = make("a1=A d5=1 e5=A c3=B c1=B", gods="ares,-")
+    problem = check_input(ares, "a1>a2^a3-e4")
+    assert problem is not None
+    assert problem.index == 9
+    assert problem.message == "no block to remove on 'e4'; it can remove one on: d5"
