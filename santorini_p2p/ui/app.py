@@ -47,7 +47,19 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
-from santorini_p2p.engine import Phase, Position, Turn, find_god, outcome, parse_action
+from santorini_p2p.engine import (
+    Effect,
+    EffectKind,
+    Phase,
+    Position,
+    Turn,
+    apply_action,
+    describe_effect,
+    find_god,
+    outcome,
+    parse_action,
+    turn_effects,
+)
 from santorini_p2p.errors import SantoriniError
 from santorini_p2p.ui.board_view import (
     BOARD_HEIGHT,
@@ -69,6 +81,7 @@ from santorini_p2p.ui.completer import (
     marks_for,
     next_steps,
     squares_in,
+    step_kinds,
 )
 from santorini_p2p.ui.state import GameController, Pausable
 from santorini_p2p.ui.validator import ActionValidator, find_action
@@ -99,6 +112,9 @@ STYLE: Final = Style.from_dict(
         "target": "bg:#facc15 #000000 bold",
         "chosen": "bg:#7dd3fc #000000 bold",
         "last": "bg:#f97316 #000000 bold",
+        "effect": "bg:#a21caf #ffffff bold",
+        "msg.effect": "#d946ef",
+        "panel.now": "#d946ef bold",
         "board.rule": "#808080",
         "board.edge": "bold",
         "panel.tomove": "bold",
@@ -128,6 +144,15 @@ _NOTATION: Final = {
     "          (b2>c3^d4 on one level is taken too, and recorded in this form)",
     "minotaur": "b2>c3^d4 onto an opponent's worker pushes it on",
     "prometheus": "b2^c2>b3^c2 builds before moving (then no moving up)",
+    "ares": "b2>c3^b3-e5 then removes the block on e5 next to the unmoved worker (d4)",
+    "bia": "b2>c3^d4 as usual; a worker it removes is not typed",
+    "charon": "b2~c3>c3^d4 ferries the worker on c3 across b2 (to a1), then moves",
+    "hestia": "b2>c3^b3^c4 builds twice, the second not on the edge (any order)",
+    "medusa": "b2>c3^d4 as usual; the workers it removes are not typed",
+    "poseidon": "b2>c3^b3^e5^e5 builds up to three more times with the worker that "
+    "did not move (d4; any order)",
+    "triton": "a2>a1>b1>c2^c3 moves again after each step onto the edge",
+    "zeus": "b2>c3^c3 builds under the worker that moved",
 }
 
 _KEYS_HELP: Final = (
@@ -150,7 +175,10 @@ _NOTES_HELP: Final = (
     "level 3 wins and has no build. Setup: god NAME, place b2,d4, start N.",
     "Board: the digit is the level, X a dome, A B C the workers; [ ] is where the input can "
     "go next, ( ) the squares it has named.",
-    "The last move: . where a worker left, * where one arrived, + a build.",
+    "The last move: . where a worker left, * where one arrived, + a build; what a god's "
+    "power did: ~ a worker forced there, x a worker removed, - a block taken away.",
+    "The panel's now: lines say what the gods' powers impose on the turn to play (a worker "
+    "that may not move, squares where no one may build or win, towers that win).",
 )
 
 PANEL_MESSAGES: Final = 6
@@ -277,6 +305,9 @@ class GameScreen:
         # included): marked on the board on every turn, yours too.
         self._seen = (len(controller.actions), controller.position)
         self._last: tuple[tuple[int, str], ...] = ()
+        # What powers did to the others, worded: (messages before it, action count, text).
+        self._effects: list[tuple[int, int, str]] = []
+        self._heard = len(controller.messages)
         self._unlisten = controller.listen(self._changed)
 
     # -- state the layout reads ---------------------------------------------------------------
@@ -288,13 +319,46 @@ class GameScreen:
     def _changed(self) -> None:
         c = self.controller
         count, before = self._seen
+        heard, self._heard = self._heard, len(c.messages)
         if len(c.actions) != count or c.position is not before:
-            if len(c.actions) == count + 1:
-                self._last = last_move_marks(before, c.position)
+            if len(c.actions) > count:
+                self._last = self._follow(before, count, heard)
             elif len(c.actions) < count:
                 self._last = ()  # taken back
+            self._effects = [e for e in self._effects if e[1] <= len(c.actions)]
             self._seen = (len(c.actions), c.position)
         self.app.invalidate()
+
+    def _follow(self, before: Position, count: int, heard: int) -> tuple[tuple[int, str], ...]:
+        """Word and mark what the actions after the first ``count`` did beyond their own text.
+
+        The position is followed from ``before`` through each new action (the engine's
+        ``turn_effects``): forced, removed and out workers and blocks taken away are said in
+        the messages, after the first message that came with them, and the last action's
+        are marked on the board.
+        """
+        c = self.controller
+        p = before
+        effects: tuple[Effect, ...] = ()
+        try:
+            for n, action in enumerate(c.actions[count:], start=count + 1):
+                q = apply_action(p, action)
+                effects = turn_effects(p, action, q) if isinstance(action, Turn) else ()
+                god = p.gods[p.to_move] if p.to_move < len(p.gods) else ""
+                for e in effects:
+                    text = describe_effect(p, e)
+                    if god and god != "?" and e.kind is not EffectKind.OUT:
+                        text = f"{god}: {text}"
+                    self._effects.append((min(heard + 1, len(c.messages)), n, text))
+                p = q
+        except SantoriniError:
+            return last_move_marks(before, c.position)
+        if p != c.position:
+            return last_move_marks(before, c.position)
+        last = before if len(c.actions) == count + 1 else None
+        if last is None:
+            return last_move_marks(before, c.position)
+        return last_move_marks(last, c.position, effects)
 
     def _prompt(self) -> StyleAndTextTuples:
         c = self.controller
@@ -387,20 +451,33 @@ class GameScreen:
         height = self._panel_height()
         return list(render_panel(c.position, c.seats(), c.actions, width, height))
 
-    def _messages(self) -> StyleAndTextTuples:
+    def _lines(self) -> list[tuple[str, str]]:
+        """The messages, with what the powers did after the message of each turn."""
         messages = self.controller.messages
-        out: StyleAndTextTuples = []
+        notes = sorted(self._effects, key=lambda e: e[0])
+        out: list[tuple[str, str]] = []
+        k = 0
         for i, m in enumerate(messages):
-            style = f"class:msg.{m.kind.value}"
-            if i == len(messages) - 1:
+            while k < len(notes) and notes[k][0] <= i:
+                out.append(("class:msg.effect", "   " + notes[k][2]))
+                k += 1
+            out.append((f"class:msg.{m.kind.value}", " " + m.text))
+        out.extend(("class:msg.effect", "   " + n[2]) for n in notes[k:])
+        return out
+
+    def _messages(self) -> StyleAndTextTuples:
+        lines = self._lines()
+        out: StyleAndTextTuples = []
+        for i, (style, text) in enumerate(lines):
+            if i == len(lines) - 1:
                 style += " class:msg.last"
-            out.append((style, " " + m.text + "\n"))
+            out.append((style, text + "\n"))
         if self.error:
             out.append(("class:msg.error", " " + self.error + "\n"))
         return out
 
     def _message_cursor(self) -> Point:
-        return Point(0, max(0, len(self.controller.messages) + (1 if self.error else 0) - 1))
+        return Point(0, max(0, len(self._lines()) + (1 if self.error else 0) - 1))
 
     def _help_cursor(self) -> Point:
         last = self._help().count("\n")
@@ -431,16 +508,28 @@ class GameScreen:
         if p.phase is Phase.GODS:
             return [("class:hint", " Choose: Tab shows the choices, Enter takes one.")]
         # The long form where it fits, else a short one: a cut hint says nothing whole.
+        forms: tuple[str, ...]
         if p.phase is Phase.PLACE:
             forms = (
                 " Place your workers: two squares (like b2,d4); Tab completes.",
                 " Place two workers (like b2,d4); Tab completes.",
             )
         else:
-            forms = (
-                " Your turn: worker, move, build (like b2>c3^d4). Tab completes, Enter plays.",
-                " Your turn (like b2>c3^d4): Tab completes, Enter plays.",
-            )
+            typed = self.input.buffer.text.strip()
+            kinds = step_kinds(p, typed) if typed else []
+            if kinds:
+                # What can come next, by kind: "> move, ~ ferry" (the engine's own turns).
+                listed = ", ".join(kinds)
+                forms = (
+                    f" Next: {listed}. Tab completes.",
+                    f" Next: {listed}.",
+                    " Next: " + ", ".join(k.split(" ")[0] for k in kinds),
+                )
+            else:
+                forms = (
+                    " Your turn: worker, move, build (like b2>c3^d4). Tab completes, Enter plays.",
+                    " Your turn (like b2>c3^d4): Tab completes, Enter plays.",
+                )
         width = get_app().output.get_size().columns
         return [("class:hint", next((f for f in forms if len(f) <= width), forms[-1]))]
 

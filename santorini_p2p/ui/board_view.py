@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
@@ -9,15 +10,29 @@ from typing import Final, TypeAlias
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent
 
-from santorini_p2p.engine import Action, Phase, Position, Square, outcome
+from santorini_p2p.engine import (
+    Action,
+    Effect,
+    EffectKind,
+    Phase,
+    Position,
+    Square,
+    describe_effect,
+    outcome,
+    standing_effects,
+)
 from santorini_p2p.net.game import SeatInfo
 
 __all__ = [
     "BOARD_HEIGHT",
     "BOARD_WIDTH",
+    "EFFECT_SIGNS",
     "LAST_BUILD",
+    "LAST_FORCED",
     "LAST_FROM",
+    "LAST_REMOVED",
     "LAST_TO",
+    "LAST_UNBUILT",
     "NO_MARKS",
     "ClickFactory",
     "Fragments",
@@ -29,6 +44,7 @@ __all__ = [
     "render_board",
     "render_panel",
     "render_text",
+    "standing_lines",
     "winner_text",
 ]
 
@@ -100,8 +116,10 @@ class Marks:
     ``targets`` are where the input can go next, ``chosen`` the squares it has already named
     (the selected worker, its steps, its builds). ``last`` marks what the last action changed,
     a sign per square shown left of the worker's place: ``LAST_FROM`` a worker left it,
-    ``LAST_TO`` a worker arrived (moved, pushed or swapped by a god), ``LAST_BUILD`` a block or
-    dome was built on it; a worker's square it left and then built on shows ``.+``.
+    ``LAST_TO`` a worker arrived, ``LAST_BUILD`` a block or dome was built on it; a worker's
+    square it left and then built on shows ``.+``. What a power did to the others (see
+    :func:`last_move_marks`) has signs of its own: ``LAST_FORCED`` a worker forced there,
+    ``LAST_REMOVED`` a worker removed, ``LAST_UNBUILT`` a block taken away.
     """
 
     targets: frozenset[Square] = frozenset()
@@ -112,20 +130,42 @@ class Marks:
 LAST_FROM: Final = "."
 LAST_TO: Final = "*"
 LAST_BUILD: Final = "+"
+LAST_FORCED: Final = "~"
+LAST_REMOVED: Final = "x"
+LAST_UNBUILT: Final = "-"
+EFFECT_SIGNS: Final = frozenset((LAST_FORCED, LAST_REMOVED, LAST_UNBUILT))
+"""The signs of what a power did to the others, drawn in the ``effect`` style."""
 
 
-def last_move_marks(before: Position, after: Position) -> tuple[tuple[Square, str], ...]:
-    """The squares the last action changed from ``before`` to ``after``, each with its sign."""
-    out = []
+def last_move_marks(
+    before: Position, after: Position, effects: Sequence[Effect] = ()
+) -> tuple[tuple[Square, str], ...]:
+    """The squares the last action changed from ``before`` to ``after``, each with its sign.
+
+    ``effects`` (``turn_effects`` of the action) name what a power did to the other sides'
+    workers and the blocks: a worker forced onto a square shows ``~``, a removed one ``x``
+    (``x+`` where a block was built on it), a block taken away ``-``.
+    """
+    signs: dict[Square, str] = {}
     for s in range(25):
         if after.worker_side(s) >= 0 and before.worker_side(s) != after.worker_side(s):
-            out.append((s, LAST_TO))
+            signs[s] = LAST_TO
             continue
         left = before.worker_side(s) >= 0 and after.worker_side(s) < 0
         built = before.level(s) != after.level(s) or before.has_dome(s) != after.has_dome(s)
         if left or built:
-            out.append((s, (LAST_FROM if left else "") + (LAST_BUILD if built else "")))
-    return tuple(out)
+            signs[s] = (LAST_FROM if left else "") + (LAST_BUILD if built else "")
+    for e in effects:
+        if e.kind is EffectKind.FORCED:
+            signs[e.squares[1]] = LAST_FORCED + signs.get(e.squares[1], "")[1:]
+        elif e.kind in (EffectKind.REMOVED, EffectKind.OUT):
+            for s in e.squares:
+                built = after.level(s) > before.level(s) or after.has_dome(s) > before.has_dome(s)
+                signs[s] = LAST_REMOVED + (LAST_BUILD if built else "")
+        elif e.kind is EffectKind.UNBUILT:
+            s = e.squares[0]
+            signs[s] = signs.get(s, "").replace(LAST_BUILD, "") + LAST_UNBUILT
+    return tuple(sorted(signs.items()))
 
 
 NO_MARKS: Final = Marks()
@@ -156,7 +196,8 @@ def _square_fragments(p: Position, s: Square, marks: Marks) -> Fragments:
     digit = str(level) if level else " "
     base = f"class:level{level}{extra}"
     sign = next((mark for square, mark in marks.last if square == s), "")
-    gap: tuple[str, str] = (f"{base} class:last", sign[0]) if sign else (base, " ")
+    last = f"{base} class:last" + (" class:effect" if sign[:1] in EFFECT_SIGNS else "")
+    gap: tuple[str, str] = (last, sign[0]) if sign else (base, " ")
     if p.has_dome(s):
         return [(base, left + digit), gap, (f"class:dome{extra}", "X"), (base, right)]
     side = p.worker_side(s)
@@ -169,7 +210,8 @@ def _square_fragments(p: Position, s: Square, marks: Marks) -> Fragments:
             (base, right),
         ]
     if len(sign) > 1:
-        return [(base, left + digit), gap, (f"{base} class:last", sign[1]), (base, right)]
+        second = f"{base} class:last" + (" class:effect" if sign[1] in EFFECT_SIGNS else "")
+        return [(base, left + digit), gap, (second, sign[1]), (base, right)]
     return [(base, left + digit), gap, (base, " " + right)]
 
 
@@ -229,6 +271,28 @@ def _fit(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(0, width - 1)] + "~"
 
 
+_MIN_TURN_ROWS: Final = 2
+"""Rows the panel keeps for the turn list before it gives a god's power a further line."""
+
+
+def _cut(text: str, width: int, rows: int, indent: str) -> list[str]:
+    """``text`` wrapped between words to ``width`` on at most ``rows`` lines (``~``: cut)."""
+    lines = textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent + "  ")
+    if len(lines) <= rows:
+        return lines
+    lines = lines[:rows]
+    last = lines[-1]
+    while len(last) > width - 2 and " " in last.strip():
+        last = last[: last.rstrip().rfind(" ")]
+    lines[-1] = last.rstrip() + " ~"
+    return lines
+
+
+def standing_lines(p: Position) -> list[str]:
+    """What the powers impose on the turn to play, a line each (``standing_effects``)."""
+    return [describe_effect(p, e) for e in standing_effects(p)]
+
+
 def render_panel(
     p: Position,
     seats: Sequence[SeatInfo],
@@ -238,14 +302,22 @@ def render_panel(
 ) -> Fragments:
     """Return the side panel: each seat (letter, name, clock, god and power) then the turn list.
 
-    The seat to move is marked ``>``. The panel is ``width`` columns and at most ``height``
-    rows; the turn list keeps its latest entries when it does not fit.
+    The seat to move is marked ``>``; below the seats, ``now:`` lines say what the powers
+    impose on its turn (a frozen worker, Hera's perimeter, Chronus's towers ...). A god's
+    power is wrapped between words on as many lines as leave the turn list two rows, and
+    cut with ``~`` beyond (the help has it whole). The panel is ``width`` columns and at most
+    ``height`` rows; the turn list keeps its latest entries when it does not fit.
     """
     from santorini_p2p.engine import find_god
 
     out: Fragments = []
     rows = 0
     over = p.phase is Phase.OVER
+    now = standing_lines(p) if p.phase is Phase.PLAY else []
+    extra = p.phase is Phase.GODS and bool(p.pool or p.offer)
+    now_rows = sum(len(_cut("now: " + line, width, 2, "  ")) for line in now)
+    spare = height - 2 * len(seats) - now_rows - extra - 1 - _MIN_TURN_ROWS
+    power_rows = 1 + max(0, spare) // max(1, len(seats))
     for view in seats:
         seat = view.seat
         gone = bool(p.eliminated >> seat & 1) if p.players == 3 else False
@@ -266,12 +338,12 @@ def render_panel(
         out.append(("class:panel.clock", " " + clock + "\n"))
         god = p.gods[seat] if seat < len(p.gods) else ""
         if god in ("", "?"):
-            line = "    no god" if god == "" else "    god not chosen yet"
+            lines = ["    no god" if god == "" else "    god not chosen yet"]
         else:
-            line = f"    {god}: {find_god(god).power}"
-        out.append(("class:panel.god", _fit(line, width) + "\n"))
-        rows += 2
-    if p.phase is Phase.GODS and (p.pool or p.offer):
+            lines = _cut(f"{god}: {find_god(god).power}", width, power_rows, "    ")
+        out.extend(("class:panel.god", line + "\n") for line in lines)
+        rows += 1 + len(lines)
+    if extra:
         out.append(
             (
                 "class:panel.god",
@@ -279,6 +351,10 @@ def render_panel(
             )
         )
         rows += 1
+    for line in now:
+        for part in _cut("now: " + line, width, 2, "  "):
+            out.append(("class:panel.now", part + "\n"))
+            rows += 1
     out.append(("class:panel.heading", "Turns" + "\n"))
     rows += 1
     lines = _turn_lines(actions, width)

@@ -353,6 +353,7 @@ _SIGN: Final = {
     "remove a block": "-",
     "dome": "D",
     "worker": "",
+    "god": "",
     "both workers": "H",
 }
 

@@ -85,7 +85,7 @@ def test_panel_lists_seats_gods_clocks_and_turns():
     text = fragments_text(render_panel(p, seats, actions, 44, 7))
     assert text == (
         "  A seat 1 Alice                        5:00\n"
-        "    apollo: Your worker may move into an op~\n"
+        "    apollo: Your worker may move into an ~\n"
         "> B seat 2 Computer ab12-cd34     0:02 +1:01\n"
         "    pan: You also win if your worker moves ~\n"
         "Turns\n"
