@@ -102,7 +102,7 @@ STANDING_CASES = [
     (
         "013X0A0/1001B0/101A23/01000/10B110 1 charon,aphrodite -",
         EffectKind.BOUND,
-        "worker on c3, d5, if moved, must end next to B's workers",
+        "workers on c3, d5, if moved, must end next to B's workers",
     ),
     (
         "0000B1/01001/0000B2/001A10/00010A 1 eros,hypnus -",

@@ -162,7 +162,11 @@ def describe_effect(p: Position, e: Effect) -> str:
         n = len(e.squares)
         return f"worker{'s' if n > 1 else ''} on {_names(e.squares)} may not move"
     if e.kind is EffectKind.BOUND:
-        return f"worker on {_names(e.squares)}, if moved, must end next to {who}'s workers"
+        n = len(e.squares)
+        return (
+            f"worker{'s' if n > 1 else ''} on {_names(e.squares)}, if moved, must end next to "
+            f"{who}'s workers"
+        )
     if e.kind is EffectKind.NO_BUILD:
         return f"no build next to the opponent's workers ({_names(e.squares)})"
     if e.kind is EffectKind.NO_WIN:
