@@ -29,8 +29,8 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, VSplit, Window
 
-from santorini_p2p.engine import Phase, Position
-from santorini_p2p.errors import ReplayError, WireError
+from santorini_p2p.engine import Phase, Position, find_turn, turn_effects
+from santorini_p2p.errors import ReplayError, SantoriniError, WireError
 from santorini_p2p.net.game import SeatInfo
 from santorini_p2p.replay.review import Review, load_review, review_path
 from santorini_p2p.ui.app import STYLE
@@ -38,8 +38,10 @@ from santorini_p2p.ui.board_view import (
     BOARD_HEIGHT,
     BOARD_WIDTH,
     Marks,
+    last_move_marks,
     render_board,
     render_panel,
+    standing_lines,
 )
 from santorini_p2p.ui.completer import squares_in
 
@@ -48,6 +50,7 @@ __all__ = [
     "ReplaySteps",
     "Step",
     "TurnNote",
+    "board_marks",
     "load_replay",
     "show_replay",
     "view_replay",
@@ -280,16 +283,12 @@ async def view_replay(model: ReplaySteps, *, mouse: bool = False) -> None:
         ]
 
     def board() -> StyleAndTextTuples:
-        step = model.current
-        last = frozenset(squares_in(step.text)) if step.text[:1] in "Habcde" else frozenset()
-        best = model.best_here
-        targets = frozenset(squares_in(best)) if best is not None else frozenset()
-        return render_board(step.position, Marks(targets=targets, chosen=last - targets))
+        return render_board(model.current.position, board_marks(model))
 
     def panel() -> StyleAndTextTuples:
         p = model.current.position
         width = max(20, get_app().output.get_size().columns - BOARD_WIDTH - 1)
-        return list(render_panel(p, _seat_views(model, p), (), width, 2 * p.players + 1))
+        return list(render_panel(p, _seat_views(model, p), (), width, _panel_rows(model)))
 
     def turns() -> StyleAndTextTuples:
         out: StyleAndTextTuples = []
@@ -372,8 +371,36 @@ async def view_replay(model: ReplaySteps, *, mouse: bool = False) -> None:
 
 
 def _panel_rows(model: ReplaySteps) -> int:
-    """Rows the seat panel takes: two a seat and the heading."""
-    return 2 * model.current.position.players + 1
+    """Rows the seat panel takes: two a seat, what the powers impose (up to two rows each)."""
+    p = model.current.position
+    now = standing_lines(p) if p.phase is Phase.PLAY else []
+    return 2 * p.players + 1 + 2 * len(now)
+
+
+def board_marks(model: ReplaySteps) -> Marks:
+    """The board's marks for the step shown: the turn's squares and what it changed.
+
+    The squares its text names are ``chosen``; the signs of what it changed (a worker left,
+    arrived, a build, and what a power did to the others: forced, removed, a block taken
+    away) are ``last``; the review's best turn here, when there is one, is ``targets``.
+    """
+    step = model.current
+    turn = step.text[:1] in "Habcde"
+    named = frozenset(squares_in(step.text)) if turn else frozenset()
+    best = model.best_here
+    targets = frozenset(squares_in(best)) if best is not None else frozenset()
+    last: tuple[tuple[int, str], ...] = ()
+    if turn and model.index > 0:
+        before = model.steps[model.index - 1].position
+        if before.phase is Phase.PLAY:
+            try:
+                t = find_turn(before, step.text)
+                last = last_move_marks(
+                    before, step.position, turn_effects(before, t, step.position)
+                )
+            except SantoriniError:
+                last = ()
+    return Marks(targets=targets, chosen=named - targets, last=last)
 
 
 async def view_replay_file(

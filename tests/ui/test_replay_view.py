@@ -91,3 +91,26 @@ def test_replay_show_reports_a_missing_file(capsys, tmp_path):
 
 def test_frames_of_the_test_replay_are_real():
     assert len(list(iter_frames(replay_file()))) == len(game())
+
+
+def test_a_powers_effect_is_marked_on_the_replay_board():
+    from santorini_p2p.engine import apply, find_turn, parse_position
+    from santorini_p2p.ui.board_view import fragments_text, render_board
+    from santorini_p2p.ui.replay_view import ReplaySteps, Step, board_marks
+
+    # Charon ferries the worker on d4 to b2, then moves to b3 and builds on a2.
+    p = parse_position("013X0A0/1001B0/101A23/01000/10B110 1 charon,aphrodite -")
+    q = apply(p, find_turn(p, "c3~d4>b3^a2"))
+    model = ReplaySteps([Step(p, "", 0), Step(q, "c3~d4>b3^a2", 1)])
+    model.forward()
+    marks = board_marks(model)
+    signs = dict(marks.last)
+    assert signs[6] == "~"  # b2: the ferried worker
+    assert signs[12] == "."  # c3: Charon's worker left
+    assert signs[11] == "*"  # b3: and arrived
+    assert signs[18] == "."  # d4: where the ferried worker was
+    assert signs[5] == "+"  # a2: the build
+    rows = fragments_text(render_board(q, marks)).split("\n")
+    assert "~B" in rows[8]  # rank 2 row shows the forced worker's sign
+    model.back()
+    assert board_marks(model).last == ()
