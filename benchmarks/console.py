@@ -2,7 +2,8 @@
 """Console latency: time from a keystroke to the end of the redraw it causes, on a full board.
 
 Run by hand (`python benchmarks/console.py`); prints the median and the worst time of typing
-turns letter by letter into the real game screen (80x24, VT100 output to memory), also while
+turns letter by letter into the real game screen (80x24, VT100 output to memory), with the
+simple gods and with advanced ones (whose panel says what their powers impose), also while
 the computer opponent searches: in its own process, as the console runs it, and for
 comparison in a thread of this process. Target: well under 50 ms a keystroke.
 """
@@ -111,14 +112,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--keys", type=int, default=200, help="keystrokes to time")
     args = parser.parse_args()
+    # (gods, search beside, actions played first): Poseidon early, while its unmoved worker
+    # can still build three times (thousands of legal turns).
     runs = (
-        (("", ""), ""),
-        (("hermes", "prometheus"), ""),
-        (("", ""), "process"),
-        (("", ""), "thread"),
+        (("", ""), "", 30),
+        (("hermes", "prometheus"), "", 30),
+        (("poseidon", "limus"), "", 6),
+        (("charon", "hypnus"), "", 30),
+        (("triton", "aphrodite"), "", 30),
+        (("ares", "chronus"), "", 30),
+        (("", ""), "process", 30),
+        (("", ""), "thread", 30),
     )
-    for gods, busy in runs:
-        game = _full_game(gods, 30, 3)
+    for gods, busy, plies in runs:
+        game = _full_game(gods, plies, 3)
         times = sorted(asyncio.run(_measure(game, args.keys, busy)))
         ms = [t * 1000 for t in times]
         name = ",".join(g or "-" for g in gods) + (f" +search ({busy})" if busy else "")
