@@ -69,6 +69,8 @@ class _Builds(NamedTuple):
     builds: tuple[str, ...]
     tail: str
     canonical: str
+    lows: tuple[str, ...]
+    """``builds`` in lower case."""
 
 
 @lru_cache(maxsize=16)
@@ -139,9 +141,9 @@ def _builds(p: Position) -> tuple[_Builds, ...]:
         pieces = [text[a:b] for a, b in zip([0, *starts], [*starts, len(text)], strict=True)]
         first = len(pieces) - len(t.builds) - (1 if text[starts[-1]] == "-" else 0)
         builds = tuple(pieces[first : first + len(t.builds)])
-        out.append(
-            _Builds("".join(pieces[:first]), builds, "".join(pieces[first + len(builds) :]), text)
-        )
+        tail = "".join(pieces[first + len(builds) :])
+        lows = tuple(x.lower() for x in builds)
+        out.append(_Builds("".join(pieces[:first]), builds, tail, text, lows))
     return tuple(out)
 
 
@@ -156,11 +158,17 @@ def _sorted(p: Position) -> tuple[list[str], tuple[tuple[int, Spelling], ...]]:
 
 
 @lru_cache(maxsize=16)
-def _heads(p: Position) -> dict[str, list[_Builds]]:
-    """``_builds(p)`` by the lower case of what comes before their builds."""
-    out: dict[str, list[_Builds]] = {}
+def _heads(p: Position) -> dict[str, tuple[list[_Builds], dict[str, list[_Builds]]]]:
+    """``_builds(p)`` by the lower case of what comes before their builds.
+
+    For each such head: all of them, and those that have each build (lower case).
+    """
+    out: dict[str, tuple[list[_Builds], dict[str, list[_Builds]]]] = {}
     for b in _builds(p):
-        out.setdefault(b.head.lower(), []).append(b)
+        every, by_build = out.setdefault(b.head.lower(), ([], {}))
+        every.append(b)
+        for low in dict.fromkeys(b.lows):
+            by_build.setdefault(low, []).append(b)
     return out
 
 
@@ -180,38 +188,53 @@ def _candidates(p: Position, typed: str) -> list[Spelling]:
     heads = _heads(p)
     if not heads:
         return out
-    legal: set[str] | None = None
     cut = [0, *step_starts(typed), len(typed)]
     for end in dict.fromkeys(cut[1:]):
-        for b in heads.get(typed[:end], ()):
-            if legal is None:
-                legal = {s[0] for s in _spellings(p)}
-            out.extend(_orders(b, typed, legal))
+        here = heads.get(typed[:end])
+        if here is None:
+            continue
+        parts = _PART.findall(typed[end:])
+        every, by_build = here
+        # A whole build typed first narrows the turns to those with it.
+        whole = parts and (len(parts) > 1 or _SQUARE.search(parts[0]) is not None)
+        legal = _lowered(p)
+        for b in by_build.get(parts[0], []) if whole else every:
+            out.extend(_orders(b, parts, typed, legal))
     return out
 
 
-def _orders(b: _Builds, typed: str, legal: set[str]) -> list[Spelling]:
+@lru_cache(maxsize=16)
+def _lowered(p: Position) -> frozenset[str]:
+    """The lower case of every spelling in ``_spellings(p)``."""
+    return frozenset(s[0] for s in _spellings(p))
+
+
+def _orders(b: _Builds, parts: list[str], typed: str, legal: frozenset[str]) -> list[Spelling]:
     """Spellings of ``b`` with its builds in another order that start with ``typed``.
 
-    One for each build that can come next after those typed (the rest follow in any order:
-    each order is either read as ``b`` or is a legal turn of its own, offered as such).
+    ``parts`` are the steps typed after ``b.head``. One spelling for each build that can
+    come next after those typed (the rest follow in any order: each order is either read as
+    ``b`` or is a legal turn of its own, offered as such).
     """
-    parts = _PART.findall(typed[len(b.head) :])
-    left = list(b.builds)
-    done: list[str] = []
+    left = list(b.lows)
+    done: list[int] = []
     for k, part in enumerate(parts):
-        lows = [x.lower() for x in left]
-        if part not in lows:
+        if part not in left:
             if left and k < len(parts) - 1:
                 return []
             break
-        done.append(left.pop(lows.index(part)))
+        i = left.index(part)
+        left[i] = ""
+        done.append(i)
+    rest = [i for i, x in enumerate(left) if x]
     out: list[Spelling] = []
-    for nxt in dict.fromkeys(left) or [""]:
-        rest = list(left)
+    typed_done = "".join(b.builds[i] for i in done)
+    for nxt in dict.fromkeys(b.lows[i] for i in rest) or [""]:
+        after = [b.builds[i] for i in rest]
         if nxt:
-            rest.remove(nxt)
-        text = b.head + "".join(done) + nxt + "".join(rest) + b.tail
+            after.pop([b.lows[i] for i in rest].index(nxt))
+            after.insert(0, b.builds[b.lows.index(nxt)])
+        text = b.head + typed_done + "".join(after) + b.tail
         low = text.lower()
         if low.startswith(typed) and text != b.canonical and low not in legal:
             out.append((low, text, b.canonical))

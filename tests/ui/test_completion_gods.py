@@ -34,10 +34,11 @@ from santorini_p2p.ui.validator import check_input
 from tests.positions import make
 
 ADVANCED_NAMES = [g.name for g in ADVANCED]
+OTHER_FORMS = ["hermes", "prometheus", "demeter", "atlas", "artemis"]
 PARTNERS = ["apollo", "minotaur", "pan", "athena", "hermes", "artemis"]
 TURN_CAP = 500
 READ_CHECKS = 15
-ORDER_SAMPLE = 12
+ORDER_SAMPLE = 8
 
 
 def positions(god: str, seed: int, count: int):
@@ -47,7 +48,7 @@ def positions(god: str, seed: int, count: int):
     tries = 0
     while len(found) < count and tries < 60:
         tries += 1
-        other = rng.choice(PARTNERS)
+        other = rng.choice([g for g in PARTNERS if g != god])
         p = new_game(2, "random", drawn=(god, other))
         while p.phase is Phase.PLACE:
             p = apply_action(p, rng.choice(legal_actions(p)))
@@ -94,10 +95,11 @@ def walk(p):
     return reached
 
 
-@pytest.mark.parametrize("god", ADVANCED_NAMES)
+@pytest.mark.parametrize("god", ADVANCED_NAMES + OTHER_FORMS)
 def test_completing_step_by_step_reaches_exactly_the_legal_turns(god):
     checked = 0
-    for p in positions(god, 1, 3):
+    # Poseidon has thousands of turns a position: two of its positions are enough.
+    for p in positions(god, 1, 2 if god == "poseidon" else 3):
         reached = walk(p)
         assert set(reached) == {str(t) for t in legal_turns(p)}, god
         checked += 1
