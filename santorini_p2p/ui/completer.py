@@ -17,13 +17,13 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from itertools import permutations
 from typing import Final, NamedTuple
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from santorini_p2p.engine import (
+    ALL_GOD_NAMES,
     SQUARE_NAMES,
     Action,
     ChooseGods,
@@ -101,13 +101,11 @@ def _spellings(p: Position) -> tuple[Spelling, ...]:
 def _reordered(a: Action) -> list[str]:
     """The texts of ``a`` with an unordered list in another order (SPEC.md 2.1, 2.2).
 
-    Two workers placed, a Hermes power turn's two squares, the gods a challenger offers:
-    readers accept any order, writers list them ascending. (Builds: ``_builds``.)
+    Two workers placed, a Hermes power turn's two squares: readers accept any order, writers
+    list them ascending. (Builds: ``_builds``; the gods a challenger offers: ``_offers``.)
     """
     if isinstance(a, Place) and len(a.squares) == 2:
         return [str(Place(a.squares[::-1]))]
-    if isinstance(a, ChooseGods):
-        return [str(ChooseGods(g)) for g in permutations(a.gods)][1:]
     if isinstance(a, Turn) and a.both:
         return [str(a._replace(path=a.path[::-1]))]
     return []
@@ -185,6 +183,8 @@ def _candidates(p: Position, typed: str) -> list[Spelling]:
             break
         found.append(ranked[k])
     out = [s for _, s in sorted(found)]
+    if p.phase is Phase.GODS and typed.startswith(_OFFER):
+        out.extend(_offer_orders(p, typed))
     heads = _heads(p)
     if not heads:
         return out
@@ -200,6 +200,57 @@ def _candidates(p: Position, typed: str) -> list[Spelling]:
         legal = _lowered(p)
         for b in by_build.get(parts[0], []) if whole else every:
             out.extend(_orders(b, parts, typed, legal))
+    return out
+
+
+_OFFER: Final = "gods "
+
+
+@lru_cache(maxsize=16)
+def _offers(p: Position) -> dict[frozenset[str], str]:
+    """The gods the challenger may offer, as sets, with the canonical text of each offer."""
+    return {frozenset(a.gods): str(a) for a in legal_actions(p) if isinstance(a, ChooseGods)}
+
+
+@lru_cache(maxsize=16)
+def _offers_by_god(p: Position) -> dict[str, list[frozenset[str]]]:
+    """``_offers(p)`` by each god they hold."""
+    out: dict[str, list[frozenset[str]]] = {}
+    for gods in _offers(p):
+        for g in gods:
+            out.setdefault(g, []).append(gods)
+    return out
+
+
+def _offer_orders(p: Position, typed: str) -> list[Spelling]:
+    """Spellings of the offers that start with ``typed`` with their gods in another order.
+
+    One for each god that can come next after those typed (the rest in god order), so that
+    the first god may be any of the pool: a pool of all 25 gods has 12,650 offers of four,
+    too many to spell in every order.
+    """
+    names = typed[len(_OFFER) :].split(",")
+    done, last = names[:-1], names[-1]
+    have = frozenset(done)
+    if len(have) != len(done):
+        return []
+    order = {g: i for i, g in enumerate(ALL_GOD_NAMES)}
+    by_god = _offers_by_god(p)
+    wanted = {g for g in by_god if g.startswith(last)} - have
+    after: dict[str, frozenset[str]] = {}
+    for gods in by_god.get(done[0], []) if done else _offers(p):
+        if have <= gods:
+            for g in gods & wanted:
+                after.setdefault(g, gods)
+            if len(after) == len(wanted):
+                break
+    out: list[Spelling] = []
+    for g in sorted(after, key=order.__getitem__):
+        gods = after[g]
+        rest = sorted(gods - have - {g}, key=order.__getitem__)
+        text = _OFFER + ",".join([*done, g, *rest])
+        if text != _offers(p)[gods]:
+            out.append((text, text, _offers(p)[gods]))
     return out
 
 
