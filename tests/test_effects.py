@@ -182,3 +182,9 @@ def test_effects_account_for_every_change_of_the_other_workers_in_random_games()
             checked += 1
             p = q
     assert checked > 1000
+
+
+def test_limus_is_described_by_its_rule_not_a_list_of_squares():
+    p = parse_position("00010A/00001/0010A0B/00B020/00001 1 charon,limus -")
+    (e,) = standing_effects(p)
+    assert describe_effect(p, e) == "no build next to the opponent's workers, but a dome on level 3"

@@ -168,7 +168,8 @@ def describe_effect(p: Position, e: Effect) -> str:
             f"{who}'s workers"
         )
     if e.kind is EffectKind.NO_BUILD:
-        return f"no build next to the opponent's workers ({_names(e.squares)})"
+        # The squares are many and the board shows the workers: the rule says it whole.
+        return "no build next to the opponent's workers, but a dome on level 3"
     if e.kind is EffectKind.NO_WIN:
         edge = e.squares == tuple(bits(PERIMETER))
         where = "the perimeter" if edge else _names(e.squares)
