@@ -22,7 +22,7 @@ from santorini_p2p.ui.app import GameScreen, help_text
 from santorini_p2p.ui.board_view import fragments_text, render_board, render_panel
 from santorini_p2p.ui.local import LocalGame, Player
 from santorini_p2p.ui.state import SeatView
-from tests.ui.test_app import ENTER, TAB, poll, start, terminal
+from tests.ui.test_app import CTRL_Q, ENTER, TAB, poll, start, terminal
 
 
 def random_choice(position, level, rng, stop):
@@ -291,6 +291,26 @@ def test_the_hint_names_the_kinds_of_the_next_steps():
             keys.send_text("~d4>b3^a2")
             await poll(lambda: "Enter plays" in fragments_text(screen._hint()))
             screen.app.exit(result="menu")
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
+
+
+def test_clicking_a_ferry_a_move_and_a_build_plays_charons_turn():
+    async def main():
+        with terminal() as keys:
+            game = _hotseat("013X0A0/1001B0/101A23/01000/10B110 1 charon,aphrodite -")
+            screen = GameScreen(game)
+            task = start(screen)
+            await poll(lambda: game.awaiting is not None)
+            screen.click(12)  # c3: the worker
+            screen.click(18)  # d4: the opponent's worker next to it, ferried across
+            assert screen.input.buffer.text == "c3~d4"
+            screen.click(11)  # b3: the move
+            assert screen.input.buffer.text == "c3~d4>b3"
+            screen.click(5)  # a2: the build ends the turn
+            assert str(game.actions[-1]) == "c3~d4>b3^a2"
+            keys.send_text(CTRL_Q)
             await asyncio.wait_for(task, 5)
 
     asyncio.run(main())
