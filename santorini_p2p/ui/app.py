@@ -202,7 +202,8 @@ def help_text(p: Position, width: int = _HELP_WIDTH) -> str:
     for note in _NOTES_HELP:
         lines.append("")
         lines.append(textwrap.fill(note, width))
-    gods = [g for g in dict.fromkeys(p.gods + p.pool) if g and g != "?"]
+    # The gods taken, those still to draft, and those a challenger offers from.
+    gods = [g for g in dict.fromkeys(p.gods + p.pool + p.offer) if g and g != "?"]
     if gods:
         lines.append("")
         lines.append("Gods in this game")

@@ -314,3 +314,11 @@ def test_clicking_a_ferry_a_move_and_a_build_plays_charons_turn():
             await asyncio.wait_for(task, 5)
 
     asyncio.run(main())
+
+
+def test_help_lists_the_gods_a_challenger_offers_from():
+    p = new_game(2, "challenger", offer=("charon", "triton", "zeus", "pan"))
+    text = help_text(p, 78)
+    for god in ("charon", "triton", "zeus", "pan"):
+        assert f"  {god}: " in text
+    assert "  apollo: " not in text
