@@ -157,7 +157,11 @@ _NOTATION: Final = {
 
 _KEYS_HELP: Final = (
     ("Tab, Shift-Tab", "next, previous legal step"),
-    ("Enter", "play, or go one step on"),
+    (
+        "Enter",
+        "play, or go one step on (a whole turn picked with Tab that can go on, "
+        "such as a second build: Enter again plays it as it is)",
+    ),
     ("Esc, Ctrl-U", "clear the line (Esc first closes the menu of choices)"),
     ("Ctrl-Z, undo", "take back your last move"),
     ("resign", "twice: resign the game"),
@@ -858,6 +862,15 @@ class GameScreen:
             return False
         p = c.position
         canonical = find_action(p, text)
+        state = buffer.complete_state
+        chosen = state is not None and state.current_completion is not None
+        if canonical is not None and chosen and next_steps(p, text):
+            # A whole turn taken from the menu that can go on (a second build, Ares's
+            # removal): Enter offers the steps on, and Enter again plays it as it is, so
+            # that Tab and Enter alone reach every turn.
+            buffer.complete_state = None
+            buffer.start_completion(select_first=False)
+            return True
         if canonical is not None:
             self._submit(p, canonical)
             return False

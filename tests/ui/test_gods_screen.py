@@ -72,7 +72,13 @@ async def play_with_tab(keys, screen, game, rng, prefer: str, limit: int = 3000)
 
 @pytest.mark.parametrize(
     ("gods", "bot", "mark", "seed"),
-    [(("charon", "minotaur"), None, "~", 3), (("triton", "hera"), "random", ">", 5)],
+    [
+        (("charon", "minotaur"), None, "~", 3),
+        (("triton", "hera"), "random", ">", 5),
+        (("ares", "pan"), "random", "-", 2),
+        (("poseidon", "apollo"), "random", "^", 2),
+    ],
+    ids=["charon", "triton", "ares", "poseidon"],
 )
 def test_an_advanced_gods_game_is_played_to_the_end_with_tab_and_enter_only(gods, bot, mark, seed):
     async def main():
@@ -91,9 +97,13 @@ def test_an_advanced_gods_game_is_played_to_the_end_with_tab_and_enter_only(gods
             ann = [str(a) for a in game.actions[::2]][1:]
             if mark == "~":
                 assert any("~" in t for t in ann), ann  # the ferry was used
-            else:
+            elif mark == ">":
                 assert any(t.count(">") >= 3 for t in ann), ann  # Triton moved on and on
-            assert re.search(r"wins|win!|lose", game.messages[-1].text)
+            elif mark == "-":
+                assert any("-" in t for t in ann), ann  # Ares removed a block
+            else:
+                assert any(t.count("^") >= 3 for t in ann), ann  # Poseidon built again
+            assert re.search(r"wins|You win|You lose", game.messages[-1].text)
             keys.send_text(ENTER)
             assert await asyncio.wait_for(task, 5) == "menu"
 
