@@ -20,7 +20,8 @@ from typing import Final, cast
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
-from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.buffer import Buffer, CompletionState
+from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -285,11 +286,12 @@ class GameScreen:
         self._resigning = False
         self._leaving = False
         self.error: str | None = None
+        self._completer = ActionCompleter(self._input_position)
         self.input = TextArea(
             multiline=False,
             height=1,
             prompt=self._prompt,
-            completer=ActionCompleter(self._input_position),
+            completer=self._completer,
             validator=ActionValidator(self._input_position, COMMANDS),
             # The menu opens on Tab only: by itself it would cover the messages after each turn.
             complete_while_typing=False,
@@ -672,7 +674,7 @@ class GameScreen:
             if b.complete_state:
                 b.complete_next()
             else:
-                b.start_completion(select_first=True)
+                self.open_menu(b, select=0)
 
         @kb.add("s-tab")
         def _previous(event: KeyPressEvent) -> None:
@@ -680,7 +682,7 @@ class GameScreen:
             if b.complete_state:
                 b.complete_previous()
             else:
-                b.start_completion(select_last=True)
+                self.open_menu(b, select=-1)
 
         @kb.add("escape", filter=~helping, eager=True)
         def _clear(event: KeyPressEvent) -> None:
@@ -868,17 +870,29 @@ class GameScreen:
             # A whole turn taken from the menu that can go on (a second build, Ares's
             # removal): Enter offers the steps on, and Enter again plays it as it is, so
             # that Tab and Enter alone reach every turn.
-            buffer.complete_state = None
-            buffer.start_completion(select_first=False)
+            self.open_menu(buffer)
             return True
         if canonical is not None:
             self._submit(p, canonical)
             return False
         if not text or is_prefix(p, text):
-            # A finished completion state would stop the next one from starting.
-            buffer.complete_state = None
-            buffer.start_completion(select_first=False)
+            self.open_menu(buffer)
         return True
+
+    def open_menu(self, buffer: Buffer, select: int | None = None) -> None:
+        """Open the menu of next steps at once, selecting the ``select``-th (None: none).
+
+        The steps are read here and now, not by prompt_toolkit's background completion,
+        which drops a Tab pressed while it runs (a Tab right after Enter would be lost).
+        """
+        document = buffer.document
+        found = list(self._completer.get_completions(document, CompleteEvent()))
+        buffer.complete_state = None
+        if not found:
+            return
+        buffer.complete_state = CompletionState(original_document=document, completions=found)
+        if select is not None:
+            buffer.go_to_completion(select % len(found))
 
     def _submit(self, p: Position, canonical: str) -> None:
         """Send the legal action whose text is ``canonical``; a refusal becomes the error line."""

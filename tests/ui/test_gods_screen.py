@@ -10,6 +10,7 @@ import pytest
 
 from santorini_p2p.engine import (
     ADVANCED,
+    OPENING,
     Phase,
     apply,
     find_god,
@@ -23,6 +24,8 @@ from santorini_p2p.ui.board_view import fragments_text, render_board, render_pan
 from santorini_p2p.ui.local import LocalGame, Player
 from santorini_p2p.ui.state import SeatView
 from tests.ui.test_app import CTRL_Q, ENTER, TAB, poll, start, terminal
+
+START = parse_position(OPENING)
 
 
 def random_choice(position, level, rng, stop):
@@ -332,3 +335,23 @@ def test_help_lists_the_gods_a_challenger_offers_from():
     for god in ("charon", "triton", "zeus", "pan"):
         assert f"  {god}: " in text
     assert "  apollo: " not in text
+
+
+def test_a_tab_right_after_enter_takes_the_first_step_on():
+    async def main():
+        with terminal() as keys:
+            game = LocalGame([Player("Ann"), Player("Ben")], time_control=None, start=START)
+            screen = GameScreen(game)
+            task = start(screen)
+            await poll(lambda: game.awaiting is not None)
+            # Enter opens the next steps and the Tab that follows at once selects the first.
+            buffer = screen.input.buffer
+            keys.send_text("b2" + ENTER + TAB)
+            await poll(lambda: buffer.complete_state is not None and buffer.text.startswith("b2"))
+            # (a background completion would still be running: wait for what it shows)
+            await poll(lambda: bool(buffer.complete_state and buffer.complete_state.completions))
+            assert buffer.text == "b2>a1"
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
