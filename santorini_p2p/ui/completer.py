@@ -271,8 +271,8 @@ def _orders(b: _Builds, parts: list[str], typed: str, legal: frozenset[str]) -> 
     done: list[int] = []
     for k, part in enumerate(parts):
         if part not in left:
-            if left and k < len(parts) - 1:
-                return []
+            if any(left) and k < len(parts) - 1:
+                return []  # a step that is none of the builds left, with more after it
             break
         i = left.index(part)
         left[i] = ""
