@@ -345,7 +345,7 @@ class GameScreen:
         are marked on the board.
         """
         c = self.controller
-        p = before
+        p = previous = before
         effects: tuple[Effect, ...] = ()
         try:
             for n, action in enumerate(c.actions[count:], start=count + 1):
@@ -357,15 +357,12 @@ class GameScreen:
                     if god and god != "?" and e.kind is not EffectKind.OUT:
                         text = f"{god}: {text}"
                     self._effects.append((min(heard + 1, len(c.messages)), n, text))
-                p = q
+                previous, p = p, q
         except SantoriniError:
             return last_move_marks(before, c.position)
-        if p != c.position:
+        if p != c.position:  # not the game the actions make: mark only what changed
             return last_move_marks(before, c.position)
-        last = before if len(c.actions) == count + 1 else None
-        if last is None:
-            return last_move_marks(before, c.position)
-        return last_move_marks(last, c.position, effects)
+        return last_move_marks(previous, c.position, effects)
 
     def _prompt(self) -> StyleAndTextTuples:
         c = self.controller
