@@ -15,6 +15,7 @@ import re
 import textwrap
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Final, cast
 
@@ -68,6 +69,7 @@ from santorini_p2p.ui.board_view import (
     LAST_BUILD,
     LAST_FROM,
     LAST_TO,
+    LAST_UNBUILT,
     Marks,
     last_move_marks,
     letter_of,
@@ -83,11 +85,12 @@ from santorini_p2p.ui.completer import (
     next_steps,
     squares_in,
     step_kinds,
+    step_starts,
 )
 from santorini_p2p.ui.state import GameController, Pausable
 from santorini_p2p.ui.validator import ActionValidator, find_action
 
-__all__ = ["COMMANDS", "STYLE", "GameScreen", "help_text", "run_game"]
+__all__ = ["COMMANDS", "STYLE", "GameScreen", "help_text", "run_game", "text_marks"]
 
 LOG = logging.getLogger(__name__)
 
@@ -428,9 +431,7 @@ class GameScreen:
         last = c.actions[-1] if c.actions else None
         if not isinstance(last, Turn) or len(c.actions) != self._seen[0]:
             return ()
-        named = squares_in(str(last))
-        signs = [LAST_FROM, LAST_TO] + [LAST_BUILD] * max(0, len(named) - 2)
-        return tuple(zip(named, signs, strict=False))
+        return text_marks(str(last))
 
     def _click_handler(self, square: int) -> Callable[[MouseEvent], object]:
         def handler(event: MouseEvent) -> object:
@@ -916,6 +917,34 @@ class GameScreen:
             self._submit(p, canonical)
             b.reset()
         self.app.invalidate()
+
+
+def text_marks(text: str) -> tuple[tuple[int, str], ...]:
+    """The signs a turn's text alone gives its squares (SPEC.md 2.1).
+
+    For a turn whose position before is not known (a game opened mid-way): where the worker
+    left and arrived, its builds, a worker ferried away (``~``: it left), a block taken away.
+    """
+    signs: dict[int, str] = {}
+    starts = [0, *step_starts(text), len(text)]
+    steps = [text[a:b] for a, b in pairwise(starts)]
+    moves = [i for i, s in enumerate(steps) if s[:1] == ">"]
+    for i, step in enumerate(steps):
+        named = squares_in(step)
+        if not named:
+            continue
+        s, mark = named[0], step[:1]
+        if i == 0 and mark == "H":
+            signs.update((n, LAST_TO) for n in named)
+        elif i == 0 or mark == "~":
+            signs[s] = LAST_FROM
+        elif (mark == ">" and i == moves[-1]) or mark == ",":
+            signs[s] = LAST_TO
+        elif mark == "^" and signs.get(s) != LAST_TO:
+            signs[s] = (LAST_FROM if signs.get(s, "").startswith(LAST_FROM) else "") + LAST_BUILD
+        elif mark == "-":
+            signs[s] = LAST_UNBUILT
+    return tuple(sorted(signs.items()))
 
 
 def _step_to(p: Position, typed: str, square: int) -> str | None:

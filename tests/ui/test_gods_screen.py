@@ -355,3 +355,20 @@ def test_a_tab_right_after_enter_takes_the_first_step_on():
             await asyncio.wait_for(task, 5)
 
     asyncio.run(main())
+
+
+def test_a_game_opened_mid_way_marks_the_last_turn_from_its_text():
+    from santorini_p2p.engine import SQUARE_NAMES
+    from santorini_p2p.ui.app import text_marks
+
+    def named(text):
+        return {SQUARE_NAMES[s]: sign for s, sign in text_marks(text)}
+
+    assert named("b2>c3^b2") == {"b2": ".+", "c3": "*"}
+    # a ferried worker left its square; where it went the text does not say
+    assert named("c3~d4>b3^a2") == {"c3": ".", "d4": ".", "b3": "*", "a2": "+"}
+    # Triton: where it left and where it stopped, not the squares on its way
+    assert named("a2>a1>b1>c2^c3") == {"a2": ".", "c2": "*", "c3": "+"}
+    assert named("b2>c3^b3-e5") == {"b2": ".", "c3": "*", "b3": "+", "e5": "-"}
+    assert named("b2^c2>b3^c2") == {"b2": ".", "c2": "+", "b3": "*"}
+    assert named("Ha1,d4^a2") == {"a1": "*", "d4": "*", "a2": "+"}
