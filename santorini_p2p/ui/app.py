@@ -175,7 +175,7 @@ _KEYS_HELP: Final = (
     ("Ctrl-C", "quit the program"),
     ("mouse", "click worker, move, build"),
     ("?, F1", "this help (Esc closes)"),
-    ("Up, Down", "scroll this help"),
+    ("Up, Down", "scroll this help (PageUp, PageDown: a page)"),
 )
 
 _NOTES_HELP: Final = (
@@ -639,6 +639,27 @@ class GameScreen:
             ],
         )
 
+    def _help_rows(self) -> int:
+        """How many lines of the help show at once."""
+        info = self._help_window.render_info
+        return max(1, info.window_height if info else 1)
+
+    def _scroll_help(self, lines: int) -> None:
+        """Move the help ``lines`` lines down (up if negative), past the edge shown.
+
+        The help's cursor goes just beyond the first or last line shown, and the window
+        follows it. Keys pressed faster than the screen redraws count from the cursor, not
+        from the lines last drawn, so that none is lost.
+        """
+        info = self._help_window.render_info
+        top = info.first_visible_line() if info else 0
+        bottom = info.last_visible_line() if info else 0
+        last = self._help().count("\n")
+        if lines < 0:
+            self._help_line = max(0, min(top, self._help_line) + lines)
+        else:
+            self._help_line = min(last, max(bottom, self._help_line) + lines)
+
     def _key_bindings(self) -> KeyBindings:
         kb = KeyBindings()
         helping = Condition(lambda: self.show_help)
@@ -655,16 +676,19 @@ class GameScreen:
 
         @kb.add("up", filter=helping)
         def _help_up(event: KeyPressEvent) -> None:
-            info = self._help_window.render_info
-            top = info.first_visible_line() if info else 0
-            self._help_line = max(0, top - 1)
+            self._scroll_help(-1)
 
         @kb.add("down", filter=helping)
         def _help_down(event: KeyPressEvent) -> None:
-            info = self._help_window.render_info
-            bottom = info.last_visible_line() if info else 0
-            last = self._help().count("\n")
-            self._help_line = min(last, bottom + 1)
+            self._scroll_help(1)
+
+        @kb.add("pageup", filter=helping)
+        def _help_page_up(event: KeyPressEvent) -> None:
+            self._scroll_help(-self._help_rows())
+
+        @kb.add("pagedown", filter=helping)
+        def _help_page_down(event: KeyPressEvent) -> None:
+            self._scroll_help(self._help_rows())
 
         @kb.add("tab")
         def _next(event: KeyPressEvent) -> None:

@@ -372,3 +372,24 @@ def test_a_game_opened_mid_way_marks_the_last_turn_from_its_text():
     assert named("b2>c3^b3-e5") == {"b2": ".", "c3": "*", "b3": "+", "e5": "-"}
     assert named("b2^c2>b3^c2") == {"b2": ".", "c2": "+", "b3": "*"}
     assert named("Ha1,d4^a2") == {"a1": "*", "d4": "*", "a2": "+"}
+
+
+def test_help_scrolls_to_the_gods_however_fast_down_is_pressed():
+    async def main():
+        with terminal() as keys:
+            game = _hotseat("013X0A0/1001B0/101A23/01000/10B110 1 charon,aphrodite -")
+            screen = GameScreen(game)
+            task = start(screen)
+            keys.send_text("?")
+            await poll(lambda: screen._help_window.render_info is not None)
+            last = screen._help().count("\n")
+            keys.send_text("\x1b[B" * 80)  # faster than the screen redraws
+            await poll(lambda: screen._help_line == last)
+            keys.send_text("\x1b[5~")  # PageUp
+            await poll(lambda: screen._help_line < last - 5)
+            keys.send_text("\x1b")
+            await poll(lambda: not screen.show_help)
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
