@@ -393,3 +393,17 @@ def test_help_scrolls_to_the_gods_however_fast_down_is_pressed():
             await asyncio.wait_for(task, 5)
 
     asyncio.run(main())
+
+
+def test_a_side_out_of_a_three_player_game_is_said_and_its_squares_marked():
+    game = LocalGame(
+        [Player("Ann"), Player("Ben"), Player("Cy")],
+        time_control=None,
+        start=parse_position("00100/2101C0/0A0A20C1/20B230B/01100 3 -,-,- -"),
+    )
+    shown, messages = asyncio.run(
+        _drawn(game, "d4>c4^b4", 80, 24, lambda s: _square(s, "a3")[2] == "x")
+    )
+    assert _square(shown, "b3")[2] == "x"
+    assert messages[1].strip() == "A is out; its workers leave a3, b3"
+    assert "leaves the game" in " ".join(messages)
