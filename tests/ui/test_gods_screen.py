@@ -19,10 +19,10 @@ from santorini_p2p.engine import (
     new_game,
     parse_position,
 )
+from santorini_p2p.net.game import SeatInfo
 from santorini_p2p.ui.app import GameScreen, help_text
 from santorini_p2p.ui.board_view import fragments_text, render_board, render_panel
 from santorini_p2p.ui.local import LocalGame, Player
-from santorini_p2p.ui.state import SeatView
 from tests.ui.test_app import CTRL_Q, ENTER, TAB, poll, start, terminal
 
 START = parse_position(OPENING)
@@ -260,7 +260,7 @@ def test_what_the_powers_impose_is_on_the_panel_for_the_seat_to_move(
     position, line, columns, lines
 ):
     p = parse_position(position)
-    seats = [SeatView(0, "Ann", True, True), SeatView(1, "Ben", True, True)]
+    seats = [SeatInfo(0, "Ann", True, True), SeatInfo(1, "Ben", True, True)]
     width = columns - 35 - 1
     panel = fragments_text(render_panel(p, seats, [], width, max(13, lines - 10)))
     assert line in " ".join(panel.split())
