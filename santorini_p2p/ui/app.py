@@ -530,6 +530,15 @@ class GameScreen:
                     f" Next: {listed}.",
                     " Next: " + ", ".join(k.split(" ")[0] for k in kinds),
                 )
+            elif (after := _after_worker(p)) != ["> move"] and after:
+                # A power's own first steps (a ferry, a build first) are named from the start.
+                listed = " or ".join(after)
+                forms = (
+                    f" Your turn: a worker, then {listed}. Tab completes, Enter plays.",
+                    f" Your turn: a worker, then {listed}. Tab completes.",
+                    " Your turn: " + ", ".join(after) + ". Tab completes.",
+                    " Your turn (like b2>c3^d4): Tab completes, Enter plays.",
+                )
             else:
                 forms = (
                     " Your turn: worker, move, build (like b2>c3^d4). Tab completes, Enter plays.",
@@ -941,6 +950,18 @@ class GameScreen:
             self._submit(p, canonical)
             b.reset()
         self.app.invalidate()
+
+
+def _after_worker(p: Position) -> list[str]:
+    """The kinds of step that can follow a worker's square, over every worker (``> move``)."""
+    out: list[str] = []
+    for first in next_steps(p, ""):
+        if first[:1] == "H":
+            continue
+        for kind in step_kinds(p, first):
+            if kind not in out and kind != "Enter plays":
+                out.append(kind)
+    return out
 
 
 def text_marks(text: str) -> tuple[tuple[int, str], ...]:

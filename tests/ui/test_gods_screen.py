@@ -296,6 +296,9 @@ def test_the_hint_names_the_kinds_of_the_next_steps():
             game = _hotseat("013X0A0/1001B0/101A23/01000/10B110 1 charon,aphrodite -")
             screen = GameScreen(game)
             task = start(screen)
+            await poll(lambda: game.awaiting is not None)
+            # from the start: the power's own first step is named
+            assert "a worker, then > move or ~ ferry" in fragments_text(screen._hint())
             keys.send_text("c3")
             await poll(lambda: screen.input.buffer.text == "c3")
             hint = fragments_text(screen._hint())
