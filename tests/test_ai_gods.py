@@ -10,6 +10,8 @@ from santorini_p2p.engine import (
     Phase,
     Position,
     apply_action,
+    can_win_now,
+    generate_turns,
     legal_actions,
     new_game,
 )
@@ -63,3 +65,29 @@ def test_every_level_plays_advanced_gods_with_three_and_four_players(players, k)
     levels = tuple(LEVELS[(k + i) % len(LEVELS)] for i in range(players))
     end = _play(new_game(players, "random", drawn=gods), levels, seed=k, limit=40)
     assert end.phase in (Phase.PLAY, Phase.OVER)
+
+
+def _random_games(seed: int, games: int) -> list[Position]:
+    """The play positions of random games, each with random gods from all 25."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    for _ in range(games):
+        players = rng.choice([2, 2, 2, 3, 4])
+        allowed = [g for g in ALL_GOD_NAMES if players in power_of(g).players]
+        p = new_game(players, "random", drawn=tuple(rng.sample(allowed, players)))
+        while p.phase is not Phase.OVER:
+            if p.phase is Phase.PLAY:
+                out.append(p)
+            p = apply_action(p, rng.choice(legal_actions(p)))
+    return out
+
+
+def test_quick_win_check_agrees_with_the_engine_with_every_god():
+    checked = wins = 0
+    for p in _random_games(5, 60):
+        won = any(t.is_win for t in generate_turns(p))
+        assert can_win_now(p) == won, str(p)
+        checked += 1
+        wins += won
+    assert checked > 1500
+    assert wins > 50

@@ -212,8 +212,9 @@ def can_win_now(p: Position) -> bool:
     """Return whether the seat to move has a turn that wins by moving (play phase).
 
     Search asks this of every position, so the mover's power answers from the bitboards when
-    it can; otherwise, and whenever an opponent restricts which moves are legal or win, the full
-    list of turns decides. A win by a build (five towers) is not looked for.
+    it can; otherwise, and when it sees a win that an opponent's restriction of which moves are
+    legal or win may forbid, the full list of turns decides. A win by a build (five towers) is
+    not looked for.
     """
     seat = p.to_move
     side = p.side_of(seat)
@@ -223,11 +224,14 @@ def can_win_now(p: Position) -> bool:
         if i != side:
             opp |= m
     lim = limits(p, seat)
-    if not (lim.bound or lim.no_win or lim.frozen or lim.must_up):
-        quick = power_of(p.gods[seat]).quick_win(p, mine, opp, lim.no_up)
-        if quick is not None:
-            return quick
-    return any(t.path and not t.builds for t in _generate(p))
+    quick = power_of(p.gods[seat]).quick_win(p, mine, opp, lim.no_up)
+    if quick is None:
+        return any(t.path and not t.builds for t in _generate(p))
+    if quick and (lim.bound or lim.no_win or lim.frozen or lim.must_up):
+        # These restrictions only take turns away: a win the quick check does not see is
+        # none, and one it sees may be forbidden.
+        return any(t.path and not t.builds for t in _generate(p))
+    return quick
 
 
 def next_seat(p: Position, seat: int) -> int:

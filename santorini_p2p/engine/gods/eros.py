@@ -50,5 +50,25 @@ class Eros(Power):
         return any(lv[s] == 1 for s in bits(bd[2][g.side] & ~BITS[to] & NEIGHBOURS[to]))
 
     def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
-        """Its wins need the full list of turns."""
-        return None
+        """The plain win, or a step onto level 1 next to his other worker on level 1."""
+        if super().quick_win(p, mine, opp, no_up):
+            return True
+        occ = mine | opp | p.domes
+        one = p.ge1 & ~p.ge2
+        for w in bits(mine):
+            if no_up and not p.ge1 >> w & 1:
+                continue
+            for o in bits(mine & one & ~BITS[w]):
+                if NEIGHBOURS[w] & NEIGHBOURS[o] & one & ~occ:
+                    return True
+        return False
+
+    def extra_threats(self, p: Position, w: int, moves: int, occ: int, no_up: bool) -> int:
+        """The level-1 squares the worker can step to next to his other worker on level 1."""
+        one = p.ge1 & ~p.ge2
+        out = 0
+        for m in p.workers:
+            if m >> w & 1:
+                for o in bits(m & one & ~BITS[w]):
+                    out |= moves & NEIGHBOURS[o] & one
+        return out
