@@ -1,6 +1,7 @@
 """The computer opponent with every god: legal play at every level, in every player count."""
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -12,6 +13,7 @@ from santorini_p2p.engine import (
     apply_action,
     can_win_now,
     generate_turns,
+    has_legal_turn,
     legal_actions,
     new_game,
 )
@@ -91,3 +93,16 @@ def test_quick_win_check_agrees_with_the_engine_with_every_god():
         wins += won
     assert checked > 1500
     assert wins > 50
+
+
+def test_has_legal_turn_agrees_with_the_list_of_turns_with_every_god():
+    stuck = 0
+    for p in _random_games(6, 40):
+        for seat in range(p.players):
+            if p.eliminated >> seat & 1:
+                continue
+            q = replace(p, to_move=seat)
+            has = bool(generate_turns(q))
+            assert has_legal_turn(q) == has, str(q)
+            stuck += not has
+    assert stuck > 5

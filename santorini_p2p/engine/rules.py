@@ -14,7 +14,7 @@ from typing import Final
 from santorini_p2p.engine.gods import MORTAL, power_of
 from santorini_p2p.engine.notation import format_position, parse_turn
 from santorini_p2p.engine.position import DOME, FORCE, NO_WINNER, Outcome, Phase, Position, Turn
-from santorini_p2p.engine.power import Board, Gen, Limits, Power, build_on
+from santorini_p2p.engine.power import Board, Gen, Limits, Power, TurnFound, build_on
 from santorini_p2p.engine.squares import ALL, BITS, NEIGHBOURS, bits
 from santorini_p2p.errors import IllegalTurnError
 
@@ -205,6 +205,14 @@ def has_legal_turn(p: Position) -> bool:
                 targets ^= tb
                 if NEIGHBOURS[tb.bit_length() - 1] & (free | wb):
                     return True
+    if any(p.gods) and (p.gods[p.to_move] or not lim.trivial):
+        # The mover's power walks its turns until the first complete one.
+        power = power_of(p.gods[p.to_move])
+        try:
+            power.turns(Gen(p, power, lim, ALL & ~lim.frozen, True, False, first=True))
+        except TurnFound:
+            return True
+        return False
     return bool(_generate(p))
 
 
