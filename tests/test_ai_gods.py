@@ -6,6 +6,7 @@ from dataclasses import replace
 import pytest
 
 from santorini_p2p.ai import LEVELS, choose_action
+from santorini_p2p.ai.evaluate import evaluate
 from santorini_p2p.engine import (
     ALL_GOD_NAMES,
     Phase,
@@ -18,6 +19,7 @@ from santorini_p2p.engine import (
     new_game,
 )
 from santorini_p2p.engine.gods import ADVANCED, power_of
+from tests.positions import make
 
 NODES = 40
 """A node budget small enough for a quick game, large enough for the search to go deep."""
@@ -106,3 +108,59 @@ def test_has_legal_turn_agrees_with_the_list_of_turns_with_every_god():
             assert has_legal_turn(q) == has, str(q)
             stuck += not has
     assert stuck > 5
+
+
+def test_a_threat_on_a_square_hera_forbids_is_no_pressure():
+    # Seat 2's worker on b1 (level 2) could step up onto a1 (level 3, on the perimeter).
+    cells = "b1=2B a1=3 c3=0A d4=0A e5=0B"
+    assert evaluate(make(cells, gods="-,-"), 0)[1] == 1
+    assert evaluate(make(cells, gods="hera,-"), 0)[1] == 0
+    # A win into the middle (c2) still wins against her.
+    assert evaluate(make(cells + " c2=3", gods="hera,-"), 0)[1] == 1
+
+
+def test_a_worker_hypnus_freezes_makes_no_threat():
+    # Seat 2's worker on b2 (level 2) is higher than its other one: Hypnus freezes it.
+    cells = "b2=2B c3=3 e5=0B a5=0A e1=0A"
+    assert evaluate(make(cells, gods="-,-"), 0)[1] == 1
+    assert evaluate(make(cells, gods="hypnus,-"), 0)[1] == 0
+    # With both of seat 2's workers on level 2 nobody is frozen.
+    assert evaluate(make(cells.replace("e5=0B", "e5=2B"), gods="hypnus,-"), 0)[1] == 1
+
+
+def test_a_lost_worker_costs_more_than_height():
+    # Seat 1 with two workers on the ground, or one worker left on level 2.
+    two = make("b2=0A d4=0A b4=0B d2=0B", gods="medusa,-")
+    one = make("b2=2A b4=0B d2=0B", gods="medusa,-")
+    assert evaluate(two, 0)[0] > evaluate(one, 0)[0]
+    assert evaluate(two, 1)[0] < evaluate(one, 1)[0]
+
+
+@pytest.mark.parametrize(
+    ("god", "cells"),
+    [
+        # Bia on b2 steps to c3 and kills the worker on d4, straight on.
+        ("bia", "b2=0A e1=0A d4=0B a5=0B"),
+        # Medusa on b2 (level 1) steps up onto c3 (level 2), next to the worker on d4 (level 0).
+        ("medusa", "b2=1A c3=2 e1=0A d4=0B a5=0B"),
+    ],
+)
+def test_a_worker_a_power_can_remove_counts_as_nearly_lost(god, cells):
+    plain = make(cells, gods="-,-")
+    powered = make(cells, gods=f"{god},-")
+    assert evaluate(powered, 0)[0] - evaluate(plain, 0)[0] >= 200
+    # When the threatened side moves first, it can step away: a smaller term.
+    later = make(cells, seat=2, gods=f"{god},-")
+    gain = evaluate(later, 0)[0] - evaluate(make(cells, seat=2), 0)[0]
+    assert 0 < gain < 200
+
+
+def test_chronus_with_four_towers_and_a_fifth_to_dome_is_nearly_won():
+    towers = "a1=3X b1=3X c1=3X d1=3X"
+    # Chronus on c3 steps to d3 and domes e4 (level 3): the fifth complete tower.
+    p = make(f"{towers} c3=0A e4=3 a5=0A a3=0B e2=0B", gods="chronus,-")
+    assert evaluate(p, 0)[0] >= 1500
+    # Three towers standing: some worth, far from a win.
+    cells = "a1=3X b1=3X c1=3X c3=0A e4=3 a5=0A a3=0B e2=0B"
+    gain = evaluate(make(cells, gods="chronus,-"), 0)[0] - evaluate(make(cells), 0)[0]
+    assert 0 < gain < 500
