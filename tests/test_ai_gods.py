@@ -1,5 +1,6 @@
 """The computer opponent with every god: legal play at every level, in every player count."""
 
+import json
 import random
 from dataclasses import replace
 
@@ -7,12 +8,15 @@ import pytest
 
 from santorini_p2p.ai import LEVELS, choose_action
 from santorini_p2p.ai.evaluate import evaluate
+from santorini_p2p.cli import main
 from santorini_p2p.engine import (
     ALL_GOD_NAMES,
     Phase,
     Position,
     apply_action,
     can_win_now,
+    find_turn,
+    format_position,
     generate_turns,
     has_legal_turn,
     legal_actions,
@@ -164,3 +168,26 @@ def test_chronus_with_four_towers_and_a_fifth_to_dome_is_nearly_won():
     cells = "a1=3X b1=3X c1=3X c3=0A e4=3 a5=0A a3=0B e2=0B"
     gain = evaluate(make(cells, gods="chronus,-"), 0)[0] - evaluate(make(cells), 0)[0]
     assert 0 < gain < 500
+
+
+@pytest.mark.parametrize(
+    ("cells", "seat", "gods", "result"),
+    [
+        # Chronus domes e4 from d3 or d4: the fifth complete tower, a win by a build.
+        ("a1=3X b1=3X c1=3X d1=3X c3=0A e4=3 a5=0A a3=0B e2=0B", 1, "chronus,-", "win in 1"),
+        # Bia kills the last worker of seat 2 (b2 to c3, d4 straight on): it has no turn.
+        ("b2=0A e1=0A d4=0B", 1, "bia,-", "win in 1"),
+        # One worker against Medusa's two.
+        ("b2=0A d4=0B e5=0B", 1, "-,medusa", None),
+        # Medusa steps up onto c3 next to d4 (lower): petrified, one worker left.
+        ("b2=1A c3=2 d4=0B a5=0B", 1, "medusa,-", None),
+    ],
+)
+def test_analyse_json_answers_positions_with_removals_and_towers(capsys, cells, seat, gods, result):
+    p = make(cells, seat=seat, gods=gods)
+    assert main(["analyse", format_position(p), "--nodes", "3000", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    best = find_turn(p, out["best"])
+    assert out["result"] == result
+    if result == "win in 1":
+        assert apply_action(p, best).winner == p.to_move
