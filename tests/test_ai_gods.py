@@ -191,3 +191,24 @@ def test_analyse_json_answers_positions_with_removals_and_towers(capsys, cells, 
     assert out["result"] == result
     if result == "win in 1":
         assert apply_action(p, best).winner == p.to_move
+
+
+@pytest.mark.parametrize(
+    ("god", "cells", "without"),
+    [
+        # Seat 2's threat on c3 (b2 on level 2) is next to Ares on d4: he can lower it.
+        ("ares", "b2=2B c3=3 d4=0A a5=0A e1=0B", "d4=0A"),
+        # Zeus on b2 (level 1) next to c3 (level 3) rises to level 2 by a build under itself.
+        ("zeus", "b2=1A c3=3 e5=0A a5=0B e1=0B", "c3=3"),
+        # Eros on b2 (level 1) with his other worker two squares away.
+        ("eros", "b2=1A d2=0A a5=0B e5=0B", "b2=1A"),
+    ],
+)
+def test_a_power_adds_what_it_threatens_and_only_then(god, cells, without):
+    def gain(cells: str) -> int:
+        return evaluate(make(cells, gods=f"{god},-"), 0)[0] - evaluate(make(cells), 0)[0]
+
+    assert gain(cells) > 0
+    # Take away what the term is about (the worker's place, the tower square): no term.
+    moved = {"d4=0A": "e4=0A", "c3=3": "c3=2", "b2=1A": "b2=0A"}[without]
+    assert gain(cells.replace(without, moved)) == 0

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from santorini_p2p.engine.position import Position
 from santorini_p2p.engine.power import PERIMETER, Board, Gen, Power
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
+
+_PAIRING: Final = 40
+"""A worker on level 1 with the other within two squares: his win is a move or two away."""
 
 _NORTH = sum(BITS[s] for s in range(20, 25))
 _SOUTH = sum(BITS[s] for s in range(5))
@@ -72,3 +77,13 @@ class Eros(Power):
                 for o in bits(m & one & ~BITS[w]):
                     out |= moves & NEIGHBOURS[o] & one
         return out
+
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """A worker on level 1 and the other near it: the pair he wins with is forming."""
+        ws = bits(p.workers[side])
+        if len(ws) != 2:
+            return 0
+        a, b = ws
+        near = max(abs(a % 5 - b % 5), abs(a // 5 - b // 5)) <= 2
+        one = p.ge1 & ~p.ge2
+        return _PAIRING if near and (one >> a & 1 or one >> b & 1) else 0
