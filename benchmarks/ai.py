@@ -227,12 +227,16 @@ def greedy(
     think: float | None,
     gods: str = "none",
     cli: bool = False,
+    seed: int = 1,
 ) -> None:
-    """Print hard's score against the greedy one-ply player over ``games`` games."""
+    """Print hard's score against the greedy one-ply player over ``games`` games.
+
+    Each two games share a seed (``seed`` picks the series; 1 is the one always played).
+    """
     started = time.monotonic()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [
-            pool.submit(_greedy_game, 1000 + i // 2, i % 2, nodes, think, gods, cli)
+            pool.submit(_greedy_game, 1000 * seed + i // 2, i % 2, nodes, think, gods, cli)
             for i in range(games)
         ]
         results = []
@@ -289,7 +293,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.greedy:
-        greedy(args.greedy, args.jobs, args.nodes, args.think, args.gods_from, args.cli)
+        greedy(args.greedy, args.jobs, args.nodes, args.think, args.gods_from, args.cli, args.seed)
         return 0
     if args.speed:
         speed(args.speed, args.think)
