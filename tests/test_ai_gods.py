@@ -212,3 +212,17 @@ def test_a_power_adds_what_it_threatens_and_only_then(god, cells, without):
     # Take away what the term is about (the worker's place, the tower square): no term.
     moved = {"d4=0A": "e4=0A", "c3=3": "c3=2", "b2=1A": "b2=0A"}[without]
     assert gain(cells.replace(without, moved)) == 0
+
+
+@pytest.mark.parametrize("gods", ["challenger", "draft"])
+def test_every_level_chooses_and_picks_from_a_pool_of_advanced_gods(gods):
+    advanced = tuple(g.name for g in ADVANCED)
+    for k, level in enumerate(LEVELS):
+        rng = random.Random(k)
+        if gods == "challenger":
+            start = new_game(2, gods, offer=advanced)
+        else:
+            start = new_game(2, gods, drawn=tuple(rng.sample(advanced, 4)))
+        end = _play(start, (level, level), seed=k, limit=30)
+        assert end.phase in (Phase.PLAY, Phase.OVER)
+        assert set(end.gods) <= set(advanced)
