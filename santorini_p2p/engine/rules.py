@@ -52,6 +52,9 @@ def limits(p: Position, seat: int | None = None) -> Limits:
     active = _limiting(p.gods)
     if not active:
         return _NO_LIMITS
+    recent = _RECENT.get(seat)
+    if recent is not None and recent[0] is p:
+        return recent[1]
     lim = Limits()
     me = p.side_of(seat)
     view = p if seat == p.to_move else replace(p, to_move=seat)
@@ -61,7 +64,17 @@ def limits(p: Position, seat: int | None = None) -> Limits:
         if p.side_of(s) != me:
             power.restrict(view, s, lim)
         power.at_all_times(view, s, lim)
+    _RECENT[seat] = (p, lim)
     return lim
+
+
+_RECENT: dict[int, tuple[Position, Limits]] = {}
+"""The last position each seat's limits were read for, and those limits.
+
+Applying a turn, then settling, searching and evaluating the position after it read the same
+limits several times over; a position never changes, so the same object has the same limits.
+The caller must not change the limits returned.
+"""
 
 
 _LIMITING: dict[tuple[str, ...], tuple[tuple[int, Power], ...]] = {}

@@ -123,14 +123,14 @@ class Triton(Power):
 
     def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
         """A move up onto level 3 at the end of a chain of perimeter steps (or at once)."""
-        if no_up:
-            return False
         occ = mine | opp | p.domes
+        if no_up or not p.ge3 & ~occ:
+            return False
         return any(_win_squares(p, w, occ & ~BITS[w]) for w in bits(mine))
 
     def extra_threats(self, p: Position, w: int, moves: int, occ: int, no_up: bool) -> int:
         """The level-3 squares the worker reaches by perimeter steps and then a move up."""
-        if no_up:
+        if no_up or not p.ge3 & ~occ:
             return 0
         return _win_squares(p, w, occ & ~BITS[w])
 
