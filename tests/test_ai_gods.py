@@ -226,3 +226,23 @@ def test_every_level_chooses_and_picks_from_a_pool_of_advanced_gods(gods):
         end = _play(start, (level, level), seed=k, limit=30)
         assert end.phase in (Phase.PLAY, Phase.OVER)
         assert set(end.gods) <= set(advanced)
+
+
+def test_the_time_budget_holds_when_listing_turns_is_what_costs(monkeypatch):
+    # A clock that advances only while turns are listed (as with Poseidon's thousands of
+    # extra builds): the search must look at it before each list, not every so many nodes.
+    import santorini_p2p.ai.search as search
+
+    listed = [0]
+    real = search.generate_turns
+
+    def counting(p):
+        listed[0] += 1
+        return real(p)
+
+    monkeypatch.setattr(search, "generate_turns", counting)
+    p = make("b2=0A d4=0A b4=0B d2=0B c3=1", gods="poseidon,aphrodite")
+    for level in ("easy", "medium", "hard"):
+        listed[0] = 0
+        choose_action(p, level, rng=random.Random(1), think=0.05, clock=lambda: listed[0] / 1000)
+        assert listed[0] <= 52, level
