@@ -6,22 +6,30 @@ against the one below (200 games each by default), over worker processes, and pr
 losses, the score with its 95% interval and the Elo difference. ``--nodes N`` caps every
 turn at N nodes (repeatable, and faster than hard's default 2 s a turn); ``--speed TURNS``
 instead times hard at its default budget; ``--greedy GAMES`` plays hard against a greedy
-one-ply player written here, outside the package (an opponent the search was not tuned on).
+one-ply player written here, outside the package (an opponent the search was not tuned on),
+in the base game or, with ``--gods-from simple|advanced|all``, with a random pair of gods from
+that set for each two games (seats swapped); ``--cli`` asks every hard turn of those games
+from the ``santorini analyse --json`` command at its default budget, and counts illegal and
+late answers. ``--speed`` also prints nodes/s and depth with simple and with advanced gods.
 Run by hand:
 
     .venv/bin/python benchmarks/ai.py --games 200 --jobs 2
     .venv/bin/python benchmarks/ai.py --speed 30
     .venv/bin/python benchmarks/ai.py --greedy 200 --nodes 25000
+    .venv/bin/python benchmarks/ai.py --greedy 40 --gods-from all --cli
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
+import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from santorini_p2p.ai import analyse, choose_action
 from santorini_p2p.engine import (
@@ -29,14 +37,27 @@ from santorini_p2p.engine import (
     Position,
     Turn,
     apply_action,
+    format_position,
     legal_actions,
     new_game,
     parse_position,
+    parse_turn,
 )
+from santorini_p2p.engine.gods import ADVANCED, SIMPLE
 from santorini_p2p.engine.squares import NEIGHBOURS
 from santorini_p2p.study.arena import GameRecord, Tally, play_game, run, schedule, tally
 
 MATCHES = (("hard", "random"), ("easy", "random"), ("medium", "easy"), ("hard", "medium"))
+GOD_SETS: dict[str, tuple[str, ...]] = {
+    "none": (),
+    "simple": tuple(g.name for g in SIMPLE),
+    "advanced": tuple(g.name for g in ADVANCED),
+    "all": tuple(g.name for g in SIMPLE + ADVANCED),
+}
+"""The gods a benchmark game draws its pair from (``none``: the base game)."""
+LATE_S = 10.0
+"""An answer of ``santorini analyse`` at its default budget slower than this is late."""
+SANTORINI = Path(sys.executable).with_name("santorini")
 
 
 def _elo_text(value: float) -> str:
@@ -45,16 +66,30 @@ def _elo_text(value: float) -> str:
     return f"{value:+.0f}"
 
 
-def speed(turns: int, think: float | None) -> None:
-    """Time ``hard`` at its default budget on the positions of a few easy-level games."""
-    rng = random.Random(2)
+def _speed_positions(turns: int, gods: str, rng: random.Random) -> list[Position]:
+    """The play positions of easy-level games: in the base game, or with gods from a set."""
     positions: list[Position] = []
-    for gods in ("none", "random"):
+    while len(positions) < turns:
+        if gods in GOD_SETS and gods != "none":
+            pair = tuple(rng.sample(GOD_SETS[gods], 2))
+            p = new_game(2, "random", drawn=pair)
+            while p.phase is not Phase.OVER and len(positions) < turns:
+                if p.phase is Phase.PLAY:
+                    positions.append(p)
+                p = apply_action(p, choose_action(p, "easy", rng=rng, nodes=300))
+            continue
         spec = schedule("easy", "easy", 1, gods=gods, seed=rng.getrandbits(32))[0]
         for text in play_game(spec).positions:
             p = parse_position(text)
             if p.phase is Phase.PLAY and len(positions) < turns:
                 positions.append(p)
+        if gods == "none" or gods == "random":
+            break
+    return positions
+
+
+def _time(positions: list[Position], think: float | None) -> tuple[list[float], list[int], int]:
+    """Analyse each position at hard; the seconds, depths and total nodes."""
     times: list[float] = []
     depths: list[int] = []
     nodes = 0
@@ -64,11 +99,35 @@ def speed(turns: int, think: float | None) -> None:
         times.append(time.monotonic() - started)
         depths.append(a.depth)
         nodes += a.nodes
+    return times, depths, nodes
+
+
+def speed(turns: int, think: float | None) -> None:
+    """Time ``hard`` at its default budget on the positions of a few easy-level games.
+
+    Then the same with a random pair of simple gods, and of advanced gods, each game: a table
+    of time a turn, depth reached and nodes/s.
+    """
+    rng = random.Random(2)
+    positions = _speed_positions(turns, "none", rng)
+    positions += _speed_positions(turns - len(positions), "random", rng)
+    times, depths, nodes = _time(positions, think)
     print(
         f"hard, {len(times)} turns: mean {sum(times) / len(times):.2f} s, "
         f"max {max(times):.2f} s a turn; mean depth {sum(depths) / len(depths):.1f}; "
         f"{nodes / sum(times):.0f} nodes/s"
     )
+    print(
+        f"{'gods':<9} {'turns':>5} {'mean s':>7} {'max s':>6} {'depth':>6} {'min':>4} "
+        f"{'nodes/s':>8}"
+    )
+    for gods in ("simple", "advanced"):
+        times, depths, nodes = _time(_speed_positions(turns, gods, random.Random(3)), think)
+        print(
+            f"{gods:<9} {len(times):>5} {sum(times) / len(times):>7.2f} {max(times):>6.2f} "
+            f"{sum(depths) / len(depths):>6.1f} {min(depths):>4} {nodes / sum(times):>8.0f}",
+            flush=True,
+        )
 
 
 def _greedy_score(p: Position, turn: Turn, rng: random.Random) -> float:
@@ -89,6 +148,7 @@ def _greedy_score(p: Position, turn: Turn, rng: random.Random) -> float:
         if i != side:
             opp |= m
     for b in turn.builds:
+        b &= 31  # an Atlas dome is flagged
         new = levels[b] + 1
         if new == height + 1 and new <= 3:
             score += 3
@@ -99,36 +159,108 @@ def _greedy_score(p: Position, turn: Turn, rng: random.Random) -> float:
     return score + rng.random()
 
 
-def _greedy_game(seed: int, hard_seat: int, nodes: int | None, think: float | None) -> int:
-    """Play hard against the greedy player in the base game; return 1 if hard won, else 0."""
+def _ask_cli(p: Position) -> tuple[Turn | None, float, str]:
+    """Ask ``santorini analyse --json`` (default budget) for the best turn.
+
+    Returns the turn (None if the answer is not a turn), the seconds the command took and
+    what went wrong, if anything.
+    """
+    started = time.monotonic()
+    done = subprocess.run(
+        [str(SANTORINI), "analyse", "--json", format_position(p)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    spent = time.monotonic() - started
+    if done.returncode != 0:
+        return None, spent, f"exit {done.returncode}: {done.stderr.strip()[-200:]}"
+    try:
+        return parse_turn(json.loads(done.stdout)["best"]), spent, ""
+    except (ValueError, KeyError) as e:
+        return None, spent, f"bad answer {done.stdout[-200:]!r}: {e}"
+
+
+def _greedy_game(
+    seed: int,
+    hard_seat: int,
+    nodes: int | None,
+    think: float | None,
+    gods: str = "none",
+    cli: bool = False,
+) -> tuple[int, int, int, float, str]:
+    """Play hard against the greedy player; return hard's win (1 or 0), its turns, its bad
+    answers (illegal, failed or late), its slowest answer (seconds) and the gods played."""
     rng = random.Random(seed)
-    p = new_game(2)
+    pair = tuple(rng.sample(GOD_SETS[gods], 2)) if GOD_SETS[gods] else ()
+    p = new_game(2, "random", drawn=pair) if pair else new_game(2)
+    turns = bad = 0
+    slowest = 0.0
     while p.phase is not Phase.OVER:
-        if p.to_move == hard_seat:
+        if p.to_move == hard_seat and cli and p.phase is Phase.PLAY:
+            answer, spent, error = _ask_cli(p)
+            turns += 1
+            slowest = max(slowest, spent)
+            legal = answer is not None and answer in legal_actions(p)
+            if not legal or spent > LATE_S:
+                bad += 1
+                print(f"\nbad answer in {format_position(p)}: {error or answer} ({spent:.1f} s)")
+            a = answer if answer is not None and legal else choose_action(p, "random", rng=rng)
+        elif p.to_move == hard_seat:
+            started = time.monotonic()
             a = choose_action(p, "hard", rng=rng, nodes=nodes, think=think)
+            if p.phase is Phase.PLAY:
+                turns += 1
+                slowest = max(slowest, time.monotonic() - started)
         elif p.phase is Phase.PLAY:
             a = max(legal_actions(p), key=lambda t: _greedy_score(p, t, rng))  # type: ignore[arg-type]
         else:
             a = rng.choice(legal_actions(p))
         p = apply_action(p, a)
-    return 1 if p.winner == hard_seat else 0
+    return 1 if p.winner == hard_seat else 0, turns, bad, slowest, "/".join(pair) or "none"
 
 
-def greedy(games: int, jobs: int, nodes: int | None, think: float | None) -> None:
-    """Print hard's score against the greedy one-ply player over ``games`` games."""
+def greedy(
+    games: int,
+    jobs: int,
+    nodes: int | None,
+    think: float | None,
+    gods: str = "none",
+    cli: bool = False,
+    seed: int = 1,
+) -> None:
+    """Print hard's score against the greedy one-ply player over ``games`` games.
+
+    Each two games share a seed (``seed`` picks the series; 1 is the one always played).
+    """
     started = time.monotonic()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [
-            pool.submit(_greedy_game, 1000 + i // 2, i % 2, nodes, think) for i in range(games)
+            pool.submit(_greedy_game, 1000 * seed + i // 2, i % 2, nodes, think, gods, cli)
+            for i in range(games)
         ]
-        wins = sum(f.result() for f in futures)
+        results = []
+        for f in futures:
+            results.append(f.result())
+            print(f"\rhard-greedy {gods}: {len(results)}/{games}", end="", file=sys.stderr)
+        print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
+    wins = sum(r[0] for r in results)
     t = Tally("hard", "greedy", games, wins, games - wins, 0)
     lo, hi = t.interval
     spent = (time.monotonic() - started) * jobs / games
+    label = "hard-greedy" + (" (cli)" if cli else "")
     print(
-        f"{'hard-greedy':<18} {'none':<7} {games:>5} {wins:>4} {games - wins:>4} {0:>3} "
+        f"{label:<18} {gods:<7} {games:>5} {wins:>4} {games - wins:>4} {0:>3} "
         f"{t.score:>6.3f} {f'[{lo:.3f}, {hi:.3f}]':>14} {_elo_text(t.elo):>6} {spent:>7.1f}"
     )
+    if gods != "none" or cli:
+        turns = sum(r[1] for r in results)
+        bad = sum(r[2] for r in results)
+        slowest = max(r[3] for r in results)
+        lost = sorted(r[4] for r in results if not r[0])
+        print(f"hard turns {turns}, illegal or late answers {bad}, slowest {slowest:.2f} s")
+        if lost:
+            print("lost with: " + ", ".join(lost))
 
 
 def main() -> int:
@@ -148,9 +280,20 @@ def main() -> int:
     parser.add_argument(
         "--greedy", type=int, metavar="GAMES", help="only play hard against a greedy one-ply player"
     )
+    parser.add_argument(
+        "--gods-from",
+        choices=tuple(GOD_SETS),
+        default="none",
+        help="with --greedy: a random pair of gods from this set for each two games",
+    )
+    parser.add_argument(
+        "--cli",
+        action="store_true",
+        help="with --greedy: ask each hard turn of `santorini analyse --json` (default budget)",
+    )
     args = parser.parse_args()
     if args.greedy:
-        greedy(args.greedy, args.jobs, args.nodes, args.think)
+        greedy(args.greedy, args.jobs, args.nodes, args.think, args.gods_from, args.cli, args.seed)
         return 0
     if args.speed:
         speed(args.speed, args.think)

@@ -14,8 +14,11 @@ from santorini_p2p.engine import (
     NO_WINNER,
     Phase,
     Position,
+    apply_action,
     apply_unchecked,
     generate_turns,
+    legal_actions,
+    new_game,
     parse_position,
 )
 from tests.brute_force import forced, wins_within
@@ -173,3 +176,79 @@ def test_analyse_json_result_is_null_without_a_forced_result(capsys):
         == 0
     )
     assert json.loads(capsys.readouterr().out)["result"] is None
+
+
+# Positions from random games with the advanced gods (removed workers, Chronus's towers,
+# Hera's perimeter, Triton's chains, Charon's ferry, ...). Their results are not written
+# here: brute_force.forced works each out below.
+ADVANCED_PLAYED = [
+    "013X10/3X223X1A/13330/11B11B1/133X13 1 charon,bia -",
+    "333X1B2/1B3X3X3X3/23X13X1/1A3X21A3X/23X33X1 2 charon,apollo -",
+    "02A110/3X3X3X03/1B3X3X31/23X33X3X/3X2B1A31 1 hermes,aphrodite -",
+    "333X11B/1B3X3X3X3/23X13X1A/1A3X213/23X33X1 2 charon,apollo -",
+    "0310A1/13X3X33X/31B230/20A323/121B20 1 chronus,athena -",
+    "10220/23130B/13X331/03X1A0B2/113X21A 1 chronus,hestia -",
+    "123B33/0A3X3X3X3X/2303X2/1B3X210/1320A0 2 triton,zeus -",
+    "003X3X2/1B3X3X3X2/33X0A3X1A/33X2B3X3X/02233X 1 hera,ares -",
+    "21120/221B31/103X3X0/333X30A/03231A 1 bia,triton -",
+    "013X1A0/3X233X1/13330/111B1B1/133X23 1 charon,bia -",
+    "0B2300/23X122/21310/1A1A3X3X2/2030B0 2 zeus,hephaestus -",
+    "2223X2/3X3X3X2B1/3X0B3X23X/3X1A13X3X/133X3X0A 1 poseidon,minotaur -",
+    "21110/33X312/13X00A2/1B3X3X33/010A2B2 2 chronus,eros -",
+    "01322/120A33X/33X3X2A3/2B13X23/23X3X3X2 2 medusa,limus -",
+    "00012B/03X03X2/0A131A0/32B33X0/11010 2 persephone,zeus -",
+    "01A3X22/12033X/3X3X3X2A3/21B3X23/23X3X3X2 2 medusa,limus -",
+    "032A20/123X33X/23X3X1B1A/20B3X3X1/31300 2 hera,zeus -",
+    "03X33X1/1B313X3/3X3X3X2A3/1A3X313/11B33X3 2 limus,triton -",
+]
+
+
+@pytest.fixture(scope="module")
+def advanced_results():
+    """Each ADVANCED_PLAYED position with its result by plain minimax (None: none within 3)."""
+    return [(text, forced(parse_position(text), 3)) for text in ADVANCED_PLAYED]
+
+
+def test_advanced_positions_hold_wins_and_losses_in_one_two_and_three(advanced_results):
+    assert {n for _, n in advanced_results} == {1, 2, 3, -1, -2, -3}
+
+
+@pytest.mark.parametrize("index", range(len(ADVANCED_PLAYED)))
+def test_forced_result_with_advanced_gods_is_exact_and_best_turn_keeps_it(advanced_results, index):
+    text, n = advanced_results[index]
+    p = parse_position(text)
+    got, done = solve(p, 3)
+    assert done
+    assert (got.turns if got else None) == n
+    a = analyse(p, nodes=200_000)
+    assert a.forced == n
+    if n is not None and n > 0:
+        assert _keeps_win(p, a.best, n)
+        assert a.win == 1.0
+
+
+def test_solver_agrees_with_plain_minimax_on_random_advanced_games():
+    advanced = tuple(g for g in ALL_GOD_NAMES if g not in GOD_NAMES)
+    rng = random.Random(27)
+    checked = 0
+    results = set()
+    while checked < 40:
+        gods = (rng.choice(advanced), rng.choice(ALL_GOD_NAMES))
+        if gods[0] == gods[1]:
+            continue
+        p = new_game(2, "random", drawn=gods if rng.random() < 0.5 else gods[::-1])
+        ends = []
+        while p.phase is not Phase.OVER:
+            if p.phase is Phase.PLAY and len(generate_turns(p)) <= 12:
+                ends.append(p)
+            p = apply_action(p, rng.choice(legal_actions(p)))
+        for q in ends[-4:]:
+            want = forced(q, 2)
+            got, done = solve(q, 2)
+            assert done
+            assert (got.turns if got else None) == want, str(q)
+            if got is not None and got.turns > 0:
+                assert _keeps_win(q, got.best, got.turns)
+            results.add(want)
+            checked += 1
+    assert {1, -1} <= results

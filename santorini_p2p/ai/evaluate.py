@@ -1,9 +1,12 @@
 """The static evaluation: how good a position is for one side, and immediate wins.
 
 Scores are integers in hundredths of a level, roughly: a worker one level higher is worth
-about 100. The evaluation knows heights, mobility, climbs, threats to move up onto level 3
-(and the domes and workers that block them) and the gods' powers that change those threats
-(Apollo, Artemis, Athena, Minotaur, Pan). Deeper god tactics are left to the search.
+about 100. The evaluation knows workers (a side can lose some to a power), heights, mobility,
+climbs, threats to move up onto level 3 (and the domes and workers that block them), what the
+other sides' powers impose on a side's turn (read from the engine's ``limits``: no moving up,
+frozen or bound workers, squares no move may win on), and, through each god's own hooks
+(``extra_threats``, ``evaluation``), the wins and captures its power adds. Deeper god tactics
+are left to the search.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from santorini_p2p.engine import Position, can_win_now, find_god, limits
+from santorini_p2p.engine.power import Limits
 from santorini_p2p.engine.squares import ALL, NEIGHBOURS, bits
 
 __all__ = ["WIN", "can_win_now", "evaluate", "threat_squares"]
@@ -18,6 +22,8 @@ __all__ = ["WIN", "can_win_now", "evaluate", "threat_squares"]
 WIN: Final = 1_000_000
 """The score of a won game; a win found ``k`` turns ahead scores ``WIN - k``."""
 
+_WORKER: Final = 300
+"""Each worker on the board (a power may remove one; with none a side has no turn)."""
 _HEIGHT: Final = (0, 100, 260, 180)
 _CLIMB: Final = (12, 40, 0, 0)
 _MOBILITY: Final = 6
@@ -31,15 +37,25 @@ _CENTRE: Final = tuple(
 )
 
 
-def _restricted(p: Position, seat: int) -> bool:
-    """Whether an opponent's power stops ``seat`` moving up this turn (the engine's limits).
+_FREE: Final = Limits()
+
+
+def _limits(p: Position, seat: int) -> Limits:
+    """What the other sides' powers impose on ``seat``'s turn (the engine's limits).
 
     A power state held by the seat to move is about to be replaced by its move, so it
-    restricts nobody in the evaluation of that seat's turn.
+    stops nobody moving up in the evaluation of that seat's turn.
     """
-    if not any(p.gods) or (p.power_state and p.state_of(p.to_move) and seat != p.to_move):
-        return False
-    return limits(p, seat).no_up
+    if not any(p.gods):
+        return _FREE
+    lim = limits(p, seat)
+    if lim.no_up and p.power_state and p.state_of(p.to_move) and seat != p.to_move:
+        stale = Limits()
+        for name in Limits.__slots__:
+            setattr(stale, name, getattr(lim, name))
+        stale.no_up = False
+        return stale
+    return lim
 
 
 def threat_squares(p: Position, side: int) -> int:
@@ -70,7 +86,8 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
     reach_up = (ALL ^ ge2, ALL ^ ge3, ALL, ALL)
     reach_flat = (ALL ^ ge1, ALL ^ ge2, ALL ^ ge3, ALL)
     seats = [s for s in range(len(p.gods)) if p.side_of(s) == side]
-    restricted = bool(seats) and _restricted(p, seats[0])
+    lim = _limits(p, seats[0]) if seats else _FREE
+    restricted = lim.no_up
     seat_gods = [g for s, g in enumerate(p.gods) if p.side_of(s) == side]
     power = find_god(seat_gods[0]) if len(seat_gods) == 1 and seat_gods[0] else None
     opp = occ & ~mine & ~p.domes
@@ -78,12 +95,22 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
     if power is not None and power.forces:
         free_for |= opp
     reach = reach_flat if restricted else reach_up
-    score = 0
+    near_binders = ALL
+    if lim.bound & mine:
+        # A bound worker that moves must end next to a worker of a binding side.
+        near_binders = 0
+        for i, m in enumerate(p.workers):
+            if lim.binders >> i & 1:
+                for b in bits(m):
+                    near_binders |= NEIGHBOURS[b]
+    score = _WORKER * mine.bit_count()
     threats = 0
     for w in bits(mine):
         h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
         nb = NEIGHBOURS[w]
-        moves = nb & free_for & reach[h]
+        moves = 0 if lim.frozen >> w & 1 else nb & free_for & reach[h]
+        if lim.bound >> w & 1:
+            moves &= near_binders
         score += _HEIGHT[h] + _CENTRE[w] + _MOBILITY * moves.bit_count()
         if not moves:
             score -= _STUCK
@@ -96,6 +123,9 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
             score += _NEAR_THREAT * (nb & lvl2 & ~occ).bit_count()
         if power is not None:
             threats |= power.extra_threats(p, w, moves, occ, restricted)
+    threats &= ~lim.no_win
+    if power is not None:
+        score += power.evaluation(p, side, occ, restricted)
     if threats:
         score += _THREAT_ONE if threats & (threats - 1) == 0 else _THREAT_MANY
     if side == to_move_side:

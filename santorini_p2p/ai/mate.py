@@ -118,6 +118,11 @@ class _Solver:
             if self.deadline is not None and self.clock() > self.deadline:
                 raise _OutOfBudget
 
+    def _expand(self) -> None:
+        """Look at the clock before listing a node's turns (for some powers a long list)."""
+        if self.deadline is not None and self.clock() > self.deadline:
+            raise _OutOfBudget
+
     def wins(self, p: Position, n: int) -> Turn | None:
         """A turn by which the mover of ``p`` forces a win within ``n`` turns, else None."""
         if n <= 0:
@@ -131,6 +136,7 @@ class _Solver:
         quick = self.simple and can_win_now(p)
         if self.simple and n == 1 and not quick and not _may_stall(p):
             return None
+        self._expand()
         turns = _attack_order(p, generate_turns(p), quick)
         killer = self.killers.get(n)
         if killer is not None and killer != turns[0] and killer in turns:
@@ -159,6 +165,7 @@ class _Solver:
         """Whether side ``me`` wins within ``n`` of its turns after every reply in ``c``."""
         if self.simple and n == 1 and _has_safe_reply(c, me):
             return False
+        self._expand()
         for r in _defence_order(c, generate_turns(c)):
             self._tick()
             q = apply_unchecked(c, r)
@@ -173,6 +180,7 @@ class _Solver:
     def loses(self, p: Position, n: int) -> bool:
         """Whether every turn of the mover of ``p`` lets the other side win within ``n``."""
         me = p.side_of(p.to_move)
+        self._expand()
         for t in _defence_order(p, generate_turns(p)):
             self._tick()
             c = apply_unchecked(p, t)

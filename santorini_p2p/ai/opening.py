@@ -7,7 +7,6 @@ movers first); the ranking and the placement weights are heuristics, not rules.
 from __future__ import annotations
 
 import random
-from itertools import combinations
 from typing import Final
 
 from santorini_p2p.engine import (
@@ -36,7 +35,27 @@ GOD_RANKING: Final = (
     "hephaestus",
     "hermes",
 )
-"""Every god, strongest first (for picking and offering)."""
+"""The simple gods, strongest first (for picking and offering)."""
+
+ADVANCED_RANKING: Final = (
+    "bia",
+    "medusa",
+    "zeus",
+    "poseidon",
+    "triton",
+    "chronus",
+    "ares",
+    "charon",
+    "hestia",
+    "limus",
+    "aphrodite",
+    "persephone",
+    "hypnus",
+    "eros",
+    "hera",
+)
+"""The advanced gods, strongest first: they rank after the simple ones, whose powers this
+program's search and evaluation know best."""
 
 _CENTRE: Final = tuple(
     (0, 6, 14)[min(min(s % 5, 4 - s % 5), min(s // 5, 4 - s // 5))] for s in range(25)
@@ -44,7 +63,12 @@ _CENTRE: Final = tuple(
 
 
 def _rank(god: str) -> int:
-    return GOD_RANKING.index(god)
+    """A god's place in the ranking (any god the engine knows has one)."""
+    if god in GOD_RANKING:
+        return GOD_RANKING.index(god)
+    if god in ADVANCED_RANKING:
+        return len(GOD_RANKING) + ADVANCED_RANKING.index(god)
+    return len(GOD_RANKING) + len(ADVANCED_RANKING)
 
 
 def _distance(a: int, b: int) -> int:
@@ -65,18 +89,14 @@ def _place_score(p: Position, squares: tuple[int, ...], side: int) -> int:
     return score
 
 
-def _choose_place(p: Position, rng: random.Random) -> Place:
-    side, count = placement_due(p)
-    occupied = p.domes
-    for m in p.workers:
-        occupied |= m
-    empty = [s for s in range(25) if not occupied >> s & 1 and not p.ge1 >> s & 1]
-    if len(empty) < count:
-        empty = [s for s in range(25) if not occupied >> s & 1]
-    scored = [(_place_score(p, c, side), c) for c in combinations(empty, count)]
+def _choose_place(p: Position, places: list[Place], rng: random.Random) -> Place:
+    """One of the legal ``places`` (a god may confine them) scored best, ground level first."""
+    side, _ = placement_due(p)
+    low = [a for a in places if not any(p.ge1 >> s & 1 for s in a.squares)]
+    scored = [(_place_score(p, a.squares, side), a) for a in (low or places)]
     top = max(score for score, _ in scored)
-    good = [c for score, c in scored if score >= top - 3]
-    return Place(rng.choice(good))
+    good = [a for score, a in scored if score >= top - 3]
+    return rng.choice(good)
 
 
 def choose_setup(p: Position, level: str, rng: random.Random) -> Action:
@@ -94,16 +114,20 @@ def choose_setup(p: Position, level: str, rng: random.Random) -> Action:
     first = actions[0]
     if isinstance(first, ChooseGods):
         # The challenger keeps the god the others leave: offer gods of similar worth.
+        # The gods on offer are those of the legal sets (the game's pool), strongest first.
         n = p.players
-        start = rng.randrange(0, 5 - n + 2)
-        gods = tuple(sorted(GOD_RANKING[start : start + n], key=GOD_RANKING.index))
+        offered = sorted(
+            {g for a in actions if isinstance(a, ChooseGods) for g in a.gods}, key=_rank
+        )
+        start = rng.randrange(0, max(1, min(5, len(offered)) - n + 2))
+        gods = sorted(offered[start : start + n])
         for a in actions:
-            if isinstance(a, ChooseGods) and sorted(a.gods) == sorted(gods):
+            if isinstance(a, ChooseGods) and sorted(a.gods) == gods:
                 return a
         return rng.choice(actions)
     if isinstance(first, NameStart):
         return NameStart(p.to_move)
     if isinstance(first, Place):
-        return _choose_place(p, rng)
+        return _choose_place(p, [a for a in actions if isinstance(a, Place)], rng)
     picks = [a for a in actions if isinstance(a, PickGod)]
     return min(picks, key=lambda a: _rank(a.god)) if picks else rng.choice(actions)

@@ -190,6 +190,15 @@ class _Search:
         if self.deadline is not None and self.nodes & 63 == 0 and self.clock() > self.deadline:
             raise _Abort
 
+    def _expand(self) -> None:
+        """Look at the clock before listing a node's turns.
+
+        For some powers that list costs as much as thousands of nodes (Poseidon's extra
+        builds): the time budget holds then too.
+        """
+        if self.deadline is not None and self.clock() > self.deadline:
+            raise _Abort
+
     def _terminal(self, p: Position, ply: int) -> int | None:
         """The score of a finished game (or of the searching seat's elimination), else None."""
         if p.winner >= 0:
@@ -204,6 +213,7 @@ class _Search:
         """The turns to try: the table's turn first (often enough), then the rest in order."""
         if first is not None:
             yield first
+        self._expand()
         yield from self.order(p, generate_turns(p), first)
 
     def order(self, p: Position, turns: list[Turn], skip: Turn | None) -> list[Turn]:

@@ -17,7 +17,8 @@ Your move              :meth:`Power.step_mask`, ``forces`` with :meth:`Power.dis
 After your move        :meth:`Power.after_step` (removals), :meth:`Power.wins_by_move`
 Your build             :meth:`Power.builds`
 End of your turn       :meth:`Power.end_of_turn`, :meth:`Power.next_state`
-For the computer       :meth:`Power.quick_win`, :meth:`Power.extra_threats`
+For the computer       :meth:`Power.quick_win`, :meth:`Power.extra_threats`,
+                       :meth:`Power.evaluation`
 =====================  ==============================================================
 
 Every default is the plain rule of RULES.md section 2, so the kernel never asks "is there a
@@ -39,8 +40,10 @@ __all__ = [
     "Gen",
     "Limits",
     "Power",
+    "TurnFound",
     "build_on",
     "is_free",
+    "plain_steps",
     "towers",
 ]
 
@@ -75,6 +78,17 @@ def towers(bd: Board) -> int:
     """Return the number of complete towers (a dome on level 3) on ``bd``."""
     lv, domes, _ = bd
     return sum(1 for s in bits(domes) if lv[s] == 3)
+
+
+def plain_steps(p: Position, w: int, occ: int, no_up: bool) -> int:
+    """The free squares the worker on ``w`` may step to by the plain move rule.
+
+    For the computer's evaluation hooks; ``occ`` is every occupied square, ``no_up`` a ban on
+    moving up.
+    """
+    h = (p.ge1 >> w & 1) + (p.ge2 >> w & 1) + (p.ge3 >> w & 1)
+    reach = (ALL ^ p.ge1, ALL ^ p.ge2, ALL ^ p.ge3, ALL) if no_up else (ALL ^ p.ge2, ALL ^ p.ge3)
+    return NEIGHBOURS[w] & ~occ & (reach[h] if h < len(reach) else ALL)
 
 
 class Limits:
@@ -125,18 +139,24 @@ class Limits:
         )
 
 
+class TurnFound(Exception):
+    """Raised by a :class:`Gen` made with ``first`` at its first complete turn."""
+
+
 class Gen:
     """The state of one generation of turns, and the kernel steps a power's hooks call.
 
     ``movers`` are the workers whose turns are wanted (all but the frozen ones, or one when a
     single turn is checked); ``pair`` asks for turns of both workers too. With ``counting``
-    complete turns are only counted, which is what perft's last ply needs.
+    complete turns are only counted, which is what perft's last ply needs; with ``first`` the
+    first complete turn raises :class:`TurnFound` (whether the mover has a turn at all).
     """
 
     __slots__ = (
         "board",
         "count",
         "counting",
+        "first",
         "limits",
         "movers",
         "out",
@@ -151,8 +171,16 @@ class Gen:
     )
 
     def __init__(
-        self, p: Position, power: Power, limits: Limits, movers: int, pair: bool, counting: bool
+        self,
+        p: Position,
+        power: Power,
+        limits: Limits,
+        movers: int,
+        pair: bool,
+        counting: bool,
+        first: bool = False,
     ) -> None:
+        self.first = first
         self.p = p
         self.seat = p.to_move
         self.side = p.side_of(p.to_move)
@@ -251,6 +279,8 @@ class Gen:
 
     def emit(self, turn: Turn, up: bool) -> None:
         """Take one complete legal turn; ``up``: a worker of the mover moved up in it."""
+        if self.first:
+            raise TurnFound
         if up and self.limits.must_up:
             if self.counting:
                 self.up_count += 1
@@ -266,6 +296,8 @@ class Gen:
 
         Returns False when the caller must emit the turns one by one instead.
         """
+        if self.first and n:
+            raise TurnFound
         if self.counting and not self.limits.must_up:
             self.count += n
             return True
@@ -282,6 +314,8 @@ class Gen:
         """Take one turn for each build square in ``free`` (the plain one-build ending)."""
         if not free:
             return
+        if self.first:
+            raise TurnFound
         if self.limits.must_up:
             for b in bits(free):
                 self.emit(Turn(w, path, (b,), before), up)
@@ -487,6 +521,16 @@ class Power:
 
         For the computer's evaluation (a level-2 worker next to a free level-3 square is the
         plain threat); ``moves`` are the worker's plain steps, ``occ`` every occupied square.
+        """
+        return 0
+
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """What this power adds to the static score of ``side``, its holder, in ``p``.
+
+        For the computer's evaluation, in its units (about 100 a level of a worker's height):
+        the worth of what the power threatens or builds towards that the plain terms miss
+        (towers counted for a win, opponent workers it can remove). ``occ`` is every
+        occupied square; ``no_up``: an opponent stops this side moving up. The default is 0.
         """
         return 0
 

@@ -14,7 +14,7 @@ from typing import Final
 from santorini_p2p.engine.gods import MORTAL, power_of
 from santorini_p2p.engine.notation import format_position, parse_turn
 from santorini_p2p.engine.position import DOME, FORCE, NO_WINNER, Outcome, Phase, Position, Turn
-from santorini_p2p.engine.power import Board, Gen, Limits, Power, build_on
+from santorini_p2p.engine.power import Board, Gen, Limits, Power, TurnFound, build_on
 from santorini_p2p.engine.squares import ALL, BITS, NEIGHBOURS, bits
 from santorini_p2p.errors import IllegalTurnError
 
@@ -52,6 +52,9 @@ def limits(p: Position, seat: int | None = None) -> Limits:
     active = _limiting(p.gods)
     if not active:
         return _NO_LIMITS
+    recent = _RECENT.get(seat)
+    if recent is not None and recent[0] is p:
+        return recent[1]
     lim = Limits()
     me = p.side_of(seat)
     view = p if seat == p.to_move else replace(p, to_move=seat)
@@ -61,7 +64,17 @@ def limits(p: Position, seat: int | None = None) -> Limits:
         if p.side_of(s) != me:
             power.restrict(view, s, lim)
         power.at_all_times(view, s, lim)
+    _RECENT[seat] = (p, lim)
     return lim
+
+
+_RECENT: dict[int, tuple[Position, Limits]] = {}
+"""The last position each seat's limits were read for, and those limits.
+
+Applying a turn, then settling, searching and evaluating the position after it read the same
+limits several times over; a position never changes, so the same object has the same limits.
+The caller must not change the limits returned.
+"""
 
 
 _LIMITING: dict[tuple[str, ...], tuple[tuple[int, Power], ...]] = {}
@@ -205,6 +218,14 @@ def has_legal_turn(p: Position) -> bool:
                 targets ^= tb
                 if NEIGHBOURS[tb.bit_length() - 1] & (free | wb):
                     return True
+    if any(p.gods) and (p.gods[p.to_move] or not lim.trivial):
+        # The mover's power walks its turns until the first complete one.
+        power = power_of(p.gods[p.to_move])
+        try:
+            power.turns(Gen(p, power, lim, ALL & ~lim.frozen, True, False, first=True))
+        except TurnFound:
+            return True
+        return False
     return bool(_generate(p))
 
 
@@ -212,8 +233,9 @@ def can_win_now(p: Position) -> bool:
     """Return whether the seat to move has a turn that wins by moving (play phase).
 
     Search asks this of every position, so the mover's power answers from the bitboards when
-    it can; otherwise, and whenever an opponent restricts which moves are legal or win, the full
-    list of turns decides. A win by a build (five towers) is not looked for.
+    it can; otherwise, and when it sees a win that an opponent's restriction of which moves are
+    legal or win may forbid, the full list of turns decides. A win by a build (five towers) is
+    not looked for.
     """
     seat = p.to_move
     side = p.side_of(seat)
@@ -223,11 +245,14 @@ def can_win_now(p: Position) -> bool:
         if i != side:
             opp |= m
     lim = limits(p, seat)
-    if not (lim.bound or lim.no_win or lim.frozen or lim.must_up):
-        quick = power_of(p.gods[seat]).quick_win(p, mine, opp, lim.no_up)
-        if quick is not None:
-            return quick
-    return any(t.path and not t.builds for t in _generate(p))
+    quick = power_of(p.gods[seat]).quick_win(p, mine, opp, lim.no_up)
+    if quick is None:
+        return any(t.path and not t.builds for t in _generate(p))
+    if quick and (lim.bound or lim.no_win or lim.frozen or lim.must_up):
+        # These restrictions only take turns away: a win the quick check does not see is
+        # none, and one it sees may be forbidden.
+        return any(t.path and not t.builds for t in _generate(p))
+    return quick
 
 
 def next_seat(p: Position, seat: int) -> int:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine.position import Turn
+from typing import Final
+
+from santorini_p2p.engine.position import Position, Turn
 from santorini_p2p.engine.power import Board, Gen, Power
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
+
+_UNDOES_THREAT: Final = 100
+"""An opponent's threat square he can take a block from: the threat is half a threat."""
 
 
 class Ares(Power):
@@ -61,3 +66,24 @@ class Ares(Power):
             for r in bits(near & ~g.occupied(bd1) & ~(same & BITS[b])):
                 if lv1[r]:
                     g.emit(Turn(w, path, (b,), before, r), up)
+
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """The opponents' level-3 threat squares next to one of his two workers.
+
+        He moves the other worker and takes a block off the square: the threat is gone.
+        """
+        mine = p.workers[side]
+        if mine.bit_count() != 2:
+            return 0
+        near = 0
+        for w in bits(mine):
+            near |= NEIGHBOURS[w]
+        top = p.ge3 & ~p.domes & ~occ & near
+        if not top:
+            return 0
+        for i, m in enumerate(p.workers):
+            if i != side:
+                for o in bits(m & p.ge2 & ~p.ge3):
+                    if NEIGHBOURS[o] & top:
+                        return _UNDOES_THREAT
+        return 0

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine.power import PERIMETER, Board, Gen, Power
-from santorini_p2p.engine.squares import BITS, PUSH
+from typing import Final
+
+from santorini_p2p.engine.position import Position
+from santorini_p2p.engine.power import PERIMETER, Board, Gen, Power, plain_steps
+from santorini_p2p.engine.squares import BITS, PUSH, bits
+
+_KILL_NOW: Final = 250
+"""Her turn and a kill on offer: about a worker, which the search has not yet taken."""
+_KILL_THREAT: Final = 70
+"""Each opponent worker she could kill next turn, when the opponent moves first."""
 
 
 class Bia(Power):
@@ -42,3 +50,18 @@ class Bia(Power):
                 moved[i] = m ^ kb
                 return lv, domes, tuple(moved)
         return bd
+
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """The opponent workers one of her moves would remove."""
+        opp = occ & ~p.domes & ~p.workers[side]
+        kills = 0
+        for w in bits(p.workers[side]):
+            for t in bits(plain_steps(p, w, occ, no_up)):
+                k = PUSH[w][t]
+                if k >= 0 and opp >> k & 1:
+                    kills |= BITS[k]
+        if not kills:
+            return 0
+        if p.side_of(p.to_move) == side:
+            return _KILL_NOW
+        return _KILL_THREAT * kills.bit_count()

@@ -46,5 +46,32 @@ class Charon(Power):
         return ferry_dest(worker, victim, bd)
 
     def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
-        """Its wins need the full list of turns."""
-        return None
+        """The plain win, or a ferry that clears a level-3 square for a level-2 worker."""
+        if no_up:
+            return False
+        if super().quick_win(p, mine, opp, no_up):
+            return True
+        occ = mine | opp | p.domes
+        top = p.ge3 & ~p.domes & opp
+        for w in bits(mine & p.ge2 & ~p.ge3):
+            for v in bits(NEIGHBOURS[w] & top):
+                dest = PUSH[v][w]
+                if dest >= 0 and not occ >> dest & 1:
+                    return True
+        return False
+
+    def extra_threats(self, p: Position, w: int, moves: int, occ: int, no_up: bool) -> int:
+        """The opponents' level-3 squares next to a level-2 worker that a ferry would clear."""
+        if no_up or p.level(w) != 2:
+            return 0
+        out = 0
+        for v in bits(NEIGHBOURS[w] & p.ge3 & occ & ~p.domes & ~p.workers[_side_of(p, w)]):
+            dest = PUSH[v][w]
+            if dest >= 0 and not occ >> dest & 1:
+                out |= BITS[v]
+        return out
+
+
+def _side_of(p: Position, w: int) -> int:
+    """The side whose worker stands on ``w``."""
+    return next(i for i, m in enumerate(p.workers) if m >> w & 1)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from santorini_p2p.engine.position import Position
 from santorini_p2p.engine.power import PERIMETER, Board, Gen, Power
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
+
+_PAIRING: Final = 40
+"""A worker on level 1 with the other within two squares: his win is a move or two away."""
 
 _NORTH = sum(BITS[s] for s in range(20, 25))
 _SOUTH = sum(BITS[s] for s in range(5))
@@ -50,5 +55,35 @@ class Eros(Power):
         return any(lv[s] == 1 for s in bits(bd[2][g.side] & ~BITS[to] & NEIGHBOURS[to]))
 
     def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
-        """Its wins need the full list of turns."""
-        return None
+        """The plain win, or a step onto level 1 next to his other worker on level 1."""
+        if super().quick_win(p, mine, opp, no_up):
+            return True
+        occ = mine | opp | p.domes
+        one = p.ge1 & ~p.ge2
+        for w in bits(mine):
+            if no_up and not p.ge1 >> w & 1:
+                continue
+            for o in bits(mine & one & ~BITS[w]):
+                if NEIGHBOURS[w] & NEIGHBOURS[o] & one & ~occ:
+                    return True
+        return False
+
+    def extra_threats(self, p: Position, w: int, moves: int, occ: int, no_up: bool) -> int:
+        """The level-1 squares the worker can step to next to his other worker on level 1."""
+        one = p.ge1 & ~p.ge2
+        out = 0
+        for m in p.workers:
+            if m >> w & 1:
+                for o in bits(m & one & ~BITS[w]):
+                    out |= moves & NEIGHBOURS[o] & one
+        return out
+
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """A worker on level 1 and the other near it: the pair he wins with is forming."""
+        ws = bits(p.workers[side])
+        if len(ws) != 2:
+            return 0
+        a, b = ws
+        near = max(abs(a % 5 - b % 5), abs(a // 5 - b // 5)) <= 2
+        one = p.ge1 & ~p.ge2
+        return _PAIRING if near and (one >> a & 1 or one >> b & 1) else 0

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine.power import Board, Gen, Power, build_on
-from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
+from typing import Final
+
+from santorini_p2p.engine.position import Position
+from santorini_p2p.engine.power import Board, Gen, Power, build_on, plain_steps
+from santorini_p2p.engine.squares import ALL, BITS, NEIGHBOURS, bits
+
+_STONE_NOW: Final = (0, 250, 400)
+"""Her turn and 0, 1 or 2 opponent workers she can petrify: about a worker each."""
+_STONE_THREAT: Final = (0, 70, 220)
+"""The same when the opponent moves first (it can save one worker, not two)."""
 
 
 class Medusa(Power):
@@ -40,3 +48,15 @@ class Medusa(Power):
         for t in bits(victims):
             out = build_on(out, t)
         return out
+
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """The opponent workers lower than a square next to them that she stands on or reaches."""
+        opp = occ & ~p.domes & ~p.workers[side]
+        lower = (0, ALL ^ p.ge1, ALL ^ p.ge2, ALL ^ p.ge3)
+        victims = 0
+        for w in bits(p.workers[side]):
+            victims |= NEIGHBOURS[w] & opp & lower[p.level(w)]
+            for m in bits(plain_steps(p, w, occ, no_up)):
+                victims |= NEIGHBOURS[m] & opp & lower[p.level(m)]
+        n = min(victims.bit_count(), 2)
+        return (_STONE_NOW if p.side_of(p.to_move) == side else _STONE_THREAT)[n]

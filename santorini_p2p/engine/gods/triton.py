@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from santorini_p2p.engine.position import Position, Turn
 from santorini_p2p.engine.power import PERIMETER, Board, Gen, Power
-from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
+from santorini_p2p.engine.squares import ALL, BITS, NEIGHBOURS, bits
 
 
 class Triton(Power):
@@ -122,5 +122,37 @@ class Triton(Power):
                     queue.append((t, path2, up2))
 
     def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
-        """Its wins need the full list of turns."""
-        return None
+        """A move up onto level 3 at the end of a chain of perimeter steps (or at once)."""
+        occ = mine | opp | p.domes
+        if no_up or not p.ge3 & ~occ:
+            return False
+        return any(_win_squares(p, w, occ & ~BITS[w]) for w in bits(mine))
+
+    def extra_threats(self, p: Position, w: int, moves: int, occ: int, no_up: bool) -> int:
+        """The level-3 squares the worker reaches by perimeter steps and then a move up."""
+        if no_up or not p.ge3 & ~occ:
+            return 0
+        return _win_squares(p, w, occ & ~BITS[w])
+
+
+def _win_squares(p: Position, w: int, occ: int) -> int:
+    """The squares where the worker on ``w`` wins by a chain of steps (``occ``: obstacles).
+
+    Each square is walked from once: which way the worker came does not change where it can
+    go next, as revisits are allowed.
+    """
+    reach = (ALL ^ p.ge1, ALL ^ p.ge2, ALL ^ p.ge3, ALL)
+    top = p.ge3
+    wins = 0
+    done = BITS[w]
+    queue = [w]
+    for at in queue:
+        h = p.level(at)
+        nb = NEIGHBOURS[at] & ~occ & reach[min(h + 1, 3)]
+        if h < 3:
+            wins |= nb & top
+            nb &= ~top
+        for t in bits(nb & PERIMETER & ~done):
+            done |= BITS[t]
+            queue.append(t)
+    return wins

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine.position import Turn
+from typing import Final
+
+from santorini_p2p.engine.position import Position, Turn
 from santorini_p2p.engine.power import Board, Gen, Power
-from santorini_p2p.engine.squares import BITS
+from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
+
+_RISE: Final = 50
+"""A worker on level 1 next to a free level-3 square: a build under it makes a threat."""
 
 
 class Zeus(Power):
@@ -25,3 +30,9 @@ class Zeus(Power):
         g.emit_builds(w, path, g.buildable(bd, end), before, up)
         if bd[0][end] < 3 and g.allowed(bd, BITS[end]):
             g.emit(Turn(w, path, (end,), before), up)
+
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """Workers on level 1 that rise to level 2 next to a free level-3 square by themselves."""
+        top = p.ge3 & ~p.domes & ~occ
+        one = p.ge1 & ~p.ge2
+        return _RISE * sum(1 for w in bits(p.workers[side] & one) if NEIGHBOURS[w] & top)
