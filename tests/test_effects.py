@@ -90,6 +90,11 @@ def test_a_plain_turn_has_no_effect():
 
 STANDING_CASES = [
     (
+        "00000/00B00A0/00000/00A00B0/00000 2 athena,- a",
+        EffectKind.NO_UP,
+        "may not move up",
+    ),
+    (
         "0B000B0A/00000/00000/02A300/00000 1 minotaur,hera -",
         EffectKind.NO_WIN,
         "no winning move onto the perimeter",

@@ -48,6 +48,8 @@ class EffectKind(Enum):
     """No one of the side to move may build on these squares (except a tower's dome)."""
     NO_WIN = "no win"
     """No move of the side to move may win on these squares."""
+    NO_UP = "no move up"
+    """No worker of the side to move may move up this turn."""
     MUST_UP = "must move up"
     """The side to move must move up if any of its turns can."""
     TOWERS = "towers"
@@ -129,6 +131,8 @@ def standing_effects(p: Position) -> tuple[Effect, ...]:
             out.append(Effect(EffectKind.NO_BUILD, tuple(bits(ban & ALL)), side))
     if lim.no_win:
         out.append(Effect(EffectKind.NO_WIN, tuple(bits(lim.no_win)), side))
+    if lim.no_up:
+        out.append(Effect(EffectKind.NO_UP, (), side))
     if lim.must_up:
         out.append(Effect(EffectKind.MUST_UP, (), side))
     if lim.tower_seat >= 0:
@@ -174,6 +178,8 @@ def describe_effect(p: Position, e: Effect) -> str:
         edge = e.squares == tuple(bits(PERIMETER))
         where = "the perimeter" if edge else _names(e.squares)
         return f"no winning move onto {where}"
+    if e.kind is EffectKind.NO_UP:
+        return "may not move up"
     if e.kind is EffectKind.MUST_UP:
         return "must move up if possible"
     return f"{who} wins with {e.goal} complete towers; {len(e.squares)} stand"
