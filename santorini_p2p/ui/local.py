@@ -678,7 +678,8 @@ class LocalGame:
             )
         elif all(g and g != UNDECIDED for g in p.gods):
             for seat in range(p.players):
-                self._say(f"{self._who(seat)} has {p.gods[seat]}.")
+                verb = "have" if self.player(seat).name == "You" else "has"
+                self._say(f"{self._who(seat)} {verb} {p.gods[seat]}.")
         if self._time is not None:
             t = self._time
             self._say(f"Clocks: {t.move_ms // 1000} s a move plus {t.bank_ms // 60000} min bank.")

@@ -334,3 +334,16 @@ def test_cancelling_the_run_stops_computer_players_at_once():
             assert len(g.actions) <= at_cancel + 1, (seed, at_cancel, len(g.actions))
 
     asyncio.run(main())
+
+
+def test_the_gods_dealt_are_said_with_the_right_verb_for_you_and_the_computer():
+    g = LocalGame(
+        [Player("You"), Player("Computer", bot="easy")],
+        gods="random",
+        pool=("ares", "charon"),
+        time_control=None,
+    )
+    said = [m.text for m in g.messages if m.text.endswith((" ares.", " charon."))]
+    assert len(said) == 2
+    assert any(t.startswith("You (seat") and " have " in t for t in said)
+    assert any(t.startswith("Computer (seat") and " has " in t for t in said)
