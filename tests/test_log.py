@@ -28,9 +28,9 @@ from santorini_p2p.errors import (
     WireError,
 )
 from santorini_p2p.wire import journal as journal_module
-from santorini_p2p.wire.codec import encode
+from santorini_p2p.wire.codec import decode, encode
 from santorini_p2p.wire.draw import commitment
-from santorini_p2p.wire.envelope import _open_general
+from santorini_p2p.wire.envelope import _open_general, signing_input
 from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.log import (
     JOURNAL_RESERVE,
@@ -272,7 +272,13 @@ def test_header_rules():
     h = make_header(bytes(16), [(ALICE.public_key, "a"), (BOB.public_key, "b")])
     expect(v, seal(ALICE, replace(h, protocol=3)), VersionError, "protocol version 3")
     # A header of version 2 without its last field, the pool, is not of its version's shape.
-    expect(v, seal(ALICE, replace(h, protocol=2)), VersionError, "protocol 2 has 12 fields")
+    short = decode(encode_body(h))
+    short = encode((*short[:4], 2, *short[5:]))
+    raw = encode((1, ALICE.public_key, short, ALICE.sign(signing_input(short))))
+    expect(v, raw, VersionError, "protocol 2 has 12 fields")
+    # Protocol 2 lists its pool even when empty; without gods it is written only for an option.
+    expect(v, seal(ALICE, replace(h, protocol=2)), RecordError, "is protocol 1")
+    expect(v, seal(ALICE, replace(h, options=("takeback",))), RecordError, "needs protocol 2")
     expect(v, seal(ALICE, replace(h, gods="odd")), RecordError, "god selection")
     expect(v, seal(ALICE, replace(h, bank_ms=1000)), RecordError, "bank needs a time per move")
 
@@ -826,3 +832,121 @@ def test_a_bad_pool_is_refused_at_the_header(players, gods, pool, error):
     ids, h = pooled(players, gods, ())
     h = replace(h, protocol=2, pool=pool)
     expect(Validator(), seal(ids[0], h), RecordError, error)
+
+
+def _placed(players=2, **header):
+    """A validator with every worker placed and the first turn of play due."""
+    v, _ = started(players, "none", options=("takeback",), **header)
+    squares = ["place b2,d4", "place a1,e5", "place c1,c5", "place a5,e1"]
+    for k in range(players):
+        v.feed(v.make_act(by_seat(v, k), squares[k]))
+        for j in range(1, players):
+            v.feed(v.make_ack(by_seat(v, (k + j) % players)))
+    return v
+
+
+def _turn(v: Validator, seat: int, text: str, clock_ms: int = 0) -> None:
+    v.feed(v.make_act(by_seat(v, seat), text, clock_ms=clock_ms))
+    n = v.position.players
+    for j in range(1, n):
+        v.feed(v.make_ack(by_seat(v, (seat + j) % n)))
+
+
+def test_takeback_header_is_protocol_2_and_lists_the_pool():
+    seats = [(ALICE.public_key, "a"), (BOB.public_key, "b")]
+    h = make_header(bytes(16), seats, options=["takeback"])
+    assert (h.protocol, h.pool) == (2, ())
+    h = make_header(
+        bytes(16),
+        [(ALICE.public_key, "a"), (BOB.public_key, "b")],
+        gods="random",
+        options=["takeback"],
+    )
+    assert (h.protocol, h.pool) == (2, GOD_NAMES)
+    v = Validator()
+    v.feed(seal(ALICE, h))
+    # Without the option, the same simple game is protocol 1, as before.
+    h = make_header(bytes(16), [(ALICE.public_key, "a"), (BOB.public_key, "b")], gods="random")
+    assert (h.protocol, h.pool) == (1, ())
+
+
+def test_accepted_takeback_restores_the_position_and_keeps_the_banks():
+    v = _placed(move_ms=1_000, bank_ms=5_000)
+    before, banks = v.state_hash, v.clocks
+    _turn(v, 0, "b2>c3^c4", clock_ms=2_500)
+    assert v.clocks[0] == banks[0] - 1_500
+    drained = v.clocks
+    assert v.can_ask_takeback(v.seats[0])
+    assert not v.can_ask_takeback(v.seats[1])
+    v.feed(v.make_offer(by_seat(v, 0), "takeback"))
+    offer = v.takeback_offer
+    assert offer is not None
+    assert (offer.seat, offer.turn, offer.waiting) == (0, "b2>c3^c4", (1,))
+    v.feed(v.make_accept(by_seat(v, 1)))
+    assert v.state_hash == before
+    assert v.position.to_move == 0
+    assert v.clocks == drained, "the time spent is not refunded"
+    assert v.takeback_offer is None
+    assert v.turns == 0
+    # The turn is gone once: nothing is left to take back until the next turn.
+    expect(v, v.make_offer(by_seat(v, 0), "takeback"), RecordError, "no turn to take back")
+    _turn(v, 0, "b2>b3^b4")
+    assert v.turns == 1
+
+
+def test_takeback_after_the_opponent_moved_is_refused():
+    v = _placed()
+    _turn(v, 0, "b2>c3^c4")
+    _turn(v, 1, "a1>b1^b2")
+    expect(v, v.make_offer(by_seat(v, 0), "takeback"), SignatureError, "only its mover")
+
+
+def test_takeback_before_the_ack_or_of_a_placement_is_refused():
+    v, _ = started(2, "none", options=("takeback",))
+    v.feed(v.make_act(by_seat(v, 0), "place b2,d4"))
+    expect(v, v.make_offer(by_seat(v, 0), "takeback"), RecordError, "before every seat")
+    v.feed(v.make_ack(by_seat(v, 1)))
+    expect(v, v.make_offer(by_seat(v, 0), "takeback"), RecordError, "no turn to take back")
+
+
+def test_takeback_needs_the_header_option():
+    v, _ = started(2, "none")
+    for k, text in enumerate(["place b2,d4", "place a1,e5", "b2>c3^c4"]):
+        v.feed(v.make_act(by_seat(v, k % 2), text))
+        v.feed(v.make_ack(by_seat(v, 1 - k % 2)))
+    expect(v, v.make_offer(by_seat(v, 0), "takeback"), RecordError, "does not allow takebacks")
+
+
+def test_forged_takeback_acceptance_is_a_record_error():
+    v = _placed()
+    _turn(v, 0, "b2>c3^c4")
+    v.feed(v.make_offer(by_seat(v, 0), "takeback"))
+    # The asking seat cannot accept its own offer, and a stranger holds no seat.
+    expect(v, v.make_accept(by_seat(v, 0)), SignatureError, "cannot accept")
+    expect(v, v.make_accept(STRANGER), SignatureError, "holds no seat")
+
+
+def test_refused_takeback_lapses_with_the_next_act():
+    v = _placed()
+    _turn(v, 0, "b2>c3^c4")
+    v.feed(v.make_offer(by_seat(v, 0), "takeback"))
+    offer_seq = v.next_seq - 1
+    _turn(v, 1, "a1>b1^b2")
+    assert v.takeback_offer is None
+    from santorini_p2p.wire.messages import Accept
+
+    late = seal(by_seat(v, 1), Accept(v.next_seq, v.last_hash, "takeback", offer_seq))
+    expect(v, late, RecordError, "not open")
+
+
+def test_takeback_with_three_players_needs_every_other_seat():
+    v = _placed(3)
+    before = v.state_hash
+    _turn(v, 0, "b2>c3^c4")
+    v.feed(v.make_offer(by_seat(v, 0), "takeback"))
+    v.feed(v.make_accept(by_seat(v, 2)))
+    assert v.takeback_offer.waiting == (1,)
+    assert v.state_hash != before
+    v.feed(v.make_accept(by_seat(v, 1)))
+    assert v.state_hash == before
+    assert v.position.to_move == 0

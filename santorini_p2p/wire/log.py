@@ -62,6 +62,7 @@ from santorini_p2p.wire.journal import JOURNAL_RESERVE, Journal, scan_journal
 from santorini_p2p.wire.validator import (
     MAX_RECORDS,
     Record,
+    TakebackOffer,
     Validator,
     make_header,
     validate,
@@ -78,6 +79,7 @@ __all__ = [
     "Envelope",
     "Journal",
     "Record",
+    "TakebackOffer",
     "Validator",
     "chain_hash",
     "encode_frames",

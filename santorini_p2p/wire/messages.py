@@ -13,7 +13,7 @@ section 7): ``type`` is the tag below, ``seq`` the record's index in its log (th
 | 4 | ``Ack`` | acked seq, state_hash |
 | 5 | ``Resign`` | state_hash |
 | 6 | ``Timeout`` | seat, state_hash |
-| 7 | ``Offer`` | kind (``draw`` or ``abort``) |
+| 7 | ``Offer`` | kind (``draw``, ``abort``, or ``takeback`` in protocol 2) |
 | 8 | ``Accept`` | kind, offer seq |
 | 9 | ``Result`` | winner seat or -1, reason, state_hash |
 
@@ -37,6 +37,7 @@ __all__ = [
     "MAX_ACTION_CHARS",
     "OFFER_KINDS",
     "OPTIONS",
+    "PROTOCOL_2_OPTIONS",
     "PROTOCOL_VERSION",
     "PROTOCOL_VERSIONS",
     "REASONS",
@@ -69,11 +70,16 @@ NONCE_BYTES: Final = 32
 MAX_ACTION_CHARS: Final = 64
 """The longest action text a record may carry."""
 GOD_MODES: Final = ("none", "challenger", "draft", "random")
-OFFER_KINDS: Final = ("draw", "abort")
+OFFER_KINDS: Final = ("draw", "abort", "takeback")
+"""What an offer may be: to end the game (``draw``, ``abort``) or to take back the signer's
+last turn (``takeback``, protocol 2, in a game whose header lists the option)."""
 REASONS: Final = ("win", "resign", "time", "draw", "abort")
 """How a game ended, as a result record states it."""
-OPTIONS: Final = ("snake",)
+OPTIONS: Final = ("snake", "takeback")
 """The rule options a header may list (sorted, no repeats)."""
+
+PROTOCOL_2_OPTIONS: Final = ("takeback",)
+"""The options only a protocol 2 header may list: ``takeback`` allows takeback offers."""
 _U63: Final = 2**63 - 1
 
 
@@ -185,7 +191,10 @@ class Timeout:
 
 @dataclass(frozen=True, slots=True)
 class Offer:
-    """The signer offers to end the game by agreement: ``kind`` is ``draw`` or ``abort``."""
+    """An offer: to end the game by agreement (``draw``, ``abort``) or a takeback.
+
+    ``kind`` ``takeback`` asks to take back the signer's last turn (SPEC.md 8.2).
+    """
 
     TYPE: ClassVar[int] = 7
     seq: int
@@ -250,9 +259,9 @@ def _to_value(m: Message) -> tuple[Value, ...]:
                 m.move_ms,
                 m.bank_ms,
                 m.options,
-                # Only protocol 2 has the field, and only with a pool: a header without one
-                # is protocol 1's, byte for byte.
-                *((m.pool,) if m.pool else ()),
+                # Only protocol 2 has the field: a protocol 1 header is what it always was,
+                # byte for byte.
+                *((m.pool,) if m.protocol >= 2 else ()),
             )
         case Commit():
             return (*head, m.commitment)

@@ -63,6 +63,7 @@ from santorini_p2p.wire.messages import (
     GOD_MODES,
     OFFER_KINDS,
     OPTIONS,
+    PROTOCOL_2_OPTIONS,
     PROTOCOL_VERSION,
     PROTOCOL_VERSIONS,
     Accept,
@@ -84,6 +85,7 @@ __all__ = [
     "MAX_RECORDS",
     "OpenedRecord",
     "Record",
+    "TakebackOffer",
     "Validator",
     "check_pool",
     "game_pool",
@@ -124,6 +126,27 @@ class _Offer:
     accepted: frozenset[int]
 
 
+class _Undo(NamedTuple):
+    """What an accepted takeback restores: the position before the last act, and its signer."""
+
+    position: Position
+    hash: bytes
+    slot: int
+    action: str
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackOffer:
+    """An open takeback offer: its record, the asking seat, the turn and who has accepted."""
+
+    seq: int
+    seat: int
+    turn: str
+    accepted: tuple[int, ...]
+    waiting: tuple[int, ...]
+
+
 class _State(NamedTuple):
     """Everything the fold carries from record to record; replaced whole on success.
 
@@ -146,6 +169,7 @@ class _State(NamedTuple):
     results: tuple[int, ...] = ()
     turns: int = 0
     drawn: tuple[str, ...] = ()
+    undo: _Undo | None = None
 
 
 _PENDING: Final = _State._fields.index("pending")
@@ -170,22 +194,32 @@ def make_header(
     """Return a header record (seq 0) for a new game; the host (slot 0) seals it.
 
     ``pool`` is the gods the game draws from (SPEC.md 7). A game of the ten simple gods (or
-    none) is written as protocol 1, which earlier readers verify; any other pool as 2.
+    none) with no option of protocol 2 is written as protocol 1, which earlier readers verify;
+    any other pool, or an option of protocol 2 (``takeback``), makes it protocol 2, whose
+    header always lists the pool (empty with no gods).
     """
     chosen = tuple(sorted(set(pool), key=ALL_GOD_NAMES.index))
+    opts = tuple(sorted(set(options)))
     simple = not chosen or chosen == GOD_NAMES or gods == "none"
+    needs_2 = not simple or any(o in PROTOCOL_2_OPTIONS for o in opts)
+    if not needs_2:
+        listed: tuple[str, ...] = ()
+    elif gods == "none":
+        listed = ()
+    else:
+        listed = chosen or GOD_NAMES
     return Header(
         0,
         ZERO_HASH,
         game_id,
-        1 if simple else PROTOCOL_VERSION,
+        PROTOCOL_VERSION if needs_2 else 1,
         created_ms,
         tuple(Seat(k, n) for k, n in seats),
         gods,
         move_ms,
         bank_ms,
-        tuple(sorted(set(options))),
-        () if simple else chosen,
+        opts,
+        listed,
     )
 
 
@@ -199,10 +233,12 @@ def check_pool(h: Header) -> None:
 
     Raises:
         RecordError: a god this program does not know (named), gods out of order or repeated,
-            a god not played with this many players, the ten simple gods (written as protocol
-            1), a pool with no god selection, or one too small for the selection.
+            a god not played with this many players, the ten simple gods or no pool in a
+            header that lists no option of protocol 2 (it is written as protocol 1), a pool
+            with no god selection, no pool with one, or one too small for the selection.
     """
     pool = h.pool
+    needs_2 = any(o in PROTOCOL_2_OPTIONS for o in h.options)
     for g in pool:
         if g not in ALL_GOD_NAMES:
             raise RecordError(f"header: the god pool names {g!r}, a god this program does not know")
@@ -211,10 +247,16 @@ def check_pool(h: Header) -> None:
     for g in pool:
         if h.players not in power_of(g).players:
             raise RecordError(f"header: {g} is not played with {h.players} players")
-    if pool == GOD_NAMES:
+    if pool == GOD_NAMES and not needs_2:
         raise RecordError("header: a pool of the ten simple gods is written as protocol 1")
     if h.gods == "none":
-        raise RecordError("header: a god pool needs a god selection")
+        if pool:
+            raise RecordError("header: a god pool needs a god selection")
+        if not needs_2:
+            raise RecordError("header: a game without gods or options of protocol 2 is protocol 1")
+        return
+    if not pool:
+        raise RecordError(f"header: a game with gods ({h.gods}) lists its pool in protocol 2")
     need = pool_need(h.players, cast(GodMode, h.gods))
     if len(pool) < need:
         raise RecordError(
@@ -481,6 +523,8 @@ class Validator:
         for opt in msg.options:
             if opt not in OPTIONS:
                 raise RecordError(f"header: unknown rule option {opt!r}")
+            if opt in PROTOCOL_2_OPTIONS and msg.protocol < 2:
+                raise RecordError(f"header: the option {opt!r} needs protocol 2")
         if msg.move_ms == 0 and msg.bank_ms != 0:
             raise RecordError("header: a bank needs a time per move")
         if msg.protocol >= 2:
@@ -640,6 +684,10 @@ class Validator:
             s.results,
             s.turns + isinstance(action, Turn),
             s.drawn,
+            # Only a turn of play that leaves the game going may be taken back (SPEC.md 8.2).
+            _Undo(p, s.hash, slot, msg.action, msg.seq)
+            if q.winner < 0 and isinstance(action, Turn) and "takeback" in h.options
+            else None,
         )
 
     def _ack(self, msg: Ack, slot: int) -> _State:
@@ -667,6 +715,7 @@ class Validator:
             hash=digest,
             pending=_without(s.pending, slot),
             offer=None,
+            undo=None,
             ended="resign" if q.winner >= 0 else s.ended,
         )
 
@@ -687,16 +736,43 @@ class Validator:
             hash=digest,
             pending=_without(s.pending, loser),
             offer=None,
+            undo=None,
             ended="time" if q.winner >= 0 else s.ended,
         )
 
     def _offer(self, msg: Offer, slot: int) -> _State:
+        s = self._s
         p = self._playing("an offer")
         if msg.kind not in OFFER_KINDS:
-            raise RecordError(f"unknown offer {msg.kind!r} (expected draw or abort)")
+            raise RecordError(f"unknown offer {msg.kind!r} (expected draw, abort or takeback)")
         if slot not in self._active_slots(p):
             raise SignatureError(f"signed by slot {slot + 1}, which is no longer playing")
-        return self._s._replace(offer=_Offer(msg.kind, msg.seq, frozenset({slot})))
+        if msg.kind == "takeback":
+            self._check_takeback(slot)
+        return s._replace(offer=_Offer(msg.kind, msg.seq, frozenset({slot})))
+
+    def _check_takeback(self, slot: int) -> None:
+        """A takeback offer: allowed by the header, right after the signer's own acked turn."""
+        s = self._s
+        assert s.header is not None
+        if "takeback" not in s.header.options:
+            raise RecordError("a takeback offer in a game whose header does not allow takebacks")
+        if s.pending:
+            raise RecordError(
+                f"a takeback offer before every seat acknowledged record {s.last_act}"
+            )
+        u = s.undo
+        if u is None or u.seq != s.last_act:
+            raise RecordError(
+                "a takeback offer with no turn to take back (the last action is "
+                "not a turn of play, or was taken back)"
+            )
+        if u.slot != slot:
+            raise SignatureError(
+                f"signed by seat {self._seat_of_slot(slot) + 1}, but the last turn "
+                f"(record {u.seq}) is seat {self._seat_of_slot(u.slot) + 1}'s: only its mover "
+                "may ask to take it back"
+            )
 
     def _accept(self, msg: Accept, slot: int) -> _State:
         s = self._s
@@ -708,6 +784,13 @@ class Validator:
         if slot not in active or slot in o.accepted:
             raise SignatureError(f"signed by slot {slot + 1}, which cannot accept this offer")
         accepted = o.accepted | {slot}
+        if accepted >= active and o.kind == "takeback":
+            # The position goes back to before the turn; the banks stay (SPEC.md 12).
+            u = s.undo
+            assert u is not None  # an act, resignation or timeout closes the offer with it
+            return s._replace(
+                position=u.position, hash=u.hash, offer=None, undo=None, turns=s.turns - 1
+            )
         if accepted >= active:
             q = end_by_agreement(p)
             return s._replace(position=q, hash=state_hash(q), offer=None, ended=o.kind, pending=())
@@ -790,8 +873,43 @@ class Validator:
         return self._seal(identity, Timeout(self.next_seq, self._last, p.to_move, after))
 
     def make_offer(self, identity: Identity, kind: str) -> bytes:
-        """Return the signed offer to end the game: ``kind`` is ``draw`` or ``abort``."""
+        """Return the signed offer: ``kind`` is ``draw``, ``abort`` or ``takeback``."""
         return self._seal(identity, Offer(self.next_seq, self._last, kind))
+
+    @property
+    def takeback_offer(self) -> TakebackOffer | None:
+        """The open takeback offer, if any: who asks, the turn, who has yet to accept."""
+        s = self._s
+        o, u, p = s.offer, s.undo, s.position
+        if o is None or o.kind != "takeback" or u is None or p is None:
+            return None
+        active = self._active_slots(p)
+        return TakebackOffer(
+            o.seq,
+            self._seat_of_slot(u.slot),
+            u.action,
+            tuple(sorted(self._seat_of_slot(x) for x in o.accepted)),
+            tuple(sorted(self._seat_of_slot(x) for x in active - o.accepted)),
+        )
+
+    def can_ask_takeback(self, public_key: bytes) -> bool:
+        """Whether ``public_key`` may sign a takeback offer as the next record."""
+        s = self._s
+        if s.header is None or s.position is None or self.is_over or s.results:
+            return False
+        if "takeback" not in s.header.options or s.pending or public_key not in s.keys:
+            return False
+        u = s.undo
+        o = s.offer
+        if o is not None and o.kind == "takeback":
+            return False
+        return u is not None and u.seq == s.last_act and s.keys[u.slot] == public_key
+
+    @property
+    def last_turn(self) -> tuple[int, str] | None:
+        """The seat and text of the last act if it may still be taken back (else ``None``)."""
+        u = self._s.undo
+        return None if u is None else (self._seat_of_slot(u.slot), u.action)
 
     def make_accept(self, identity: Identity) -> bytes:
         """Return the signed acceptance of the open offer."""
