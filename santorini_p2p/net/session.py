@@ -89,6 +89,7 @@ from santorini_p2p.wire.identity import Identity, check_name, fingerprint, verif
 from santorini_p2p.wire.log import (
     Journal,
     Record,
+    TakebackOffer,
     Validator,
     make_header,
     open_envelope,
@@ -96,9 +97,11 @@ from santorini_p2p.wire.log import (
     verify_envelope,
 )
 from santorini_p2p.wire.messages import (
+    Accept,
     Ack,
     Act,
     Header,
+    Offer,
     Resign,
     Result,
     Timeout,
@@ -276,6 +279,16 @@ class Session:
         self._created_ms = 0
         self._game_id = b""
         self._resign_requested = False
+        # Takebacks (SPEC.md 8.2): this peer's wish to ask, the offer it agreed to, the one it
+        # refused (a refusal writes nothing: the offer lapses with the next act), and the
+        # offer open after the last record (for the notes when it is accepted or lapses).
+        self._takeback_wanted = False
+        self._takeback_yes = -1
+        self._takeback_no = -1
+        self._takeback_open: TakebackOffer | None = None
+        #: How this peer answers a takeback offer by itself (a computer player): True accepts,
+        #: False refuses; None asks the person (``takeback_asked``, ``answer_takeback``).
+        self.takeback_answer: bool | None = None
         # After a resume, until this peer fsyncs a record of its own, every acknowledgement it
         # owes is signed as such, never replaced by a resignation: the run that crashed may
         # have sent it without fsync (SESSION.md section 8), and the same record must come out.
@@ -681,6 +694,111 @@ class Session:
         self._resign_requested = True
         self._say("You resign; waiting for your turn to sign it.", NoteKind.WARNING)
         self._advance()
+
+    # -- takebacks (SPEC.md 8.2) ---------------------------------------------------------
+
+    def can_ask_takeback(self) -> bool:
+        """Whether the local seat may ask now to take back its last turn."""
+        v = self.validator
+        if self.stopped or v is None or self._takeback_wanted:
+            return False
+        return v.can_ask_takeback(self.identity.public_key)
+
+    def ask_takeback(self) -> None:
+        """Ask the other seats to take back the local seat's last turn (an offer record).
+
+        Raises:
+            IllegalTurnError: the game does not allow takebacks, or the last turn is not this
+                seat's, not yet acknowledged by every seat, or someone has acted since.
+        """
+        v = self.validator
+        if v is None or v.header is None or "takeback" not in v.header.options:
+            raise IllegalTurnError("this game allows no takebacks (the host turned them off)")
+        if not self.can_ask_takeback():
+            last = v.last_turn
+            if v.takeback_offer is not None:
+                raise IllegalTurnError("your takeback request is waiting for an answer")
+            if last is None or last[0] != v.seat_of(self.identity.public_key):
+                raise IllegalTurnError("there is no turn of yours to take back now")
+            raise IllegalTurnError("wait until every player has acknowledged your turn")
+        self._takeback_wanted = True
+        self._advance()
+
+    @property
+    def takeback_asked(self) -> TakebackOffer | None:
+        """The open takeback offer this player is asked to answer (not yet answered), or None."""
+        v = self.validator
+        o = v.takeback_offer if v is not None and not self.stopped else None
+        seat = v.seat_of(self.identity.public_key) if v is not None else None
+        if o is None or seat not in o.waiting or o.seq in (self._takeback_yes, self._takeback_no):
+            return None
+        return o
+
+    def answer_takeback(self, accept: bool) -> None:
+        """Accept (an accept record) or refuse (nothing is written) the open takeback offer.
+
+        Raises:
+            IllegalTurnError: no takeback offer awaits this player's answer.
+        """
+        o = self.takeback_asked
+        if o is None:
+            raise IllegalTurnError("no takeback request awaits your answer")
+        if accept:
+            self._takeback_yes = o.seq
+            self._advance()
+        else:
+            self._takeback_no = o.seq
+            self._say("You refuse the takeback; it lapses when you move.")
+            self._changed()
+
+    def _takeback_record(self, v: Validator) -> bytes | None:
+        """The takeback offer or acceptance this peer is to write now, if any."""
+        me = self.identity.public_key
+        if self._takeback_wanted:
+            self._takeback_wanted = False
+            if v.can_ask_takeback(me):
+                return v.make_offer(self.identity, "takeback")
+        o = v.takeback_offer
+        if o is None or v.seat_of(me) not in o.waiting:
+            return None
+        if o.seq == self._takeback_yes or (self.takeback_answer and o.seq != self._takeback_no):
+            return v.make_accept(self.identity)
+        return None
+
+    def _note_takeback(self, rec: Record) -> None:
+        """Say what a record did to a takeback: asked, accepted, taken back, lapsed."""
+        v = self.validator
+        if v is None:
+            return
+        was, now = self._takeback_open, v.takeback_offer
+        self._takeback_open = now
+        msg = rec.message
+        names = v.names
+        me = v.seat_of(self.identity.public_key)
+        if isinstance(msg, Offer) and now is not None and now.seq == rec.index:
+            asker = names[now.seat]
+            if now.seat == me:
+                waiting = ", ".join(names[i] for i in now.waiting)
+                self._say(f"You ask to take back {now.turn}; waiting for {waiting}.")
+            elif me in now.waiting and self.takeback_answer is not None:
+                answer = "accepts" if self.takeback_answer else "refuses"
+                self._say(f"{asker} asks to take back {now.turn}; the computer {answer}.")
+            elif me in now.waiting:
+                self._say(
+                    f"{asker} asks to take back {now.turn}: accept (y) / refuse (n)",
+                    NoteKind.WARNING,
+                )
+            else:
+                self._say(f"{asker} asks to take back {now.turn}.")
+        elif isinstance(msg, Accept) and msg.kind == "takeback" and was is not None:
+            who = "You" if was.seat == me else names[was.seat]
+            if now is None:
+                self._say(f"Taken back: {was.turn}. {who} to move again.", NoteKind.WARNING)
+            elif rec.seat is not None:
+                self._say(f"{names[rec.seat]} accepts the takeback.")
+        elif was is not None and now is None:
+            who = "Your" if was.seat == me else f"{names[was.seat]}'s"
+            self._say(f"{who} takeback of {was.turn} lapsed: the game went on.")
 
     def close(self) -> None:
         """Close the journal (it stays on disk); an offer that never started leaves no note."""
@@ -1234,6 +1352,7 @@ class Session:
         self._last_record_ms = self._log_changed_ms = self._now()
         if self.is_host:
             self._broadcast(rec.index, raw, skip=peer)
+        self._note_takeback(rec)
         return True
 
     def _claim_is_due(self, raw: bytes) -> bool:
@@ -1309,6 +1428,9 @@ class Session:
     def _take_back(self, index: int) -> None:
         """Drop this peer's own unconfirmed records from ``index`` (it lost a race)."""
         assert self.journal is not None
+        dropped = self.journal.validator.records[index:]
+        if any(isinstance(r.message, Offer) and r.message.kind == "takeback" for r in dropped):
+            self._say("Too late to take back your turn: the game went on first.", NoteKind.WARNING)
         keep = [r.raw for r in self.journal.validator.records[:index]]
         self.journal = self.store.rewrite_journal(self.journal, keep)
         self._announced = min(self._announced, index)
@@ -1452,6 +1574,12 @@ class Session:
             v = self.journal.validator
             if v.is_complete:
                 break
+            # A takeback offer or acceptance is written out of the lockstep order, once every
+            # ack is in (SPEC.md 8.2); the host's order settles a race with an act (section 5).
+            took = self._takeback_record(v)
+            if took is not None:
+                self._write(took)
+                continue
             signers = v.expected_signers()
             if not signers or signers[0] != self.identity.public_key:
                 break
@@ -1499,6 +1627,7 @@ class Session:
         if not isinstance(rec.message, Ack | Result):
             self._acks_first = False
         self._broadcast(rec.index, raw)
+        self._note_takeback(rec)
         self._changed()
 
     def _own_refused(self, e: ReplayError, raw: bytes) -> None:

@@ -38,6 +38,7 @@ __all__ = [
     "format_clock",
     "format_seconds",
     "has_advanced_god",
+    "is_taken_back",
     "read_timeline",
     "squares_of",
     "step_before",
@@ -120,8 +121,9 @@ class Timeline:
 
     @property
     def turns(self) -> int:
-        """The number of turns of play (setup actions not counted)."""
-        return sum(1 for s in self.steps if s.kind == "act" and _is_turn(s.text))
+        """The number of turns of play that stand: no setup action, no turn taken back."""
+        played = sum(1 for s in self.steps if s.kind == "act" and _is_turn(s.text))
+        return played - sum(1 for s in self.steps if is_taken_back(s))
 
     @property
     def result_text(self) -> str:
@@ -158,6 +160,15 @@ class Timeline:
 
 def _is_turn(text: str) -> bool:
     return text[:1] in "Habcde"
+
+
+TAKEN_BACK: Final = " is taken back"
+"""How the acceptance that completes a takeback ends its step text."""
+
+
+def is_taken_back(step: Step) -> bool:
+    """Whether ``step`` is the acceptance that took a turn back (SPEC.md 8.2)."""
+    return step.kind == "accept" and step.text.endswith(TAKEN_BACK)
 
 
 def format_seconds(ms: int) -> str:
@@ -219,10 +230,21 @@ def describe_result(result: tuple[int, str], names: list[str]) -> str:
     return f"{who} {verb}{how}"
 
 
-def _event(record: Record) -> tuple[str, str, int | None] | None:
-    """Return ``(kind, text, clock)`` for a record a reader sees, or ``None`` (acks, ...)."""
+def _event(record: Record, v: Validator, open_takeback: str) -> tuple[str, str, int | None] | None:
+    """Return ``(kind, text, clock)`` for a record a reader sees, or ``None`` (acks, ...).
+
+    ``v`` is the validator after the record; ``open_takeback`` the turn a takeback offer open
+    before it asked to take back.
+    """
     msg = record.message
     match msg:
+        case Offer(kind="takeback"):
+            o = v.takeback_offer
+            return "offer", f"asks to take back {o.turn if o else '?'}", None
+        case Accept(kind="takeback"):
+            if v.takeback_offer is None:
+                return "accept", f"accepts the takeback: {open_takeback}{TAKEN_BACK}", None
+            return "accept", "accepts the takeback", None
         case Act():
             return "act", msg.action, msg.clock_ms
         case Resign():
@@ -251,6 +273,7 @@ def read_timeline(data: bytes) -> Timeline:
     error, bad, kind = "", None, ""
     raws: list[bytes] = []
     step_keys: list[tuple[bytes, ...]] = []
+    open_takeback = ""
     try:
         for raw in iter_frames(data):
             record = v.feed(raw)
@@ -262,7 +285,9 @@ def read_timeline(data: bytes) -> Timeline:
             if start is None:
                 start, start_keys = p, v.seats
                 continue
-            event = _event(record)
+            event = _event(record, v, open_takeback)
+            o = v.takeback_offer
+            open_takeback = o.turn if o is not None else ""
             if event is None:
                 continue
             kind_, text, clock = event

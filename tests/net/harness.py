@@ -76,12 +76,13 @@ class Net:
         policy: Policy | None = None,
         names: list[str] | None = None,
         pool: tuple[str, ...] = (),
+        options: tuple[str, ...] = (),
     ) -> Net:
         clock = FakeClock()
         ids = [identity(i, names[i] if names else None) for i in range(players)]
         host = Session.host(
             ids[0],
-            GameSettings(players, gods, time, pool=pool),
+            GameSettings(players, gods, time, options, pool=pool),
             home=tmp / "p0",
             now=clock,
             known=KnownPeers(tmp / "p0"),
