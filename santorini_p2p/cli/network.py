@@ -48,6 +48,8 @@ def net_options(args: argparse.Namespace) -> PlayOptions:
 
         if args.bot not in LEVELS:
             raise UsageError(f"bot: expected one of {', '.join(LEVELS)}, got {args.bot!r}")
+    if getattr(args, "takebacks", None) is not None and args.bot is None:
+        raise UsageError("takebacks: only with --bot (a person answers y or n when asked)")
     # A person plays on the console's game screen; without a terminal, on a line prompt.
     screen = args.bot is None and sys.stdin.isatty() and sys.stdout.isatty()
     return PlayOptions(
@@ -61,6 +63,7 @@ def net_options(args: argparse.Namespace) -> PlayOptions:
         on_start=None if args.bot or screen else start_prompt,
         play=_on_screen if screen else None,
         advertise=not getattr(args, "no_advertise", False),
+        takebacks=getattr(args, "takebacks", None) or "refuse",
     )
 
 
@@ -128,7 +131,9 @@ def _cmd_host(args: argparse.Namespace) -> int:
         return _net_finish(asyncio.run(resume_game(*found, opts)), save)
     try:
         tc = parse_time_control(args.time) if args.time is not None else STANDARD
-        settings = GameSettings(args.players, args.gods, tc, pool=pool)
+        # Takebacks are allowed unless the host turns them off (a protocol 2 header).
+        options = () if args.no_takebacks else ("takeback",)
+        settings = GameSettings(args.players, args.gods, tc, options, pool=pool)
     except ValueError as e:
         raise UsageError(str(e)) from None
     shown = shown_address(args.bind)
@@ -247,6 +252,11 @@ def add_commands(sub: Subparsers) -> None:
         p.add_argument("--seed", type=int, help="seed of the computer player's choices")
         p.add_argument("--think", type=float, metavar="S", help="the computer's seconds a turn")
         p.add_argument("--save", metavar="FILE", help="copy the finished replay to FILE")
+        p.add_argument(
+            "--takebacks",
+            choices=("accept", "refuse"),
+            help="how the computer player (--bot) answers a takeback request (default refuse)",
+        )
 
     p = sub.add_parser(
         "host",
@@ -262,6 +272,11 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument("--time", metavar="MOVE+BANK", help="seconds per move + bank (60+300) or none")
     p.add_argument(
         "--no-advertise", action="store_true", help="do not announce the game on the LAN"
+    )
+    p.add_argument(
+        "--no-takebacks",
+        action="store_true",
+        help="players may not ask to take back a turn (the game is written as before)",
     )
     common(p)
     p.set_defaults(handler=_cmd_host)

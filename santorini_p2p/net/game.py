@@ -368,6 +368,31 @@ class NetworkGame:
         self.session.resign()
         self._flush()
 
+    def ask_takeback(self) -> None:
+        """Ask the other players to take back this player's last turn (SPEC.md 8.2).
+
+        Raises:
+            IllegalTurnError: the game allows none, or there is no turn of this player's to
+                take back now.
+        """
+        self.session.ask_takeback()
+        self._flush()
+
+    @property
+    def takeback_asked(self) -> str | None:
+        """The turn another player asks this one to take back (awaiting y or n), or None."""
+        o = self.session.takeback_asked
+        return None if o is None or self._bot is not None else o.turn
+
+    def answer_takeback(self, accept: bool) -> None:
+        """Accept or refuse the takeback this player is asked for.
+
+        Raises:
+            IllegalTurnError: no takeback request awaits an answer.
+        """
+        self.session.answer_takeback(accept)
+        self._flush()
+
     def undo(self) -> None:
         """Network games cannot undo.
 
@@ -547,6 +572,8 @@ class PlayOptions:
     transport: TransportOptions | None = None
     advertise: bool = True
     give_up_ms: int | None = GIVE_UP_MS
+    takebacks: str = "refuse"
+    """How the computer player answers a takeback request: ``accept`` or ``refuse``."""
 
 
 def save_replay(journal: Path, dest: Path) -> None:
@@ -663,6 +690,8 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
 def _network_game(session: Session, link: FrameLink, opts: PlayOptions, title: str) -> NetworkGame:
     """The game of ``session`` over ``link`` as the command line sets it up."""
     bot = ai_bot(opts.bot, opts.think) if opts.bot else None
+    if bot is not None:
+        session.takeback_answer = opts.takebacks == "accept"
     rng = random.Random(opts.seed)
     return NetworkGame(session, link, bot=bot, rng=rng, give_up_ms=opts.give_up_ms, title=title)
 

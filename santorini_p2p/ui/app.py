@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
-from typing import Final, cast
+from typing import Final, Protocol, cast, runtime_checkable
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
@@ -94,8 +94,27 @@ __all__ = ["COMMANDS", "STYLE", "GameScreen", "help_text", "run_game", "text_mar
 
 LOG = logging.getLogger(__name__)
 
-COMMANDS: Final = ("undo", "resign", "quit", "help")
+COMMANDS: Final = ("undo", "resign", "quit", "help", "takeback")
 """Words the input line takes besides actions."""
+
+_ANSWERS: Final = {"y": True, "yes": True, "n": False, "no": False}
+"""What the input line takes as the answer to a takeback request."""
+
+
+@runtime_checkable
+class Takebacks(Protocol):
+    """A game whose players may ask to take back a turn (a network game, SPEC.md 8.2)."""
+
+    def ask_takeback(self) -> None:
+        """Ask the others to take back this player's last turn."""
+
+    @property
+    def takeback_asked(self) -> str | None:
+        """The turn another player asks this one to take back, or None."""
+
+    def answer_takeback(self, accept: bool) -> None:
+        """Accept or refuse the takeback this player is asked for."""
+
 
 STYLE: Final = Style.from_dict(
     {
@@ -169,6 +188,7 @@ _KEYS_HELP: Final = (
     ("Esc, Ctrl-U", "clear the line (Esc first closes the menu of choices)"),
     ("Ctrl-Z, undo", "take back your last move"),
     ("resign", "twice: resign the game"),
+    ("takeback", "network game: ask to take back your last turn; y, n answer"),
     ("r", "at game over: review the game with the engine"),
     ("p, n", "watching the computer: pause or play on, one move"),
     ("Ctrl-Q, quit", "back to the start screen"),
@@ -295,7 +315,7 @@ class GameScreen:
             height=1,
             prompt=self._prompt,
             completer=self._completer,
-            validator=ActionValidator(self._input_position, COMMANDS),
+            validator=ActionValidator(self._input_position, (*COMMANDS, *_ANSWERS)),
             # The menu opens on Tab only: by itself it would cover the messages after each turn.
             complete_while_typing=False,
             accept_handler=self._accept,
@@ -505,6 +525,9 @@ class GameScreen:
             said = [f" Game over: {self._leave}{r}{undo}." for r in reviews if self._can_review()]
             fits = [h for h in said if len(h) <= width]
             return [("class:hint", fits[0] if fits else f" Game over: {self._leave}{undo}.")]
+        if isinstance(c, Takebacks) and c.takeback_asked is not None:
+            text = f" Take back {c.takeback_asked}? y accepts, n refuses (Enter)."
+            return [("class:hint.invite", text)]
         if c.awaiting is None:
             invite = self._invite()
             if invite is not None:
@@ -867,6 +890,10 @@ class GameScreen:
                 self.leave()
             elif word == "help":
                 self.show_help = True
+            elif word == "takeback" and isinstance(self.controller, Takebacks):
+                self.controller.ask_takeback()
+            elif word == "takeback":
+                self.error = "Only a network game takes a takeback request; here, undo."
         except SantoriniError as e:
             self.error = str(e)
         self.input.buffer.reset()
@@ -885,6 +912,14 @@ class GameScreen:
         c = self.controller
         text = buffer.text.strip()
         self.error = None
+        answer = _ANSWERS.get(text.lower())
+        if answer is not None and isinstance(c, Takebacks) and c.takeback_asked is not None:
+            try:
+                c.answer_takeback(answer)
+            except SantoriniError as e:
+                self.error = str(e)
+            buffer.reset()
+            return False
         if text.lower() in COMMANDS:
             self.command(text.lower())
             return False

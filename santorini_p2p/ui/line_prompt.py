@@ -39,29 +39,46 @@ def start_prompt(game: NetworkGame) -> None:
         from santorini_p2p.engine import legal_form, parse_action
         from santorini_p2p.ui.board_view import render_text
 
+        asked = -1  # the record count when the prompt was last printed
         while game.session.stopped is None and not game.session.is_complete:
-            if game.awaiting is None:
-                wake.clear()
-                try:
-                    async with asyncio.timeout(0.5):
-                        await wake.wait()
-                except TimeoutError:
-                    pass
+            count = len(game.session.records)
+            if game.takeback_asked is not None and asked != count:
+                asked = count
+                print("takeback (y to accept, n to refuse): ", end="", flush=True)
+            elif game.awaiting is not None and asked != count:
+                asked = count
+                print(render_text(game.position))
+                print("your move (action text, 'takeback' or 'resign'): ", end="", flush=True)
+            # A line may come at any time: 'takeback' is typed after one's own move.
+            wake.clear()
+            line_task = asyncio.ensure_future(lines.get())
+            wake_task = asyncio.ensure_future(wake.wait())
+            await asyncio.wait(
+                {line_task, wake_task}, timeout=0.5, return_when=asyncio.FIRST_COMPLETED
+            )
+            wake_task.cancel()
+            if not line_task.done():
+                line_task.cancel()
                 continue
-            print(render_text(game.position))
-            print("your move (action text, or 'resign'): ", end="", flush=True)
-            line = await lines.get()
+            line = line_task.result()
             if not line:
                 return
             text = line.strip()
             try:
                 if text == "resign":
                     game.resign()
-                else:
+                elif text == "takeback":
+                    game.ask_takeback()
+                elif text in ("y", "n") and game.takeback_asked is not None:
+                    game.answer_takeback(text == "y")
+                elif text and game.awaiting is None:
+                    print("santorini: not your move yet", flush=True)
+                elif text:
                     action = parse_action(text)
                     game.submit(legal_form(game.position, action) or action)
             except SantoriniError as e:
                 print(f"santorini: {e}", flush=True)
+            asked = -1
 
     asyncio.get_running_loop().create_task(prompt())
 
