@@ -132,7 +132,8 @@ def test_replay_vector(case):
         assert list(v.position.gods) == case["gods"]
         assert v.header is not None
         assert list(v.header.pool) == case.get("pool", [])
-        assert v.header.protocol == (2 if "pool" in case else 1)
+        assert v.header.protocol == case.get("protocol", 2 if "pool" in case else 1)
+        assert list(v.header.options) == case.get("options", list(v.header.options))
     else:
         with pytest.raises(ReplayError) as info:
             read_log(data)

@@ -33,6 +33,8 @@ GAMES = ("2p-none", "2p-challenger-timed", "3p-draft", "4p-random")
 # Games of advanced gods (protocol 2): their exports carry comment lines (SPEC.md 14.2). They
 # come after the edits, so that the cases before keep their numbers.
 POOL_GAMES = ("2p-pool-random", "2p-pool-challenger")
+# Games allowing takebacks (protocol 2): their requests and acceptances are action lines.
+TAKEBACK_GAMES = ("2p-takeback",)
 BASE = "2p-challenger-timed"
 
 
@@ -208,6 +210,8 @@ def build() -> dict[str, str]:
         tests.append(case)
     for name in POOL_GAMES:
         export(name, f"the text export of replays/{name}.sntr, with comment lines (14.2)")
+    for name in TAKEBACK_GAMES:
+        export(name, f"the text export of replays/{name}.sntr, with takeback lines (14.2)")
     doc = {
         "schema": "text-export.schema.json",
         "version": 1,

@@ -71,6 +71,12 @@ POOL_NOTES = {
 }
 """Notes of the files that have pool cases (draw, replays); the other files keep NOTES alone."""
 
+TAKEBACK_NOTES = {
+    "takeback": "a takeback offer and its acceptance (header option takeback, protocol 2, "
+    "SPEC.md 8.2)",
+}
+"""Notes of the file that has takeback cases (replays)."""
+
 
 def _typed(value: Value) -> Any:
     """Return ``value`` as typed JSON (big integers as strings, bytes as hex)."""
@@ -96,7 +102,7 @@ class Cases:
     def add(self, id_: str, comment: str, flags: list[str], **fields: Any) -> None:
         """Append a case; every flag must be defined in NOTES."""
         for f in flags:
-            assert f in NOTES or f in POOL_NOTES, f
+            assert f in NOTES or f in POOL_NOTES or f in TAKEBACK_NOTES, f
         self.items.append(
             {"tcId": len(self.items) + 1, "id": id_, "comment": comment, "flags": flags, **fields}
         )
@@ -106,6 +112,8 @@ def _doc(schema: str, cases: Cases, **extra: Any) -> dict[str, Any]:
     notes = NOTES
     if any("pool" in t["flags"] for t in cases.items):
         notes = {**NOTES, **POOL_NOTES}
+    if any("takeback" in t["flags"] for t in cases.items):
+        notes = {**notes, **TAKEBACK_NOTES}
     return {"schema": schema, "version": 1, "notes": notes, **extra, "tests": cases.items}
 
 
@@ -514,6 +522,13 @@ def _replay_case(
         seats=[k.hex() for k in v.seats],
         gods=list(v.position.gods),
         **({"pool": list(v.header.pool)} if v.header and v.header.pool else {}),
+        # Only cases of a header with an option of protocol 2 name the version and options,
+        # so every earlier case reads as it always did.
+        **(
+            {"protocol": v.header.protocol, "options": list(v.header.options)}
+            if v.header and "takeback" in v.header.options
+            else {}
+        ),
     )
 
 
@@ -787,7 +802,150 @@ def replay_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
         _tamper(env, 6, lambda v: seal(_seat(v, 1), Ack(6, v.last_hash, 5, bytes(32)))),
     )
     _pool_replays(c, files)
+    _takeback_replays(c, files)
     return _doc("replays.schema.json", c), files
+
+
+def _takeback_game(ids: tuple[Identity, ...], gods: str, seed: int, name: str) -> list[bytes]:
+    """A random game allowing takebacks, some turns taken back, some requests lapsing.
+
+    The mover of every third turn of play asks to take it back; every other seat still playing
+    accepts every second such request (the others lapse with the next act).
+    """
+    from santorini_p2p.engine import Phase
+
+    rng = random.Random(seed)
+    env = play_script(
+        ids,
+        [],
+        game_id=hashlib.blake2b(name.encode(), digest_size=16).digest(),
+        gods=gods,  # type: ignore[arg-type]
+        options=("takeback",),
+        created_ms=1_790_000_000_000,
+        finish=False,
+    )
+    v = validate(env)
+    by_key = {i.public_key: i for i in ids}
+    asked = 0
+    while not v.is_over and v.next_seq < 300:
+        p = v.position
+        assert p is not None
+        mover = by_key[v.seats[p.to_move]]
+        playing = p.phase is Phase.PLAY
+        env.append(v.make_act(mover, format_action(rng.choice(legal_actions(p)))))
+        v.feed(env[-1])
+        while v.pending_acks:
+            env.append(v.make_ack(by_key[v.seats[v.pending_acks[0]]]))
+            v.feed(env[-1])
+        if playing and not v.is_over and v.turns % 3 == 0:
+            env.append(v.make_offer(mover, "takeback"))
+            v.feed(env[-1])
+            asked += 1
+            offer = v.takeback_offer
+            if asked % 2 == 1 and offer is not None:
+                for seat in offer.waiting:
+                    env.append(v.make_accept(by_key[v.seats[seat]]))
+                    v.feed(env[-1])
+    if not v.is_over:
+        p = v.position
+        assert p is not None
+        env.append(v.make_resign(by_key[v.seats[p.to_move]]))
+        v.feed(env[-1])
+    for k in range(len(ids)):
+        env.append(v.make_result(by_key[v.seats[k]]))
+        v.feed(env[-1])
+    return env
+
+
+def _takeback_replays(c: Cases, files: dict[str, bytes]) -> None:
+    """Games allowing takebacks (header option ``takeback``, protocol 2), after every older case."""
+    for name, ids, gods, seed in [
+        ("2p-takeback", (ALICE, BOB), "none", 31),
+        ("3p-takeback-random", (ALICE, BOB, CAROL), "random", 32),
+    ]:
+        data = encode_frames(_takeback_game(ids, gods, seed, name))
+        files[f"replays/{name}.sntr"] = data
+        _replay_case(
+            c,
+            f"game-{name}",
+            f"a complete random game allowing takebacks: {len(ids)} players, {gods}; some "
+            "turns taken back, other requests lapse",
+            ["canonical", "takeback"],
+            data,
+            file=f"replays/{name}.sntr",
+        )
+    env = play_script(
+        (ALICE, BOB),
+        ["place b2,d4", "place b4,d2", "b2>c3^c4"],
+        game_id=b"takeback game 01",
+        options=("takeback",),
+        finish=False,
+    )
+    # records: 0 header, 1-2 commits, 3-4 reveals, 5-8 placements and acks, 9 a turn, 10 ack
+    v = validate(env)
+    mover = _seat(v, v.seats.index(v.records[9].signer))
+    other = ALICE if mover is BOB else BOB
+    offer = v.make_offer(mover, "takeback")
+    _replay_case(
+        c,
+        "takeback-wrong-signer",
+        "a takeback offer signed by the seat that did not play the last turn",
+        ["takeback", "signature"],
+        encode_frames([*env, v.make_offer(other, "takeback")]),
+    )
+    early = validate(env[:10])
+    _replay_case(
+        c,
+        "takeback-before-ack",
+        "a takeback offer before the other seat acknowledged the turn",
+        ["takeback", "order"],
+        encode_frames([*env[:10], early.make_offer(mover, "takeback")]),
+    )
+    v.feed(offer)
+    _replay_case(
+        c,
+        "takeback-accept-by-asker",
+        "the asking seat signs the acceptance of its own takeback offer (a forged acceptance)",
+        ["takeback", "signature"],
+        encode_frames([*env, offer, v.make_accept(mover)]),
+    )
+    after = validate(env)
+    p = after.position
+    assert p is not None
+    reply = after.make_act(other, format_action(legal_actions(p)[0]))
+    after.feed(reply)
+    ack = after.make_ack(mover)
+    after.feed(ack)
+    _replay_case(
+        c,
+        "takeback-after-the-next-turn",
+        "a takeback offer of a turn after the opponent has moved",
+        ["takeback", "signature"],
+        encode_frames([*env, reply, ack, after.make_offer(mover, "takeback")]),
+    )
+    plain = play_script(
+        (ALICE, BOB),
+        ["place b2,d4", "place b4,d2", "b2>c3^c4"],
+        game_id=b"takeback game 02",
+        finish=False,
+    )
+    pv = validate(plain)
+    asker = _seat(pv, pv.seats.index(pv.records[9].signer))
+    _replay_case(
+        c,
+        "takeback-not-allowed",
+        "a takeback offer in a game whose header does not list the option takeback",
+        ["takeback", "order"],
+        encode_frames([*plain, pv.make_offer(asker, "takeback")]),
+    )
+    head = _header(env)
+    _replay_case(
+        c,
+        "takeback-option-protocol-1",
+        "the option takeback in a protocol 1 header",
+        ["takeback", "version"],
+        _tamper(env, 0, lambda v: _seal_short_header(replace(head, protocol=1), 1)),
+    )
 
 
 def _pool_replays(c: Cases, files: dict[str, bytes]) -> None:
