@@ -18,6 +18,7 @@ from santorini_p2p.engine import (
 from santorini_p2p.engine.gods import GOD_NAMES
 from santorini_p2p.errors import (
     ChainError,
+    DecodeError,
     DesyncError,
     IllegalTurnError,
     JournalInUseError,
@@ -950,3 +951,40 @@ def test_takeback_with_three_players_needs_every_other_seat():
     v.feed(v.make_accept(by_seat(v, 1)))
     assert v.state_hash == before
     assert v.position.to_move == 0
+
+
+def test_chat_lines_change_nothing_and_fit_between_an_act_and_its_ack():
+    v, _ = started(2, "none", options=("chat", "takeback"))
+    v.feed(v.make_chat(by_seat(v, 1), "good luck"))
+    v.feed(v.make_act(by_seat(v, 0), "place b2,d4"))
+    h, pending = v.state_hash, v.pending_acks
+    v.feed(v.make_chat(by_seat(v, 0), "héllo, ça va ? 🙂"))
+    assert (v.state_hash, v.pending_acks) == (h, pending)
+    v.feed(v.make_ack(by_seat(v, 1)))
+    assert v.position.to_move == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "match"),
+    [
+        ("x" * 201, DecodeError, "at most 200 characters"),
+        ("", RecordError, "1 to 200 characters"),
+        ("two\nlines", RecordError, "not printable"),
+        ("bell\x07", RecordError, "not printable"),
+        ("rtl\u202eoverride", RecordError, "not printable"),
+        (" padded", RecordError, "either end"),
+    ],
+)
+def test_a_chat_line_too_long_or_with_control_characters_is_refused(text, error, match):
+    v, _ = started(2, "none", options=("chat",))
+    expect(v, v.make_chat(by_seat(v, 0), text), error, match)
+    v.feed(v.make_chat(by_seat(v, 0), "x" * 200))
+
+
+def test_chat_needs_the_header_option_the_draw_and_a_seat():
+    v, env = started(2, "none")
+    expect(v, v.make_chat(by_seat(v, 0), "hi"), RecordError, "does not allow chat")
+    v, env = started(2, "none", options=("chat",))
+    early = validate(env[:2])
+    expect(early, early.make_chat(ALICE, "hi"), RecordError, "commit")
+    expect(v, v.make_chat(STRANGER, "hi"), SignatureError, "holds no seat")

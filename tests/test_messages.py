@@ -15,6 +15,7 @@ from santorini_p2p.wire.messages import (
     Accept,
     Ack,
     Act,
+    Chat,
     Commit,
     Header,
     Offer,
@@ -50,7 +51,8 @@ messages = st.one_of(
             small,
             small,
             st.lists(text, max_size=3).map(tuple),
-            st.lists(text, min_size=version - 1, max_size=(version - 1) * 5).map(tuple),
+            # Protocol 2 always has the field, an empty pool included (a game without gods).
+            st.lists(text, max_size=(version - 1) * 5).map(tuple),
         )
         for version in (1, 2)
     ),
@@ -58,6 +60,7 @@ messages = st.one_of(
     st.builds(Reveal, seq, h32, h32),
     st.builds(Act, seq, h32, st.text(max_size=64), small, h32),
     st.builds(Ack, seq, h32, small, h32),
+    st.builds(Chat, seq, h32, st.text(max_size=200)),
     st.builds(Resign, seq, h32, h32),
     st.builds(Timeout, seq, h32, st.integers(0, 3), h32),
     st.builds(Offer, seq, h32, text),
@@ -77,7 +80,9 @@ def test_every_message_round_trips(message):
     ("value", "match"),
     [
         ((), "expected an array"),
-        ((10, 0, bytes(32)), "unknown record type 10"),
+        ((11, 0, bytes(32)), "unknown record type 11"),
+        ((10, 0, bytes(32)), "chat: expected 4 fields, got 3"),
+        ((10, 0, bytes(32), "x" * 201), "at most 200 characters"),
         ((True, 0, bytes(32)), "unknown record type"),
         ((7, 0, bytes(32)), "expected 4 fields, got 3"),
         ((7, -1, bytes(32), "draw"), "offer field 1"),

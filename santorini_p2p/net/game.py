@@ -393,6 +393,15 @@ class NetworkGame:
         self.session.answer_takeback(accept)
         self._flush()
 
+    def say(self, text: str) -> None:
+        """Say ``text`` to the other players (a signed chat line in the log).
+
+        Raises:
+            SessionError: the game has no chat, or the line is refused (the message says why).
+        """
+        self.session.say(text)
+        self._flush()
+
     def undo(self) -> None:
         """Network games cannot undo.
 

@@ -100,6 +100,7 @@ from santorini_p2p.wire.messages import (
     Accept,
     Ack,
     Act,
+    Chat,
     Header,
     Offer,
     Resign,
@@ -107,7 +108,7 @@ from santorini_p2p.wire.messages import (
     Timeout,
     decode_body,
 )
-from santorini_p2p.wire.validator import game_pool
+from santorini_p2p.wire.validator import check_chat, game_pool
 
 __all__ = [
     "GRACE_MS",
@@ -159,10 +160,11 @@ class NoteKind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """One event the player should see, already worded."""
+    """One event the player should see, already worded; ``chat``: a player's chat line."""
 
     text: str
     kind: NoteKind = NoteKind.INFO
+    chat: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +231,9 @@ class _Peer:
     claim: Hello | None = None
     proven: bytes = b""
     their_nonce: bytes = b""
+    # The host: the number at which this peer's record last lost a race (-1: never). Records
+    # chained on one that lost are dropped, not refused: they come late, reordered or resent.
+    lost_at: int = -1
 
 
 @dataclass(slots=True)
@@ -289,6 +294,9 @@ class Session:
         #: How this peer answers a takeback offer by itself (a computer player): True accepts,
         #: False refuses; None asks the person (``takeback_asked``, ``answer_takeback``).
         self.takeback_answer: bool | None = None
+        # Chat lines said here and not yet written (SPEC.md 8.3): each goes into the log as
+        # soon as this peer owes no lockstep record first.
+        self._chat_out: list[str] = []
         # After a resume, until this peer fsyncs a record of its own, every acknowledgement it
         # owes is signed as such, never replaced by a resignation: the run that crashed may
         # have sent it without fsync (SESSION.md section 8), and the same record must come out.
@@ -800,6 +808,65 @@ class Session:
             who = "Your" if was.seat == me else f"{names[was.seat]}'s"
             self._say(f"{who} takeback of {was.turn} lapsed: the game went on.")
 
+    # -- chat (SPEC.md 8.3) -------------------------------------------------------------------
+
+    @property
+    def can_chat(self) -> bool:
+        """Whether this game takes chat lines now (the host allows chat, the game is on)."""
+        v = self.validator
+        return self.stopped is None and v is not None and v.can_chat() and not v.is_complete
+
+    def say(self, text: str) -> None:
+        """Say ``text`` to the other players: a signed chat record, written at once.
+
+        Raises:
+            SessionError: the game takes no chat now, or the line is empty, longer than 200
+                characters or holds a control character (the message says which).
+        """
+        v = self.validator
+        if v is None or v.header is None or "chat" not in v.header.options:
+            raise SessionError("this game has no chat (the host turned it off)")
+        if not self.can_chat:
+            raise SessionError("chat: the game is not in play")
+        try:
+            check_chat(text.strip(" "))
+        except ValueError as e:
+            raise SessionError(str(e)) from None
+        line = text.strip(" ")
+        self._chat_out.append(line)
+        # Shown when said; the record follows as soon as this peer may write it.
+        name = v.names[v.seat_of(self.identity.public_key) or 0]
+        self.notes.append(Note(f"{name}: {line}", NoteKind.INFO, chat=True))
+        self._changed()
+        self._advance()
+
+    def _chat_record(self, v: Validator) -> bytes | None:
+        """The next chat line to write, once this peer owes no ack or result first."""
+        if not self._chat_out or not v.can_chat():
+            return None
+        # A joiner keeps one line in flight: the next waits until the host holds the last, so
+        # a line that loses its place to the host's record carries few others with it.
+        if not self.is_host:
+            unconfirmed = v.records_since(self._peers[HOST_ID].have)
+            me = self.identity.public_key
+            if any(isinstance(r.message, Chat) and r.signer == me for r in unconfirmed):
+                return None
+        signers = v.expected_signers()
+        if signers[:1] == (self.identity.public_key,) and (v.pending_acks or v.is_over):
+            return None  # its ack or result first (SESSION.md 8: an ack is signed alike)
+        return v.make_chat(self.identity, self._chat_out.pop(0))
+
+    def _note_chat(self, rec: Record) -> None:
+        """Show a chat line in the message log, as ``name: text``."""
+        v = self.validator
+        if v is None or not isinstance(rec.message, Chat):
+            return
+        if rec.signer == self.identity.public_key:
+            return  # shown when said
+        name = v.names[rec.seat] if rec.seat is not None else "?"
+        self.notes.append(Note(f"{name}: {rec.message.text}", NoteKind.INFO, chat=True))
+        self._changed()
+
     def close(self) -> None:
         """Close the journal (it stays on disk); an offer that never started leaves no note."""
         if self.journal is not None:
@@ -1190,6 +1257,8 @@ class Session:
         # Only the timer resends (``tick``): a status may be older than records in flight.
         # It may also be lower than before, from a peer that restarted with less: believe it.
         state.have = st.have
+        if self._chat_out and not self.is_host:
+            self._advance()  # the host holds this peer's last line: the next may go
 
     def _from_host(self, signature: bytes, signed_by: Callable[[bytes, bytes], bool]) -> bool:
         """Whether the host signed a frame for one of this joiner's nonces (any round)."""
@@ -1324,6 +1393,28 @@ class Session:
         assert self.journal is not None
         v = self.journal.validator
         index = v.next_seq
+        h = v.header
+        racing = h is not None and bool({"chat", "takeback"} & set(h.options))
+        if racing and not self.is_host and v.records[-1].signer == self.identity.public_key:
+            own = len(v.records)
+            while own > 0 and v.records[own - 1].signer == self.identity.public_key:
+                own -= 1
+            if _prev_of(raw) != v.last_hash and own > 2 * len(v.seats):
+                # The host's chain goes on from a record that took the place of one of this
+                # peer's own (a lost race), and that record has not come yet: ask for the
+                # host's records from where this peer's own begin (section 4, 5).
+                self._send(HOST_ID, Status(own))
+                return False
+        lost = racing and self.is_host and any(p.lost_at >= 0 for p in self._peers.values())
+        if lost and _prev_of(raw) != v.last_hash:
+            # Chained on a record that lost a race here (a chat line, a takeback offer):
+            # its writer takes them back when it gets the host's records (SESSION.md 5).
+            LOG.info("dropped record %d: it follows a record that lost its place", index)
+            state = self._peers.get(peer)
+            if state is not None:
+                state.have = min(state.have, index)
+                self._send_missing(peer, state)
+            return False
         if not self._claim_is_due(raw):
             return False
         try:
@@ -1353,6 +1444,7 @@ class Session:
         if self.is_host:
             self._broadcast(rec.index, raw, skip=peer)
         self._note_takeback(rec)
+        self._note_chat(rec)
         return True
 
     def _claim_is_due(self, raw: bytes) -> bool:
@@ -1409,14 +1501,17 @@ class Session:
             LOG.info("dropped record %d from %s: that number is taken", rf.index, state.name)
             # The peer holds another record there: send it the host's from that number on.
             state.have = min(state.have, rf.index)
+            state.lost_at = rf.index
             self._send_missing(peer, state)
             return
         mine = v.records[rf.index :]
         # The host orders the log: a record of this peer's that lost a race to another record
         # with that number (a timeout claim against a late mover) is taken back.
         if all(r.signer == self.identity.public_key for r in mine):
+            acts = [r.message for r in mine if isinstance(r.message, Act)]
             self._take_back(rf.index)
-            self._accept(peer, rf.envelope)
+            if self._accept(peer, rf.envelope):
+                self._redo_act(acts, rf.envelope)
             self._advance()
             return
         self._stop(
@@ -1425,16 +1520,42 @@ class Session:
             offending=rf.envelope,
         )
 
+    def _redo_act(self, acts: list[Act], raw: bytes) -> None:
+        """Sign again this peer's act that lost its place to another's chat line only.
+
+        A chat line changes nothing in the game, so the move is played as it was, at the next
+        number: a player never sees a move undone by someone's chat.
+        """
+        v = self.validator
+        last = v.records[-1].message if v is not None and v.records else None
+        if not acts or v is None:
+            return
+        act = acts[0]
+        if isinstance(last, Chat) and self.awaiting is not None:
+            try:
+                self._write(v.make_act(self.identity, act.action, act.clock_ms))
+                return
+            except (SantoriniError, ValueError) as e:
+                LOG.info("the act taken back is not played again: %s", e)
+        self._say(
+            f"Your move {act.action} was not played: another record came first.",
+            NoteKind.WARNING,
+        )
+
     def _take_back(self, index: int) -> None:
         """Drop this peer's own unconfirmed records from ``index`` (it lost a race)."""
         assert self.journal is not None
         dropped = self.journal.validator.records[index:]
+        # A chat line of this peer's that lost its place is said again after the host's.
+        self._chat_out[:0] = [r.message.text for r in dropped if isinstance(r.message, Chat)]
         if any(isinstance(r.message, Offer) and r.message.kind == "takeback" for r in dropped):
             self._say("Too late to take back your turn: the game went on first.", NoteKind.WARNING)
+        quiet = all(isinstance(r.message, Chat | Act | Offer) for r in dropped)
         keep = [r.raw for r in self.journal.validator.records[:index]]
         self.journal = self.store.rewrite_journal(self.journal, keep)
         self._announced = min(self._announced, index)
-        self._say(f"Record {index} was superseded by the host's; taken back.", NoteKind.WARNING)
+        if not quiet:  # a move, a chat line, a takeback request say so themselves
+            self._say(f"Record {index} was superseded by the host's; taken back.", NoteKind.WARNING)
 
     # -- time ---------------------------------------------------------------------------------
 
@@ -1576,7 +1697,7 @@ class Session:
                 break
             # A takeback offer or acceptance is written out of the lockstep order, once every
             # ack is in (SPEC.md 8.2); the host's order settles a race with an act (section 5).
-            took = self._takeback_record(v)
+            took = self._takeback_record(v) or self._chat_record(v)
             if took is not None:
                 self._write(took)
                 continue
@@ -1628,6 +1749,7 @@ class Session:
             self._acks_first = False
         self._broadcast(rec.index, raw)
         self._note_takeback(rec)
+        self._note_chat(rec)
         self._changed()
 
     def _own_refused(self, e: ReplayError, raw: bytes) -> None:
@@ -1858,6 +1980,14 @@ KNOWN_GODS: frozenset[str] = frozenset(ALL_GOD_NAMES)
 def header_pool(h: Header) -> tuple[str, ...]:
     """The pool a header's game draws from, as a welcome states it (empty with no gods)."""
     return () if h.gods == "none" else game_pool(h)
+
+
+def _prev_of(raw: bytes) -> bytes:
+    """The ``prev`` a record's body claims (empty when it does not decode)."""
+    try:
+        return decode_body(open_envelope(raw).body).prev
+    except WireError:
+        return b""
 
 
 def _claimed_hash(raw: bytes) -> bytes:

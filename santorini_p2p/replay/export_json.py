@@ -30,6 +30,7 @@ from santorini_p2p.wire.messages import (
     Accept,
     Ack,
     Act,
+    Chat,
     Commit,
     Header,
     Offer,
@@ -96,6 +97,8 @@ def _body(record: Record) -> dict[str, object]:
             return {"kind": msg.kind}
         case Accept():
             return {"kind": msg.kind, "offer": msg.offer}
+        case Chat():
+            return {"text": msg.text}
         case Result():
             return {
                 "winner": msg.winner + 1 if msg.winner >= 0 else None,

@@ -28,7 +28,7 @@ from santorini_p2p.engine import (
 from santorini_p2p.errors import ReplayError, WireError
 from santorini_p2p.wire.identity import fingerprint
 from santorini_p2p.wire.log import Record, Validator, encode_frames, iter_frames
-from santorini_p2p.wire.messages import Accept, Act, Header, Offer, Resign, Timeout
+from santorini_p2p.wire.messages import Accept, Act, Chat, Header, Offer, Resign, Timeout
 
 __all__ = [
     "Player",
@@ -68,7 +68,7 @@ class Step:
     ``number`` counts steps from 1; ``record`` is the record's number in the log; ``seat``
     the signer's seat when it signed (0-based) and ``player`` who that is (an index into
     ``Timeline.players``); ``kind`` is ``act``, ``resign``, ``timeout``,
-    ``offer`` or ``accept``; ``text`` the action text or a short phrase for the others;
+    ``offer``, ``accept`` or ``chat``; ``text`` the action text or a short phrase for the others;
     ``clock_ms`` the mover's clock reading (acts only); ``banks`` the bank left per seat after
     it (in ``position``'s seat order); ``order`` the player (index into ``Timeline.players``)
     holding each seat of ``position``.
@@ -255,6 +255,8 @@ def _event(record: Record, v: Validator, open_takeback: str) -> tuple[str, str, 
             return "offer", "offers a draw" if msg.kind == "draw" else "offers to abort", None
         case Accept():
             return "accept", f"accepts the {msg.kind}", None
+        case Chat():
+            return "chat", f"says: {msg.text}", None
         case _:
             return None
 

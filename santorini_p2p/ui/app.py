@@ -94,7 +94,7 @@ __all__ = ["COMMANDS", "STYLE", "GameScreen", "help_text", "run_game", "text_mar
 
 LOG = logging.getLogger(__name__)
 
-COMMANDS: Final = ("undo", "resign", "quit", "help", "takeback")
+COMMANDS: Final = ("undo", "resign", "quit", "help", "takeback", "mute", "say")
 """Words the input line takes besides actions."""
 
 _ANSWERS: Final = {"y": True, "yes": True, "n": False, "no": False}
@@ -114,6 +114,18 @@ class Takebacks(Protocol):
 
     def answer_takeback(self, accept: bool) -> None:
         """Accept or refuse the takeback this player is asked for."""
+
+
+@runtime_checkable
+class Chatting(Protocol):
+    """A game whose players may chat (a network game, SPEC.md 8.3)."""
+
+    def say(self, text: str) -> None:
+        """Say ``text`` to the other players."""
+
+
+_SAY: Final = "say "
+"""A line starting with this is a chat line (``say good game``)."""
 
 
 STYLE: Final = Style.from_dict(
@@ -189,6 +201,7 @@ _KEYS_HELP: Final = (
     ("Ctrl-Z, undo", "take back your last move"),
     ("resign", "twice: resign the game"),
     ("takeback", "network game: ask to take back your last turn; y, n answer"),
+    ("say TEXT, mute", "network game: chat to the others; mute hides chat (again: shows)"),
     ("r", "at game over: review the game with the engine"),
     ("p, n", "watching the computer: pause or play on, one move"),
     ("Ctrl-Q, quit", "back to the start screen"),
@@ -307,6 +320,8 @@ class GameScreen:
         self.show_help = False
         self._help_line = 0
         self._resigning = False
+        #: Chat lines are hidden from the message log (``mute``; this screen only).
+        self.muted = False
         self._leaving = False
         self.error: str | None = None
         self._completer = ActionCompleter(self._input_position)
@@ -315,7 +330,7 @@ class GameScreen:
             height=1,
             prompt=self._prompt,
             completer=self._completer,
-            validator=ActionValidator(self._input_position, (*COMMANDS, *_ANSWERS)),
+            validator=ActionValidator(self._input_position, (*COMMANDS, *_ANSWERS, _SAY)),
             # The menu opens on Tab only: by itself it would cover the messages after each turn.
             complete_while_typing=False,
             accept_handler=self._accept,
@@ -477,7 +492,10 @@ class GameScreen:
         return list(render_panel(c.position, c.seats(), c.actions, width, height))
 
     def _lines(self) -> list[tuple[str, str]]:
-        """The messages, with what the powers did after the message of each turn."""
+        """The messages, with what the powers did after the message of each turn.
+
+        Chat lines are left out while chat is muted (``mute``, local to this screen).
+        """
         messages = self.controller.messages
         notes = sorted(self._effects, key=lambda e: e[0])
         out: list[tuple[str, str]] = []
@@ -486,6 +504,8 @@ class GameScreen:
             while k < len(notes) and notes[k][0] <= i:
                 out.append(("class:msg.effect", "   " + notes[k][2]))
                 k += 1
+            if self.muted and m.chat:
+                continue
             out.append((f"class:msg.{m.kind.value}", " " + m.text))
         out.extend(("class:msg.effect", "   " + n[2]) for n in notes[k:])
         return out
@@ -894,6 +914,11 @@ class GameScreen:
                 self.controller.ask_takeback()
             elif word == "takeback":
                 self.error = "Only a network game takes a takeback request; here, undo."
+            elif word == "say":
+                self.error = "Type say and the line to send (say good game)."
+            elif word == "mute":
+                self.muted = not self.muted
+                self.error = "Chat muted (mute again to show it)." if self.muted else None
         except SantoriniError as e:
             self.error = str(e)
         self.input.buffer.reset()
@@ -912,6 +937,13 @@ class GameScreen:
         c = self.controller
         text = buffer.text.strip()
         self.error = None
+        if text.lower().startswith(_SAY) and isinstance(c, Chatting):
+            try:
+                c.say(text[len(_SAY) :])
+            except SantoriniError as e:
+                self.error = str(e)
+            buffer.reset()
+            return False
         answer = _ANSWERS.get(text.lower())
         if answer is not None and isinstance(c, Takebacks) and c.takeback_asked is not None:
             try:

@@ -48,7 +48,11 @@ def start_prompt(game: NetworkGame) -> None:
             elif game.awaiting is not None and asked != count:
                 asked = count
                 print(render_text(game.position))
-                print("your move (action text, 'takeback' or 'resign'): ", end="", flush=True)
+                print(
+                    "your move (action text, 'takeback', 'say TEXT' or 'resign'): ",
+                    end="",
+                    flush=True,
+                )
             # A line may come at any time: 'takeback' is typed after one's own move.
             wake.clear()
             line_task = asyncio.ensure_future(lines.get())
@@ -69,6 +73,8 @@ def start_prompt(game: NetworkGame) -> None:
                     game.resign()
                 elif text == "takeback":
                     game.ask_takeback()
+                elif text.startswith("say "):
+                    game.say(text[4:])
                 elif text in ("y", "n") and game.takeback_asked is not None:
                     game.answer_takeback(text == "y")
                 elif text and game.awaiting is None:

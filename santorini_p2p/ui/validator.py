@@ -103,7 +103,8 @@ def check_input(p: Position, text: str) -> InputProblem | None:
 class ActionValidator(Validator):
     """Marks the first bad character of the input for the position ``get_position`` returns.
 
-    ``words`` (commands such as ``undo``) and their beginnings are accepted too.
+    ``words`` (commands such as ``undo``) and their beginnings are accepted too, and a word
+    that ends in a space (``say ``) with any text after it.
     """
 
     def __init__(
@@ -123,6 +124,9 @@ class ActionValidator(Validator):
             return
         typed = document.text.strip().lower()
         if typed and any(w.startswith(typed) for w in self.words):
+            return
+        # A word ending in a space takes any text after it (``say good game``).
+        if any(w.endswith(" ") and typed.startswith(w) for w in self.words):
             return
         problem = check_input(p, document.text)
         if problem is not None:

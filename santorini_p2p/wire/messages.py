@@ -16,6 +16,7 @@ section 7): ``type`` is the tag below, ``seq`` the record's index in its log (th
 | 7 | ``Offer`` | kind (``draw``, ``abort``, or ``takeback`` in protocol 2) |
 | 8 | ``Accept`` | kind, offer seq |
 | 9 | ``Result`` | winner seat or -1, reason, state_hash |
+| 10 | ``Chat`` | text (protocol 2, in a game whose header lists the option ``chat``) |
 
 Public API: the classes, ``Message`` (their union), ``encode_body(message) -> bytes`` and
 ``decode_body(data) -> Message``, which checks the shape and the type and size of every field
@@ -35,6 +36,7 @@ __all__ = [
     "GOD_MODES",
     "HASH_BYTES",
     "MAX_ACTION_CHARS",
+    "MAX_CHAT_CHARS",
     "OFFER_KINDS",
     "OPTIONS",
     "PROTOCOL_2_OPTIONS",
@@ -44,6 +46,7 @@ __all__ = [
     "Accept",
     "Ack",
     "Act",
+    "Chat",
     "Commit",
     "Header",
     "Message",
@@ -75,11 +78,15 @@ OFFER_KINDS: Final = ("draw", "abort", "takeback")
 last turn (``takeback``, protocol 2, in a game whose header lists the option)."""
 REASONS: Final = ("win", "resign", "time", "draw", "abort")
 """How a game ended, as a result record states it."""
-OPTIONS: Final = ("snake", "takeback")
+OPTIONS: Final = ("chat", "snake", "takeback")
 """The rule options a header may list (sorted, no repeats)."""
 
-PROTOCOL_2_OPTIONS: Final = ("takeback",)
-"""The options only a protocol 2 header may list: ``takeback`` allows takeback offers."""
+PROTOCOL_2_OPTIONS: Final = ("chat", "takeback")
+"""The options only a protocol 2 header may list: ``chat`` allows chat records, ``takeback``
+takeback offers."""
+
+MAX_CHAT_CHARS: Final = 200
+"""The longest line a chat record may carry."""
 _U63: Final = 2**63 - 1
 
 
@@ -225,8 +232,18 @@ class Result:
     state_hash: bytes
 
 
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A line the signer says to the other players; it changes nothing in the game."""
+
+    TYPE: ClassVar[int] = 10
+    seq: int
+    prev: bytes
+    text: str
+
+
 Message: TypeAlias = (
-    Header | Commit | Reveal | Act | Ack | Resign | Timeout | Offer | Accept | Result
+    Header | Commit | Reveal | Act | Ack | Resign | Timeout | Offer | Accept | Result | Chat
 )
 """Any record body."""
 
@@ -241,6 +258,7 @@ _NAMES: Final = (
     "offer",
     "accept",
     "result",
+    "chat",
 )
 
 
@@ -281,6 +299,8 @@ def _to_value(m: Message) -> tuple[Value, ...]:
             return (*head, m.kind, m.offer)
         case Result():
             return (*head, m.winner, m.reason, m.state_hash)
+        case Chat():
+            return (*head, m.text)
 
 
 def encode_body(message: Message) -> bytes:
@@ -333,7 +353,7 @@ class _Fields:
         return v
 
 
-_ARITY: Final = (11, 4, 4, 6, 5, 4, 5, 4, 5, 6)
+_ARITY: Final = (11, 4, 4, 6, 5, 4, 5, 4, 5, 6, 4)
 
 
 def _seats(f: _Fields, i: int) -> tuple[Seat, ...]:
@@ -475,8 +495,10 @@ def _from_fields(value: tuple[Value, ...]) -> Message:
             return Offer(seq, prev, f.text(3, 16))
         case 8:
             return Accept(seq, prev, f.text(3, 16), f.uint(4))
-        case _:
+        case 9:
             return Result(seq, prev, f.int_(3, -1, 3), f.text(4, 16), f.bin(5, h))
+        case _:
+            return Chat(seq, prev, f.text(3, MAX_CHAT_CHARS))
 
 
 def decode_body(data: bytes) -> Message:

@@ -7,6 +7,7 @@ record for an identity. Re-exported by ``wire.log``.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -61,6 +62,7 @@ from santorini_p2p.wire.identity import (
 )
 from santorini_p2p.wire.messages import (
     GOD_MODES,
+    MAX_CHAT_CHARS,
     OFFER_KINDS,
     OPTIONS,
     PROTOCOL_2_OPTIONS,
@@ -69,6 +71,7 @@ from santorini_p2p.wire.messages import (
     Accept,
     Ack,
     Act,
+    Chat,
     Commit,
     Header,
     Message,
@@ -87,6 +90,7 @@ __all__ = [
     "Record",
     "TakebackOffer",
     "Validator",
+    "check_chat",
     "check_pool",
     "game_pool",
     "make_header",
@@ -262,6 +266,26 @@ def check_pool(h: Header) -> None:
         raise RecordError(
             f"header: {h.gods} with {h.players} players needs {need} gods, the pool has {len(pool)}"
         )
+
+
+def check_chat(text: str) -> str:
+    """Return ``text`` if it is a valid chat line (SPEC.md 8.3).
+
+    A chat line is 1 to 200 characters with no character of Unicode category C (control,
+    format, unassigned, private use) or Z (separators) other than the plain space, and no
+    space at either end: one line, as a display name but longer.
+
+    Raises:
+        ValueError: the line breaks one of these rules; the message says which.
+    """
+    if not text or len(text) > MAX_CHAT_CHARS:
+        raise ValueError(f"chat: expected 1 to {MAX_CHAT_CHARS} characters, got {len(text)}")
+    if text != text.strip(" "):
+        raise ValueError("chat: no spaces at either end")
+    for i, ch in enumerate(text):
+        if ch != " " and unicodedata.category(ch)[0] in "CZ":
+            raise ValueError(f"chat: character {i + 1} ({ch!r}) is not printable")
+    return text
 
 
 class Validator:
@@ -558,6 +582,8 @@ class Validator:
                 return self._accept(msg, slot)
             case Result():
                 return self._result(msg, slot)
+            case Chat():
+                return self._chat(msg)
             case _:
                 raise RecordError(f"a {type(msg).__name__.lower()} record is not allowed in play")
 
@@ -796,6 +822,18 @@ class Validator:
             return s._replace(position=q, hash=state_hash(q), offer=None, ended=o.kind, pending=())
         return s._replace(offer=_Offer(o.kind, o.seq, accepted))
 
+    def _chat(self, msg: Chat) -> _State:
+        """A chat line (SPEC.md 8.3): allowed by the header, printable; it changes nothing."""
+        s = self._s
+        assert s.header is not None
+        if "chat" not in s.header.options:
+            raise RecordError("a chat record in a game whose header does not allow chat")
+        try:
+            check_chat(msg.text)
+        except ValueError as e:
+            raise RecordError(str(e)) from None
+        return s
+
     def _result(self, msg: Result, slot: int) -> _State:
         s = self._s
         if not self.is_over:
@@ -917,6 +955,20 @@ class Validator:
         if o is None:
             raise IllegalTurnError("there is no open offer to accept")
         return self._seal(identity, Accept(self.next_seq, self._last, o.kind, o.seq))
+
+    def make_chat(self, identity: Identity, text: str) -> bytes:
+        """Return ``identity``'s signed chat record saying ``text`` (not checked here)."""
+        return self._seal(identity, Chat(self.next_seq, self._last, text))
+
+    def can_chat(self) -> bool:
+        """Whether a chat record may come next: the header allows chat, the draw is done."""
+        s = self._s
+        return (
+            s.header is not None
+            and "chat" in s.header.options
+            and s.position is not None
+            and not s.results
+        )
 
     def make_result(self, identity: Identity) -> bytes:
         """Return ``identity``'s signed result record of the finished game."""
