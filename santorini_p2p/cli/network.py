@@ -131,8 +131,10 @@ def _cmd_host(args: argparse.Namespace) -> int:
         return _net_finish(asyncio.run(resume_game(*found, opts)), save)
     try:
         tc = parse_time_control(args.time) if args.time is not None else STANDARD
-        # Takebacks are allowed unless the host turns them off (a protocol 2 header).
-        options = () if args.no_takebacks else ("takeback",)
+        # Chat and takebacks are allowed unless the host turns them off (protocol 2 headers).
+        options = tuple(
+            o for o, off in (("chat", args.no_chat), ("takeback", args.no_takebacks)) if not off
+        )
         settings = GameSettings(args.players, args.gods, tc, options, pool=pool)
     except ValueError as e:
         raise UsageError(str(e)) from None
@@ -276,7 +278,12 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument(
         "--no-takebacks",
         action="store_true",
-        help="players may not ask to take back a turn (the game is written as before)",
+        help="players may not ask to take back a turn",
+    )
+    p.add_argument(
+        "--no-chat",
+        action="store_true",
+        help="players may not chat (with --no-takebacks too, the game is written as before)",
     )
     common(p)
     p.set_defaults(handler=_cmd_host)

@@ -120,8 +120,13 @@ class LanGames:
         me = await self._ask_name("Host a LAN game")
         if me is None:
             return None
+        # Players on the console may chat and ask for takebacks (SPEC.md 8.2, 8.3).
         settings = GameSettings(
-            int(players), gods, STANDARD if clocks == "timed" else None, pool=pool
+            int(players),
+            gods,
+            STANDARD if clocks == "timed" else None,
+            ("chat", "takeback"),
+            pool=pool,
         )
         ctx = new_context()
         try:
