@@ -33,8 +33,8 @@ GAMES = ("2p-none", "2p-challenger-timed", "3p-draft", "4p-random")
 # Games of advanced gods (protocol 2): their exports carry comment lines (SPEC.md 14.2). They
 # come after the edits, so that the cases before keep their numbers.
 POOL_GAMES = ("2p-pool-random", "2p-pool-challenger")
-# Games allowing takebacks (protocol 2): their requests and acceptances are action lines.
-TAKEBACK_GAMES = ("2p-takeback",)
+# Games allowing takebacks and chat (protocol 2): requests, acceptances and chat are lines.
+TAKEBACK_GAMES = ("2p-takeback", "2p-chat")
 BASE = "2p-challenger-timed"
 
 
@@ -211,7 +211,7 @@ def build() -> dict[str, str]:
     for name in POOL_GAMES:
         export(name, f"the text export of replays/{name}.sntr, with comment lines (14.2)")
     for name in TAKEBACK_GAMES:
-        export(name, f"the text export of replays/{name}.sntr, with takeback lines (14.2)")
+        export(name, f"the text export of replays/{name}.sntr, with takeback or chat lines")
     doc = {
         "schema": "text-export.schema.json",
         "version": 1,

@@ -74,6 +74,7 @@ POOL_NOTES = {
 TAKEBACK_NOTES = {
     "takeback": "a takeback offer and its acceptance (header option takeback, protocol 2, "
     "SPEC.md 8.2)",
+    "chat": "a chat record (type 10, header option chat, protocol 2, SPEC.md 8.3)",
 }
 """Notes of the file that has takeback cases (replays)."""
 
@@ -112,7 +113,7 @@ def _doc(schema: str, cases: Cases, **extra: Any) -> dict[str, Any]:
     notes = NOTES
     if any("pool" in t["flags"] for t in cases.items):
         notes = {**NOTES, **POOL_NOTES}
-    if any("takeback" in t["flags"] for t in cases.items):
+    if any({"takeback", "chat"} & set(t["flags"]) for t in cases.items):
         notes = {**notes, **TAKEBACK_NOTES}
     return {"schema": schema, "version": 1, "notes": notes, **extra, "tests": cases.items}
 
@@ -526,7 +527,7 @@ def _replay_case(
         # so every earlier case reads as it always did.
         **(
             {"protocol": v.header.protocol, "options": list(v.header.options)}
-            if v.header and "takeback" in v.header.options
+            if v.header and {"takeback", "chat"} & set(v.header.options)
             else {}
         ),
     )
@@ -803,7 +804,106 @@ def replay_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
     )
     _pool_replays(c, files)
     _takeback_replays(c, files)
+    _chat_replays(c, files)
     return _doc("replays.schema.json", c), files
+
+
+def _chat_replays(c: Cases, files: dict[str, bytes]) -> None:
+    """Games with chat lines (header option ``chat``, protocol 2), after every older case."""
+    from santorini_p2p.wire.messages import Chat
+
+    name = "2p-chat"
+    ids = (ALICE, BOB)
+    rng = random.Random(41)
+    env = play_script(
+        ids,
+        [],
+        game_id=hashlib.blake2b(name.encode(), digest_size=16).digest(),
+        options=("chat", "takeback"),
+        created_ms=1_790_000_000_000,
+        finish=False,
+    )
+    v = validate(env)
+    by_key = {i.public_key: i for i in ids}
+    # The fourth line is 200 characters, the longest allowed.
+    lines = ["good luck!", "héllo, ça va ? 🙂", "you too", ("well played, " * 16)[:199] + "!", "gg"]
+
+    def say(who: Identity, text: str) -> None:
+        env.append(v.make_chat(who, text))
+        v.feed(env[-1])
+
+    say(BOB, lines[0])
+    k = 1
+    while not v.is_over:
+        p = v.position
+        assert p is not None
+        mover = by_key[v.seats[p.to_move]]
+        env.append(v.make_act(mover, format_action(rng.choice(legal_actions(p)))))
+        v.feed(env[-1])
+        if k < len(lines) - 1 and v.turns in (1, 4, 9):
+            say(mover, lines[k])  # between an act and its ack
+            k += 1
+        while v.pending_acks:
+            env.append(v.make_ack(by_key[v.seats[v.pending_acks[0]]]))
+            v.feed(env[-1])
+    say(ALICE, lines[-1])  # after the game is over, before the first result
+    for seat in range(2):
+        env.append(v.make_result(by_key[v.seats[seat]]))
+        v.feed(env[-1])
+    data = encode_frames(env)
+    files[f"replays/{name}.sntr"] = data
+    _replay_case(
+        c,
+        f"game-{name}",
+        "a complete random game with chat lines: before the first act, between an act and "
+        "its ack, and after the game is over",
+        ["canonical", "chat"],
+        data,
+        file=f"replays/{name}.sntr",
+    )
+    short = play_script(
+        ids, ["place b2,d4"], game_id=b"chat game 000001", options=("chat",), finish=False
+    )
+    sv = validate(short)
+
+    def chat_case(id_: str, comment: str, flags: list[str], record: bytes) -> None:
+        _replay_case(c, id_, comment, ["chat", *flags], encode_frames([*short, record]))
+
+    def sealed(text: str) -> bytes:
+        return seal(BOB, Chat(sv.next_seq, sv.last_hash, text))
+
+    chat_case("chat-too-long", "a chat line of 201 characters", ["limit"], sealed("x" * 201))
+    chat_case("chat-empty", "an empty chat line", ["order"], sealed(""))
+    chat_case("chat-newline", "a chat line with a line feed", ["order"], sealed("a\nb"))
+    chat_case(
+        "chat-bidi",
+        "a chat line with a right-to-left override (format)",
+        ["order"],
+        sealed("a\u202eb"),
+    )
+    chat_case(
+        "chat-stranger",
+        "a chat line signed by a key with no seat",
+        ["signature"],
+        seal(MALLORY, Chat(sv.next_seq, sv.last_hash, "hi")),
+    )
+    plain = play_script(ids, ["place b2,d4"], game_id=b"chat game 000002", finish=False)
+    pv = validate(plain)
+    _replay_case(
+        c,
+        "chat-not-allowed",
+        "a chat record in a game whose header does not list the option chat",
+        ["chat", "order"],
+        encode_frames([*plain, seal(ALICE, Chat(pv.next_seq, pv.last_hash, "hi"))]),
+    )
+    early = validate(short[:3])
+    _replay_case(
+        c,
+        "chat-before-the-draw",
+        "a chat record in place of a commit",
+        ["chat", "order"],
+        encode_frames([*short[:3], seal(BOB, Chat(3, early.last_hash, "hi"))]),
+    )
 
 
 def _takeback_game(ids: tuple[Identity, ...], gods: str, seed: int, name: str) -> list[bytes]:
