@@ -1440,7 +1440,8 @@ class Session:
                 )
             return False
         self._observe(rec)
-        self._last_record_ms = self._log_changed_ms = self._now()
+        if not isinstance(rec.message, Chat):  # a chat line moves no clock (SESSION.md 7)
+            self._last_record_ms = self._log_changed_ms = self._now()
         if self.is_host:
             self._broadcast(rec.index, raw, skip=peer)
         self._note_takeback(rec)
@@ -1666,7 +1667,11 @@ class Session:
         v = self.validator
         if v is None or v.position is None or v.pending_acks or v.is_over:
             return
+        # Keyed by the last record that is not a chat line: a chat line, the mover's own
+        # included, neither restarts nor stops a move's clock (SESSION.md 7).
         key = v.next_seq
+        while key > 0 and isinstance(v.records_since(key - 1)[0].message, Chat):
+            key -= 1
         if key != self._move_key:
             self._move_key = key
             self._move_started = self._now()
@@ -1741,7 +1746,8 @@ class Session:
         except StorageError as e:
             self._halt(e)
             return
-        self._last_record_ms = self._log_changed_ms = self._now()
+        if not isinstance(rec.message, Chat):  # a chat line moves no clock (SESSION.md 7)
+            self._last_record_ms = self._log_changed_ms = self._now()
         self._written += 1
         if self._resign_requested and isinstance(rec.message, Resign):
             self._resign_requested = False

@@ -130,3 +130,29 @@ def test_chat_over_a_lossy_reordering_link_still_ends_identical(tmp_path, seed):
     assert all(d == data[0] for d in data), net.summary()
     assert verify_bytes(data[0]).ok
     assert _chats(data[0])
+
+
+def test_chatting_during_ones_move_does_not_restart_its_clock(tmp_path):
+    from santorini_p2p.engine import legal_actions
+    from santorini_p2p.net.clock import TimeControl
+    from santorini_p2p.wire.messages import Act
+
+    net = Net.create(tmp_path, 2, seed=5, time=TimeControl(60_000, 300_000), options=("chat",))
+    for _ in range(5_000):
+        v = net.sessions[0].validator
+        if v is not None and v.position is not None and v.position.phase is Phase.PLAY:
+            break
+        net.step()
+    net.bots = False
+    for _ in range(20):
+        net.step()
+    mover = next(s for s in net.sessions if s.awaiting is not None)
+    net.tick_all(3_000)
+    mover.say("let me think")
+    for _ in range(10):
+        net.step()
+    net.tick_all(3_000)
+    mover.submit(legal_actions(mover.position)[0])
+    act = mover.records[-1].message
+    assert isinstance(act, Act)
+    assert act.clock_ms >= 6_000, act.clock_ms
