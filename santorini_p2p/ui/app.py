@@ -201,7 +201,7 @@ _KEYS_HELP: Final = (
     ("Ctrl-Z, undo", "take back your last move"),
     ("resign", "twice: resign the game"),
     ("takeback", "network game: ask to take back your last turn; y, n answer"),
-    ("say TEXT, mute", "network game: chat to the others; mute hides chat (again: shows)"),
+    ("say TEXT, mute", "network game: chat to the others; mute hides or shows chat"),
     ("r", "at game over: review the game with the engine"),
     ("p, n", "watching the computer: pause or play on, one move"),
     ("Ctrl-Q, quit", "back to the start screen"),
