@@ -836,7 +836,7 @@ class Session:
         self._chat_out.append(line)
         # Shown when said; the record follows as soon as this peer may write it.
         name = v.names[v.seat_of(self.identity.public_key) or 0]
-        self.notes.append(Note(f"{name}: {line}", NoteKind.INFO, chat=True))
+        self.notes.append(Note(f"{name} says: {line}", NoteKind.INFO, chat=True))
         self._changed()
         self._advance()
 
@@ -857,14 +857,14 @@ class Session:
         return v.make_chat(self.identity, self._chat_out.pop(0))
 
     def _note_chat(self, rec: Record) -> None:
-        """Show a chat line in the message log, as ``name: text``."""
+        """Show a chat line in the message log, as ``name says: text``."""
         v = self.validator
         if v is None or not isinstance(rec.message, Chat):
             return
         if rec.signer == self.identity.public_key:
             return  # shown when said
         name = v.names[rec.seat] if rec.seat is not None else "?"
-        self.notes.append(Note(f"{name}: {rec.message.text}", NoteKind.INFO, chat=True))
+        self.notes.append(Note(f"{name} says: {rec.message.text}", NoteKind.INFO, chat=True))
         self._changed()
 
     def close(self) -> None:

@@ -49,7 +49,7 @@ def test_chat_lines_reach_every_player_and_both_replays_and_exports_alike(tmp_pa
     for s in net.sessions:
         said = [n.text for n in s.notes if n.chat]
         # Each line once; one's own line shows when said, the others' as they come.
-        assert sorted(said) == ["player0: good luck!", "player1: you too"], said
+        assert sorted(said) == ["player0 says: good luck!", "player1 says: you too"], said
     net.run()
     data = net.journals()
     assert data[0] == data[1]

@@ -73,17 +73,18 @@ def test_chat_on_the_console_screen_reaches_the_other_player_and_both_journals(
                     await _poll(lambda: shown and shown[0].session.can_chat and session.can_chat)
                     host = shown[0]
                     keys.send_text("say hello bob\r")
-                    await _poll(lambda: any(n.text == "alice: hello bob" for n in session.notes))
+                    said = "alice says: hello bob"
+                    await _poll(lambda: any(n.text == said for n in session.notes))
                     joiner.say("hi alice")
-                    await _poll(lambda: any(n.text == "bob: hi alice" for n in host.messages))
+                    await _poll(lambda: any(n.text == "bob says: hi alice" for n in host.messages))
                     app = get_app_or_none()
                     assert app is not None
-                    await _poll(lambda: "bob: hi alice" in screen_text(app))
+                    await _poll(lambda: "bob says: hi alice" in screen_text(app))
                     keys.send_text("mute\r")
                     await _poll(lambda: "Chat muted" in screen_text(app))
-                    assert "bob: hi alice" not in screen_text(app)
+                    assert "bob says: hi alice" not in screen_text(app)
                     keys.send_text("mute\r")
-                    await _poll(lambda: "bob: hi alice" in screen_text(app))
+                    await _poll(lambda: "bob says: hi alice" in screen_text(app))
                     # A line the rules refuse is said on the screen, and nothing is written.
                     count = len(host.session.records)
                     keys.send_text("say " + "x" * 201 + "\r")
