@@ -63,8 +63,9 @@ __all__ = [
 PROTOCOL_VERSION: Final = 2
 """The newest protocol version this program speaks (header field ``protocol``, SPEC.md 10).
 
-Version 2 adds the header's last field, ``pool``; a game drawing from the ten simple gods is
-written as version 1, which every earlier reader verifies."""
+Version 2 adds the header's last field, ``pool``, the options ``chat`` and ``takeback``, the
+offer kind ``takeback`` and the chat record; a game of the ten simple gods with neither option
+is written as version 1, which every earlier reader verifies."""
 PROTOCOL_VERSIONS: Final = (1, 2)
 """Every header version this program reads."""
 HASH_BYTES: Final = 32
