@@ -988,3 +988,31 @@ def test_chat_needs_the_header_option_the_draw_and_a_seat():
     early = validate(env[:2])
     expect(early, early.make_chat(ALICE, "hi"), RecordError, "commit")
     expect(v, v.make_chat(STRANGER, "hi"), SignatureError, "holds no seat")
+
+
+# -- a rematch's start slot (SPEC.md 11, option start=K) -------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_start_option_names_seat_1_and_leaves_the_god_draw_as_it_was(players):
+    gid = bytes(range(16))
+    drawn = started(players, gods="random", game_id=gid)[0]
+    for slot in range(players):
+        v = started(players, gods="random", game_id=gid, options=[f"start={slot}"])[0]
+        assert v.seats[0] == IDS[slot].public_key
+        assert v.seats == tuple(IDS[(slot + i) % players].public_key for i in range(players))
+        # The stream is read as without the option: the same gods, dealt to seats 1, 2, ...
+        assert v.drawn == drawn.drawn
+
+
+@pytest.mark.parametrize("option", ["start=2", "start=01", "start=", "start=-1", "start=x"])
+def test_a_start_option_that_names_no_slot_is_refused_at_the_header(option):
+    header = make_header(bytes(16), [(i.public_key, i.name) for i in IDS[:2]], options=[option])
+    expect(Validator(), seal(ALICE, header), RecordError, "start=K with K a slot 0..1")
+
+
+def test_two_start_options_are_refused():
+    header = make_header(
+        bytes(16), [(i.public_key, i.name) for i in IDS[:3]], options=["start=0", "start=1"]
+    )
+    expect(Validator(), seal(ALICE, header), RecordError, "start=K")

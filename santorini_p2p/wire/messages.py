@@ -43,6 +43,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "PROTOCOL_VERSIONS",
     "REASONS",
+    "START_OPTION",
     "Accept",
     "Ack",
     "Act",
@@ -58,6 +59,7 @@ __all__ = [
     "Timeout",
     "decode_body",
     "encode_body",
+    "start_slot",
 ]
 
 PROTOCOL_VERSION: Final = 2
@@ -88,6 +90,10 @@ takeback offers."""
 
 MAX_CHAT_CHARS: Final = 200
 """The longest line a chat record may carry."""
+START_OPTION: Final = "start="
+"""The prefix of the option ``start=K``: slot K (0-based) is seat 1, in place of the draw.
+
+A rematch writes it (SPEC.md 11): the draw of the start slot is replaced by the rotation."""
 _U63: Final = 2**63 - 1
 
 
@@ -380,6 +386,23 @@ def _pool(f: _Fields, i: int) -> tuple[str, ...]:
     if len(raw) > 64 or any(type(g) is not str or len(g) > 32 for g in raw):
         raise f.fail(i, "at most 64 god names", raw)
     return tuple(str(g) for g in raw)
+
+
+def start_slot(options: tuple[str, ...], players: int) -> int | None:
+    """Return the slot an option ``start=K`` names, None without one.
+
+    Raises:
+        ValueError: a ``start=`` option that is not one slot 0..players-1 in plain decimal.
+    """
+    found = [o for o in options if o.startswith(START_OPTION)]
+    if not found:
+        return None
+    text = found[0][len(START_OPTION) :]
+    if len(found) > 1 or text not in [str(i) for i in range(players)]:
+        raise ValueError(
+            f"option {found[-1]!r}: expected one start=K with K a slot 0..{players - 1}"
+        )
+    return int(text)
 
 
 def _options(f: _Fields, i: int) -> tuple[str, ...]:

@@ -68,6 +68,7 @@ from santorini_p2p.wire.messages import (
     PROTOCOL_2_OPTIONS,
     PROTOCOL_VERSION,
     PROTOCOL_VERSIONS,
+    START_OPTION,
     Accept,
     Ack,
     Act,
@@ -82,6 +83,7 @@ from santorini_p2p.wire.messages import (
     Seat,
     Timeout,
     decode_body,
+    start_slot,
 )
 
 __all__ = [
@@ -545,10 +547,14 @@ class Validator:
         if list(msg.options) != sorted(set(msg.options)):
             raise RecordError("header: options must be sorted with no repeats")
         for opt in msg.options:
-            if opt not in OPTIONS:
+            if opt not in OPTIONS and not opt.startswith(START_OPTION):
                 raise RecordError(f"header: unknown rule option {opt!r}")
             if opt in PROTOCOL_2_OPTIONS and msg.protocol < 2:
                 raise RecordError(f"header: the option {opt!r} needs protocol 2")
+        try:
+            start_slot(msg.options, len(keys))
+        except ValueError as e:
+            raise RecordError(f"header: {e}") from None
         if msg.move_ms == 0 and msg.bank_ms != 0:
             raise RecordError("header: a bank needs a time per move")
         if msg.protocol >= 2:
@@ -611,6 +617,10 @@ class Validator:
             return s._replace(nonces=nonces)
         pool = game_pool(h)
         start, drawn = draw_setup(draw_seed(h.game_id, nonces), h.players, h.gods, pool)
+        # A rematch names its start slot (SPEC.md 11): the drawn one is read and set aside,
+        # so the gods are drawn from the same bytes as without the option.
+        fixed = start_slot(h.options, h.players)
+        start = start if fixed is None else fixed
         p = new_game(
             h.players,
             cast(GodMode, h.gods),
