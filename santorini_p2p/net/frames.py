@@ -16,11 +16,12 @@ frame is one canonical msgpack array (``wire.codec``) whose first element is its
 | 8 | ``Challenge`` | host nonce, host key: the host asks a connection to prove its key |
 | 9 | ``Proof`` | joiner nonce, signature: the joiner's answer, and its own challenge |
 | 10 | ``Proven`` | signature: the host's answer to the joiner's nonce |
+| 11 | ``Rematch`` | finished game id, slots asking, slots declining, signature |
 
 A hello claims a key; only the handshake (challenge, proof, proven) proves it, for one
 connection, with nonces fresh for that connection. Stop and refuse are signed by their sender
 over the receiver's nonce for the connection, so that they cannot be sent by anyone else or
-replayed from another connection (SESSION.md section 3).
+replayed from another connection (SESSION.md section 3); so is a rematch (SESSION.md 10).
 
 ``decode_frame`` takes untrusted bytes and raises only ``WireError`` subclasses.
 """
@@ -41,6 +42,7 @@ __all__ = [
     "MAX_FRAME_BYTES",
     "NONCE_BYTES",
     "REFUSE_DOMAIN",
+    "REMATCH_DOMAIN",
     "SESSION_VERSION",
     "STOP_DOMAIN",
     "Challenge",
@@ -50,6 +52,7 @@ __all__ = [
     "Proven",
     "RecordFrame",
     "Refuse",
+    "Rematch",
     "Status",
     "Stop",
     "Welcome",
@@ -61,6 +64,7 @@ __all__ = [
     "refuse_bytes",
     "sign_hello",
     "sign_refuse",
+    "sign_rematch",
     "sign_stop",
 ]
 
@@ -84,6 +88,8 @@ STOP_DOMAIN: Final = b"santorini-p2p/2 stop\x00"
 """The prefix of what the sender of a stop frame signs."""
 REFUSE_DOMAIN: Final = b"santorini-p2p/2 refuse\x00"
 """The prefix of what the sender of a signed refuse frame signs."""
+REMATCH_DOMAIN: Final = b"santorini-p2p/3 rematch\x00"
+"""The prefix of what the sender of a rematch frame signs."""
 NONCE_BYTES: Final = 32
 """The size of a handshake nonce."""
 _MAX_TEXT: Final = 400
@@ -268,8 +274,50 @@ def host_proof_bytes(
     return HOST_PROOF_DOMAIN + encode((joiner_nonce, host_nonce, host_key, joiner_key))
 
 
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """Who asks for a rematch of a finished game, and who declines (SESSION.md 10).
+
+    ``asking`` and ``declining`` are sets of header slots, bit s for slot s. A joiner sends
+    its own answer (its bit in one of them); the host sends every answer it holds, its own
+    included. ``signature`` is the sender's over :meth:`signed_bytes` with the receiver's
+    nonce for the connection, as a stop's.
+    """
+
+    game_id: bytes
+    asking: int
+    declining: int
+    signature: bytes = b""
+
+    def signed_bytes(self, nonce: bytes) -> bytes:
+        """The bytes the signature covers, for the receiver's ``nonce``."""
+        return REMATCH_DOMAIN + encode((self.game_id, self.asking, self.declining, nonce))
+
+    def is_signed_by(self, key: bytes, nonce: bytes) -> bool:
+        """Return whether ``key`` signed this rematch frame for the connection of ``nonce``."""
+        return len(self.signature) == 64 and verify(key, self.signature, self.signed_bytes(nonce))
+
+
+def sign_rematch(
+    identity: Identity, game_id: bytes, asking: int, declining: int, nonce: bytes
+) -> Rematch:
+    """Return a rematch frame signed by ``identity`` for the connection of ``nonce``."""
+    unsigned = Rematch(game_id, asking, declining)
+    return Rematch(game_id, asking, declining, identity.sign(unsigned.signed_bytes(nonce)))
+
+
 Frame: TypeAlias = (
-    Hello | Welcome | Refuse | RecordFrame | Status | Stop | Who | Challenge | Proof | Proven
+    Hello
+    | Welcome
+    | Refuse
+    | RecordFrame
+    | Status
+    | Stop
+    | Who
+    | Challenge
+    | Proof
+    | Proven
+    | Rematch
 )
 """Any frame."""
 
@@ -329,6 +377,8 @@ def encode_frame(frame: Frame) -> bytes:
             value = (9, frame.nonce, frame.signature)
         case Proven():
             value = (10, frame.signature)
+        case Rematch():
+            value = (11, frame.game_id, frame.asking, frame.declining, frame.signature)
     return encode(value)
 
 
@@ -350,7 +400,9 @@ def _text(v: Value, what: str) -> str:
     return v
 
 
-_ARITY: Final = {1: 7, 2: 11, 3: 2, 4: 3, 5: 2, 6: 6, 7: 1, 8: 3, 9: 3, 10: 2}
+_ARITY: Final = {1: 7, 2: 11, 3: 2, 4: 3, 5: 2, 6: 6, 7: 1, 8: 3, 9: 3, 10: 2, 11: 5}
+_SLOTS: Final = 15
+"""The largest set of slots a rematch frame names: bits 0-3."""
 
 
 def decode_frame(data: bytes) -> Frame:
@@ -433,5 +485,13 @@ def decode_frame(data: bytes) -> Frame:
             return Challenge(_bin(v[1], "nonce", (NONCE_BYTES,)), _bin(v[2], "host key", (32,)))
         case 9:
             return Proof(_bin(v[1], "nonce", (NONCE_BYTES,)), _bin(v[2], "signature", (64,)))
-        case _:
+        case 10:
             return Proven(_bin(v[1], "signature", (64,)))
+        case _:
+            asking = _uint(v[2], "asking", _SLOTS)
+            declining = _uint(v[3], "declining", _SLOTS)
+            if asking & declining:
+                raise DecodeError("frame: rematch: a slot both asks and declines")
+            return Rematch(
+                _bin(v[1], "game id", (16,)), asking, declining, _bin(v[4], "signature", (64,))
+            )

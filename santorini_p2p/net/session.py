@@ -117,6 +117,7 @@ __all__ = [
     "GameSettings",
     "Note",
     "NoteKind",
+    "ProvenLink",
     "SeatClock",
     "Session",
     "SessionError",
@@ -211,6 +212,22 @@ class GameSettings:
         return tuple(sorted(self.pool, key=ALL_GOD_NAMES.index)) or GOD_NAMES
 
 
+@dataclass(frozen=True, slots=True)
+class ProvenLink:
+    """A connection proven for a seated key: what frames signed over its nonces need.
+
+    ``sign_over`` is the nonce this peer signs over for the other side (the receiver's: the
+    host's challenge for a joiner, the joiner's proof nonce for the host); ``verify_over`` the
+    nonces the other side signs over for this peer (a joiner's: every hello round's).
+    """
+
+    peer: bytes
+    slot: int
+    key: bytes
+    sign_over: bytes
+    verify_over: tuple[bytes, ...]
+
+
 @dataclass(slots=True)
 class _Peer:
     """What a session knows about one connection.
@@ -241,6 +258,8 @@ class _Lobby:
     """The host's seats before the header: (public key, name, peer id) in join order."""
 
     seats: list[tuple[bytes, str, bytes]] = field(default_factory=list)
+    #: Every seat is reserved for a known key (a rematch): peer id b"" while it is away.
+    reserved: bool = False
 
 
 class Session:
@@ -324,6 +343,9 @@ class Session:
         #: No person plays this peer's seat (computer players being watched): the result is
         #: told without "you".
         self.onlooker = False
+        #: A joiner's own check of the header it is sent (a rematch's: the same players, in
+        #: the same slots, with the same settings): the reason it is refused, or None.
+        self.check_header: Callable[[Header], str | None] | None = None
         #: Where the finished replay is to be copied (empty: nowhere), and whether it was:
         #: kept in the note, so that a game over whose copy is missing can be found again.
         self.save_to = ""
@@ -361,12 +383,15 @@ class Session:
         address: str = "",
         nonce: bytes | None = None,
         created_ms: int | None = None,
+        seats: tuple[tuple[bytes, str], ...] = (),
     ) -> Session:
         """Return a host session offering a new game with ``settings``.
 
         ``game_id`` and ``nonce`` (the commit-reveal secret) default to fresh random bytes and
         ``created_ms``, the header's date (Unix ms), to the wall clock now; tests pass fixed
-        ones to be reproducible.
+        ones to be reproducible. ``seats`` (a rematch, ``net.rematch``) reserves every slot for
+        one identity, ``(public key, name)`` in slot order, the host's first: only those keys
+        are seated, each in its own slot, whatever the order they come back in.
         """
         s = cls(
             identity,
@@ -380,7 +405,11 @@ class Session:
         s._game_id = game_id or os.urandom(16)
         s._nonce = nonce or os.urandom(32)
         s._created_ms = time.time_ns() // 1_000_000 if created_ms is None else created_ms
-        s._lobby.seats.append((identity.public_key, identity.name, b""))
+        if seats:
+            s._lobby.seats = [(k, n, b"") for k, n in seats]
+            s._lobby.reserved = True
+        else:
+            s._lobby.seats.append((identity.public_key, identity.name, b""))
         s._save_note()
         s._say(f"Offering a {settings.players}-player game; waiting for players.")
         return s
@@ -652,6 +681,24 @@ class Session:
         v = self.validator
         assert v is not None
         return v.records[index].raw
+
+    def proven_links(self) -> tuple[ProvenLink, ...]:
+        """The connections proven for a seated key, with their nonces (``net.rematch``).
+
+        The host: one per seated joiner's connection. A joiner: the host's, whose ``nonce``
+        is the host's challenge and ``theirs`` every nonce of this joiner's hello rounds.
+        """
+        if not self.is_host:
+            key = self._expected_host_key()
+            if not key or not self._host_challenge:
+                return ()
+            mine = tuple(sorted(self._my_nonces))
+            return (ProvenLink(HOST_ID, 0, key, self._host_challenge, mine),)
+        return tuple(
+            ProvenLink(pid, p.slot, p.proven, p.their_nonce, (p.challenge,))
+            for pid, p in self._peers.items()
+            if p.slot is not None and p.proven and p.their_nonce
+        )
 
     def outgoing(self) -> list[tuple[bytes, bytes]]:
         """Return and forget the frames to send, as ``(peer id, frame bytes)``."""
@@ -1097,7 +1144,13 @@ class Session:
                 self._lobby.seats[i] = (k, n, peer)
                 self._bind_peer(peer, state, i, n)
                 self._send(peer, self._welcome())
+                if self._lobby.reserved and all(pid for _, _, pid in self._lobby.seats[1:]):
+                    self._start()
                 return
+        if self._lobby.reserved:
+            names = ", ".join(n for _, n, _ in self._lobby.seats)
+            self._refuse(peer, state, f"this game is a rematch between {names}")
+            return
         if any(n == hello.name for _, n, _ in self._lobby.seats):
             self._refuse(peer, state, f"the name {hello.name!r} is taken in this game")
             return
@@ -1244,6 +1297,13 @@ class Session:
             return
         if self.is_host and self.validator is None:
             self._say(f"{state.name or 'a peer'} refused: {r.reason}", NoteKind.ERROR)
+            if self._lobby.reserved:
+                # A rematch's seat stays reserved for its key: it may come back.
+                self._lobby.seats = [
+                    (k, n, b"" if p == peer else p) for k, n, p in self._lobby.seats
+                ]
+                del self._peers[peer]
+                return
             self._lobby.seats = [s for s in self._lobby.seats if s[2] != peer or s[2] == b""]
             del self._peers[peer]
             # Seats after the one given up move down a place.
@@ -1352,6 +1412,11 @@ class Session:
         if self.identity.public_key not in keys:
             self._stop("the header gives this player no seat", index=0)
             return False
+        if self.check_header is not None:
+            wrong = self.check_header(h)
+            if wrong:
+                self._stop(f"the header is not the game agreed: {wrong}", index=0)
+                return False
         w = self.welcome
         if w is None:
             # A header before the offer (lost, or from a connection never proven) is not
