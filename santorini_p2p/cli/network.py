@@ -64,6 +64,7 @@ def net_options(args: argparse.Namespace) -> PlayOptions:
         play=_on_screen if screen else None,
         advertise=not getattr(args, "no_advertise", False),
         takebacks=getattr(args, "takebacks", None) or "refuse",
+        rematches=getattr(args, "rematch", 0),
     )
 
 
@@ -81,11 +82,19 @@ async def _on_screen(game: NetworkGame) -> None:
 
 
 def _net_finish(out: GameOutcome, save: SaveTarget | None) -> int:
-    """Report how a network game ended; copy its replay to ``--save``'s file if it finished."""
+    """Report how a network game and each rematch ended; copy the first one's replay.
+
+    The first game goes to ``--save``'s file if it finished; ``_run`` wrote each rematch's to
+    ``FILE-N`` already.
+    """
     if out.complete:
         print(f"game over: {out.result}; replay {out.journal}", flush=True)
         if save is not None and out.journal is not None and not save.copy_from(out.journal):
             return 1
+        for number, again in enumerate(out.rematches, 2):
+            if not again.complete:
+                return _net_finish(again, None)
+            print(f"game {number} over: {again.result}; replay {again.journal}", flush=True)
         return 0
     error(out.stopped or "the game did not finish")
     if out.report is not None:
@@ -245,6 +254,37 @@ def _cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+_EVERY_REMATCH = 2**31
+"""``--rematch`` without N: ask for and accept a rematch after every game."""
+
+
+def _rematch_count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of rematches of 0 or more, got {text!r}"
+        )
+    return n
+
+
+def rematch_option(p: argparse.ArgumentParser) -> None:
+    """Add ``--rematch [N]`` (SESSION.md 10) to ``host`` or ``join``."""
+    p.add_argument(
+        "--rematch",
+        nargs="?",
+        type=_rematch_count,
+        const=_EVERY_REMATCH,
+        default=0,
+        metavar="N",
+        help="without a terminal (a bot, a pipe): when the game is over, ask for a rematch and "
+        "accept one, N times at most (default: every time); without it, decline. A rematch "
+        "is a new game with the same players and settings, the next player moving first",
+    )
+
+
 def add_commands(sub: Subparsers) -> None:
     """Add ``host``, ``join``, ``resume`` and ``games`` (peer-to-peer play over the LAN)."""
 
@@ -286,6 +326,7 @@ def add_commands(sub: Subparsers) -> None:
         help="players may not chat (with --no-takebacks too, the game is written as before)",
     )
     common(p)
+    rematch_option(p)
     p.set_defaults(handler=_cmd_host)
 
     p = sub.add_parser(
@@ -296,6 +337,7 @@ def add_commands(sub: Subparsers) -> None:
     )
     p.add_argument("address", help="host:port, or a game name on the LAN")
     common(p)
+    rematch_option(p)
     p.set_defaults(handler=_cmd_join)
 
     p = sub.add_parser(

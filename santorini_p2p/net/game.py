@@ -32,6 +32,14 @@ from santorini_p2p.engine import Action, Position, new_game, parse_action
 from santorini_p2p.errors import AddressError, IllegalTurnError, SantoriniError, StorageError
 from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
 from santorini_p2p.net.frames import SESSION_VERSION
+from santorini_p2p.net.rematch import (
+    RematchVote,
+    Verdict,
+    header_check,
+    next_start,
+    rematch_save_path,
+    rematch_settings,
+)
 from santorini_p2p.net.session import (
     GameSettings,
     Note,
@@ -145,6 +153,8 @@ class GameOutcome:
     journal: Path | None
     report: Path | None
     result: str
+    rematches: tuple[GameOutcome, ...] = ()
+    """The rematches played after it over the same connection, in order (SESSION.md 10)."""
 
 
 Bot = Callable[[Position, random.Random, threading.Event], Action]
@@ -583,6 +593,9 @@ class PlayOptions:
     give_up_ms: int | None = GIVE_UP_MS
     takebacks: str = "refuse"
     """How the computer player answers a takeback request: ``accept`` or ``refuse``."""
+    rematches: int = 0
+    """How many rematches this peer asks for or accepts after ``host``/``join``: the vote
+    after each complete game is answered yes while fewer were played, else no."""
 
 
 def save_replay(journal: Path, dest: Path) -> None:
@@ -696,6 +709,111 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
     return out
 
 
+class _VoteLink:
+    """A link whose rematch frames go to a finished game's vote, the rest to the new game.
+
+    A joiner that missed the host's last word on the vote sends its answer again; the host,
+    already in the rematch, answers it from the vote (SESSION.md 10).
+    """
+
+    def __init__(self, link: FrameLink, vote: RematchVote) -> None:
+        self._link = link
+        self._vote = vote
+
+    def send(self, peer: bytes, frame: bytes) -> bool:
+        """Send as the link does."""
+        return self._link.send(peer, frame)
+
+    async def receive(self, limit: float) -> tuple[bytes, bytes] | None:
+        """The next frame that is not a rematch frame, or None after ``limit`` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + limit
+        while True:
+            got = await self._link.receive(max(0.0, deadline - loop.time()))
+            # A rematch frame is a 5-element array with tag 11 (net.frames).
+            if got is None or got[1][:2] != b"\x95\x0b" or not self._vote.receive(*got):
+                return got
+            for peer, data in self._vote.outgoing():
+                self._link.send(peer, data)
+
+    def close(self) -> None:
+        """Close the link."""
+        self._link.close()
+
+
+async def _vote(vote: RematchVote, link: FrameLink, opts: PlayOptions, yes: bool) -> Verdict:
+    """Run the rematch vote over ``link`` to its end; this peer answers ``yes``."""
+    said: set[str] = set()
+
+    def say(text: str) -> None:
+        if text not in said and opts.on_note is not None:
+            said.add(text)
+            opts.on_note(text)
+
+    vote.answer(yes)
+    say("you ask for a rematch" if yes else "you decline a rematch")
+    while not vote.is_done:
+        for peer, data in vote.outgoing():
+            link.send(peer, data)
+        got = await link.receive(POLL_S)
+        while got is not None:
+            vote.receive(*got)
+            got = await link.receive(0)
+        vote.tick()
+        for name in vote.asking():
+            say(f"{name} asks for a rematch")
+    for peer, data in vote.outgoing():
+        link.send(peer, data)
+    say(vote.describe())
+    return vote.verdict
+
+
+async def _rematches(
+    game: NetworkGame, link: FrameLink, opts: PlayOptions, first: GameOutcome, title: str
+) -> GameOutcome:
+    """After a complete game, vote on a rematch and play each one agreed, over ``link``.
+
+    Each rematch is a new game (new id, new header, fresh commit-reveal) between the same
+    identities in the same slots, with the same settings and the next start slot
+    (``net.rematch``). Its replay lands in ``games/`` as every game's does, and with
+    ``--save FILE`` in ``FILE-2``, ``FILE-3``, ... (:func:`rematch_save_path`).
+    """
+    played: list[GameOutcome] = []
+    out = first
+    while out.complete and not out.stopped:
+        s = game.session
+        v = s.validator
+        if v is None or v.header is None:
+            break
+        h = v.header
+        vote = RematchVote(s.identity, h, s.proven_links(), is_host=s.is_host, now=monotonic_ms)
+        if await _vote(vote, link, opts, len(played) < opts.rematches) is not Verdict.AGREED:
+            break
+        start = next_start(h, s.records)
+        known = KnownPeers(opts.home)
+        if s.is_host:
+            session = Session.host(
+                s.identity,
+                rematch_settings(h, start),
+                home=opts.home,
+                now=monotonic_ms,
+                known=known,
+                address=s.address,
+                seats=tuple((seat.public_key, seat.name) for seat in h.seats),
+            )
+        else:
+            session = Session.join(
+                s.identity, home=opts.home, now=monotonic_ms, known=known, address=s.address
+            )
+            session.check_header = header_check(h, start)
+        number = len(played) + 2
+        game = _network_game(session, _VoteLink(link, vote), opts, f"{title}, game {number}")
+        save = rematch_save_path(opts.save, number) if opts.save is not None else None
+        out = await _run(game, replace(opts, save=save))
+        played.append(out)
+    return replace(first, rematches=tuple(played))
+
+
 def _network_game(session: Session, link: FrameLink, opts: PlayOptions, title: str) -> NetworkGame:
     """The game of ``session`` over ``link`` as the command line sets it up."""
     bot = ai_bot(opts.bot, opts.think) if opts.bot else None
@@ -747,7 +865,10 @@ async def host_game(
                     withdrawn.append(asyncio.get_running_loop().create_task(adv.stop()))
 
             game.listen(withdraw)
-        return await _run(game, opts)
+        out = await _run(game, opts)
+        if opts.play is not None:
+            return out
+        return await _rematches(game, link, opts, out, title)
     finally:
         if advertiser is not None:
             # stop() is idempotent and bounded; it also waits out a withdrawal under way.
@@ -812,8 +933,12 @@ async def join_game(address: str, opts: PlayOptions) -> GameOutcome:
     """
     session, link, close = await connect(address, opts.identity, opts.home, opts.transport)
     try:
-        game = _network_game(session, link, opts, f"LAN game at {address}")
-        return await _run(game, opts)
+        title = f"LAN game at {address}"
+        game = _network_game(session, link, opts, title)
+        out = await _run(game, opts)
+        if opts.play is not None:
+            return out
+        return await _rematches(game, link, opts, out, title)
     finally:
         await close()
 

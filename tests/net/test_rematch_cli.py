@@ -1,0 +1,92 @@
+"""Rematches from the command line over 127.0.0.1: ``host``/``join --bot --rematch N``."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from santorini_p2p.replay.verify import verify_file
+from santorini_p2p.wire.log import read_log
+from tests.net.test_loopback import Peer
+
+
+def _host(tmp, players, gods, *extra):
+    host = Peer(
+        tmp,
+        "p0",
+        [
+            "host", "--bind", "127.0.0.1", "--no-advertise", "--players", str(players),
+            "--gods", gods, "--bot", "random", "--seed", "1", "--save", str(tmp / "r0.sntr"),
+            *extra,
+        ],
+    )  # fmt: skip
+    port = int(host.wait_for(r"address: 127\.0\.0\.1:(\d+)").group(1))
+    return host, port
+
+
+def _join(tmp, i, port, *extra):
+    return Peer(
+        tmp,
+        f"p{i}",
+        [
+            "join", f"127.0.0.1:{port}", "--bot", "random", "--seed", str(i + 1),
+            "--save", str(tmp / f"r{i}.sntr"), *extra,
+        ],
+    )  # fmt: skip
+
+
+def _first_slot(path):
+    """The header slot that moved first (seat 1) in a replay, and the replay's game id."""
+    v = read_log(path.read_bytes())
+    keys = [s.public_key for s in v.header.seats]
+    return keys.index(v.seats[0]), v.header.game_id
+
+
+@pytest.mark.parametrize(("players", "gods"), [(2, "none"), (3, "random")])
+def test_two_bots_play_a_rematch_with_the_next_player_first(tmp_path, players, gods):
+    host, port = _host(tmp_path, players, gods, "--rematch", "1")
+    joiners = [_join(tmp_path, i, port, "--rematch", "1") for i in range(1, players)]
+    peers = (host, *joiners)
+    codes = [p.finish() for p in peers]
+    assert codes == [0] * players, "\n".join(p.text() for p in peers)
+    for i, p in enumerate(peers):
+        assert re.search(r"game over: .*; replay ", p.text())
+        assert re.search(r"game 2 over: .*; replay ", p.text())
+        assert "rematch agreed" in p.text()
+        # One rematch at most: the vote after game 2 is declined.
+        assert "you decline a rematch" in p.text()
+        assert not (tmp_path / f"r{i}-3.sntr").exists()
+    for name in ("r{}.sntr", "r{}-2.sntr"):
+        data = {(tmp_path / name.format(i)).read_bytes() for i in range(players)}
+        assert len(data) == 1, name
+        verdict = verify_file(tmp_path / name.format(0))
+        assert verdict.ok, verdict.line()
+    first, gid1 = _first_slot(tmp_path / "r0.sntr")
+    second, gid2 = _first_slot(tmp_path / "r0-2.sntr")
+    assert gid1 != gid2
+    assert second == (first + 1) % players
+    header1 = read_log((tmp_path / "r0.sntr").read_bytes()).header
+    header2 = read_log((tmp_path / "r0-2.sntr").read_bytes()).header
+    # The same settings, and the start slot named in place of the draw.
+    assert sorted(header2.options) == sorted((*header1.options, f"start={second}"))
+    assert (header2.gods, header2.pool, header2.move_ms) == (
+        header1.gods,
+        header1.pool,
+        header1.move_ms,
+    )
+    # Both games are in every peer's games directory.
+    for p in peers:
+        assert len(list((p.home / "games").glob("*.sntr"))) == 2
+
+
+def test_a_declined_rematch_ends_both_peers_cleanly(tmp_path):
+    host, port = _host(tmp_path, 2, "none", "--rematch")
+    joiner = _join(tmp_path, 1, port)
+    codes = [p.finish() for p in (host, joiner)]
+    assert codes == [0, 0], host.text() + joiner.text()
+    assert "no rematch: player" in host.text() or "declined" in host.text()
+    assert re.search(r"no rematch: \S+ declined", host.text())
+    assert "you decline a rematch" in joiner.text()
+    assert "game 2 over" not in host.text()
+    assert not (tmp_path / "r0-2.sntr").exists()
