@@ -38,6 +38,7 @@ from santorini_p2p.net.frames import (
     refuse_bytes,
     sign_hello,
     sign_refuse,
+    sign_rematch,
     sign_stop,
 )
 from santorini_p2p.wire.codec import encode
@@ -62,6 +63,7 @@ NOTES = {
     "pool": "the god pool a game draws from (session 3)",
     "malformed": "bytes a receiver drops (a decode error)",
     "plain": "a frame with no signature",
+    "rematch": "the vote on a rematch after a complete game (SESSION.md 10)",
 }
 
 
@@ -360,8 +362,66 @@ def session_vectors() -> dict[str, Any]:
     _bad(
         c,
         "unknown-tag",
-        "a frame whose array has an unknown tag",
-        encode((11, b"")),
+        "a frame whose array has an unknown tag (12; 11 is the rematch since session 3)",
+        encode((12, b"")),
+    )
+    ask = sign_rematch(BOB, GAME, 0b10, 0, HOST_NONCE)
+    _frame(
+        c,
+        "rematch-ask",
+        "a joiner (slot 1) asks for a rematch of the finished game: its own bit in asking, "
+        "signed over the host's nonce for this connection",
+        ["rematch", "signed"],
+        encode_frame(ask),
+        signer=BOB.public_key,
+        nonce=HOST_NONCE,
+        signed=ask.signed_bytes(HOST_NONCE),
+    )
+    _frame(
+        c,
+        "rematch-replayed",
+        "the ask of the case before, sent on another connection: dropped, never counted",
+        ["rematch", "signed", "replay"],
+        encode_frame(ask),
+        signer=BOB.public_key,
+        nonce=OTHER_NONCE,
+        signed=ask.signed_bytes(OTHER_NONCE),
+        valid=False,
+    )
+    tally = sign_rematch(ALICE, GAME, 0b11, 0, JOINER_NONCE)
+    _frame(
+        c,
+        "rematch-tally",
+        "the host's answer: every answer it holds (slots 0 and 1 ask), signed over the "
+        "joiner's nonce; every slot asks, so both start the rematch",
+        ["rematch", "signed"],
+        encode_frame(tally),
+        signer=ALICE.public_key,
+        nonce=JOINER_NONCE,
+        signed=tally.signed_bytes(JOINER_NONCE),
+    )
+    decline = sign_rematch(ALICE, GAME, 0, 0b01, JOINER_NONCE)
+    _frame(
+        c,
+        "rematch-decline",
+        "the host (slot 0) declines: no rematch; both peers end",
+        ["rematch", "signed"],
+        encode_frame(decline),
+        signer=ALICE.public_key,
+        nonce=JOINER_NONCE,
+        signed=decline.signed_bytes(JOINER_NONCE),
+    )
+    _bad(
+        c,
+        "rematch-ask-and-decline",
+        "a rematch frame in which slot 1 both asks and declines: malformed, dropped",
+        encode((11, GAME, 0b10, 0b10, bytes(64))),
+    )
+    _bad(
+        c,
+        "rematch-slot-4",
+        "a rematch frame naming slot 4 (bit 4): malformed, dropped",
+        encode((11, GAME, 0b10000, 0, bytes(64))),
     )
     return {
         "schema": "session.schema.json",

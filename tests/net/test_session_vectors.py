@@ -14,6 +14,7 @@ from santorini_p2p.net.frames import (
     Proof,
     Proven,
     Refuse,
+    Rematch,
     Stop,
     decode_frame,
     encode_frame,
@@ -36,7 +37,7 @@ def test_the_file_matches_its_schema():
 
 def _signature(frame: object) -> bytes:
     match frame:
-        case Hello() | Proof() | Proven() | Refuse() | Stop():
+        case Hello() | Proof() | Proven() | Refuse() | Stop() | Rematch():
             return frame.signature
     raise AssertionError(f"{frame} carries no signature")
 
@@ -46,7 +47,7 @@ def _covered(frame: object, nonce: bytes) -> bytes:
     match frame:
         case Hello():
             return frame.signed_bytes()
-        case Stop():
+        case Stop() | Rematch():
             return frame.signed_bytes(nonce)
         case Refuse():
             return refuse_bytes(frame.reason, nonce)
@@ -86,3 +87,16 @@ def test_the_proof_vectors_cover_what_a_peer_computes():
     n = joiner_nonce.nonce
     assert joiner_proof_bytes(host_nonce, n, joiner_key, host_key).hex() == proof["signed"]
     assert host_proof_bytes(n, host_nonce, host_key, joiner_key).hex() == proven["signed"]
+
+
+def test_the_rematch_vectors_give_both_answers_and_a_tally():
+    kinds = {
+        t["id"]: decode_frame(bytes.fromhex(t["frame"]))
+        for t in DOC["tests"]
+        if t["id"].startswith("rematch") and "error" not in t
+    }
+    assert kinds["rematch-ask"] == Rematch(
+        bytes(range(16)), 0b10, 0, kinds["rematch-ask"].signature
+    )
+    assert kinds["rematch-tally"].asking == 0b11
+    assert kinds["rematch-decline"].declining == 0b01
