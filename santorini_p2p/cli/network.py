@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -61,24 +62,45 @@ def net_options(args: argparse.Namespace) -> PlayOptions:
         save=Path(args.save) if args.save else None,
         on_note=None if screen else lambda text: print(text, flush=True),
         on_start=None if args.bot or screen else start_prompt,
-        play=_on_screen if screen else None,
+        play=_on_screen(Path(args.save) if args.save else None) if screen else None,
         advertise=not getattr(args, "no_advertise", False),
         takebacks=getattr(args, "takebacks", None) or "refuse",
         rematches=getattr(args, "rematch", 0),
     )
 
 
-async def _on_screen(game: NetworkGame) -> None:
-    """Play a network game on the console's game screen (``host``/``join`` on a terminal)."""
-    from santorini_p2p.engine import Phase
-    from santorini_p2p.ui.app import LEAVE
-    from santorini_p2p.ui.start import reviewer, run_network_game
+def _on_screen(save: Path | None) -> Callable[[NetworkGame], Awaitable[None]]:
+    """Play a network game on the console's game screen (``host``/``join`` on a terminal).
 
-    await run_network_game(game, leave=LEAVE, review=reviewer())
-    if game.session.journal is None:
-        print("left before the game started: the offer is withdrawn", flush=True)
-    elif game.position.phase is not Phase.OVER and game.stopped is None:
-        print("left the game; run the same command again to resume it", flush=True)
+    At game over m asks for a rematch (SESSION.md 10); with ``save`` (``--save FILE``) game N
+    of the series is copied to ``FILE-N`` when it is complete.
+    """
+
+    async def play(game: NetworkGame) -> None:
+        from santorini_p2p.engine import Phase
+        from santorini_p2p.net.game import save_when_complete
+        from santorini_p2p.net.rematch import rematch_save_path
+        from santorini_p2p.ui.app import LEAVE
+        from santorini_p2p.ui.start import reviewer, run_network_game
+
+        games = [game]
+
+        def rematch(again: NetworkGame) -> None:
+            games.append(again)
+            if save is not None:
+                save_when_complete(again, rematch_save_path(save, len(games)))
+
+        await run_network_game(game, leave=LEAVE, review=reviewer(), on_rematch=rematch)
+        last = games[-1]
+        if last.session.journal is None:
+            print("left before the game started: the offer is withdrawn", flush=True)
+        elif last.position.phase is not Phase.OVER and last.stopped is None:
+            print("left the game; run the same command again to resume it", flush=True)
+        for number, again in enumerate(games[1:], 2):
+            if again.replay is not None:
+                print(f"game {number} over: {again.session.result_text()}; replay {again.replay}")
+
+    return play
 
 
 def _net_finish(out: GameOutcome, save: SaveTarget | None) -> int:

@@ -64,7 +64,7 @@ from santorini_p2p.net.transport import (
 )
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.wire.identity import Identity, fingerprint
-from santorini_p2p.wire.messages import Act
+from santorini_p2p.wire.messages import Act, Header
 
 if TYPE_CHECKING:
     from santorini_p2p.net.discovery import Advertiser
@@ -271,6 +271,10 @@ class NetworkGame:
         self._bot_waiting: tuple[Position, int] | None = None
         self._gave_up: str | None = None
         self.give_up_ms = give_up_ms
+        #: Offer a rematch once the game is complete (the console): ``run`` then holds the vote
+        #: (SESSION.md 10) and ends when it is over; :meth:`next_game` is the rematch agreed.
+        self.offer_rematch = False
+        self.vote: RematchVote | None = None
         session.listen(self._notify)
         # A record goes out the moment it is journaled: the acknowledgement a peer waits for
         # does not wait for this peer's notes and screen.
@@ -469,9 +473,14 @@ class NetworkGame:
                             LOG.error("%s", e)
                     # Settled: go on answering a moment, so that this peer's last frames
                     # (and answers to a peer still resending) leave before the socket closes.
-                    if (settled_at is not None and now - settled_at >= DRAIN_MS) or (
-                        now - done_at >= linger
-                    ):
+                    vote = self._vote_now()
+                    if vote is not None:
+                        vote.tick()
+                        self._flush()
+                    if (
+                        (settled_at is not None and now - settled_at >= DRAIN_MS)
+                        or (now - done_at >= linger)
+                    ) and (vote is None or vote.is_done):
                         break
                 self._play_bot()
                 got = await self.link.receive(POLL_S)
@@ -481,7 +490,9 @@ class NetworkGame:
                 for _ in range(256):
                     if got is None:
                         break
-                    s.receive(*got)
+                    vote = self.vote
+                    if vote is None or got[1][:2] != REMATCH_PREFIX or not vote.receive(*got):
+                        s.receive(*got)
                     # Answer at once: the acknowledgement is on the critical path.
                     self._flush()
                     got = await self.link.receive(0)
@@ -502,7 +513,9 @@ class NetworkGame:
             # Let go of the journal (and its lock): the same game may be resumed at once,
             # from this process too (the console's Join after leaving a game).
             s.close()
-            if self._on_close is not None:
+            agreed = self.vote is not None and self.vote.verdict is Verdict.AGREED
+            # An agreed rematch goes on over the same link (next_game), which closes it.
+            if self._on_close is not None and not agreed:
                 close, self._on_close = self._on_close, None
                 await close()
 
@@ -554,6 +567,72 @@ class NetworkGame:
     def _flush(self) -> None:
         for peer, frame in self.session.outgoing():
             self.link.send(peer, frame)
+        if self.vote is not None:
+            for peer, frame in self.vote.outgoing():
+                self.link.send(peer, frame)
+
+    # -- the rematch (SESSION.md 10) -------------------------------------------------------------
+
+    def _vote_now(self) -> RematchVote | None:
+        """The rematch vote, opened once the game is complete when a rematch is offered."""
+        s = self.session
+        if self.vote is None and self.offer_rematch and s.is_complete and s.stopped is None:
+            self.vote = open_vote(s)
+            self.vote.listen(self._notify)
+            self._notify()
+        return self.vote
+
+    @property
+    def played_here(self) -> bool:
+        """Whether a person plays this peer's seat (no computer player): a rematch is theirs."""
+        return self._bot is None
+
+    @property
+    def rematch_line(self) -> str | None:
+        """The vote in words once there is something to say (an ask, an answer, the end)."""
+        v = self.vote
+        if v is None or (v.verdict is Verdict.OPEN and not v.answers):
+            return None
+        return v.describe()
+
+    @property
+    def can_answer_rematch(self) -> bool:
+        """Whether this seat may still ask for (or accept, or decline) a rematch."""
+        v = self.vote
+        return v is not None and v.verdict is Verdict.OPEN and v.slot not in v.answers
+
+    @property
+    def rematch_agreed(self) -> bool:
+        """Whether every seat asked: :meth:`next_game` is the new game."""
+        return self.vote is not None and self.vote.verdict is Verdict.AGREED
+
+    def answer_rematch(self, yes: bool) -> None:
+        """Ask for a rematch or accept one (True), or decline (False)."""
+        if self.can_answer_rematch:
+            assert self.vote is not None
+            self.vote.answer(yes)
+            self._flush()
+            self._notify()
+
+    def next_game(self) -> NetworkGame:
+        """The rematch the vote agreed: a new game over the same link (SESSION.md 10)."""
+        vote = self.vote
+        assert vote is not None
+        assert vote.verdict is Verdict.AGREED
+        session = rematch_session(self.session, vote.header)
+        game = NetworkGame(
+            session,
+            _VoteLink(self.link, vote),
+            bot=self._bot,
+            rng=self._rng,
+            now=self._now,
+            title=self._title,
+            on_close=self._on_close,
+            give_up_ms=self.give_up_ms,
+        )
+        self._on_close = None
+        game.offer_rematch = self.offer_rematch
+        return game
 
     def _notify(self) -> None:
         for f in list(self._listeners):
@@ -619,6 +698,27 @@ def save_replay(journal: Path, dest: Path) -> None:
             f"cannot write the replay to {dest}: {e.strerror or e}; the game is kept in "
             f"{journal}, and running the same command again with --save writes it"
         ) from None
+
+
+def save_when_complete(game: NetworkGame, dest: Path) -> None:
+    """Copy ``game``'s replay to ``dest`` the moment it is complete (a rematch's ``FILE-N``).
+
+    A copy that cannot be written is said in the game's messages; the game stays in ``games/``.
+    """
+
+    def save() -> None:
+        s = game.session
+        if s.saved or not s.is_complete:
+            return
+        try:
+            save_replay(s.journal_path, dest)
+            s.mark_saved()
+        except SantoriniError as e:
+            s.saved = True  # said once
+            s.notes.append(Note(str(e), NoteKind.ERROR))
+
+    game.session.set_save(str(dest.resolve()))
+    game.listen(save)
 
 
 def recover_unsaved(
@@ -709,6 +809,10 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
     return out
 
 
+REMATCH_PREFIX: Final = b"\x95\x0b"
+"""The first two bytes of every rematch frame: a 5-element array, tag 11 (``net.frames``)."""
+
+
 class _VoteLink:
     """A link whose rematch frames go to a finished game's vote, the rest to the new game.
 
@@ -731,7 +835,7 @@ class _VoteLink:
         while True:
             got = await self._link.receive(max(0.0, deadline - loop.time()))
             # A rematch frame is a 5-element array with tag 11 (net.frames).
-            if got is None or got[1][:2] != b"\x95\x0b" or not self._vote.receive(*got):
+            if got is None or got[1][:2] != REMATCH_PREFIX or not self._vote.receive(*got):
                 return got
             for peer, data in self._vote.outgoing():
                 self._link.send(peer, data)
@@ -768,6 +872,33 @@ async def _vote(vote: RematchVote, link: FrameLink, opts: PlayOptions, yes: bool
     return vote.verdict
 
 
+def open_vote(s: Session) -> RematchVote:
+    """The rematch vote after ``s``'s complete game, over its proven connections."""
+    v = s.validator
+    assert v is not None
+    assert v.header is not None
+    return RematchVote(s.identity, v.header, s.proven_links(), is_host=s.is_host, now=s.now)
+
+
+def rematch_session(s: Session, h: Header) -> Session:
+    """The session of the rematch of ``s``'s game ``h``: the host's offer, or a joiner's."""
+    start = next_start(h, s.records)
+    known = KnownPeers(s.home)
+    if s.is_host:
+        return Session.host(
+            s.identity,
+            rematch_settings(h, start),
+            home=s.home,
+            now=s.now,
+            known=known,
+            address=s.address,
+            seats=tuple((seat.public_key, seat.name) for seat in h.seats),
+        )
+    session = Session.join(s.identity, home=s.home, now=s.now, known=known, address=s.address)
+    session.check_header = header_check(h, start)
+    return session
+
+
 async def _rematches(
     game: NetworkGame, link: FrameLink, opts: PlayOptions, first: GameOutcome, title: str
 ) -> GameOutcome:
@@ -785,27 +916,10 @@ async def _rematches(
         v = s.validator
         if v is None or v.header is None:
             break
-        h = v.header
-        vote = RematchVote(s.identity, h, s.proven_links(), is_host=s.is_host, now=monotonic_ms)
+        vote = open_vote(s)
         if await _vote(vote, link, opts, len(played) < opts.rematches) is not Verdict.AGREED:
             break
-        start = next_start(h, s.records)
-        known = KnownPeers(opts.home)
-        if s.is_host:
-            session = Session.host(
-                s.identity,
-                rematch_settings(h, start),
-                home=opts.home,
-                now=monotonic_ms,
-                known=known,
-                address=s.address,
-                seats=tuple((seat.public_key, seat.name) for seat in h.seats),
-            )
-        else:
-            session = Session.join(
-                s.identity, home=opts.home, now=monotonic_ms, known=known, address=s.address
-            )
-            session.check_header = header_check(h, start)
+        session = rematch_session(s, v.header)
         number = len(played) + 2
         game = _network_game(session, _VoteLink(link, vote), opts, f"{title}, game {number}")
         save = rematch_save_path(opts.save, number) if opts.save is not None else None

@@ -223,22 +223,20 @@ class RematchVote:
         self._changed()
 
     def receive(self, peer: bytes, data: bytes) -> bool:
-        """Handle a frame; return whether it was a rematch frame (acted on or dropped).
+        """Handle a frame; return whether it was this vote's (acted on or dropped).
 
-        Anything else (a finished game's last statuses) is not the vote's and is ignored.
+        Anything else (a finished game's last statuses, a later game's vote) is left alone.
         """
         try:
             frame = decode_frame(data)
         except WireError:
             return False
-        if not isinstance(frame, Rematch):
+        if not isinstance(frame, Rematch) or frame.game_id != self.header.game_id:
+            # Another game's vote (the rematch's own, once it is over) is not this one's.
             return False
         link = self._links.get(peer)
         if link is None or not any(frame.is_signed_by(link.key, n) for n in link.verify_over):
             self._drop(peer, "not signed for its connection by a seated key")
-            return True
-        if frame.game_id != self.header.game_id:
-            self._drop(peer, "about another game")
             return True
         if self.is_host:
             self._from_joiner(link, frame)

@@ -682,6 +682,11 @@ class Session:
         assert v is not None
         return v.records[index].raw
 
+    @property
+    def now(self) -> Callable[[], int]:
+        """The monotonic clock (ms) this session reads; a rematch's session reads the same."""
+        return self._now
+
     def proven_links(self) -> tuple[ProvenLink, ...]:
         """The connections proven for a seated key, with their nonces (``net.rematch``).
 

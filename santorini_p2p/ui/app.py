@@ -87,7 +87,7 @@ from santorini_p2p.ui.completer import (
     step_kinds,
     step_starts,
 )
-from santorini_p2p.ui.state import GameController, Pausable
+from santorini_p2p.ui.state import GameController, Pausable, Rematchable
 from santorini_p2p.ui.validator import ActionValidator, find_action
 
 __all__ = ["COMMANDS", "STYLE", "GameScreen", "help_text", "run_game", "text_marks"]
@@ -203,6 +203,7 @@ _KEYS_HELP: Final = (
     ("takeback", "network game: ask to take back your last turn; y, n answer"),
     ("say TEXT, mute", "network game: chat to the others; mute hides or shows chat"),
     ("r", "at game over: review the game with the engine"),
+    ("m", "at game over of a network game: ask for a rematch (y / n answer one)"),
     ("p, n", "watching the computer: pause or play on, one move"),
     ("Ctrl-Q, quit", "back to the start screen"),
     ("Ctrl-C", "quit the program"),
@@ -372,6 +373,8 @@ class GameScreen:
                 self._last = ()  # taken back
             self._effects = [e for e in self._effects if e[1] <= len(c.actions)]
             self._seen = (len(c.actions), c.position)
+        if isinstance(c, Rematchable) and c.rematch_agreed:
+            self.close("rematch")
         self.app.invalidate()
 
     def _follow(self, before: Position, count: int, heard: int) -> tuple[tuple[int, str], ...]:
@@ -537,6 +540,8 @@ class GameScreen:
             return [("class:hint.error", f" ! {error.message}")]
         if c.stopped:
             return [("class:hint.error", f" {c.stopped}")]
+        if p.phase is Phase.OVER and isinstance(c, Rematchable) and c.rematch_line:
+            return [("class:hint.invite", f" {c.rematch_line}")]
         if p.phase is Phase.OVER:
             undo = ", Ctrl-Z to undo" if c.can_undo else ""
             reviews = (", r to review it with the engine", ", r reviews it", "")
@@ -634,6 +639,8 @@ class GameScreen:
         undo = " Ctrl-Z undo " if c.can_undo else ""
         if self._can_review():
             keys = " r review "
+        if self._can_rematch():
+            keys += " m rematch "
         return [("class:title", f"{keys}{undo} ? help  Ctrl-Q leave ")]
 
     # -- layout -------------------------------------------------------------------------------
@@ -791,6 +798,17 @@ class GameScreen:
         def _review(event: KeyPressEvent) -> None:
             event.app.exit(result="review")
 
+        rematch = Condition(self._can_rematch) & ~helping
+
+        @kb.add("m", filter=rematch)
+        @kb.add("y", filter=rematch)
+        def _ask_rematch(event: KeyPressEvent) -> None:
+            cast(Rematchable, self.controller).answer_rematch(True)
+
+        @kb.add("n", filter=rematch)
+        def _decline_rematch(event: KeyPressEvent) -> None:
+            cast(Rematchable, self.controller).answer_rematch(False)
+
         @kb.add("c-z")
         def _undo(event: KeyPressEvent) -> None:
             self.command("undo")
@@ -864,6 +882,16 @@ class GameScreen:
             and c.replay is not None
             and not self.input.buffer.text
             and any(isinstance(a, Turn) for a in c.actions)
+        )
+
+    def _can_rematch(self) -> bool:
+        """Whether m (or y, n) answers the rematch vote: the game is over, nothing is typed."""
+        c = self.controller
+        return (
+            isinstance(c, Rematchable)
+            and c.can_answer_rematch
+            and c.position.phase is Phase.OVER
+            and not self.input.buffer.text
         )
 
     def _with_others(self) -> bool:

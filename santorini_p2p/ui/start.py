@@ -28,9 +28,10 @@ from santorini_p2p.errors import SantoriniError
 from santorini_p2p.ui.app import LEAVE, START_SCREEN, STYLE, run_game
 from santorini_p2p.ui.games import Recording
 from santorini_p2p.ui.local import STANDARD_TIME, LocalGame, Player, TimeControl, ai_chooser
-from santorini_p2p.ui.state import GameController
+from santorini_p2p.ui.state import GameController, Rematchable
 
 if TYPE_CHECKING:
+    from santorini_p2p.net.game import NetworkGame
     from santorini_p2p.ui.lan import LanGames
 
 __all__ = [
@@ -531,22 +532,41 @@ async def run_network_game(
     mouse: bool = True,
     leave: str = START_SCREEN,
     review: Callable[[Path], Awaitable[str | None]] | None = None,
+    on_rematch: Callable[[NetworkGame], None] | None = None,
 ) -> str:
     """Show a network game while it runs; return ``"menu"`` or ``"quit"`` as ``run_game``.
+
+    A network game that offers a rematch (``offer_rematch``) holds the vote at game over
+    (m asks, y and n answer); when it is agreed the rematch is shown in its place, and
+    ``on_rematch`` is told of it first.
 
     Leaving before the game is over stops it on this peer (its journal is kept, so the same
     command resumes it). Leaving once it is over lets ``game.run()`` end by itself, bounded,
     after the last result records have reached the other peers.
     """
+    from santorini_p2p.net.game import NetworkGame
+
     _log_to_file()
-    task = asyncio.create_task(game.run())
-    try:
-        return await run_game(game, mouse=mouse, drive=False, leave=leave, review=review)
-    finally:
-        if game.position.phase is not Phase.OVER and game.stopped is None:
-            task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+    if isinstance(game, NetworkGame) and game.played_here:
+        # A person plays here: at game over the screen offers a rematch (m; SESSION.md 10).
+        game.offer_rematch = True
+    while True:
+        task = asyncio.create_task(game.run())
+        try:
+            result = await run_game(game, mouse=mouse, drive=False, leave=leave, review=review)
+        finally:
+            if game.position.phase is not Phase.OVER and game.stopped is None:
+                task.cancel()
+            elif isinstance(game, Rematchable):
+                # Leaving at game over declines a rematch: the others need not wait.
+                game.answer_rematch(False)
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if result != "rematch" or not isinstance(game, NetworkGame):
+            return result
+        game = game.next_game()
+        if on_rematch is not None:
+            on_rematch(game)
 
 
 def _has_terminal() -> bool:

@@ -27,6 +27,7 @@ __all__ = [
     "Note",
     "NoteKind",
     "Pausable",
+    "Rematchable",
     "SeatClock",
     "SeatInfo",
 ]
@@ -50,6 +51,30 @@ class Pausable(Protocol):
 
     def step(self) -> None:
         """While paused: let them make one more action."""
+        ...
+
+
+@runtime_checkable
+class Rematchable(Protocol):
+    """A network game that offers a rematch at game over (``net.game.NetworkGame``)."""
+
+    @property
+    def rematch_line(self) -> str | None:
+        """The vote in words once there is something to say, else None."""
+        ...
+
+    @property
+    def can_answer_rematch(self) -> bool:
+        """Whether this seat may still ask for, accept or decline a rematch."""
+        ...
+
+    @property
+    def rematch_agreed(self) -> bool:
+        """Whether every seat asked: the screen gives way to the new game."""
+        ...
+
+    def answer_rematch(self, yes: bool) -> None:
+        """Ask for or accept a rematch (True), or decline (False)."""
         ...
 
 

@@ -1,0 +1,92 @@
+"""A rematch on the console's game screen, on the real program at 80x24 (SESSION.md 10).
+
+A person hosts on a pseudo-terminal (``santorini host`` with no bot opens the game screen); a
+computer player joins with ``--rematch 1``. The person resigns each game to end it quickly.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from santorini_p2p.replay.verify import verify_file
+from santorini_p2p.wire.log import read_log
+from tests.net.test_loopback import Peer
+from tests.terminal import Terminal, clean_env
+
+SANTORINI = [sys.executable, "-m", "santorini_p2p"]
+
+
+def _resign(term: Terminal) -> None:
+    term.wait_for(lambda s: "Place your workers" in s or "Your turn" in s or "Place two" in s)
+    term.send("resign\r")
+    term.wait_for("Type resign again")
+    term.send("resign\r")
+
+
+def test_a_person_accepts_a_rematch_with_y_and_the_other_player_moves_first(tmp_path):
+    env = clean_env(tmp_path)
+    save = tmp_path / "mine.sntr"
+    argv = [*SANTORINI, "host", "--bind", "127.0.0.1", "--no-advertise", "--time", "none"]
+    with Terminal([*argv, "--save", str(save)], env=env, cwd=tmp_path) as term:
+        screen = term.wait_for("santorini join 127.0.0.1:")
+        port = re.search(r"santorini join 127\.0\.0\.1:(\d+)", screen).group(1)
+        bot = Peer(
+            tmp_path,
+            "bot",
+            ["join", f"127.0.0.1:{port}", "--bot", "random", "--rematch", "1", "--name", "Bot"],
+        )
+        try:
+            _resign(term)
+            # The computer asks at once: the person is asked, with the keys to answer.
+            term.wait_for("Bot asks for a rematch: accept (y) / decline (n)")
+            term.send("y")
+            # The rematch: a new game on the same screen; the person resigns it too.
+            _resign(term)
+            # The computer accepted one rematch only: it declines the next; m asked first.
+            term.wait_for("m rematch")
+            term.send("m")
+            term.wait_for("no rematch: Bot declined")
+            term.send("\x11")
+            assert term.wait_exit() == 0
+            assert bot.proc.wait(timeout=60) == 0, bot.text()
+        finally:
+            bot.kill()
+    second = tmp_path / "mine-2.sntr"
+    assert verify_file(save).ok
+    assert verify_file(second).ok
+    first_log, second_log = read_log(save.read_bytes()), read_log(second.read_bytes())
+    assert first_log.header.game_id != second_log.header.game_id
+    slots = [s.public_key for s in first_log.header.seats]
+    start1 = slots.index(first_log.seats[0])
+    assert second_log.seats[0] == slots[(start1 + 1) % 2]
+    assert "game 2 over" in bot.text()
+
+
+def test_a_joining_person_declines_with_n_and_both_end_cleanly(tmp_path):
+    host = Peer(
+        tmp_path,
+        "bot",
+        [
+            "host", "--bind", "127.0.0.1", "--no-advertise", "--time", "none", "--name", "Bot",
+            "--bot", "random", "--rematch", "--save", str(tmp_path / "bot.sntr"),
+        ],  # fmt: skip
+    )
+    try:
+        port = host.wait_for(r"address: 127\.0\.0\.1:(\d+)").group(1)
+        env = clean_env(tmp_path)
+        with Terminal([*SANTORINI, "join", f"127.0.0.1:{port}"], env=env, cwd=tmp_path) as term:
+            _resign(term)
+            term.wait_for("Bot asks for a rematch: accept (y) / decline (n)")
+            term.send("n")
+            term.wait_for("no rematch: ")
+            assert "declined" in term.text()
+            term.send("\x11")
+            assert term.wait_exit() == 0
+        assert host.proc.wait(timeout=60) == 0, host.text()
+    finally:
+        host.kill()
+    assert re.search(r"no rematch: \S+ declined", host.text())
+    assert "game 2 over" not in host.text()
+    assert verify_file(tmp_path / "bot.sntr").ok
+    assert not (tmp_path / "bot-2.sntr").exists()
