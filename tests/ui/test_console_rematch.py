@@ -64,14 +64,11 @@ def test_a_person_accepts_a_rematch_with_y_and_the_other_player_moves_first(tmp_
 
 
 def test_a_joining_person_declines_with_n_and_both_end_cleanly(tmp_path):
-    host = Peer(
-        tmp_path,
-        "bot",
-        [
-            "host", "--bind", "127.0.0.1", "--no-advertise", "--time", "none", "--name", "Bot",
-            "--bot", "random", "--rematch", "--save", str(tmp_path / "bot.sntr"),
-        ],  # fmt: skip
-    )
+    argv = [
+        "host", "--bind", "127.0.0.1", "--no-advertise", "--time", "none", "--name", "Bot",
+        "--bot", "random", "--rematch", "--save", str(tmp_path / "bot.sntr"),
+    ]  # fmt: skip
+    host = Peer(tmp_path, "bot", argv)
     try:
         port = host.wait_for(r"address: 127\.0\.0\.1:(\d+)").group(1)
         env = clean_env(tmp_path)
