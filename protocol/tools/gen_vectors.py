@@ -38,7 +38,7 @@ from santorini_p2p.wire.log import (
     verify_envelope,
 )
 from santorini_p2p.wire.messages import Ack, Act, Header, Offer, Result, Reveal
-from santorini_p2p.wire.script import play_script
+from santorini_p2p.wire.script import play_script, script_nonce
 
 PROTOCOL = Path(__file__).resolve().parent.parent
 VECTORS = PROTOCOL / "vectors"
@@ -78,6 +78,11 @@ TAKEBACK_NOTES = {
 }
 """Notes of the file that has takeback cases (replays)."""
 
+REMATCH_NOTES = {
+    "rematch": "a header option start=K: a rematch names its start slot (SPEC.md 7 and 11)",
+}
+"""Notes of the file that has rematch cases (replays)."""
+
 
 def _typed(value: Value) -> Any:
     """Return ``value`` as typed JSON (big integers as strings, bytes as hex)."""
@@ -103,7 +108,7 @@ class Cases:
     def add(self, id_: str, comment: str, flags: list[str], **fields: Any) -> None:
         """Append a case; every flag must be defined in NOTES."""
         for f in flags:
-            assert f in NOTES or f in POOL_NOTES or f in TAKEBACK_NOTES, f
+            assert f in NOTES or f in POOL_NOTES or f in TAKEBACK_NOTES or f in REMATCH_NOTES, f
         self.items.append(
             {"tcId": len(self.items) + 1, "id": id_, "comment": comment, "flags": flags, **fields}
         )
@@ -115,6 +120,8 @@ def _doc(schema: str, cases: Cases, **extra: Any) -> dict[str, Any]:
         notes = {**NOTES, **POOL_NOTES}
     if any({"takeback", "chat"} & set(t["flags"]) for t in cases.items):
         notes = {**notes, **TAKEBACK_NOTES}
+    if any("rematch" in t["flags"] for t in cases.items):
+        notes = {**notes, **REMATCH_NOTES}
     return {"schema": schema, "version": 1, "notes": notes, **extra, "tests": cases.items}
 
 
@@ -805,6 +812,7 @@ def replay_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
     _pool_replays(c, files)
     _takeback_replays(c, files)
     _chat_replays(c, files)
+    _rematch_replays(c, files)
     return _doc("replays.schema.json", c), files
 
 
@@ -1146,6 +1154,53 @@ def _seat(v: Validator, seat: int) -> Identity:
 
 def _dump(doc: dict[str, Any]) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def _rematch_replays(c: Cases, files: dict[str, bytes]) -> None:
+    """A rematch's game (header option start=K, SPEC.md 11), after every older case."""
+    name = "2p-rematch"
+    game_id = hashlib.blake2b(name.encode(), digest_size=16).digest()
+    nonces = tuple(script_nonce(game_id, slot) for slot in range(2))
+    drawn_start, drawn = draw_setup(draw_seed(game_id, nonces), 2, "random")
+    start = 1 - drawn_start  # the option at work: the draw alone gives the other slot
+    rng = random.Random(31)
+    env = play_script(
+        (ALICE, BOB),
+        lambda p: format_action(rng.choice(legal_actions(p))),
+        game_id=game_id,
+        gods="random",
+        options=(f"start={start}",),
+        created_ms=1_790_000_000_000,
+    )
+    v = read_log(encode_frames(env))
+    assert v.seats[0] == (ALICE, BOB)[start].public_key
+    assert v.drawn == drawn
+    data = encode_frames(env)
+    files[f"replays/{name}.sntr"] = data
+    _replay_case(
+        c,
+        f"game-{name}",
+        f"a rematch's complete game, 2 players, random gods: the header option start={start} "
+        f"makes slot {start} seat 1, where the draw gives slot {drawn_start}; the gods are "
+        "drawn from the same bytes as without the option",
+        ["canonical", "rematch"],
+        data,
+        file=f"replays/{name}.sntr",
+    )
+    short = play_script((ALICE, BOB), ["place b2,d4", "place b4,d2"], game_id=bytes(range(16)))
+    head = _header(short)
+    for ident, option, comment in (
+        ("start-no-such-slot", ("start=2",), "start=2 with 2 players: no such slot"),
+        ("start-leading-zero", ("start=01",), "start=01: a slot is written with no leading zero"),
+        ("start-twice", ("start=0", "start=1"), "two start options"),
+    ):
+        _replay_case(
+            c,
+            ident,
+            comment,
+            ["rematch"],
+            _tamper(short, 0, lambda v, o=option: seal(ALICE, replace(head, options=o))),  # type: ignore[misc]
+        )
 
 
 def main() -> int:
