@@ -184,3 +184,30 @@ def test_a_joiner_refuses_a_rematch_header_that_is_not_the_game_agreed(tmp_path)
 def test_the_save_copy_of_game_n_takes_n_before_the_extension(tmp_path):
     assert rematch_save_path(tmp_path / "g.sntr", 2) == tmp_path / "g-2.sntr"
     assert rematch_save_path(tmp_path / "g", 3) == tmp_path / "g-3"
+
+
+def test_a_joiner_that_missed_the_agreement_asks_again_and_is_answered(tmp_path):
+    net = finished(tmp_path)
+    host, joiner = vs = votes(net)
+    host.answer(True)
+    joiner.answer(True)
+    [(_, ask)] = joiner.outgoing()
+    host.outgoing()
+    assert host.receive(net.peer_id(1), ask)
+    assert host.verdict is Verdict.AGREED
+    # The host's answer is lost; the joiner, still waiting, sends its answer again.
+    host.outgoing()
+    assert joiner.verdict is Verdict.OPEN
+    assert host.receive(net.peer_id(1), ask)
+    for _, data in host.outgoing():
+        joiner.receive(HOST_ID, data)
+    assert [v.verdict for v in vs] == [Verdict.AGREED, Verdict.AGREED]
+
+
+def test_a_later_game_s_vote_frame_is_left_to_that_game(tmp_path):
+    net = finished(tmp_path)
+    host, _ = votes(net)
+    link = host._links[net.peer_id(1)]
+    later = sign_rematch(identity(1), bytes(16), 0b10, 0, link.verify_over[0])
+    assert not host.receive(net.peer_id(1), encode_frame(later))
+    assert host.dropped == 0
