@@ -8,6 +8,7 @@ import pytest
 
 from santorini_p2p.replay.verify import verify_file
 from santorini_p2p.wire.log import read_log
+from santorini_p2p.wire.messages import Act
 from tests.net.test_loopback import Peer
 
 
@@ -37,13 +38,17 @@ def _join(tmp, i, port, *extra):
 
 
 def _first_slot(path):
-    """The header slot that moved first (seat 1) in a replay, and the replay's game id."""
+    """The header slot that acted first in a replay (the start slot), and the game id.
+
+    The first act is seat 1's as drawn: its first placement, or with challenger its offer.
+    """
     v = read_log(path.read_bytes())
     keys = [s.public_key for s in v.header.seats]
-    return keys.index(v.seats[0]), v.header.game_id
+    first = next(r for r in v.records if isinstance(r.message, Act))
+    return keys.index(first.signer), v.header.game_id
 
 
-@pytest.mark.parametrize(("players", "gods"), [(2, "none"), (3, "random")])
+@pytest.mark.parametrize(("players", "gods"), [(2, "none"), (3, "random"), (4, "challenger")])
 def test_two_bots_play_a_rematch_with_the_next_player_first(tmp_path, players, gods):
     host, port = _host(tmp_path, players, gods, "--rematch", "1")
     joiners = [_join(tmp_path, i, port, "--rematch", "1") for i in range(1, players)]
