@@ -24,6 +24,14 @@ interpreter lock).
 actions (and of floor round trips) over 5 ms, and how many runs met each half of the target:
 on a shared machine one run says little about a 99th percentile.
 
+``--spectators 0,10`` compares the same measurement with that many spectators watching the
+host's game from its start (all of them in one process of their own, ``santorini watch`` as
+a spectator on another machine would run it, each verifying every record): one row per
+number, with how many spectators saw the whole game. On one 2-core machine the spectators'
+own checking shares the CPU with both players, which another machine's spectators would not:
+``--light-spectators`` (spectators that check nothing) measures the host's own cost alone, and
+``--spectators-nice 19`` lets the players come first.
+
 The journal fsyncs as shipped; ``--no-fsync`` measures the same path with fsync skipped in
 this process, to show what the disk costs. The same times are also shown counted from the
 moment the act is handed to the socket (signed, journaled and flushed to disk before it): the
@@ -54,10 +62,17 @@ from santorini_p2p.net.transport import (
     close_context,
     new_context,
 )
+from santorini_p2p.net.transport import (
+    Context as zmq_context,
+)
 from santorini_p2p.wire.identity import Identity, verify
 from santorini_p2p.wire.log import Journal, Validator, iter_frames
 from santorini_p2p.wire.messages import Ack, Act
 
+SPECTATORS_NICE = [0]
+"""The nice value of the spectators' process (``--spectators-nice``)."""
+SPECTATORS_LIGHT = [False]
+"""Whether the spectators check nothing (``--light-spectators``)."""
 FLOOR_PER_TURN = 3
 """Floor round trips taken just before each host action (two-process mode): the first from
 idle, as the action's own round trip starts, the others back to back."""
@@ -190,6 +205,80 @@ class EchoProcess:
         await close_context(self._ctx)
 
 
+async def _watchers(address: str, count: int) -> None:
+    """The spectators' process: ``count`` spectators of the game at ``address``, to its end.
+
+    Prints how many held the whole verified game. They share one ZeroMQ context.
+    """
+    from santorini_p2p.net.watch import open_watch
+
+    os.nice(int(os.environ.get("SPECTATORS_NICE", "0")))
+    ctx = new_context()
+    if os.environ.get("SPECTATORS_LIGHT"):
+        try:
+            await asyncio.gather(*(_light_watcher(ctx, address, i) for i in range(count)))
+        finally:
+            await close_context(ctx)
+        print("0", flush=True)
+        return
+    opened = [
+        await open_watch(address, f"watcher{i}", give_up_ms=60_000, context=ctx)
+        for i in range(count)
+    ]
+    try:
+        await asyncio.gather(*(game.run() for game, _ in opened))
+    finally:
+        for _, close in opened:
+            await close()
+        await close_context(ctx)
+    whole = sum(game.spectator.is_complete for game, _ in opened)
+    print(f"{whole}", flush=True)
+
+
+async def _light_watcher(ctx: zmq_context, address: str, i: int) -> int:
+    """A spectator that checks nothing: it only says watch and how many records it holds.
+
+    The host's cost per spectator without the spectators' own checking on this machine's CPU.
+    Returns the records it held when the host went quiet (2 s).
+    """
+    from santorini_p2p.net.frames import (
+        SESSION_VERSION,
+        RecordFrame,
+        Status,
+        Watch,
+        Welcome,
+        decode_frame,
+        encode_frame,
+    )
+
+    link = JoinTransport(ctx, address)
+    have, welcomed, heard, sent = 0, False, 0.0, 0.0
+    try:
+        while True:
+            now = time.monotonic()
+            if now - sent >= 0.3:
+                sent = now
+                frame = (
+                    Status(have)
+                    if welcomed
+                    else Watch(SESSION_VERSION, os.urandom(32), b"", have, f"light{i}")
+                )
+                link.send(HOST_PEER, encode_frame(frame))
+            got = await link.receive(0.05)
+            if got is None:
+                if heard and time.monotonic() - heard > 2.0:
+                    return have
+                continue
+            heard = time.monotonic()
+            f = decode_frame(got[1])
+            if isinstance(f, Welcome):
+                welcomed = True
+            elif isinstance(f, RecordFrame) and f.index == have:
+                have += 1
+    finally:
+        link.close()
+
+
 async def one_game(
     tmp: Path,
     seed: int,
@@ -199,6 +288,8 @@ async def one_game(
     echo: EchoProcess | None = None,
     floors: Floors | None = None,
     from_send: list[int] | None = None,
+    spectators: int = 0,
+    watched: list[int] | None = None,
 ) -> None:
     """Play one game; append the host's submit-to-all-acks times (µs) to ``samples``.
 
@@ -207,7 +298,9 @@ async def one_game(
 
     With ``process`` the joiner is a ``santorini join`` process of its own. With ``echo``,
     the host's computer player first takes ``FLOOR_PER_TURN`` floor samples into ``floors``
-    before each of its moves, so that each action and its floor see the machine alike.
+    before each of its moves, so that each action and its floor see the machine alike. With
+    ``spectators``, that many watch from a process of their own, from before the joiner
+    comes; ``watched`` gets how many of them held the whole game.
     """
     a = Identity.from_seed(seed.to_bytes(4, "big") * 8, "host")
     b = Identity.from_seed((seed + 1).to_bytes(4, "big") * 8, "joiner")
@@ -216,7 +309,35 @@ async def one_game(
     join_link = JoinTransport(ctx, f"127.0.0.1:{host_link.port}")
     hs = Session.host(a, GameSettings(2), home=tmp / f"h{seed}", now=_ms)
     js = Session.join(b, home=tmp / f"j{seed}", now=_ms)
+    assert hs.gallery is not None
+    hs.gallery.limit = max(hs.gallery.limit, spectators)
     child = None
+    watchers = None
+    if spectators:
+        watchers = await asyncio.create_subprocess_exec(
+            sys.executable,
+            __file__,
+            "--watch-for",
+            str(host_link.port),
+            "--watchers",
+            str(spectators),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+            env={
+                **os.environ,
+                "SPECTATORS_NICE": str(SPECTATORS_NICE[0]),
+                "SPECTATORS_LIGHT": "1" if SPECTATORS_LIGHT[0] else "",
+            },
+        )
+        # The host answers them while they come; the joiner comes once all of them watch.
+        async with asyncio.timeout(30):
+            while len(hs.gallery) < spectators:
+                got = await host_link.receive(0.05)
+                if got is not None:
+                    hs.receive(*got)
+                hs.tick()
+                for peer, frame in hs.outgoing():
+                    host_link.send(peer, frame)
     if process:
         join_link.close()
         home = tmp / f"p{seed}"
@@ -286,10 +407,15 @@ async def one_game(
                     tg.create_task(g.run())
             if child is not None:
                 await child.wait()
+            if watchers is not None:
+                out, _ = await watchers.communicate()
+                if watched is not None:
+                    watched.append(int(out.decode().strip() or 0))
     finally:
-        if child is not None and child.returncode is None:
-            child.kill()
-            await child.wait()
+        for proc in (child, watchers):
+            if proc is not None and proc.returncode is None:
+                proc.kill()
+                await proc.wait()
         hs.close()
         js.close()
         join_link.close()
@@ -309,7 +435,12 @@ def _random_bot(position: object, rng: random.Random, stop: object) -> Action:
 
 
 async def sessions(
-    turns: int, *, process: bool = True, from_send: list[int] | None = None
+    turns: int,
+    *,
+    process: bool = True,
+    from_send: list[int] | None = None,
+    spectators: int = 0,
+    watched: list[int] | None = None,
 ) -> tuple[list[int], Floors, dict[str, list[int]]]:
     """Play games until ``turns`` host actions were timed; also time checking each record.
 
@@ -336,6 +467,8 @@ async def sessions(
                     echo=echo,
                     floors=floors,
                     from_send=from_send,
+                    spectators=spectators,
+                    watched=watched,
                 )
                 if echo is None:
                     floors.warm += await floor(max(20, 3 * (len(samples) - before)))
@@ -504,6 +637,34 @@ def _print_table(runs: list[Run]) -> None:
     )
 
 
+def _compare_spectators(counts: list[int], turns: int, process: bool) -> int:
+    """Measure the players' round trip with each number of spectators; print a table."""
+    print(
+        f"{'spectators':>10} {'actions':>7} {'median':>7} {'p99':>7} {'>5 ms':>7} "
+        f"{'floor':>7} {'ratio':>6}  saw the whole game"
+    )
+    for n in counts:
+        watched: list[int] = []
+        got, floors, _ = asyncio.run(
+            sessions(turns, process=process, spectators=n, watched=watched)
+        )
+        run = Run(floors.idle, floors.warm, got)
+        seen = f"{sum(watched)} of {n * len(watched)}" if n and not SPECTATORS_LIGHT[0] else "-"
+        print(
+            f"{n:>10} {len(got):>7} {run.median:7.3f} {run.p99:7.3f} {_over(got, 5):>7} "
+            f"{run.reference:7.3f} {run.median / run.reference:5.2f}x  {seen}",
+            flush=True,
+        )
+    print(
+        "times in ms: from the host's action submitted to the joiner's acknowledgement "
+        "checked; floor: zmq round trip + Ed25519 sign/verify each way"
+        + (" from idle peers (two processes)" if process else " (one process)")
+        + f"; the spectators' process at nice {SPECTATORS_NICE[0]}"
+        + ("; spectators that check nothing" if SPECTATORS_LIGHT[0] else "")
+    )
+    return 0
+
+
 def main() -> int:
     """Run the benchmark and print median and 99th percentile next to the floor."""
     ap = argparse.ArgumentParser(description=__doc__)
@@ -515,11 +676,44 @@ def main() -> int:
     ap.add_argument(
         "--one-process", action="store_true", help="run both peers on this process's event loop"
     )
+    ap.add_argument(
+        "--spectators",
+        metavar="N,N",
+        help="compare the round trip with these numbers of spectators watching (e.g. 0,10)",
+    )
+    ap.add_argument(
+        "--spectators-nice",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run the spectators' process at this nice value (19: the players come first, as "
+        "with spectators on other machines)",
+    )
+    ap.add_argument(
+        "--light-spectators",
+        action="store_true",
+        help="spectators that check nothing: the host's own cost, without theirs on this CPU",
+    )
     ap.add_argument("--echo", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    ap.add_argument("--watch-for", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    ap.add_argument("--watchers", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.echo is not None:
         asyncio.run(_echo(args.echo))
         return 0
+    if args.watch_for is not None:
+        asyncio.run(_watchers(f"127.0.0.1:{args.watch_for}", args.watchers))
+        return 0
+    if args.spectators is not None:
+        try:
+            counts = [int(n) for n in args.spectators.split(",")]
+        except ValueError:
+            ap.error(f"--spectators: expected numbers joined by ',', got {args.spectators!r}")
+        if any(n < 0 for n in counts) or args.turns < 1:
+            ap.error("--spectators: numbers of at least 0; --turns at least 1")
+        SPECTATORS_NICE[0] = args.spectators_nice
+        SPECTATORS_LIGHT[0] = args.light_spectators
+        return _compare_spectators(counts, args.turns, not args.one_process)
     if args.turns < 1 or args.runs < 1:
         ap.error("--turns and --runs must be at least 1")
     if args.no_fsync:

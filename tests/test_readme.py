@@ -46,6 +46,8 @@ EXAMPLES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "santorini games": (LAN, "", ()),
     "santorini host --bot random --save a.sntr": (LAN, "", ()),
     "santorini host --gods random --gods-from chronus,medusa": (LAN, "", ()),
+    "santorini watch 192.168.1.20:40517 --save seen.sntr": (LAN, "", ()),
+    "santorini host --spectators 0": (LAN, "", ()),
     "santorini replay export game.sntr -o game.santorini.txt": (RUN, "", ()),
     "santorini replay export game.sntr -o game.html": (RUN, "", ()),
     "santorini replay verify game.santorini.txt": (RUN, "", ()),

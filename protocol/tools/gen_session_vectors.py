@@ -29,6 +29,7 @@ from santorini_p2p.net.frames import (
     Proven,
     Refuse,
     Status,
+    Watch,
     Welcome,
     Who,
     decode_frame,
@@ -54,6 +55,7 @@ HOST_NONCE = bytes(range(32))
 JOINER_NONCE = bytes(range(32, 64))
 OTHER_NONCE = b"\xee" * 32
 GAME = bytes(range(16))
+SPECTATOR_NONCE = bytes(range(64, 96))
 
 NOTES = {
     "handshake": "a frame of the handshake: hello, challenge, proof, proven",
@@ -61,6 +63,8 @@ NOTES = {
     "replay": "a frame captured from another connection: its signature does not hold here",
     "version": "a peer of another session protocol version",
     "pool": "the god pool a game draws from (session 3)",
+    "spectator": "a spectator's watch, or what the host sends a spectator (SESSION.md 11)",
+    "clock": "the status's clock ms: the move's clock as its sender reads it (SESSION.md 7)",
     "malformed": "bytes a receiver drops (a decode error)",
     "plain": "a frame with no signature",
     "rematch": "the vote on a rematch after a complete game (SESSION.md 10)",
@@ -323,7 +327,71 @@ def session_vectors() -> dict[str, Any]:
         nonce=JOINER_NONCE,
         signed=refuse_bytes(refuse.reason, JOINER_NONCE),
     )
-    _frame(c, "status", "records held", ["plain"], encode_frame(Status(12)))
+    _frame(
+        c,
+        "status",
+        "records held 12, and no move's clock runs (clock ms 0)",
+        ["plain", "clock"],
+        encode_frame(Status(12)),
+    )
+    _frame(
+        c,
+        "status-clock",
+        "the host's status while a move is due: 40 records held, the move has run 20.5 s by its "
+        "clock; a reconnected joiner and a spectator show that clock from it",
+        ["plain", "clock"],
+        encode_frame(Status(40, 20_500)),
+    )
+    _bad(
+        c,
+        "status-version-2",
+        "a status of session 2 (records held alone, no clock ms): malformed, dropped",
+        encode((5, 12)),
+    )
+    _frame(
+        c,
+        "watch-new",
+        "a spectator asks to watch whatever game the host has: its nonce, game id a bin of "
+        "length 0, records held 0, the name it is shown by",
+        ["spectator", "plain"],
+        encode_frame(Watch(SESSION_VERSION, SPECTATOR_NONCE, b"", 0, "carol")),
+    )
+    _frame(
+        c,
+        "watch-catch-up",
+        "a spectator that reconnects: the game id and the 57 records it holds; the host sends "
+        "the welcome, a status and the records from 57 on",
+        ["spectator", "plain"],
+        encode_frame(Watch(SESSION_VERSION, SPECTATOR_NONCE, GAME, 57, "carol")),
+    )
+    no_seats = sign_refuse(ALICE, "this game takes no spectators", SPECTATOR_NONCE)
+    _frame(
+        c,
+        "refuse-spectator",
+        "a host that takes no spectators answers a watch: signed over the watch's nonce",
+        ["spectator", "signed"],
+        encode_frame(no_seats),
+        signer=ALICE.public_key,
+        nonce=SPECTATOR_NONCE,
+        signed=refuse_bytes(no_seats.reason, SPECTATOR_NONCE),
+    )
+    to_spectator = sign_stop(ALICE, "desync at record 9", 9, b"", b"", SPECTATOR_NONCE)
+    _frame(
+        c,
+        "stop-to-spectator",
+        "the host's stop to a spectator: signed over the nonce of the spectator's latest watch",
+        ["spectator", "signed"],
+        encode_frame(to_spectator),
+        signer=ALICE.public_key,
+        nonce=SPECTATOR_NONCE,
+        signed=to_spectator.signed_bytes(SPECTATOR_NONCE),
+    )
+    _bad(
+        c,
+        "watch-short-nonce",
+        "a watch whose nonce is 16 bytes, not 32: malformed, dropped",
+        encode((12, SESSION_VERSION, bytes(16), b"", 0, "carol")),
+    )
     _frame(
         c, "who", "the host asks an unknown connection for a hello", ["plain"], encode_frame(Who())
     )
@@ -362,8 +430,9 @@ def session_vectors() -> dict[str, Any]:
     _bad(
         c,
         "unknown-tag",
-        "a frame whose array has an unknown tag (12; 11 is the rematch since session 3)",
-        encode((12, b"")),
+        "a frame whose array has an unknown tag (13; 11 is the rematch and 12 the watch since "
+        "session 3)",
+        encode((13, b"")),
     )
     ask = sign_rematch(BOB, GAME, 0b10, 0, HOST_NONCE)
     _frame(

@@ -83,6 +83,21 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_watch(args: argparse.Namespace) -> int:
+    if args.address is not None:
+        from santorini_p2p.cli.network import watch_lan_game
+
+        given = [o for o, v in (("--levels", args.levels), ("--loopback", args.loopback)) if v]
+        if given:
+            raise UsageError(
+                f"{' and '.join(given)}: computer players are not chosen when watching the "
+                f"game at {args.address}"
+            )
+        return watch_lan_game(args)
+    if args.save is not None or args.name is not None:
+        raise UsageError(
+            f"{'--save' if args.save is not None else '--name'}: only when watching a LAN "
+            "game (santorini watch ADDRESS)"
+        )
     from santorini_p2p.ui.start import watch
 
     if args.pace < 0:
@@ -145,9 +160,21 @@ def add_commands(sub: Subparsers) -> None:
 
     p = sub.add_parser(
         "watch",
-        help="watch computer players play each other",
-        description="Open the game screen on a game between computer players.",
+        help="watch a LAN game, or computer players play each other",
+        description="With ADDRESS (host:port, or a game's name from 'santorini games'), watch "
+        "that LAN game as a spectator: before it starts or while it is played, every record "
+        "verified as it comes, the board and clocks drawn live (q leaves). With --save, or "
+        "when standard output is not a terminal, it runs unattended, prints each event and "
+        "keeps the verified copy of the log when the game ends. Without ADDRESS, open the "
+        "game screen on a game between computer players.",
     )
+    p.add_argument(
+        "address", nargs="?", help="the LAN game to watch: host:port, or a game name on the LAN"
+    )
+    p.add_argument(
+        "--save", metavar="FILE", help="with ADDRESS: write the finished game's replay to FILE"
+    )
+    p.add_argument("--name", help="with ADDRESS: the name the host is shown")
     p.add_argument("--levels", nargs="+", choices=LEVELS, metavar="LEVEL", help="one per player")
     p.add_argument("--pace", type=int, default=700, metavar="MS", help="least ms between turns")
     p.add_argument(

@@ -7,7 +7,7 @@ import re
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from santorini_p2p.cli.common import (
     SaveTarget,
@@ -20,10 +20,15 @@ from santorini_p2p.cli.common import (
     think,
 )
 
+DEFAULT_SPECTATORS = 4
+"""How many spectators a host takes unless told (``net.gallery.DEFAULT_SPECTATORS``)."""
+
 if TYPE_CHECKING:
     from santorini_p2p.net.game import GameOutcome, NetworkGame, PlayOptions
+    from santorini_p2p.net.watch import SpectatorGame
+    from santorini_p2p.ui.state import GameController
 
-__all__ = ["add_commands", "net_options"]
+__all__ = ["add_commands", "game_address", "net_options", "watch_lan_game"]
 
 
 def net_options(args: argparse.Namespace) -> PlayOptions:
@@ -53,6 +58,8 @@ def net_options(args: argparse.Namespace) -> PlayOptions:
         raise UsageError("takebacks: only with --bot (a person answers y or n when asked)")
     # A person plays on the console's game screen; without a terminal, on a line prompt.
     screen = args.bot is None and sys.stdin.isatty() and sys.stdout.isatty()
+    spectators = getattr(args, "spectators", None)
+    extra = {} if spectators is None else {"spectators": spectators}
     return PlayOptions(
         home=home,
         identity=me,
@@ -66,6 +73,7 @@ def net_options(args: argparse.Namespace) -> PlayOptions:
         advertise=not getattr(args, "no_advertise", False),
         takebacks=getattr(args, "takebacks", None) or "refuse",
         rematches=getattr(args, "rematch", 0),
+        **extra,
     )
 
 
@@ -149,6 +157,10 @@ def _cmd_host(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"port: expected 0 (any free port) to 65535, got {args.port}")
+    if not 0 <= args.spectators <= MAX_SPECTATORS:
+        raise UsageError(
+            f"spectators: expected 0 (none) to {MAX_SPECTATORS}, got {args.spectators}"
+        )
     pool = god_pool(args)
     save = save_target(args.save)
     opts = net_options(args)
@@ -175,6 +187,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
         print(f"address: {shown}:{port}", flush=True)
         print(f"host fingerprint: {opts.identity.fingerprint} ({opts.identity.name})", flush=True)
         print(f"others join with: santorini join {shown}:{port}", flush=True)
+        if args.spectators:
+            print(f"spectators watch with: santorini watch {shown}:{port}", flush=True)
 
     out = asyncio.run(
         host_game(settings, opts, bind=args.bind, port=args.port, on_listening=listening)
@@ -182,15 +196,16 @@ def _cmd_host(args: argparse.Namespace) -> int:
     return _net_finish(out, save)
 
 
-def _cmd_join(args: argparse.Namespace) -> int:
+def game_address(address: str) -> str:
+    """The ``host:port`` of ``address``: itself, or the game of that name on the LAN.
+
+    Raises:
+        UsageError: neither host:port nor the name of one game offered on the LAN.
+    """
     import asyncio
 
-    from santorini_p2p.net.game import find_unfinished, join_game, resume_game
     from santorini_p2p.net.transport import parse_address
 
-    save = save_target(args.save)
-    opts = net_options(args)
-    address = args.address
     if address.count(":") > 1 and not address.startswith("["):
         raise UsageError(
             f"address: {address!r} looks like an IPv6 address; write it in brackets with "
@@ -210,6 +225,17 @@ def _cmd_join(args: argparse.Namespace) -> int:
                 f"address: not host:port, and no game named {address!r} on the LAN"
             ) from None
         address = offer.endpoint
+    return address
+
+
+def _cmd_join(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from santorini_p2p.net.game import find_unfinished, join_game, resume_game
+
+    save = save_target(args.save)
+    opts = net_options(args)
+    address = game_address(args.address)
     if _recovered(opts.home, "join", address, opts.save):
         return 0
     aside: list[str] = []
@@ -243,6 +269,73 @@ def _cmd_resume(args: argparse.Namespace) -> int:
     return _net_finish(asyncio.run(resume_game(*games[0], opts)), save)
 
 
+MAX_SPECTATORS = 64
+"""The most spectators a host may take (each costs it a bounded share of its sending)."""
+
+
+def watch_lan_game(args: argparse.Namespace) -> int:
+    """``santorini watch ADDRESS|NAME``: watch a LAN game as a spectator, to its end.
+
+    On a terminal without ``--save`` the game is drawn on the console's read-only game screen;
+    otherwise (``--save``, or standard output not a terminal) it runs unattended, printing
+    each event, and keeps the verified copy of the log when the game ends.
+    """
+    import asyncio
+
+    from santorini_p2p.errors import AddressError, SantoriniError
+    from santorini_p2p.net.watch import watch_lan
+    from santorini_p2p.wire.identity import check_name, home_dir, load_or_create_identity
+
+    save = save_target(args.save)
+    home = home_dir()
+    name = args.name
+    if name is not None:
+        try:
+            check_name(name)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    else:
+        name = load_or_create_identity(home).name
+    address = game_address(args.address)
+    unattended = save is not None or not (sys.stdout.isatty() and sys.stdin.isatty())
+    play = None
+    if not unattended:
+        from santorini_p2p.ui.app import LEAVE
+        from santorini_p2p.ui.start import run_network_game
+
+        async def on_screen(game: SpectatorGame) -> None:
+            # The spectator's game matches the console's controller by structure.
+            await run_network_game(cast("GameController", game), leave=LEAVE)
+
+        play = on_screen
+    try:
+        out = asyncio.run(
+            watch_lan(
+                address,
+                name,
+                home,
+                save=save.path if save is not None else None,
+                on_note=(lambda text: print(text, flush=True)) if unattended else None,
+                play=play,
+            )
+        )
+    except (ValueError, AddressError) as e:
+        error(str(e))
+        return 1
+    except SantoriniError as e:  # the copy could not be written
+        error(str(e))
+        return 1
+    if out.complete:
+        print(f"game over: {out.result}; verified copy {out.replay}", flush=True)
+        if out.saved is not None:
+            print(f"saved to {out.saved}", flush=True)
+        return 0
+    if out.stopped is None:
+        return 0  # left before the end (q)
+    error(out.stopped)
+    return 1
+
+
 _GAMES_ROW = "{:<21} {:<19} {:>2} {:<10} {:<7} {}"
 """A line of ``santorini games``: 63 columns and the host's name (16 at most), 80 in all."""
 
@@ -263,6 +356,10 @@ def _cmd_games(args: argparse.Namespace) -> int:
         if o.gods_shown != o.gods:
             pool = "  gods from: " + o.pool.replace(",", ", ")
             print(pool if len(pool) <= 80 else pool[:79] + "~")
+        if o.watchable:
+            state = "in play" if o.playing else "seats free"
+            line = f"  watch: santorini watch {o.endpoint} ({state}, {o.spectators} spectators)"
+            print(line if len(line) <= 80 else line[:79] + "~")
     if not offers:
         print("no games offered on the LAN right now", file=sys.stderr)
     from santorini_p2p.net.session import unsaved_games
@@ -347,6 +444,14 @@ def add_commands(sub: Subparsers) -> None:
         action="store_true",
         help="players may not chat (with --no-takebacks too, the game is written as before)",
     )
+    p.add_argument(
+        "--spectators",
+        type=int,
+        default=DEFAULT_SPECTATORS,
+        metavar="N",
+        help=f"take at most N spectators, who watch and can never act (default "
+        f"{DEFAULT_SPECTATORS}; 0 refuses them)",
+    )
     common(p)
     rematch_option(p)
     p.set_defaults(handler=_cmd_host)
@@ -375,7 +480,9 @@ def add_commands(sub: Subparsers) -> None:
         "games",
         help="list the games offered on the LAN",
         description="List the games offered on the LAN right now (mDNS/DNS-SD): name, address "
-        "to join, players and gods. Where multicast is blocked, join by host:port instead.",
+        "to join, players and gods; a game that takes spectators has a 'watch:' line under it "
+        "(the command that watches it, and whether it is in play). Where multicast is blocked, "
+        "join or watch by host:port instead.",
     )
     p.add_argument("--wait", type=float, default=2.0, help="seconds to listen (default 2)")
     p.set_defaults(handler=_cmd_games)

@@ -3,8 +3,10 @@
 Discovery is a convenience: an explicit ``host:port`` always works, including where multicast
 is blocked. A host advertises one service of type :data:`SERVICE_TYPE` whose TXT properties
 describe the offer (protocol version, host's display name and fingerprint, players, gods, god
-pool, time control); ``browse`` lists the offers seen within a bounded time. Nothing learnt here is
-trusted: the handshake checks keys and the offer again.
+pool, time control, how many spectators it takes and whether play has begun); ``browse`` lists
+the offers seen within a bounded time. Nothing learnt here is trusted: the handshake checks keys
+and the offer again. A host that takes spectators goes on announcing its game once play has
+begun (``state=playing``), so that it can be watched by name.
 """
 
 from __future__ import annotations
@@ -45,6 +47,15 @@ class Offer:
     version: int
     pool: str = ""
     """The god pool: ``simple``, ``advanced``, ``all`` or god names joined by ``,``."""
+    spectators: int = 0
+    """How many spectators the host takes (0: none); ``santorini watch`` connects as one."""
+    playing: bool = False
+    """Whether play has begun: the seats are taken, and the game can only be watched."""
+
+    @property
+    def watchable(self) -> bool:
+        """Whether the host takes spectators."""
+        return self.spectators > 0
 
     @property
     def gods_shown(self) -> str:
@@ -68,6 +79,8 @@ class Offer:
             "gods": self.gods,
             "time": self.time,
             "pool": self.pool,
+            "watch": str(self.spectators),
+            "state": "playing" if self.playing else "open",
         }
 
     @classmethod
@@ -92,6 +105,8 @@ class Offer:
                 time=text("time"),
                 version=int(text("v")),
                 pool=text("pool", _MAX_TXT),
+                spectators=int(text("watch") or "0"),
+                playing=text("state") == "playing",
             )
         except ValueError:
             LOG.debug("ignored the malformed offer %r", name)
@@ -142,6 +157,27 @@ class Advertiser:
             await self.stop()
             return False
         return True
+
+    async def update(self, offer: Offer, limit: float = 3.0) -> None:
+        """Announce ``offer`` in place of the one announced (its TXT properties changed)."""
+        zc, info = self._zc, self._info
+        if zc is None or info is None:
+            return
+        self.offer = offer
+        new = AsyncServiceInfo(
+            SERVICE_TYPE,
+            info.name,
+            port=offer.port,
+            properties=offer.properties(),
+            addresses=[socket.inet_aton(offer.address)],
+            server=info.server,
+        )
+        try:
+            async with asyncio.timeout(limit):
+                await zc.async_update_service(new)
+            self._info = new
+        except Exception as e:
+            LOG.warning("could not update the game's announcement on the LAN (%s)", e)
 
     async def stop(self, limit: float = 3.0) -> None:
         """Withdraw the offer and close the responder, bounded by ``limit`` seconds."""

@@ -10,18 +10,21 @@ frame is one canonical msgpack array (``wire.codec``) whose first element is its
 |   |             | pool |
 | 3 | ``Refuse`` | reason [, signature] |
 | 4 | ``RecordFrame`` | index, envelope bytes |
-| 5 | ``Status`` | records held (the acknowledgement that drives resending) |
+| 5 | ``Status`` | records held (the acknowledgement that drives resending), clock ms |
 | 6 | ``Stop`` | reason, record index, state hash here, state hash claimed, signature |
 | 7 | ``Who`` | (none): the host asks an unknown connection to say hello again |
 | 8 | ``Challenge`` | host nonce, host key: the host asks a connection to prove its key |
 | 9 | ``Proof`` | joiner nonce, signature: the joiner's answer, and its own challenge |
 | 10 | ``Proven`` | signature: the host's answer to the joiner's nonce |
 | 11 | ``Rematch`` | finished game id, slots asking, slots declining, signature |
+| 12 | ``Watch`` | protocol, nonce, game id (empty: any), records held, name: a spectator |
 
 A hello claims a key; only the handshake (challenge, proof, proven) proves it, for one
 connection, with nonces fresh for that connection. Stop and refuse are signed by their sender
 over the receiver's nonce for the connection, so that they cannot be sent by anyone else or
 replayed from another connection (SESSION.md section 3); so is a rematch (SESSION.md 10).
+A spectator proves nothing: it can never act, and what it is sent is the log, which proves
+itself (SESSION.md section 11).
 
 ``decode_frame`` takes untrusted bytes and raises only ``WireError`` subclasses.
 """
@@ -55,6 +58,7 @@ __all__ = [
     "Rematch",
     "Status",
     "Stop",
+    "Watch",
     "Welcome",
     "Who",
     "decode_frame",
@@ -74,7 +78,8 @@ SESSION_VERSION: Final = 3
 """The version of the session protocol: the frames, the handshake (hello and welcome carry it).
 
 Distinct from the log's protocol version (the header's, ``wire.messages.PROTOCOL_VERSION``).
-Version 3 added the welcome's god pool, which a joiner checks before it takes a seat."""
+Version 3 added the welcome's god pool, which a joiner checks before it takes a seat, the
+status's clock reading, and spectators (the watch frame)."""
 HELLO_DOMAIN: Final = b"santorini-p2p/1 hello\x00"
 """The prefix signed with a hello, so a hello signature can never pass for a record's.
 
@@ -96,6 +101,7 @@ _MAX_TEXT: Final = 400
 _MAX_INDEX: Final = 2**31
 _MAX_POOL: Final = 64
 _MAX_GOD: Final = 32
+_MAX_MS: Final = 2**40
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,9 +195,15 @@ class RecordFrame:
 
 @dataclass(frozen=True, slots=True)
 class Status:
-    """How many records the sender holds: an acknowledgement, and a request for the rest."""
+    """How many records the sender holds: an acknowledgement, and a request for the rest.
+
+    ``clock_ms`` is how long the move due in the sender's log has run by the sender's clock
+    (0 when no move's clock runs): the host's lets a reconnected joiner and a spectator show
+    the clock the host shows (SESSION.md 7). It is shown, never used to claim a timeout.
+    """
 
     have: int
+    clock_ms: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +241,22 @@ def sign_stop(
 @dataclass(frozen=True, slots=True)
 class Who:
     """The host does not know this connection (it restarted): say hello again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """A spectator asks to watch: sent in place of a hello, and never a claim to a seat.
+
+    ``nonce`` is the spectator's own (fresh for each round), over which the host signs a stop
+    or refusal it sends there; ``game_id`` is empty for whatever game the host has, ``have``
+    the records the spectator holds (it catches up from there); ``name`` is shown, unproven.
+    """
+
+    protocol: int
+    nonce: bytes
+    game_id: bytes
+    have: int
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,6 +346,7 @@ Frame: TypeAlias = (
     | Proof
     | Proven
     | Rematch
+    | Watch
 )
 """Any frame."""
 
@@ -359,7 +388,7 @@ def encode_frame(frame: Frame) -> bytes:
         case RecordFrame():
             value = (4, frame.index, frame.envelope)
         case Status():
-            value = (5, frame.have)
+            value = (5, frame.have, frame.clock_ms)
         case Stop():
             value = (
                 6,
@@ -379,6 +408,8 @@ def encode_frame(frame: Frame) -> bytes:
             value = (10, frame.signature)
         case Rematch():
             value = (11, frame.game_id, frame.asking, frame.declining, frame.signature)
+        case Watch():
+            value = (12, frame.protocol, frame.nonce, frame.game_id, frame.have, frame.name)
     return encode(value)
 
 
@@ -400,7 +431,7 @@ def _text(v: Value, what: str) -> str:
     return v
 
 
-_ARITY: Final = {1: 7, 2: 11, 3: 2, 4: 3, 5: 2, 6: 6, 7: 1, 8: 3, 9: 3, 10: 2, 11: 5}
+_ARITY: Final = {1: 7, 2: 11, 3: 2, 4: 3, 5: 3, 6: 6, 7: 1, 8: 3, 9: 3, 10: 2, 11: 5, 12: 6}
 _SLOTS: Final = 15
 """The largest set of slots a rematch frame names: bits 0-3."""
 
@@ -470,7 +501,7 @@ def decode_frame(data: bytes) -> Frame:
                 raise DecodeError("frame: record: expected the envelope as binary")
             return RecordFrame(_uint(v[1], "index"), env)
         case 5:
-            return Status(_uint(v[1], "have"))
+            return Status(_uint(v[1], "have"), _uint(v[2], "clock ms", _MAX_MS))
         case 6:
             return Stop(
                 _text(v[1], "reason"),
@@ -487,11 +518,19 @@ def decode_frame(data: bytes) -> Frame:
             return Proof(_bin(v[1], "nonce", (NONCE_BYTES,)), _bin(v[2], "signature", (64,)))
         case 10:
             return Proven(_bin(v[1], "signature", (64,)))
-        case _:
+        case 11:
             asking = _uint(v[2], "asking", _SLOTS)
             declining = _uint(v[3], "declining", _SLOTS)
             if asking & declining:
                 raise DecodeError("frame: rematch: a slot both asks and declines")
             return Rematch(
                 _bin(v[1], "game id", (16,)), asking, declining, _bin(v[4], "signature", (64,))
+            )
+        case _:
+            return Watch(
+                _uint(v[1], "protocol"),
+                _bin(v[2], "nonce", (NONCE_BYTES,)),
+                _bin(v[3], "game id", (0, 16)),
+                _uint(v[4], "have"),
+                _text(v[5], "name"),
             )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import random
@@ -32,6 +33,7 @@ from santorini_p2p.engine import Action, Position, new_game, parse_action
 from santorini_p2p.errors import AddressError, IllegalTurnError, SantoriniError, StorageError
 from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
 from santorini_p2p.net.frames import SESSION_VERSION
+from santorini_p2p.net.gallery import DEFAULT_SPECTATORS
 from santorini_p2p.net.rematch import (
     RematchVote,
     Verdict,
@@ -114,6 +116,11 @@ FIRST_CONTACT_MS: Final = 30_000
 """How long a joining peer waits for the host's first answer."""
 DRAIN_MS: Final = 300
 """How long a peer goes on answering after it knows every peer holds the complete game."""
+SPECTATOR_DEFER_MS: Final = 50
+"""The longest the spectators' frames wait for the players to hold every record (SESSION.md 11)."""
+SPECTATOR_LINGER_MS: Final = 10_000
+"""How long a host whose game is complete and settled goes on for spectators still catching up:
+they are owed nothing, but each is a moment from holding the whole game (SESSION.md 11)."""
 STOP_LINGER_MS: Final = 500
 """How long a stopped peer keeps sending, so that its stop frame reaches the others."""
 
@@ -269,6 +276,7 @@ class NetworkGame:
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_stop: tuple[Position, threading.Event] | None = None
         self._bot_waiting: tuple[Position, int] | None = None
+        self._deferred_at: int | None = None
         self._gave_up: str | None = None
         self.give_up_ms = give_up_ms
         #: Offer a rematch once the game is complete (the console): ``run`` then holds the vote
@@ -278,7 +286,7 @@ class NetworkGame:
         session.listen(self._notify)
         # A record goes out the moment it is journaled: the acknowledgement a peer waits for
         # does not wait for this peer's notes and screen.
-        session.on_record_out = self._flush
+        session.on_record_out = self._flush_players
 
     # -- the console's game controller protocol, by structure ---------------------------------
 
@@ -477,10 +485,12 @@ class NetworkGame:
                     if vote is not None:
                         vote.tick()
                         self._flush()
-                    if (
-                        (settled_at is not None and now - settled_at >= DRAIN_MS)
-                        or (now - done_at >= linger)
-                    ) and (vote is None or vote.is_done):
+                    drained = settled_at is not None and now - settled_at >= DRAIN_MS
+                    if drained:
+                        assert settled_at is not None
+                        waiting = s.spectators_behind and s.stopped is None
+                        drained = not waiting or now - settled_at >= SPECTATOR_LINGER_MS
+                    if (drained or now - done_at >= linger) and (vote is None or vote.is_done):
                         break
                 self._play_bot()
                 got = await self.link.receive(POLL_S)
@@ -564,12 +574,14 @@ class NetworkGame:
                 LOG.error("the computer player chose an action the log refused: %s", e)
             self._flush()
 
-    def _flush(self) -> None:
-        for peer, frame in self.session.outgoing():
+    def _flush_players(self) -> None:
+        """Send the players' frames now; the spectators' go at the next ``_flush``.
+
+        That is once this peer has done its own work on the record: sending to spectators
+        never delays a player.
+        """
+        for peer, frame in self.session.outgoing(spectators=False):
             self.link.send(peer, frame)
-        if self.vote is not None:
-            for peer, frame in self.vote.outgoing():
-                self.link.send(peer, frame)
 
     # -- the rematch (SESSION.md 10) -------------------------------------------------------------
 
@@ -634,6 +646,26 @@ class NetworkGame:
         game.offer_rematch = self.offer_rematch
         return game
 
+    def _flush(self) -> None:
+        s = self.session
+        # Spectators' frames wait while a player still lacks a record (its acknowledgement is
+        # on the way: the host's CPU is the players' until it comes), at most SPECTATOR_DEFER_MS.
+        now = self._now()
+        spectators = s.peers_hold_all
+        if not spectators:
+            self._deferred_at = now if self._deferred_at is None else self._deferred_at
+            spectators = now - self._deferred_at >= SPECTATOR_DEFER_MS
+        if spectators:
+            self._deferred_at = None
+        for peer, frame in s.outgoing(spectators=spectators):
+            if not self.link.send(peer, frame):
+                # A spectator whose queue is full is dropped (it may come back); a player's
+                # frame is sent again by the session's timer.
+                self.session.undelivered(peer)
+        if self.vote is not None:
+            for peer, frame in self.vote.outgoing():
+                self.link.send(peer, frame)
+
     def _notify(self) -> None:
         for f in list(self._listeners):
             f()
@@ -672,6 +704,8 @@ class PlayOptions:
     give_up_ms: int | None = GIVE_UP_MS
     takebacks: str = "refuse"
     """How the computer player answers a takeback request: ``accept`` or ``refuse``."""
+    spectators: int = DEFAULT_SPECTATORS
+    """How many spectators a host takes (0: none)."""
     rematches: int = 0
     """How many rematches this peer asks for or accepts after ``host``/``join``: the vote
     after each complete game is answered yes while fewer were played, else no."""
@@ -756,6 +790,8 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
     save_error: list[str] = []
     if opts.save is not None:
         game.session.set_save(str(opts.save.resolve()))
+    if game.session.gallery is not None:
+        game.session.gallery.limit = opts.spectators
 
     def target() -> Path | None:
         """Where the replay goes: ``--save``, or where the game was first told to save it."""
@@ -885,7 +921,9 @@ def rematch_session(s: Session, h: Header) -> Session:
     start = next_start(h, s.records)
     known = KnownPeers(s.home)
     if s.is_host:
-        return Session.host(
+        # The finished game's spectators hold it complete and have left (SESSION.md 11); the
+        # rematch takes as many new ones.
+        session = Session.host(
             s.identity,
             rematch_settings(h, start),
             home=s.home,
@@ -894,6 +932,9 @@ def rematch_session(s: Session, h: Header) -> Session:
             address=s.address,
             seats=tuple((seat.public_key, seat.name) for seat in h.seats),
         )
+        if s.gallery is not None and session.gallery is not None:
+            session.gallery.limit = s.gallery.limit
+        return session
     session = Session.join(s.identity, home=s.home, now=s.now, known=known, address=s.address)
     session.check_header = header_check(h, start)
     return session
@@ -966,7 +1007,7 @@ async def host_game(
             address=address,
         )
         if opts.advertise:
-            advertiser = await advertise(opts.identity, settings, bind, link.port)
+            advertiser = await advertise(opts.identity, settings, bind, link.port, opts.spectators)
         title = f"LAN game at {shown_address(bind)}:{link.port} ({opts.identity.fingerprint})"
         game = _network_game(session, link, opts, title)
         withdrawn: list[asyncio.Task[None]] = []
@@ -974,9 +1015,15 @@ async def host_game(
             adv = advertiser
 
             def withdraw() -> None:
-                # The offer is withdrawn once the seats are taken (the header exists).
+                # The offer is withdrawn once the seats are taken (the header exists); a game
+                # that takes spectators is announced as in play instead, to be watched.
                 if not withdrawn and game.session.validator is not None:
-                    withdrawn.append(asyncio.get_running_loop().create_task(adv.stop()))
+                    if opts.spectators > 0:
+                        playing = dataclasses.replace(adv.offer, playing=True)
+                        change = adv.update(playing)
+                    else:
+                        change = adv.stop()
+                    withdrawn.append(asyncio.get_running_loop().create_task(change))
 
             game.listen(withdraw)
         out = await _run(game, opts)
@@ -995,7 +1042,11 @@ async def host_game(
 
 
 async def advertise(
-    identity: Identity, settings: GameSettings, bind: str, port: int
+    identity: Identity,
+    settings: GameSettings,
+    bind: str,
+    port: int,
+    spectators: int = DEFAULT_SPECTATORS,
 ) -> Advertiser | None:
     """Offer a hosted game on the LAN (mDNS); the advertiser to stop, or None where it failed."""
     from santorini_p2p.engine.setup import pool_name
@@ -1013,6 +1064,7 @@ async def advertise(
         time=str(settings.time) if settings.time else "none",
         version=SESSION_VERSION,
         pool=pool_name(settings.god_pool, settings.players) if settings.god_pool else "",
+        spectators=spectators,
     )
     adv = Advertiser(offer)
     return adv if await adv.start() else None

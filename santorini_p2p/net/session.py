@@ -65,6 +65,7 @@ from santorini_p2p.net.frames import (
     Refuse,
     Status,
     Stop,
+    Watch,
     Welcome,
     Who,
     decode_frame,
@@ -75,6 +76,7 @@ from santorini_p2p.net.frames import (
     sign_refuse,
     sign_stop,
 )
+from santorini_p2p.net.gallery import Gallery
 from santorini_p2p.net.store import (
     GameStore,
     NoteError,
@@ -336,6 +338,10 @@ class Session:
         self._warned_move = -1
         self._started_ms = now()
         self._hello_sent_ms = -(10**9)
+        # A joiner cut off while another seat moved shows that clock from the host's reading
+        # in its next status (SESSION.md 7): the move's key and when it started, as shown.
+        self._clock_sync = False
+        self._shown_start: tuple[int, int] | None = None
         self._listeners: list[Callable[[], None]] = []
         #: Called as soon as a record of the log is queued to go out, so that the runner can
         #: send it before the session goes on with notes and listeners (it stays I/O free).
@@ -364,6 +370,8 @@ class Session:
         self._host_challenge = b""
         self._host_key = b""
         self._host_proven = False
+        #: The host's spectators (SESSION.md 11); None at a joiner.
+        self.gallery: Gallery | None = Gallery(self, now, self._say) if is_host else None
         if not is_host:
             self._peers[HOST_ID] = _Peer(connected=False, last_heard_ms=now())
             self._new_round()
@@ -651,15 +659,36 @@ class Session:
         running = p.winner < 0 and not v.pending_acks and not self.stopped
         flagged = self._flagged_seat()
         out = []
+        start = self._move_started
+        if self._shown_start is not None and self._shown_start[0] == self._move_key:
+            start = self._shown_start[1]
         for seat, bank in enumerate(v.clocks):
             if running and seat == p.to_move:
-                move_left, bank_left = read_clock(tc, bank, self._now() - self._move_started)
+                move_left, bank_left = read_clock(tc, bank, self._now() - start)
                 out.append(SeatClock(move_left, bank_left, True))
             elif seat == flagged:
                 out.append(SeatClock(0, 0, False))  # its time ran out: it shows none left
             else:
                 out.append(SeatClock(tc.move_ms, bank, False))
         return tuple(out)
+
+    def move_clock_ms(self) -> int:
+        """How long the move due now has run by this peer's clock (0 when no move's clock runs).
+
+        What a status frame carries (SESSION.md 7): a reconnected joiner and the spectators
+        show the host's clock from it.
+        """
+        v = self.validator
+        if v is None or v.position is None or v.is_over or v.pending_acks or self.stopped:
+            return 0
+        if self.time_control() is None:
+            return 0
+        self._track_move()  # the move due now (a chat line changes none)
+        return max(0, self._now() - self._move_started)
+
+    def offer(self) -> Welcome:
+        """The welcome this host sends (its spectators get it too)."""
+        return self._welcome()
 
     def _flagged_seat(self) -> int | None:
         """The seat a timeout record ended the game for, if the game ended on time."""
@@ -705,10 +734,30 @@ class Session:
             if p.slot is not None and p.proven and p.their_nonce
         )
 
-    def outgoing(self) -> list[tuple[bytes, bytes]]:
-        """Return and forget the frames to send, as ``(peer id, frame bytes)``."""
+    def outgoing(self, *, spectators: bool = True) -> list[tuple[bytes, bytes]]:
+        """Return and forget the frames to send, as ``(peer id, frame bytes)``.
+
+        The players' frames come first, then the spectators'; with ``spectators`` false the
+        spectators' wait for the next call (a record on its way to a player goes out alone).
+        """
         out, self._out = self._out, []
+        if self.gallery is not None and spectators:
+            out.extend(self.gallery.outgoing())
         return out
+
+    @property
+    def spectators_behind(self) -> bool:
+        """Whether a spectator is not known to hold every record yet.
+
+        Spectators are owed nothing, but the host waits a moment for them at the end, so that
+        each can keep the whole game.
+        """
+        return self.gallery is not None and self.gallery.behind()
+
+    def undelivered(self, peer: bytes) -> None:
+        """A frame to ``peer`` could not be sent: a spectator is dropped; a player is resent to."""
+        if self.gallery is not None:
+            self.gallery.undelivered(peer)
 
     def listen(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` after every visible change."""
@@ -938,6 +987,9 @@ class Session:
             self.dropped += 1
             LOG.debug("dropped a malformed frame from %s: %s", peer.hex()[:10], e)
             return
+        if self.gallery is not None and self._for_gallery(peer, frame):
+            self._changed()
+            return
         state = self._peers.get(peer)
         if state is None:
             if not self.is_host:
@@ -953,8 +1005,10 @@ class Session:
                 self._journal_clock = False
             elif not self.is_host and not self._own_move():
                 # What this peer saw of the others' clocks while cut off proves nothing: start
-                # afresh. Its own move's clock goes on: it knows how long it has thought.
+                # afresh. Its own move's clock goes on: it knows how long it has thought. The
+                # clock shown is the host's, from its next status (display only).
                 self._move_started = self._last_record_ms = now
+                self._clock_sync = True
                 if self.journal is not None:
                     self._heard_since_ms = now
         try:
@@ -967,6 +1021,21 @@ class Session:
             LOG.debug("the error's traceback", exc_info=True)
             self._stop(f"internal error: {type(e).__name__}: {e}", index=self._count())
         self._changed()
+
+    def _for_gallery(self, peer: bytes, frame: Frame) -> bool:
+        """Hand a watch, or any frame of a spectator's connection, to the gallery."""
+        gallery = self.gallery
+        assert gallery is not None
+        if not isinstance(frame, Watch) and peer not in gallery:
+            return False
+        seated = self._peers.get(peer)
+        if seated is not None and seated.slot is not None:
+            self._drop(peer, frame, "a seated connection cannot watch")
+            return True
+        self._peers.pop(peer, None)  # a connection that watches holds no seat
+        if not gallery.receive(peer, frame):
+            self._drop(peer, frame, "a spectator can never act")
+        return True
 
     def _handle(self, peer: bytes, state: _Peer, frame: Frame) -> None:
         if self.is_host:
@@ -1138,7 +1207,7 @@ class Session:
             if not hello.game_id:
                 # It holds no header yet: it checks the header against the offer.
                 self._send(peer, self._welcome())
-            self._send(peer, Status(v.next_seq))
+            self._send(peer, self._status())
             self._send_missing(peer, state)
             return
         if hello.game_id and hello.game_id != self._game_id:
@@ -1324,6 +1393,20 @@ class Session:
         state.have = st.have
         if self._chat_out and not self.is_host:
             self._advance()  # the host holds this peer's last line: the next may go
+        if not self.is_host and self._clock_sync and st.have == self._count():
+            self._sync_shown_clock(st.clock_ms)
+
+    def _sync_shown_clock(self, clock_ms: int) -> None:
+        """A reconnected joiner shows the move's clock as the host reads it (SESSION.md 7).
+
+        Display only: a timeout is still claimed and checked by this peer's own observation.
+        """
+        self._clock_sync = False
+        v = self.validator
+        if v is None or v.position is None or v.is_over or v.pending_acks or self._own_move():
+            return
+        self._track_move()
+        self._shown_start = (self._move_key, self._now() - clock_ms)
 
     def _from_host(self, signature: bytes, signed_by: Callable[[bytes, bytes], bool]) -> bool:
         """Whether the host signed a frame for one of this joiner's nonces (any round)."""
@@ -1351,7 +1434,7 @@ class Session:
         if self.journal is None:
             if rf.index != 0 or self.is_host:
                 if rf.index > 0:
-                    self._send(peer, Status(0))
+                    self._send(peer, self._status())
                 return
             if not self._start_joined(rf.envelope):
                 return
@@ -1473,7 +1556,7 @@ class Session:
                 # The host's chain goes on from a record that took the place of one of this
                 # peer's own (a lost race), and that record has not come yet: ask for the
                 # host's records from where this peer's own begin (section 4, 5).
-                self._send(HOST_ID, Status(own))
+                self._send(HOST_ID, Status(own, self.move_clock_ms()))
                 return False
         lost = racing and self.is_host and any(p.lost_at >= 0 for p in self._peers.values())
         if lost and _prev_of(raw) != v.last_hash:
@@ -1656,9 +1739,11 @@ class Session:
             # their sockets then, and a frame crossing a closing connection is wasted.
             settled = self.is_complete and p.have >= self._count()
             if now - p.last_sent_ms >= RESEND_MS and self.journal is not None and not settled:
-                self._send(peer_id, Status(self._count()))
+                self._send(peer_id, self._status())
         if self.stopped is None:
             self._check_clocks(now)
+            if self.gallery is not None:
+                self.gallery.tick()
 
     def _say_hello(self, now: int) -> None:
         """Say hello again, or, once challenged in this round, answer the challenge again."""
@@ -1849,6 +1934,8 @@ class Session:
                 continue
             p.last_resend_ms = self._now()
             self._send(peer_id, frame)
+        if self.gallery is not None:
+            self.gallery.relay(index, raw)
         if self.on_record_out is not None:
             self.on_record_out()
 
@@ -1862,7 +1949,11 @@ class Session:
             self._send(peer, RecordFrame(rec.index, rec.raw))
 
     def _ack_to(self, peer: bytes) -> None:
-        self._send(peer, Status(self._count()))
+        self._send(peer, self._status())
+
+    def _status(self) -> Status:
+        """A status: the records held, and the clock of the move due as read here."""
+        return Status(self._count(), self.move_clock_ms())
 
     def _send(self, peer: bytes, frame: Frame) -> None:
         p = self._peers.get(peer)
@@ -1918,6 +2009,8 @@ class Session:
                     self._send(
                         peer_id, sign_stop(self.identity, reason, index, mine, theirs, nonce)
                     )
+            if self.gallery is not None:
+                self.gallery.stop(reason, index, mine, theirs)
         self._changed()
 
     def _write_report(

@@ -24,7 +24,7 @@ import logging
 import socket
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import Final, Protocol, TypeAlias
 
 import zmq
 import zmq.asyncio
@@ -33,6 +33,7 @@ from santorini_p2p.errors import AddressError
 
 __all__ = [
     "HOST_PEER",
+    "Context",
     "FrameLink",
     "HostTransport",
     "JoinTransport",
@@ -50,6 +51,9 @@ LOG = logging.getLogger(__name__)
 _released: set[int] = set()
 """Ports that hosts of this process listened on and closed: ZeroMQ's I/O thread lets them go
 a moment after ``close``, and ``bind_host`` waits for that."""
+
+Context: TypeAlias = zmq.asyncio.Context
+"""A ZeroMQ context, as ``new_context`` returns it (for those that must not import zmq)."""
 
 HOST_PEER: Final = b"host"
 """The peer id under which a joining peer's transport reports frames from the host."""

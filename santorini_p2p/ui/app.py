@@ -326,6 +326,8 @@ class GameScreen:
         self._leaving = False
         self.error: str | None = None
         self._completer = ActionCompleter(self._input_position)
+        # A spectator's game (``net/watch.py``) is shown read-only: no input line, q leaves.
+        self._spectating = bool(getattr(controller, "spectating", False))
         self.input = TextArea(
             multiline=False,
             height=1,
@@ -337,6 +339,7 @@ class GameScreen:
             accept_handler=self._accept,
             input_processors=[_MarkBadCharacter()],
             style="class:input",
+            read_only=self._spectating,
         )
         self.input.buffer.validate_while_typing = Condition(lambda: True)
         self.app: Application[str] = Application(
@@ -639,6 +642,8 @@ class GameScreen:
         undo = " Ctrl-Z undo " if c.can_undo else ""
         if self._can_review():
             keys = " r review "
+        if self._spectating:
+            return [("class:title", " watching: nothing to play here  q leave  ? help ")]
         if self._can_rematch():
             keys += " m rematch "
         return [("class:title", f"{keys}{undo} ? help  Ctrl-Q leave ")]
@@ -666,7 +671,7 @@ class GameScreen:
                 VSplit([board, Window(width=1), panel], window_too_small=too_small),
                 messages,
                 Window(FormattedTextControl(_safe(self._hint)), height=1, wrap_lines=False),
-                self.input,
+                ConditionalContainer(self.input, filter=Condition(lambda: not self._spectating)),
                 Window(FormattedTextControl(_safe(self._toolbar)), height=1),
             ],
             window_too_small=too_small,
@@ -816,6 +821,24 @@ class GameScreen:
         @kb.add("c-q")
         def _leave(event: KeyPressEvent) -> None:
             self.leave()
+
+        @kb.add("q", filter=Condition(lambda: self._spectating) & ~helping)
+        def _stop_watching(event: KeyPressEvent) -> None:
+            self.app.exit(result="menu")
+
+        watched_to_end = Condition(
+            lambda: (
+                self._spectating
+                and (
+                    self.controller.position.phase is Phase.OVER
+                    or self.controller.stopped is not None
+                )
+            )
+        )
+
+        @kb.add("enter", filter=watched_to_end & ~helping)
+        def _watched(event: KeyPressEvent) -> None:
+            self.app.exit(result="menu")  # as the game-over hint says
 
         @kb.add("c-c")
         def _quit(event: KeyPressEvent) -> None:

@@ -8,7 +8,9 @@ console's game controller.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Final, cast
@@ -29,6 +31,7 @@ from santorini_p2p.net.game import (
 from santorini_p2p.net.session import GameSettings, Session
 from santorini_p2p.net.transport import bind_host, close_context, new_context
 from santorini_p2p.net.trust import KnownPeers
+from santorini_p2p.net.watch import SpectatorGame, open_watch
 from santorini_p2p.ui.games import write_private
 from santorini_p2p.wire.identity import Identity, check_name
 
@@ -159,12 +162,24 @@ class LanGames:
             link.close()
             await close_context(ctx)
 
-        return NetworkGame(
+        game = NetworkGame(
             session,
             link,
             title=f"LAN game at {address} ({me.fingerprint})",
             on_close=close,
         )
+        if advertiser is not None:
+            adv = advertiser
+            updated: list[asyncio.Task[None]] = []
+
+            def in_play() -> None:
+                # Once the seats are taken the game is announced as in play: to be watched.
+                if not updated and session.validator is not None:
+                    playing = dataclasses.replace(adv.offer, playing=True)
+                    updated.append(asyncio.get_running_loop().create_task(adv.update(playing)))
+
+            game.listen(in_play)
+        return game
 
     async def _pool(self, players: int, gods: str) -> tuple[str, ...] | None:
         """Ask which gods the game draws from (empty: the ten simple gods); None backs out."""
@@ -239,26 +254,40 @@ class LanGames:
             return f"cannot resume {journal.name}: {e}"
         return NetworkGame(session, link, title=resumed_title(note), on_close=close)
 
-    async def join(self) -> NetworkGame | str | None:
+    async def _watch(self, address: str) -> SpectatorGame | str:
+        """Watch the game at ``address`` as a spectator, under this player's name."""
+        try:
+            game, close = await open_watch(address, self.identity.name, home=self.home)
+        except (ValueError, AddressError) as e:
+            return str(e)
+        game.on_close = close
+        return game
+
+    async def join(self) -> NetworkGame | SpectatorGame | str | None:
         """List the games on the LAN (or ask for ``host:port``) and return the joined game.
 
         A new game asks the name to play under first, as Host does; a game left unfinished
-        here is resumed under the name it was joined with.
+        here is resumed under the name it was joined with. A game whose host takes spectators
+        is listed a second time, marked "watch": chosen, it is watched read-only (a game in
+        play is listed only so, its seats being taken).
         """
         from santorini_p2p.net.discovery import browse
 
         offers = await browse(1.5) if self._discover else []
-        items = [
-            (
-                o.endpoint,
-                f"{o.host_name} ({o.fingerprint}), {o.players} players, gods {o.gods_shown}",
-            )
-            for o in offers
-        ]
+        items = []
+        for o in offers:
+            about = f"{o.host_name} ({o.fingerprint}), {o.players} players, gods {o.gods_shown}"
+            if not o.playing:
+                items.append((o.endpoint, about))
+            if o.watchable:
+                state = "in play" if o.playing else "seats free"
+                items.append((WATCH + o.endpoint, f"watch: {about}, {state}"))
         items.append(("", "Type an address (host:port)"))
         choice = await self._choose("Join which game?", items)
         if choice is None:
             return None
+        if choice.startswith(WATCH):
+            return await self._watch(choice.removeprefix(WATCH))
         typed = not choice
         title = "Join a game"
         me: Identity | None = None  # asked once, before the first new connection
@@ -287,6 +316,10 @@ class LanGames:
                     title = f"Join a game\n{e}"
                     continue
             return NetworkGame(session, link, title=f"LAN game at {choice}", on_close=close)
+
+
+WATCH: Final = "watch:"
+"""How the Join list's key of a game to watch starts (the rest is its ``host:port``)."""
 
 
 def last_name(home: Path) -> str | None:

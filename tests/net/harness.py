@@ -13,6 +13,7 @@ from pathlib import Path
 from santorini_p2p.engine import legal_actions
 from santorini_p2p.net.clock import TimeControl
 from santorini_p2p.net.session import HOST_ID, GameSettings, Session
+from santorini_p2p.net.spectator import Spectator
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.wire.identity import Identity
 
@@ -63,6 +64,19 @@ class Net:
     down: set[int] = field(default_factory=set)
     #: Which session is being called (tests that patch the engine read it).
     active: list[int] = field(default_factory=lambda: [0])
+    #: Spectators of the host's game, after the sessions in numbering (``watch``).
+    watchers: list[Spectator] = field(default_factory=list)
+
+    def node(self, i: int) -> Session | Spectator:
+        """The session, or spectator, numbered ``i``."""
+        n = len(self.sessions)
+        return self.sessions[i] if i < n else self.watchers[i - n]
+
+    def watch(self, name: str = "watcher") -> Spectator:
+        """Add a spectator; it says watch on its first tick."""
+        w = Spectator(name, now=self.clock, address="127.0.0.1:1")
+        self.watchers.append(w)
+        return w
 
     @classmethod
     def create(
@@ -131,6 +145,9 @@ class Net:
                 p = s.position
                 assert p is not None
                 s.submit(random.Random(self.step_no * 7 + i).choice(legal_actions(p)))
+        for k, w in enumerate(self.watchers):
+            if len(self.sessions) + k not in self.down:
+                w.tick()
         self.flush()
         due = [p for p in self.packets if p.due <= self.step_no]
         self.packets = [p for p in self.packets if p.due > self.step_no]
@@ -141,14 +158,14 @@ class Net:
                 continue
             self.active[0] = p.dst
             src_id = HOST_ID if p.src == 0 else self.peer_id(p.src)
-            self.sessions[p.dst].receive(src_id, p.data)
+            self.node(p.dst).receive(src_id, p.data)
         self.flush()
 
     def deliver(self, packet: Packet) -> None:
         """Hand one packet to its session now (the state machine picks which)."""
         self.active[0] = packet.dst
         src_id = HOST_ID if packet.src == 0 else self.peer_id(packet.src)
-        self.sessions[packet.dst].receive(src_id, packet.data)
+        self.node(packet.dst).receive(src_id, packet.data)
         self.flush()
 
     def tick_all(self, ms: int) -> None:
@@ -160,7 +177,8 @@ class Net:
         self.flush()
 
     def flush(self) -> None:
-        for i, s in enumerate(self.sessions):
+        nodes: list[Session | Spectator] = [*self.sessions, *self.watchers]
+        for i, s in enumerate(nodes):
             if i in self.down:
                 s.outgoing()
                 continue

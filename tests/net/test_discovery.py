@@ -84,3 +84,50 @@ def test_an_offer_carries_its_god_pool_and_games_lists_it_within_80_columns(
     assert lines[4].startswith("  gods from: apollo, artemis,")
     assert lines[4].endswith("~")
     assert len(lines) == 6  # the simple pool adds no line
+
+
+def test_a_game_that_takes_spectators_is_marked_watch_in_the_list(monkeypatch, capsys, tmp_path):
+    from santorini_p2p.cli import main
+    from santorini_p2p.net import discovery
+
+    playing = dataclasses.replace(OFFER, spectators=4, playing=True)
+    props = {k.encode(): v.encode() for k, v in playing.properties().items()}
+    assert props[b"watch"] == b"4"
+    assert props[b"state"] == b"playing"
+    assert Offer.from_properties(OFFER.name, "127.0.0.1", 4242, props) == playing
+    assert playing.watchable
+    assert not OFFER.watchable
+    waiting = dataclasses.replace(OFFER, spectators=2, address="192.168.100.200", port=65000)
+
+    async def found(wait):
+        return [playing, OFFER, waiting]
+
+    monkeypatch.setattr(discovery, "browse", found)
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+    assert main(["games", "--wait", "0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(line) <= 80 for line in lines), lines
+    assert lines[2] == "  watch: santorini watch 127.0.0.1:4242 (in play, 4 spectators)"
+    assert lines[3].startswith("127.0.0.1:4242")  # no line under a game that takes none
+    assert lines[5] == "  watch: santorini watch 192.168.100.200:65000 (seats free, 2 spectators)"
+
+
+def test_a_game_in_play_that_takes_spectators_is_announced_as_in_play():
+    fp = os.urandom(8).hex()
+    offer = dataclasses.replace(OFFER, fingerprint=fp, name=f"alice {fp[:8]}", spectators=4)
+
+    async def main():
+        adv = Advertiser(offer)
+        if not await adv.start():
+            pytest.skip("multicast is not available on the loopback interface")
+        try:
+            await adv.update(dataclasses.replace(offer, playing=True))
+            found = await browse(1.0, ["127.0.0.1"])
+        finally:
+            await adv.stop()
+        mine = [o for o in found if o.fingerprint == fp]
+        assert len(mine) == 1
+        assert mine[0].playing
+        assert mine[0].spectators == 4
+
+    asyncio.run(main())

@@ -1,0 +1,249 @@
+"""The host's spectators: who watches, what each holds, what is sent to them (SESSION.md 11).
+
+A spectator is a connection that said ``watch`` in place of hello. It holds no seat and proves
+no key: it can never act, and what it is sent (the signed log, statuses, the offer) is what
+anyone on the LAN can read off the wire anyway, and proves itself. The host takes at most
+``limit`` of them and spends a bounded effort on each: every new record once, a batch of at
+most 64 records a resend period to one catching up, a status as a keepalive. Its frames go
+out after the players' (``outgoing``), never waiting: a send that fails (a full queue, a
+connection gone) drops the spectator, which may come back with ``watch`` and catch up from
+the log. Anything a spectator sends but ``watch`` and status is ignored and counted.
+
+Like the session it serves, this is sans-I/O: ``Session`` hands it the frames of spectator
+connections and the records it relays, and sends what :meth:`Gallery.outgoing` returns.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from santorini_p2p.net.frames import (
+    SESSION_VERSION,
+    Frame,
+    RecordFrame,
+    Refuse,
+    Status,
+    Watch,
+    Welcome,
+    encode_frame,
+    sign_refuse,
+    sign_stop,
+)
+from santorini_p2p.wire.identity import Identity
+from santorini_p2p.wire.log import Record
+
+__all__ = ["DEFAULT_SPECTATORS", "Gallery", "Stage"]
+
+LOG = logging.getLogger(__name__)
+
+DEFAULT_SPECTATORS: Final = 4
+"""How many spectators a host takes unless told otherwise (``host --spectators N``)."""
+_PERIOD_MS: Final = 300
+_SILENT_MS: Final = 5000
+_BATCH: Final = 64
+
+
+class Stage(Protocol):
+    """What the gallery reads of the host's session."""
+
+    @property
+    def identity(self) -> Identity:
+        """The host's identity: it signs the stops and refusals sent to spectators."""
+        ...
+
+    @property
+    def game_id(self) -> bytes:
+        """The game's id."""
+        ...
+
+    @property
+    def records(self) -> tuple[Record, ...]:
+        """Every record of the log so far."""
+        ...
+
+    def offer(self) -> Welcome:
+        """The welcome a joiner is sent."""
+        ...
+
+    def move_clock_ms(self) -> int:
+        """How long the move now due has run by the host's clock (0: no clock runs)."""
+        ...
+
+
+@dataclass(slots=True)
+class _Spectator:
+    """One spectator connection: its nonce and name, what it holds, what was sent."""
+
+    nonce: bytes
+    name: str
+    have: int
+    next: int
+    heard_ms: int
+    sent_ms: int = -(10**9)
+    resent_ms: int = -(10**9)
+
+
+class Gallery:
+    """The spectators of one hosted game; see the module docstring."""
+
+    def __init__(
+        self,
+        stage: Stage,
+        now: Callable[[], int],
+        say: Callable[[str], None],
+        limit: int = DEFAULT_SPECTATORS,
+    ) -> None:
+        self.limit = limit
+        self._stage = stage
+        self._now = now
+        self._say = say
+        self._watchers: dict[bytes, _Spectator] = {}
+        self._out: list[tuple[bytes, bytes]] = []
+        #: Frames from spectators that were not acted on (records, stops, anything but watch
+        #: and status): a spectator can never act.
+        self.ignored = 0
+        #: Spectators dropped because a frame to them could not be sent (a full queue).
+        self.dropped = 0
+
+    def __contains__(self, peer: bytes) -> bool:
+        return peer in self._watchers
+
+    def __len__(self) -> int:
+        return len(self._watchers)
+
+    def names(self) -> list[str]:
+        """The names the spectators gave (unproven), in the order they came."""
+        return [w.name for w in self._watchers.values()]
+
+    def behind(self) -> bool:
+        """Whether a spectator is not known to hold every record (the host lingers a while)."""
+        count = len(self._stage.records)
+        return any(w.have < count for w in self._watchers.values())
+
+    def outgoing(self) -> list[tuple[bytes, bytes]]:
+        """Return and forget the frames to send to spectators, as ``(peer id, bytes)``."""
+        out, self._out = self._out, []
+        return out
+
+    # -- frames in ----------------------------------------------------------------------------
+
+    def receive(self, peer: bytes, frame: Frame) -> bool:
+        """Handle a frame of a spectator connection (or a watch); False if it was ignored."""
+        now = self._now()
+        if isinstance(frame, Watch):
+            self._on_watch(peer, frame, now)
+            return True
+        w = self._watchers.get(peer)
+        if w is None:
+            return False
+        w.heard_ms = now
+        if isinstance(frame, Status):
+            # Believed even when lower: the spectator may have restarted with less.
+            w.have = min(frame.have, len(self._stage.records))
+            return True
+        self.ignored += 1
+        LOG.debug("ignored a %s frame from spectator %s", type(frame).__name__, w.name)
+        return False
+
+    def _refuse(self, peer: bytes, reason: str, nonce: bytes) -> None:
+        self._send(peer, sign_refuse(self._stage.identity, reason, nonce))
+
+    def _on_watch(self, peer: bytes, watch: Watch, now: int) -> None:
+        if watch.protocol != SESSION_VERSION:
+            self._send(peer, Refuse(f"protocol {watch.protocol} is not {SESSION_VERSION}"))
+            return
+        if self.limit <= 0:
+            self._refuse(peer, "this game takes no spectators", watch.nonce)
+            return
+        if watch.game_id and watch.game_id != self._stage.game_id:
+            self._refuse(peer, "this is not the game you watched: no such game here", watch.nonce)
+            return
+        w = self._watchers.get(peer)
+        if w is None:
+            if len(self._watchers) >= self.limit:
+                self._refuse(
+                    peer,
+                    f"this game has {self.limit} spectator{'s' if self.limit != 1 else ''}, "
+                    "the most its host takes; try again later",
+                    watch.nonce,
+                )
+                return
+            count = len(self._stage.records)
+            have = min(watch.have, count)
+            w = self._watchers[peer] = _Spectator(watch.nonce, watch.name, have, have, now)
+            self._say(
+                f"{watch.name or 'someone'} is watching "
+                f"({len(self._watchers)} of {self.limit} spectators)."
+            )
+        else:
+            w.nonce, w.heard_ms = watch.nonce, now
+            w.have = w.next = min(watch.have, len(self._stage.records))
+        self._send(peer, self._stage.offer())
+        self._send_status(peer, w)
+        self._catch_up(peer, w, now)
+
+    # -- frames out ---------------------------------------------------------------------------
+
+    def relay(self, index: int, raw: bytes) -> None:
+        """Send a new record to every spectator that holds (or was sent) all before it."""
+        data = b""
+        for peer, w in self._watchers.items():
+            if w.next != index:
+                continue  # catching up: the timer sends it in order
+            data = data or encode_frame(RecordFrame(index, raw))
+            w.next = index + 1
+            w.sent_ms = w.resent_ms = self._now()
+            self._out.append((peer, data))
+
+    def tick(self) -> None:
+        """Forget silent spectators, resend to those behind, keep the others alive."""
+        now = self._now()
+        count = len(self._stage.records)
+        for peer, w in list(self._watchers.items()):
+            if now - w.heard_ms > _SILENT_MS:
+                self.forget(peer, "is gone")
+                continue
+            if w.have < count and now - w.resent_ms >= _PERIOD_MS:
+                self._catch_up(peer, w, now)
+            elif now - w.sent_ms >= _PERIOD_MS:
+                self._send_status(peer, w)
+
+    def stop(self, reason: str, index: int, mine: bytes, theirs: bytes) -> None:
+        """The game stopped: tell every spectator, signed over its nonce."""
+        ident = self._stage.identity
+        for peer, w in self._watchers.items():
+            self._send(peer, sign_stop(ident, reason, index, mine, theirs, w.nonce))
+
+    def undelivered(self, peer: bytes) -> None:
+        """A frame to ``peer`` could not be sent: a spectator is dropped (it may come back)."""
+        if peer in self._watchers:
+            self.dropped += 1
+            self.forget(peer, "was dropped: it did not keep up")
+
+    def forget(self, peer: bytes, why: str) -> None:
+        """Stop sending to a spectator."""
+        w = self._watchers.pop(peer, None)
+        if w is not None:
+            LOG.info("spectator %s %s", w.name, why)
+            self._say(f"{w.name or 'a spectator'} stopped watching.")
+
+    def _catch_up(self, peer: bytes, w: _Spectator, now: int) -> None:
+        """Send a batch of the records the spectator lacks, from what it holds."""
+        records = self._stage.records
+        w.resent_ms = now
+        w.next = w.have
+        for rec in records[w.have : w.have + _BATCH]:
+            self._send(peer, RecordFrame(rec.index, rec.raw))
+            w.next = rec.index + 1
+
+    def _send_status(self, peer: bytes, w: _Spectator) -> None:
+        self._send(peer, Status(len(self._stage.records), self._stage.move_clock_ms()))
+
+    def _send(self, peer: bytes, frame: Frame) -> None:
+        w = self._watchers.get(peer)
+        if w is not None:
+            w.sent_ms = self._now()
+        self._out.append((peer, encode_frame(frame)))

@@ -1,0 +1,381 @@
+"""A spectator's side of a network game: it watches, verifies every record, and never acts.
+
+:class:`Spectator` is sans-I/O like ``Session``: feed it frames with :meth:`Spectator.receive`,
+let time pass with :meth:`Spectator.tick`, send what :meth:`Spectator.outgoing` returns. It
+says ``watch`` to the host (SESSION.md 11) until the host answers, and again when the host
+has been silent for 5 s, with the number of records it holds, so that a spectator that comes
+late or reconnects catches up from the log.
+
+Every record goes through the log's validator (``wire.log.Validator``: signature, chain, the
+signer's right to it, legality, state hash) before it is shown. A record that fails is never
+trusted: the spectator stops watching, says which record and why, and keeps what it had
+verified. It writes nothing while it watches; :meth:`Spectator.replay_bytes` is its verified
+copy of the log, the same bytes as every player's replay once the game is complete.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from typing import Final
+
+from santorini_p2p.engine import Position
+from santorini_p2p.errors import ReplayError, WireError
+from santorini_p2p.net.clock import TimeControl, read_clock
+from santorini_p2p.net.frames import (
+    NONCE_BYTES,
+    SESSION_VERSION,
+    RecordFrame,
+    Refuse,
+    Status,
+    Stop,
+    Watch,
+    Welcome,
+    Who,
+    decode_frame,
+    encode_frame,
+)
+from santorini_p2p.net.session import (
+    DISCONNECT_MS,
+    HOST_ID,
+    RESEND_MS,
+    Note,
+    NoteKind,
+    SeatClock,
+)
+from santorini_p2p.wire.identity import fingerprint
+from santorini_p2p.wire.log import Record, Validator, encode_frames
+from santorini_p2p.wire.messages import Act, Chat, Resign, Result, Timeout
+
+__all__ = ["Spectator"]
+
+LOG = logging.getLogger(__name__)
+
+_NAME_LIMIT: Final = 400
+
+
+class Spectator:
+    """One spectator's view of a hosted game; see the module docstring.
+
+    ``now`` is a monotonic clock in milliseconds; ``name`` is shown to the host (unproven).
+    """
+
+    def __init__(self, name: str, *, now: Callable[[], int], address: str = "") -> None:
+        self.name = name[:_NAME_LIMIT]
+        self.address = address
+        self._now = now
+        self.validator = Validator()
+        self.welcome: Welcome | None = None
+        self.notes: list[Note] = []
+        #: Why watching ended before the game did (a refusal, a bad record, a stop), or None.
+        self.stopped: str | None = None
+        #: The record that failed its checks, as received (never part of the log).
+        self.bad_record: tuple[int, bytes] | None = None
+        #: Frames that were not acted on (unsigned stops and refusals once watching, strays).
+        self.dropped = 0
+        self.connected = False
+        self._out: list[bytes] = []
+        self._nonces: list[bytes] = []
+        self._nonce = b""
+        self._heard_ms = now()
+        self._sent_ms = -(10**9)
+        self._watch_ms = -(10**9)
+        self._announced = 0
+        self._listeners: list[Callable[[], None]] = []
+        self._move_key = -1
+        self._move_started = now()
+        self._new_round()
+        self._say(f"Watching the game at {address or 'the host'}; waiting for the host.")
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @property
+    def records(self) -> tuple[Record, ...]:
+        """Every record verified so far."""
+        return self.validator.records
+
+    @property
+    def position(self) -> Position | None:
+        """The current position (None before the draw)."""
+        return self.validator.position
+
+    @property
+    def is_complete(self) -> bool:
+        """Whether every seat has signed the result: the log is a whole replay."""
+        return self.validator.is_complete
+
+    @property
+    def game_id(self) -> bytes:
+        """The game's id, once the host said it (empty before)."""
+        h = self.validator.header
+        if h is not None:
+            return h.game_id
+        return self.welcome.game_id if self.welcome is not None else b""
+
+    def seat_names(self) -> tuple[str, ...]:
+        """Display names in seat order (header order before the draw)."""
+        return self.validator.names
+
+    def seat_keys(self) -> tuple[bytes, ...]:
+        """Public keys in seat order (header order before the draw)."""
+        return self.validator.seats
+
+    def time_control(self) -> TimeControl | None:
+        """The game's time control, from the header (or the offer); None when untimed."""
+        h = self.validator.header
+        if h is not None:
+            return TimeControl(h.move_ms, h.bank_ms) if h.move_ms else None
+        w = self.welcome
+        return TimeControl(w.move_ms, w.bank_ms) if w is not None and w.move_ms else None
+
+    def clocks(self) -> tuple[SeatClock, ...]:
+        """Each seat's clock as the host reads it, in seat order (empty when untimed)."""
+        v = self.validator
+        tc = self.time_control()
+        p = v.position
+        if p is None or tc is None:
+            return ()
+        self._track_move()
+        running = p.winner < 0 and not v.pending_acks and self.stopped is None
+        out = []
+        for seat, bank in enumerate(v.clocks):
+            if running and seat == p.to_move:
+                move_left, bank_left = read_clock(tc, bank, self._now() - self._move_started)
+                out.append(SeatClock(move_left, bank_left, True))
+            else:
+                out.append(SeatClock(tc.move_ms, bank, False))
+        return tuple(out)
+
+    def result_text(self) -> str:
+        """The result in words ("alice wins (win)"), or "unfinished"."""
+        v = self.validator
+        res = v.result
+        p = v.position
+        if res is None or p is None:
+            return "unfinished"
+        winner, reason = res
+        if winner < 0:
+            return f"no winner ({reason})"
+        names = [n for i, n in enumerate(v.names) if p.side_of(i) == p.side_of(winner)]
+        return f"{' and '.join(names)} {'wins' if len(names) == 1 else 'win'} ({reason})"
+
+    def replay_bytes(self) -> bytes:
+        """The verified log as a replay file (the players' journal bytes once complete)."""
+        return encode_frames(r.raw for r in self.records)
+
+    def outgoing(self) -> list[tuple[bytes, bytes]]:
+        """Return and forget the frames to send, as ``(peer id, frame bytes)``."""
+        out, self._out = self._out, []
+        return [(HOST_ID, f) for f in out]
+
+    def listen(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` after every visible change."""
+        self._listeners.append(listener)
+
+    # -- time ---------------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """Let time pass: say watch until the host answers, keep the link alive."""
+        if self.stopped is not None:
+            return
+        now = self._now()
+        if self.connected and now - self._heard_ms > DISCONNECT_MS:
+            self.connected = False
+            self._new_round()
+            self._say("The host is silent; watching again when it answers.", NoteKind.WARNING)
+            self._changed()
+        if not self.connected or self.welcome is None:
+            if now - self._watch_ms >= RESEND_MS:
+                self._send_watch()
+        elif now - self._sent_ms >= RESEND_MS:
+            self._send(Status(self.validator.next_seq))
+
+    def _new_round(self) -> None:
+        """A fresh nonce for a new watch round (the host signs its stop over it)."""
+        self._nonce = os.urandom(NONCE_BYTES)
+        self._nonces.append(self._nonce)
+        del self._nonces[:-16]
+
+    def _send_watch(self) -> None:
+        self._watch_ms = self._now()
+        gid = self.game_id
+        self._send(Watch(SESSION_VERSION, self._nonce, gid, self.validator.next_seq, self.name))
+
+    def _send(self, frame: Watch | Status) -> None:
+        self._sent_ms = self._now()
+        self._out.append(encode_frame(frame))
+
+    # -- frames in ----------------------------------------------------------------------------
+
+    def receive(self, peer: bytes, data: bytes) -> None:
+        """Handle one frame from the host; never raises on bad input."""
+        del peer
+        if self.stopped is not None:
+            return
+        try:
+            frame = decode_frame(data)
+        except WireError as e:
+            self.dropped += 1
+            LOG.debug("dropped a malformed frame: %s", e)
+            return
+        self._heard_ms = self._now()
+        if not self.connected:
+            self.connected = True
+            if self.welcome is not None:
+                self._say("The host answers again; catching up from the log.")
+        match frame:
+            case Welcome():
+                self._on_welcome(frame)
+            case RecordFrame():
+                self._on_record(frame)
+            case Status():
+                self._on_status(frame)
+            case Refuse():
+                self._on_refuse(frame)
+            case Stop():
+                self._on_stop(frame)
+            case Who():
+                self._new_round()
+                self._send_watch()
+            case _:
+                self.dropped += 1
+        self._changed()
+
+    def _host_key(self) -> bytes:
+        h = self.validator.header
+        if h is not None:
+            return h.seats[0].public_key
+        return self.welcome.host_key if self.welcome is not None else b""
+
+    def _on_welcome(self, w: Welcome) -> None:
+        if w.protocol != SESSION_VERSION:
+            self._end(f"the host speaks protocol {w.protocol}, not {SESSION_VERSION}")
+            return
+        if self.game_id and w.game_id != self.game_id:
+            self._end("the host now offers another game than the one watched")
+            return
+        if self.welcome is None:
+            tc = f"{w.move_ms // 1000}+{w.bank_ms // 1000}" if w.move_ms else "untimed"
+            self._say(
+                f"Watching {w.host_name}'s {w.players}-player game (gods: {w.gods}, time: "
+                f"{tc}); host fingerprint {fingerprint(w.host_key)}."
+            )
+        self.welcome = w
+
+    def _on_refuse(self, r: Refuse) -> None:
+        # Before any record there is nothing to lose; once watching, only the host's word.
+        if self.records and not self._signed_by_host(r.is_signed_by):
+            self.dropped += 1
+            return
+        self._end(f"refused by the host: {r.reason}")
+
+    def _on_stop(self, st: Stop) -> None:
+        if not self._signed_by_host(st.is_signed_by):
+            self.dropped += 1
+            return
+        self._end(f"the host stopped the game at record {st.index}: {st.reason}")
+
+    def _signed_by_host(self, signed_by: Callable[[bytes, bytes], bool]) -> bool:
+        key = self._host_key()
+        return bool(key) and any(signed_by(key, n) for n in self._nonces)
+
+    def _on_status(self, st: Status) -> None:
+        v = self.validator
+        if st.have != v.next_seq or self.welcome is None:
+            return
+        # The host's reading of the move's clock: shown as the host shows it.
+        if v.position is not None and not v.pending_acks and not v.is_over:
+            self._track_move()
+            self._move_started = self._now() - st.clock_ms
+
+    def _on_record(self, rf: RecordFrame) -> None:
+        v = self.validator
+        n = v.next_seq
+        if self.welcome is None:
+            return  # the offer first: the host sends everything again
+        if rf.index < n:
+            if v.records[rf.index].raw != rf.envelope:
+                self._refused(
+                    rf.index,
+                    rf.envelope,
+                    "the host sent a different record than before (equivocation)",
+                )
+            return
+        if rf.index > n:
+            return  # out of order: the host sends it again after what is missing
+        try:
+            v.feed(rf.envelope)
+        except ReplayError as e:
+            cause = e.__cause__
+            kind = type(cause).__name__ if cause else "ReplayError"
+            self._refused(rf.index, rf.envelope, f"{kind}: {e.reason}")
+            return
+        if n == 0:
+            h = v.header
+            assert h is not None
+            w = self.welcome
+            if h.game_id != w.game_id or h.seats[0].public_key != w.host_key:
+                self._refused(0, rf.envelope, "the header is not the game the host offered")
+                return
+            names = ", ".join(f"{s.name} ({fingerprint(s.public_key)})" for s in h.seats)
+            self._say(f"The game starts: {names}.")
+        self._track_move()
+        self._announce()
+        if v.is_complete:
+            self._send(Status(v.next_seq))  # the host may stop waiting for it
+        # Otherwise no status per record: the host sends each new record on, and learns what
+        # this spectator holds from its keepalive (every 300 ms), which costs the host less.
+
+    def _refused(self, index: int, raw: bytes, why: str) -> None:
+        """A record failed its checks: never trusted; watching ends with the reason."""
+        self.bad_record = (index, raw)
+        self._end(f"record {index} from the host is bad and was not trusted: {why}")
+
+    def _end(self, reason: str) -> None:
+        if self.stopped is None:
+            self.stopped = reason
+            self._say(f"Watching stopped: {reason}.", NoteKind.ERROR)
+
+    # -- notes --------------------------------------------------------------------------------
+
+    def _track_move(self) -> None:
+        """Start the shown move clock when a new move becomes due."""
+        v = self.validator
+        if v.position is None or v.pending_acks or v.is_over:
+            return
+        # As the players key it: a chat line neither restarts nor stops a move's clock.
+        key = v.next_seq
+        while key > 0 and isinstance(v.records_since(key - 1)[0].message, Chat):
+            key -= 1
+        if key != self._move_key:
+            self._move_key = key
+            self._move_started = self._now()
+
+    def _announce(self) -> None:
+        v = self.validator
+        recs = v.records_since(self._announced)
+        for rec in recs:
+            m = rec.message
+            who = v.header.seats[rec.slot].name if v.header is not None else "?"
+            if isinstance(m, Act):
+                self._say(f"{who}: {m.action}")
+            elif isinstance(m, Chat):
+                self.notes.append(Note(f"{who} says: {m.text}", NoteKind.INFO, chat=True))
+            elif isinstance(m, Resign):
+                self._say(f"{who} resigned.", NoteKind.WARNING)
+            elif isinstance(m, Timeout):
+                late = v.names[m.seat] if m.seat < len(v.names) else f"Seat {m.seat + 1}"
+                claim = "" if late == who else f" ({who} claimed it)"
+                self._say(f"{late} ran out of time{claim}.", NoteKind.WARNING)
+            elif isinstance(m, Result) and v.is_complete and rec is recs[-1]:
+                self._say(f"The game is over: {self.result_text()}.", NoteKind.WARNING)
+        self._announced = v.next_seq
+
+    def _say(self, text: str, kind: NoteKind = NoteKind.INFO) -> None:
+        self.notes.append(Note(text, kind))
+        LOG.info("%s", text)
+
+    def _changed(self) -> None:
+        for f in self._listeners:
+            f()
