@@ -34,6 +34,7 @@ from santorini_p2p.errors import AddressError, IllegalTurnError, SantoriniError,
 from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
 from santorini_p2p.net.frames import SESSION_VERSION
 from santorini_p2p.net.gallery import DEFAULT_SPECTATORS
+from santorini_p2p.net.listeners import Listeners
 from santorini_p2p.net.rematch import (
     RematchVote,
     Verdict,
@@ -272,7 +273,7 @@ class NetworkGame:
         self._rng = rng or random.Random()
         self._now = now
         self._title = title
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners = Listeners()
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_stop: tuple[Position, threading.Event] | None = None
         self._bot_waiting: tuple[Position, int] | None = None
@@ -434,13 +435,7 @@ class NetworkGame:
 
     def listen(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Call ``listener`` after every change; return a function that stops the calls."""
-        self._listeners.append(listener)
-
-        def stop() -> None:
-            with contextlib.suppress(ValueError):
-                self._listeners.remove(listener)
-
-        return stop
+        return self._listeners.add(listener)
 
     # -- running --------------------------------------------------------------------------------
 
@@ -667,8 +662,7 @@ class NetworkGame:
                 self.link.send(peer, frame)
 
     def _notify(self) -> None:
-        for f in list(self._listeners):
-            f()
+        self._listeners.notify()
 
     def outcome(self) -> GameOutcome:
         """Return how the run ended."""

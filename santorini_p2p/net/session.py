@@ -77,6 +77,7 @@ from santorini_p2p.net.frames import (
     sign_stop,
 )
 from santorini_p2p.net.gallery import Gallery
+from santorini_p2p.net.listeners import Listeners
 from santorini_p2p.net.store import (
     GameStore,
     NoteError,
@@ -342,7 +343,7 @@ class Session:
         # in its next status (SESSION.md 7): the move's key and when it started, as shown.
         self._clock_sync = False
         self._shown_start: tuple[int, int] | None = None
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners = Listeners()
         #: Called as soon as a record of the log is queued to go out, so that the runner can
         #: send it before the session goes on with notes and listeners (it stays I/O free).
         self.on_record_out: Callable[[], None] | None = None
@@ -759,9 +760,9 @@ class Session:
         if self.gallery is not None:
             self.gallery.undelivered(peer)
 
-    def listen(self, listener: Callable[[], None]) -> None:
-        """Call ``listener`` after every visible change."""
-        self._listeners.append(listener)
+    def listen(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener`` after every visible change; return the function that stops it."""
+        return self._listeners.add(listener)
 
     # -- input ---------------------------------------------------------------------------------
 
@@ -2052,8 +2053,7 @@ class Session:
         LOG.info("%s", text)
 
     def _changed(self) -> None:
-        for f in self._listeners:
-            f()
+        self._listeners.notify()
 
     def _announce(self) -> None:
         """Add a note for every record of play not yet announced."""

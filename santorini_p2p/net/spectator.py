@@ -36,6 +36,7 @@ from santorini_p2p.net.frames import (
     decode_frame,
     encode_frame,
 )
+from santorini_p2p.net.listeners import Listeners
 from santorini_p2p.net.session import (
     DISCONNECT_MS,
     HOST_ID,
@@ -82,7 +83,7 @@ class Spectator:
         self._sent_ms = -(10**9)
         self._watch_ms = -(10**9)
         self._announced = 0
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners = Listeners()
         self._move_key = -1
         self._move_started = now()
         self._new_round()
@@ -169,9 +170,9 @@ class Spectator:
         out, self._out = self._out, []
         return [(HOST_ID, f) for f in out]
 
-    def listen(self, listener: Callable[[], None]) -> None:
-        """Call ``listener`` after every visible change."""
-        self._listeners.append(listener)
+    def listen(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener`` after every visible change; return the function that stops it."""
+        return self._listeners.add(listener)
 
     # -- time ---------------------------------------------------------------------------------
 
@@ -377,5 +378,4 @@ class Spectator:
         LOG.info("%s", text)
 
     def _changed(self) -> None:
-        for f in self._listeners:
-            f()
+        self._listeners.notify()

@@ -28,6 +28,7 @@ from santorini_p2p.net.game import (
     ConnectionState,
     SeatInfo,
 )
+from santorini_p2p.net.listeners import Listeners
 from santorini_p2p.net.session import Note, NoteKind, SessionError
 from santorini_p2p.net.spectator import Spectator
 from santorini_p2p.net.store import game_dir
@@ -83,7 +84,7 @@ class SpectatorGame:
         self.link = link
         self._now = now
         self._title = title
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners = Listeners()
         self._gave_up: str | None = None
         self.give_up_ms = give_up_ms
         #: Closes the link when ``run`` ends (the console's games own their sockets).
@@ -185,13 +186,7 @@ class SpectatorGame:
 
     def listen(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Call ``listener`` after every change; return a function that stops the calls."""
-        self._listeners.append(listener)
-
-        def stop() -> None:
-            with contextlib.suppress(ValueError):
-                self._listeners.remove(listener)
-
-        return stop
+        return self._listeners.add(listener)
 
     # -- running --------------------------------------------------------------------------------
 
@@ -268,8 +263,7 @@ class SpectatorGame:
             self.link.send(peer, frame)
 
     def _notify(self) -> None:
-        for f in list(self._listeners):
-            f()
+        self._listeners.notify()
 
 
 def write_replay(data: bytes, dest: Path) -> None:

@@ -45,6 +45,7 @@ from santorini_p2p.engine import (
 )
 from santorini_p2p.errors import IllegalTurnError, SantoriniError
 from santorini_p2p.net.game import SeatInfo
+from santorini_p2p.net.listeners import Listeners
 from santorini_p2p.net.session import Note, NoteKind, SeatClock
 from santorini_p2p.ui.games import Event, Recording, write_private
 from santorini_p2p.ui.state import Listener
@@ -216,7 +217,7 @@ class LocalGame:
         self._actions: list[Action] = []
         self._messages: list[Note] = []
         self._history: list[_Snapshot] = []
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners()
         self._generation = 0
         self._stop_search: threading.Event | None = None
         self._wake: asyncio.Event | None = None
@@ -302,13 +303,7 @@ class LocalGame:
 
     def listen(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener`` after every change; return the function that stops it."""
-        self._listeners.append(listener)
-
-        def stop() -> None:
-            with contextlib.suppress(ValueError):
-                self._listeners.remove(listener)
-
-        return stop
+        return self._listeners.add(listener)
 
     # -- acting ------------------------------------------------------------------------------
 
@@ -691,8 +686,7 @@ class LocalGame:
         self._save()
         if self._wake is not None:
             self._wake.set()
-        for listener in list(self._listeners):
-            listener()
+        self._listeners.notify()
 
     def _announce_end(self) -> None:
         p = self._position

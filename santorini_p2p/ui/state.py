@@ -18,6 +18,7 @@ from typing import Protocol, runtime_checkable
 
 from santorini_p2p.engine import Action, Position
 from santorini_p2p.net.game import ConnectionState, SeatInfo
+from santorini_p2p.net.listeners import Listener
 from santorini_p2p.net.session import Note, NoteKind, SeatClock
 
 __all__ = [
@@ -31,9 +32,6 @@ __all__ = [
     "SeatClock",
     "SeatInfo",
 ]
-
-Listener = Callable[[], None]
-"""Called on the event loop's thread whenever anything the screen shows has changed."""
 
 
 @runtime_checkable
