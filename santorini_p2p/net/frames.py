@@ -18,6 +18,7 @@ frame is one canonical msgpack array (``wire.codec``) whose first element is its
 | 10 | ``Proven`` | signature: the host's answer to the joiner's nonce |
 | 11 | ``Rematch`` | finished game id, slots asking, slots declining, signature |
 | 12 | ``Watch`` | protocol, nonce, game id (empty: any), records held, name: a spectator |
+| 13 | ``Cheer`` | text, name, spectator key, signature: a spectator's chat line |
 
 A hello claims a key; only the handshake (challenge, proof, proven) proves it, for one
 connection, with nonces fresh for that connection. Stop and refuse are signed by their sender
@@ -37,18 +38,22 @@ from typing import Final, TypeAlias
 from santorini_p2p.errors import DecodeError, SignatureError
 from santorini_p2p.wire.codec import MAX_RECORD_BYTES, Value, decode, encode
 from santorini_p2p.wire.identity import Identity, verify
+from santorini_p2p.wire.validator import check_chat
 
 __all__ = [
+    "CHEER_DOMAIN",
     "HELLO_DOMAIN",
     "HOST_PROOF_DOMAIN",
     "JOINER_PROOF_DOMAIN",
     "MAX_FRAME_BYTES",
     "NONCE_BYTES",
     "REFUSE_DOMAIN",
+    "RELAYED_CHEER_DOMAIN",
     "REMATCH_DOMAIN",
     "SESSION_VERSION",
     "STOP_DOMAIN",
     "Challenge",
+    "Cheer",
     "Frame",
     "Hello",
     "Proof",
@@ -61,11 +66,13 @@ __all__ = [
     "Watch",
     "Welcome",
     "Who",
+    "check_cheer_text",
     "decode_frame",
     "encode_frame",
     "host_proof_bytes",
     "joiner_proof_bytes",
     "refuse_bytes",
+    "sign_cheer",
     "sign_hello",
     "sign_refuse",
     "sign_rematch",
@@ -95,6 +102,10 @@ REFUSE_DOMAIN: Final = b"santorini-p2p/2 refuse\x00"
 """The prefix of what the sender of a signed refuse frame signs."""
 REMATCH_DOMAIN: Final = b"santorini-p2p/3 rematch\x00"
 """The prefix of what the sender of a rematch frame signs."""
+CHEER_DOMAIN: Final = b"santorini-p2p/3 spectator chat\x00"
+"""The prefix of what a spectator signs with a chat line it sends the host."""
+RELAYED_CHEER_DOMAIN: Final = b"santorini-p2p/3 relayed chat\x00"
+"""The prefix of what the host signs with a spectator's chat line it relays."""
 NONCE_BYTES: Final = 32
 """The size of a handshake nonce."""
 _MAX_TEXT: Final = 400
@@ -334,6 +345,50 @@ def sign_rematch(
     return Rematch(game_id, asking, declining, identity.sign(unsigned.signed_bytes(nonce)))
 
 
+@dataclass(frozen=True, slots=True)
+class Cheer:
+    """A spectator's chat line (SESSION.md 11): never a record, never in the log or a replay.
+
+    A spectator sends it to the host with ``key`` its own key and ``signature`` its own, over
+    :meth:`signed_bytes` with ``relayed`` False and the nonce of its latest watch. The host
+    relays it with the spectator's ``name`` and ``key`` unchanged and ``signature`` its own,
+    over the bytes with ``relayed`` True and the receiver's nonce for the connection.
+    """
+
+    text: str
+    name: str
+    key: bytes
+    signature: bytes = b""
+
+    def signed_bytes(self, nonce: bytes, *, relayed: bool) -> bytes:
+        """The bytes the signature covers, for the receiver's ``nonce``."""
+        domain = RELAYED_CHEER_DOMAIN if relayed else CHEER_DOMAIN
+        return domain + encode((self.text, self.name, self.key, nonce))
+
+    def is_signed_by(self, key: bytes, nonce: bytes, *, relayed: bool) -> bool:
+        """Return whether ``key`` signed this line for the connection of ``nonce``."""
+        return len(self.signature) == 64 and verify(
+            key, self.signature, self.signed_bytes(nonce, relayed=relayed)
+        )
+
+
+def sign_cheer(
+    identity: Identity, text: str, name: str, key: bytes, nonce: bytes, *, relayed: bool
+) -> Cheer:
+    """Return a chat line signed by ``identity`` for the connection of ``nonce``."""
+    unsigned = Cheer(text, name, key)
+    return Cheer(text, name, key, identity.sign(unsigned.signed_bytes(nonce, relayed=relayed)))
+
+
+def check_cheer_text(text: str) -> str | None:
+    """Return why ``text`` is not a chat line (SPEC.md 8.3's rules), or None if it is one."""
+    try:
+        check_chat(text)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
 Frame: TypeAlias = (
     Hello
     | Welcome
@@ -347,6 +402,7 @@ Frame: TypeAlias = (
     | Proven
     | Rematch
     | Watch
+    | Cheer
 )
 """Any frame."""
 
@@ -410,6 +466,8 @@ def encode_frame(frame: Frame) -> bytes:
             value = (11, frame.game_id, frame.asking, frame.declining, frame.signature)
         case Watch():
             value = (12, frame.protocol, frame.nonce, frame.game_id, frame.have, frame.name)
+        case Cheer():
+            value = (13, frame.text, frame.name, frame.key, frame.signature)
     return encode(value)
 
 
@@ -431,7 +489,7 @@ def _text(v: Value, what: str) -> str:
     return v
 
 
-_ARITY: Final = {1: 7, 2: 11, 3: 2, 4: 3, 5: 3, 6: 6, 7: 1, 8: 3, 9: 3, 10: 2, 11: 5, 12: 6}
+_ARITY: Final = {1: 7, 2: 11, 3: 2, 4: 3, 5: 3, 6: 6, 7: 1, 8: 3, 9: 3, 10: 2, 11: 5, 12: 6, 13: 5}
 _SLOTS: Final = 15
 """The largest set of slots a rematch frame names: bits 0-3."""
 
@@ -525,6 +583,14 @@ def decode_frame(data: bytes) -> Frame:
                 raise DecodeError("frame: rematch: a slot both asks and declines")
             return Rematch(
                 _bin(v[1], "game id", (16,)), asking, declining, _bin(v[4], "signature", (64,))
+            )
+        case 13:
+            text = _text(v[1], "text")
+            bad = check_cheer_text(text)
+            if bad is not None:
+                raise DecodeError(f"frame: spectator {bad}")
+            return Cheer(
+                text, _text(v[2], "name"), _bin(v[3], "key", (32,)), _bin(v[4], "signature", (64,))
             )
         case _:
             return Watch(

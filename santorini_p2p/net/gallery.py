@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Protocol
 
 from santorini_p2p.net.frames import (
     SESSION_VERSION,
+    Cheer,
     Frame,
     RecordFrame,
     Refuse,
@@ -29,18 +30,23 @@ from santorini_p2p.net.frames import (
     Watch,
     Welcome,
     encode_frame,
+    sign_cheer,
     sign_refuse,
     sign_stop,
 )
 from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.log import Record
 
-__all__ = ["DEFAULT_SPECTATORS", "Gallery", "Stage"]
+__all__ = ["CHEER_PERIOD_MS", "DEFAULT_SPECTATORS", "SPECTATOR_CHAT", "Gallery", "Stage"]
 
 LOG = logging.getLogger(__name__)
 
 DEFAULT_SPECTATORS: Final = 4
 """How many spectators a host takes unless told otherwise (``host --spectators N``)."""
+CHEER_PERIOD_MS: Final = 1000
+"""The least time between two chat lines of one spectator that the host relays."""
+SPECTATOR_CHAT: Final = "spectator-chat"
+"""The option a host lists in the welcome it sends spectators when they may chat."""
 _PERIOD_MS: Final = 300
 _SILENT_MS: Final = 5000
 _BATCH: Final = 64
@@ -72,6 +78,10 @@ class Stage(Protocol):
         """How long the move now due has run by the host's clock (0: no clock runs)."""
         ...
 
+    def cheered(self, name: str, line: Cheer) -> None:
+        """A spectator's chat line was accepted: show it, and relay it to the players."""
+        ...
+
 
 @dataclass(slots=True)
 class _Spectator:
@@ -84,6 +94,8 @@ class _Spectator:
     heard_ms: int
     sent_ms: int = -(10**9)
     resent_ms: int = -(10**9)
+    key: bytes = b""
+    cheer_ms: int = -(10**9)
 
 
 class Gallery:
@@ -95,8 +107,12 @@ class Gallery:
         now: Callable[[], int],
         say: Callable[[str], None],
         limit: int = DEFAULT_SPECTATORS,
+        *,
+        chat: bool = False,
     ) -> None:
         self.limit = limit
+        #: Whether spectators may chat (``host --spectator-chat``).
+        self.chat = chat
         self._stage = stage
         self._now = now
         self._say = say
@@ -107,6 +123,10 @@ class Gallery:
         self.ignored = 0
         #: Spectators dropped because a frame to them could not be sent (a full queue).
         self.dropped = 0
+        #: Spectators' chat lines dropped: not allowed, too soon after the last, or forged (a
+        #: signature that does not verify over the nonce of the connection's watch).
+        self.cheers_dropped = 0
+        self.forged = 0
 
     def __contains__(self, peer: bytes) -> bool:
         return peer in self._watchers
@@ -144,9 +164,31 @@ class Gallery:
             # Believed even when lower: the spectator may have restarted with less.
             w.have = min(frame.have, len(self._stage.records))
             return True
+        if isinstance(frame, Cheer):
+            self._on_cheer(peer, w, frame, now)
+            return True
         self.ignored += 1
         LOG.debug("ignored a %s frame from spectator %s", type(frame).__name__, w.name)
         return False
+
+    def _on_cheer(self, peer: bytes, w: _Spectator, line: Cheer, now: int) -> None:
+        """A spectator's chat line: relayed if allowed, signed over its watch, not too soon."""
+        if not line.is_signed_by(line.key, w.nonce, relayed=False) or (w.key and line.key != w.key):
+            self.forged += 1
+            self.cheers_dropped += 1
+            LOG.info("dropped a forged chat line on spectator %s's connection", w.name)
+            return
+        if not self.chat or now - w.cheer_ms < CHEER_PERIOD_MS:
+            self.cheers_dropped += 1
+            LOG.debug("dropped a chat line of spectator %s (not allowed or too soon)", w.name)
+            return
+        w.key, w.cheer_ms = line.key, now
+        ident = self._stage.identity
+        for other, o in self._watchers.items():
+            if other != peer:
+                relayed = sign_cheer(ident, line.text, w.name, w.key, o.nonce, relayed=True)
+                self._send(other, relayed)
+        self._stage.cheered(w.name, Cheer(line.text, w.name, w.key))
 
     def _refuse(self, peer: bytes, reason: str, nonce: bytes) -> None:
         self._send(peer, sign_refuse(self._stage.identity, reason, nonce))
@@ -181,7 +223,10 @@ class Gallery:
         else:
             w.nonce, w.heard_ms = watch.nonce, now
             w.have = w.next = min(watch.have, len(self._stage.records))
-        self._send(peer, self._stage.offer())
+        offer = self._stage.offer()
+        if self.chat:
+            offer = replace(offer, options=(*offer.options, SPECTATOR_CHAT))
+        self._send(peer, offer)
         self._send_status(peer, w)
         self._catch_up(peer, w, now)
 

@@ -57,6 +57,7 @@ from santorini_p2p.net.frames import (
     NONCE_BYTES,
     SESSION_VERSION,
     Challenge,
+    Cheer,
     Frame,
     Hello,
     Proof,
@@ -72,6 +73,7 @@ from santorini_p2p.net.frames import (
     encode_frame,
     host_proof_bytes,
     joiner_proof_bytes,
+    sign_cheer,
     sign_hello,
     sign_refuse,
     sign_stop,
@@ -1060,6 +1062,8 @@ class Session:
             case Who():
                 self._new_round()
                 self._say_hello(self._now())
+            case Cheer():
+                self._on_cheer(peer, frame)
             case _:
                 self._drop(peer, frame, "a joiner's frame sent to a joiner")
 
@@ -1090,6 +1094,30 @@ class Session:
                 self._on_stop(peer, state, frame)
             case _:
                 self._drop(peer, frame, "a host's frame sent to the host")
+
+    def _on_cheer(self, peer: bytes, line: Cheer) -> None:
+        """A spectator's chat line the host relayed: shown if the host signed it for us."""
+        if not self._from_host(line.signature, lambda k, n: line.is_signed_by(k, n, relayed=True)):
+            self._drop(peer, line, "a spectator's chat line the host did not sign")
+            return
+        self._say_cheer(line.name, line.text)
+
+    def cheered(self, name: str, line: Cheer) -> None:
+        """The host: a spectator's line was accepted; show it and relay it to every player."""
+        for pid, p in self._peers.items():
+            if p.slot is not None and p.proven and p.their_nonce and p.connected:
+                self._send(
+                    pid,
+                    sign_cheer(
+                        self.identity, line.text, name, line.key, p.their_nonce, relayed=True
+                    ),
+                )
+        self._say_cheer(name, line.text)
+
+    def _say_cheer(self, name: str, text: str) -> None:
+        """Show a spectator's line in the message log (a chat line: ``mute`` hides it)."""
+        self.notes.append(Note(f"[watching] {name or 'a spectator'} says: {text}", chat=True))
+        LOG.info("spectator %s says: %s", name, text)
 
     def _drop(self, peer: bytes, frame: Frame, why: str) -> None:
         """Count and log a frame that is not acted on (anyone on the LAN can send frames)."""

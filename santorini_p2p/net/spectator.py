@@ -26,6 +26,7 @@ from santorini_p2p.net.clock import TimeControl, read_clock
 from santorini_p2p.net.frames import (
     NONCE_BYTES,
     SESSION_VERSION,
+    Cheer,
     RecordFrame,
     Refuse,
     Status,
@@ -33,9 +34,12 @@ from santorini_p2p.net.frames import (
     Watch,
     Welcome,
     Who,
+    check_cheer_text,
     decode_frame,
     encode_frame,
+    sign_cheer,
 )
+from santorini_p2p.net.gallery import CHEER_PERIOD_MS, SPECTATOR_CHAT
 from santorini_p2p.net.listeners import Listeners
 from santorini_p2p.net.session import (
     DISCONNECT_MS,
@@ -45,7 +49,7 @@ from santorini_p2p.net.session import (
     NoteKind,
     SeatClock,
 )
-from santorini_p2p.wire.identity import fingerprint
+from santorini_p2p.wire.identity import Identity, fingerprint
 from santorini_p2p.wire.log import Record, Validator, encode_frames
 from santorini_p2p.wire.messages import Act, Chat, Resign, Result, Timeout
 
@@ -60,10 +64,20 @@ class Spectator:
     """One spectator's view of a hosted game; see the module docstring.
 
     ``now`` is a monotonic clock in milliseconds; ``name`` is shown to the host (unproven).
+    ``identity`` signs this spectator's chat lines (a fresh key unless given).
     """
 
-    def __init__(self, name: str, *, now: Callable[[], int], address: str = "") -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        now: Callable[[], int],
+        address: str = "",
+        identity: Identity | None = None,
+    ) -> None:
         self.name = name[:_NAME_LIMIT]
+        self.identity = identity or Identity.generate(self.name or "spectator")
+        self._cheer_ms = -(10**9)
         self.address = address
         self._now = now
         self.validator = Validator()
@@ -117,6 +131,37 @@ class Spectator:
     def seat_names(self) -> tuple[str, ...]:
         """Display names in seat order (header order before the draw)."""
         return self.validator.names
+
+    @property
+    def may_chat(self) -> bool:
+        """Whether the host lets spectators chat (its welcome lists ``spectator-chat``)."""
+        return self.welcome is not None and SPECTATOR_CHAT in self.welcome.options
+
+    def say(self, text: str) -> str | None:
+        """Send a chat line to the host (SESSION.md 11); return why not, or None when sent.
+
+        The host relays it to the players and the other spectators; it is never part of the
+        log nor of a replay.
+        """
+        text = text.strip(" ")
+        if self.stopped is not None:
+            return "watching has stopped"
+        if self.welcome is None:
+            return "the host has not answered yet"
+        if not self.may_chat:
+            return "this game's host does not let spectators chat"
+        bad = check_cheer_text(text)
+        if bad is not None:
+            return bad
+        now = self._now()
+        if now - self._cheer_ms < CHEER_PERIOD_MS:
+            return "at most one chat line a second"
+        self._cheer_ms = now
+        me = self.identity
+        self._send(sign_cheer(me, text, self.name, me.public_key, self._nonce, relayed=False))
+        self.notes.append(Note(f"[watching] {self.name or 'you'} says: {text}", chat=True))
+        self._changed()
+        return None
 
     def seat_keys(self) -> tuple[bytes, ...]:
         """Public keys in seat order (header order before the draw)."""
@@ -203,7 +248,7 @@ class Spectator:
         gid = self.game_id
         self._send(Watch(SESSION_VERSION, self._nonce, gid, self.validator.next_seq, self.name))
 
-    def _send(self, frame: Watch | Status) -> None:
+    def _send(self, frame: Watch | Status | Cheer) -> None:
         self._sent_ms = self._now()
         self._out.append(encode_frame(frame))
 
@@ -239,6 +284,8 @@ class Spectator:
             case Who():
                 self._new_round()
                 self._send_watch()
+            case Cheer():
+                self._on_cheer(frame)
             case _:
                 self.dropped += 1
         self._changed()
@@ -276,6 +323,16 @@ class Spectator:
             self.dropped += 1
             return
         self._end(f"the host stopped the game at record {st.index}: {st.reason}")
+
+    def _on_cheer(self, line: Cheer) -> None:
+        """Another spectator's line, relayed: shown only if the host signed it for us."""
+        if not self._signed_by_host(lambda k, n: line.is_signed_by(k, n, relayed=True)):
+            self.dropped += 1
+            return
+        self.notes.append(
+            Note(f"[watching] {line.name or 'a spectator'} says: {line.text}", chat=True)
+        )
+        LOG.info("spectator %s says: %s", line.name, line.text)
 
     def _signed_by_host(self, signed_by: Callable[[bytes, bytes], bool]) -> bool:
         key = self._host_key()
