@@ -73,6 +73,7 @@ def net_options(args: argparse.Namespace) -> PlayOptions:
         advertise=not getattr(args, "no_advertise", False),
         takebacks=getattr(args, "takebacks", None) or "refuse",
         rematches=getattr(args, "rematch", 0),
+        spectator_chat=getattr(args, "spectator_chat", False),
         **extra,
     )
 
@@ -451,6 +452,11 @@ def add_commands(sub: Subparsers) -> None:
         metavar="N",
         help=f"take at most N spectators, who watch and can never act (default "
         f"{DEFAULT_SPECTATORS}; 0 refuses them)",
+    )
+    p.add_argument(
+        "--spectator-chat",
+        action="store_true",
+        help="let spectators say lines to the players and each other (never in the log)",
     )
     common(p)
     rematch_option(p)

@@ -700,6 +700,8 @@ class PlayOptions:
     """How the computer player answers a takeback request: ``accept`` or ``refuse``."""
     spectators: int = DEFAULT_SPECTATORS
     """How many spectators a host takes (0: none)."""
+    spectator_chat: bool = False
+    """Whether a host lets its spectators chat (SESSION.md 11; ``host --spectator-chat``)."""
     rematches: int = 0
     """How many rematches this peer asks for or accepts after ``host``/``join``: the vote
     after each complete game is answered yes while fewer were played, else no."""
@@ -786,6 +788,7 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
         game.session.set_save(str(opts.save.resolve()))
     if game.session.gallery is not None:
         game.session.gallery.limit = opts.spectators
+        game.session.gallery.chat = opts.spectator_chat
 
     def target() -> Path | None:
         """Where the replay goes: ``--save``, or where the game was first told to save it."""
@@ -928,6 +931,7 @@ def rematch_session(s: Session, h: Header) -> Session:
         )
         if s.gallery is not None and session.gallery is not None:
             session.gallery.limit = s.gallery.limit
+            session.gallery.chat = s.gallery.chat
         return session
     session = Session.join(s.identity, home=s.home, now=s.now, known=known, address=s.address)
     session.check_header = header_check(h, start)

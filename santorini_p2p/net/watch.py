@@ -133,6 +133,23 @@ class SpectatorGame:
         return False
 
     @property
+    def may_chat(self) -> bool:
+        """Whether the host lets spectators chat (the watch screen then has an input line)."""
+        return self.spectator.may_chat
+
+    def say(self, text: str) -> None:
+        """Say ``text`` to the players and the other spectators (SESSION.md 11).
+
+        Raises:
+            SessionError: the host does not allow it, or the line is refused (it says why).
+        """
+        why = self.spectator.say(text)
+        if why is not None:
+            raise SessionError(f"not sent: {why}")
+        self._flush()
+        self._notify()
+
+    @property
     def stopped(self) -> str | None:
         """Why watching ended before the game did, or None."""
         return self.spectator.stopped or self._gave_up

@@ -339,7 +339,7 @@ class GameScreen:
             accept_handler=self._accept,
             input_processors=[_MarkBadCharacter()],
             style="class:input",
-            read_only=self._spectating,
+            read_only=Condition(lambda: self._spectating and not self._spectator_chats()),
         )
         self.input.buffer.validate_while_typing = Condition(lambda: True)
         self.app: Application[str] = Application(
@@ -642,6 +642,8 @@ class GameScreen:
         undo = " Ctrl-Z undo " if c.can_undo else ""
         if self._can_review():
             keys = " r review "
+        if self._spectating and self._spectator_chats():
+            return [("class:title", " watching: type a line and Enter to chat  Ctrl-Q leave ")]
         if self._spectating:
             return [("class:title", " watching: nothing to play here  q leave  ? help ")]
         if self._can_rematch():
@@ -671,7 +673,10 @@ class GameScreen:
                 VSplit([board, Window(width=1), panel], window_too_small=too_small),
                 messages,
                 Window(FormattedTextControl(_safe(self._hint)), height=1, wrap_lines=False),
-                ConditionalContainer(self.input, filter=Condition(lambda: not self._spectating)),
+                ConditionalContainer(
+                    self.input,
+                    filter=Condition(lambda: not self._spectating or self._spectator_chats()),
+                ),
                 Window(FormattedTextControl(_safe(self._toolbar)), height=1),
             ],
             window_too_small=too_small,
@@ -822,7 +827,10 @@ class GameScreen:
         def _leave(event: KeyPressEvent) -> None:
             self.leave()
 
-        @kb.add("q", filter=Condition(lambda: self._spectating) & ~helping)
+        @kb.add(
+            "q",
+            filter=Condition(lambda: self._spectating and not self._spectator_chats()) & ~helping,
+        )
         def _stop_watching(event: KeyPressEvent) -> None:
             self.app.exit(result="menu")
 
@@ -881,6 +889,10 @@ class GameScreen:
         return result or "menu"
 
     # -- input --------------------------------------------------------------------------------
+
+    def _spectator_chats(self) -> bool:
+        """Whether this spectator's host lets it chat: the screen then has an input line."""
+        return bool(getattr(self.controller, "may_chat", False))
 
     def _watching(self) -> bool:
         """Whether only computer players play here, in a game that can be paused."""
@@ -988,6 +1000,15 @@ class GameScreen:
         c = self.controller
         text = buffer.text.strip()
         self.error = None
+        if self._spectating and text and text.lower() not in COMMANDS:
+            # A spectator types a line (or say and a line): all it can send is chat.
+            line = text[len(_SAY) :] if text.lower().startswith(_SAY) else text
+            try:
+                cast(Chatting, c).say(line)
+            except SantoriniError as e:
+                self.error = str(e)
+            buffer.reset()
+            return False
         if text.lower().startswith(_SAY) and isinstance(c, Chatting):
             try:
                 c.say(text[len(_SAY) :])

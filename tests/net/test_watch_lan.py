@@ -20,7 +20,7 @@ import pytest
 from santorini_p2p.engine import Position, legal_actions
 from santorini_p2p.net.clock import monotonic_ms
 from santorini_p2p.net.game import NetworkGame, connect
-from santorini_p2p.net.session import GameSettings, Session
+from santorini_p2p.net.session import GameSettings, Session, SessionError
 from santorini_p2p.net.transport import bind_host, close_context, new_context
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.net.watch import watch_lan
@@ -329,3 +329,78 @@ def test_a_bad_record_from_the_host_ends_watching_with_exit_1_naming_it(tmp_path
     assert "santorini: error: record 3 from the host is bad and was not trusted" in err
     assert "Watching stopped: record 3" in out  # shown as it came, unattended
     assert not saved  # nothing incomplete, let alone untrusted, is written
+
+
+async def _chat_over_loopback(tmp: Path, allow: bool) -> tuple[list[list[str]], str | None]:
+    """Two players and two spectators over 127.0.0.1; carol says a line once both watch."""
+    from santorini_p2p.net.watch import open_watch
+
+    ctx = new_context()
+    link = await bind_host(ctx, "127.0.0.1", 0)
+    address = f"127.0.0.1:{link.port}"
+    ids = [Identity.from_seed(bytes([i + 1]) * 32, f"p{i}") for i in range(2)]
+    host = Session.host(
+        ids[0],
+        GameSettings(2, "none"),
+        home=tmp / "p0",
+        now=monotonic_ms,
+        known=KnownPeers(tmp / "p0"),
+        address=address,
+    )
+    assert host.gallery is not None
+    host.gallery.chat = allow
+    games: list = [NetworkGame(host, link)]
+    s, joined, close_joiner = await connect(address, ids[1], tmp / "p1")
+    games.append(NetworkGame(s, joined))
+    carol, close_carol = await open_watch(address, "carol", context=ctx)
+    dave, close_dave = await open_watch(address, "dave", context=ctx)
+    tasks = [asyncio.create_task(g.run()) for g in (*games, carol, dave)]
+    line = "[watching] carol says: well played"
+    receivers = (host, s, dave.spectator)
+    arrived, welcomed = asyncio.Event(), asyncio.Event()
+
+    def check() -> None:
+        if all(w.spectator.welcome is not None for w in (carol, dave)) and s.records:
+            welcomed.set()
+        if all(any(n.text == line for n in r.notes) for r in receivers):
+            arrived.set()
+
+    for g in (*games, carol, dave):
+        g.listen(check)
+    refused = None
+    try:
+        async with asyncio.timeout(WAIT_S):
+            await welcomed.wait()
+        try:
+            carol.say("well played")
+        except SessionError as e:
+            refused = str(e)
+        if refused is None:
+            async with asyncio.timeout(WAIT_S):
+                await arrived.wait()
+    finally:
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        await close_carol()
+        await close_dave()
+        await close_joiner()
+        link.close()
+        await close_context(ctx)
+    return [[n.text for n in r.notes if n.chat] for r in receivers], refused
+
+
+def test_a_spectators_line_reaches_both_players_and_the_other_spectator_over_loopback(tmp_path):
+    lines, refused = asyncio.run(_chat_over_loopback(tmp_path, allow=True))
+    assert refused is None
+    assert lines == [["[watching] carol says: well played"]] * 3
+    for journal in (tmp_path / "p0").rglob("*.sntr"):
+        assert b"well played" not in journal.read_bytes()
+
+
+def test_a_spectator_is_told_when_the_host_does_not_allow_its_chat(tmp_path):
+    lines, refused = asyncio.run(_chat_over_loopback(tmp_path, allow=False))
+    assert refused == "not sent: this game's host does not let spectators chat"
+    assert lines == [[], [], []]
