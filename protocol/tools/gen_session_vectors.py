@@ -37,6 +37,7 @@ from santorini_p2p.net.frames import (
     host_proof_bytes,
     joiner_proof_bytes,
     refuse_bytes,
+    sign_cheer,
     sign_hello,
     sign_refuse,
     sign_rematch,
@@ -56,6 +57,8 @@ JOINER_NONCE = bytes(range(32, 64))
 OTHER_NONCE = b"\xee" * 32
 GAME = bytes(range(16))
 SPECTATOR_NONCE = bytes(range(64, 96))
+OTHER_SPECTATOR_NONCE = bytes(range(96, 128))
+CAROL = Identity.from_seed(b"\x03" * 32, "carol")
 
 NOTES = {
     "handshake": "a frame of the handshake: hello, challenge, proof, proven",
@@ -68,6 +71,9 @@ NOTES = {
     "malformed": "bytes a receiver drops (a decode error)",
     "plain": "a frame with no signature",
     "rematch": "the vote on a rematch after a complete game (SESSION.md 10)",
+    "cheer": "a spectator's chat line, to the host or relayed by it (SESSION.md 11); the bytes "
+    "signed start with `santorini-p2p/3 spectator chat` when the signer is the frame's key, "
+    "`santorini-p2p/3 relayed chat` when it is the host's",
 }
 
 
@@ -430,9 +436,9 @@ def session_vectors() -> dict[str, Any]:
     _bad(
         c,
         "unknown-tag",
-        "a frame whose array has an unknown tag (13; 11 is the rematch and 12 the watch since "
-        "session 3)",
-        encode((13, b"")),
+        "a frame whose array has an unknown tag (14; 11 is the rematch, 12 the watch and 13 a "
+        "spectator's chat line since session 3)",
+        encode((14, b"")),
     )
     ask = sign_rematch(BOB, GAME, 0b10, 0, HOST_NONCE)
     _frame(
@@ -492,12 +498,89 @@ def session_vectors() -> dict[str, Any]:
         "a rematch frame naming slot 4 (bit 4): malformed, dropped",
         encode((11, GAME, 0b10000, 0, bytes(64))),
     )
+    _cheers(c)
     return {
         "schema": "session.schema.json",
         "version": SESSION_VERSION,
         "notes": NOTES,
         "tests": c.items,
     }
+
+
+def _cheers(c: Cases) -> None:
+    """A spectator's chat line: sent, forged, relayed, refused (SESSION.md 11)."""
+    carol = CAROL.public_key
+    said = sign_cheer(CAROL, "nice dome", "carol", carol, SPECTATOR_NONCE, relayed=False)
+    _frame(
+        c,
+        "cheer-from-spectator",
+        "a spectator's line to the host: its own key, signed over the nonce of its latest watch",
+        ["cheer", "spectator", "signed"],
+        encode_frame(said),
+        signer=carol,
+        nonce=SPECTATOR_NONCE,
+        signed=said.signed_bytes(SPECTATOR_NONCE, relayed=False),
+    )
+    _frame(
+        c,
+        "cheer-replayed",
+        "the line of the case before, sent on another connection (another watch's nonce): "
+        "dropped and counted",
+        ["cheer", "spectator", "signed", "replay"],
+        encode_frame(said),
+        signer=carol,
+        nonce=OTHER_SPECTATOR_NONCE,
+        signed=said.signed_bytes(OTHER_SPECTATOR_NONCE, relayed=False),
+        valid=False,
+    )
+    forged = sign_cheer(MALLORY, "nice dome", "carol", carol, SPECTATOR_NONCE, relayed=False)
+    _frame(
+        c,
+        "cheer-wrong-key",
+        "a line naming carol's key but signed by another key: dropped and counted",
+        ["cheer", "spectator", "signed"],
+        encode_frame(forged),
+        signer=carol,
+        nonce=SPECTATOR_NONCE,
+        signed=forged.signed_bytes(SPECTATOR_NONCE, relayed=False),
+        valid=False,
+    )
+    to_player = sign_cheer(ALICE, "nice dome", "carol", carol, JOINER_NONCE, relayed=True)
+    _frame(
+        c,
+        "cheer-relayed-to-player",
+        "the host relays the line to a player: the spectator's name (from its watch) and key, "
+        "signed by the host over the player's nonce (its proof's)",
+        ["cheer", "signed"],
+        encode_frame(to_player),
+        signer=ALICE.public_key,
+        nonce=JOINER_NONCE,
+        signed=to_player.signed_bytes(JOINER_NONCE, relayed=True),
+    )
+    to_other = sign_cheer(ALICE, "nice dome", "carol", carol, OTHER_SPECTATOR_NONCE, relayed=True)
+    _frame(
+        c,
+        "cheer-relayed-to-spectator",
+        "the host relays the line to another spectator, signed over that spectator's latest "
+        "watch's nonce",
+        ["cheer", "spectator", "signed"],
+        encode_frame(to_other),
+        signer=ALICE.public_key,
+        nonce=OTHER_SPECTATOR_NONCE,
+        signed=to_other.signed_bytes(OTHER_SPECTATOR_NONCE, relayed=True),
+    )
+    for id_, text, why in (
+        ("cheer-too-long", "x" * 201, "201 characters, not at most 200"),
+        ("cheer-control", "bell\x07", "a control character"),
+        ("cheer-empty", "", "no text"),
+        ("cheer-spaced", " hi", "a space at an end"),
+    ):
+        _bad(
+            c,
+            id_,
+            f"a spectator's line with {why} (the rules of SPEC.md 8.3): malformed, dropped",
+            encode((13, text, "carol", carol, bytes(64))),
+        )
 
 
 def main() -> int:

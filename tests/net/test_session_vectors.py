@@ -10,6 +10,7 @@ import pytest
 
 from santorini_p2p.errors import WireError
 from santorini_p2p.net.frames import (
+    Cheer,
     Hello,
     Proof,
     Proven,
@@ -37,12 +38,12 @@ def test_the_file_matches_its_schema():
 
 def _signature(frame: object) -> bytes:
     match frame:
-        case Hello() | Proof() | Proven() | Refuse() | Stop() | Rematch():
+        case Hello() | Proof() | Proven() | Refuse() | Stop() | Rematch() | Cheer():
             return frame.signature
     raise AssertionError(f"{frame} carries no signature")
 
 
-def _covered(frame: object, nonce: bytes) -> bytes:
+def _covered(frame: object, nonce: bytes, signer: bytes) -> bytes:
     """What this program signs for ``frame`` (the vector gives the keys and nonce)."""
     match frame:
         case Hello():
@@ -51,6 +52,9 @@ def _covered(frame: object, nonce: bytes) -> bytes:
             return frame.signed_bytes(nonce)
         case Refuse():
             return refuse_bytes(frame.reason, nonce)
+        case Cheer():
+            # Signed by the key it names: the spectator's own; by another: the host's relay.
+            return frame.signed_bytes(nonce, relayed=signer != frame.key)
     return b""
 
 
@@ -70,7 +74,7 @@ def test_session_vector(case):
     signed = bytes.fromhex(case["signed"])
     nonce = bytes.fromhex(case["nonce"])
     if not isinstance(frame, Proof | Proven):
-        assert _covered(frame, nonce) == signed
+        assert _covered(frame, nonce, bytes.fromhex(case["signer"])) == signed
     ok = verify(bytes.fromhex(case["signer"]), _signature(frame), signed)
     assert ok is case["valid"]
 
