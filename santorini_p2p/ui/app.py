@@ -427,7 +427,11 @@ class GameScreen:
             if result.winner is None:
                 return "game over"
             return f"game over: {winner_text(p, result.winner)} won"
-        view = c.seats()[p.to_move]
+        seats = c.seats()
+        if p.to_move >= len(seats):
+            # A spectator before the host has written the header: no seat is known yet.
+            return "waiting for the game to start"
+        view = seats[p.to_move]
         who = f"seat {p.to_move + 1} ({letter_of(p, p.side_of(p.to_move))}) {view.name}"
         if c.awaiting is not None:
             return f"{who}: your turn"

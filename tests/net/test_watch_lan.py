@@ -404,3 +404,33 @@ def test_a_spectator_is_told_when_the_host_does_not_allow_its_chat(tmp_path):
     lines, refused = asyncio.run(_chat_over_loopback(tmp_path, allow=False))
     assert refused == "not sent: this game's host does not let spectators chat"
     assert lines == [[], [], []]
+
+
+def test_a_spectator_on_a_terminal_chats_when_the_host_allows_it(tmp_path):
+    from tests.terminal import Terminal, clean_env
+
+    host, port = _host(tmp_path, 2, "none", ("--spectator-chat",))
+    env = clean_env(tmp_path / "carol-home")
+    argv = [
+        *[sys.executable, "-m", "santorini_p2p", "watch", f"127.0.0.1:{port}"],
+        *["--name", "carol", "--no-mouse"],
+    ]
+    try:
+        with Terminal(argv, env=env, cwd=tmp_path) as term:
+            # Before any seat is taken: the host's welcome says spectators may chat.
+            screen = term.wait_for(
+                lambda s: "Watching" in s and "type a line and Enter to chat" in s,
+                timeout=WAIT_S,
+            )
+            assert "cannot draw" not in screen
+            term.send("q")  # a letter of the line, no longer a key that leaves
+            term.send("uiet please\r")
+            host.wait_for(r"\[watching\] carol says: quiet please")
+            term.wait_for("[watching] carol says: quiet please", timeout=WAIT_S)
+            term.send("say " + "x" * 201 + "\r")  # too long: refused, naming the rule
+            term.wait_for("not sent: chat: expected 1 to 200 characters, got 201", timeout=WAIT_S)
+            term.send("\x11")
+            assert term.wait_exit() == 0, term.text()
+    finally:
+        host.kill()
+    assert "x" * 201 not in host.text()
