@@ -359,7 +359,10 @@ def _cmd_games(args: argparse.Namespace) -> int:
             print(pool if len(pool) <= 80 else pool[:79] + "~")
         if o.watchable:
             state = "in play" if o.playing else "seats free"
-            line = f"  watch: santorini watch {o.endpoint} ({state}, {o.spectators} spectators)"
+            chat = ", who may chat" if o.spectator_chat else ""
+            line = (
+                f"  watch: santorini watch {o.endpoint} ({state}, {o.spectators} spectators{chat})"
+            )
             print(line if len(line) <= 80 else line[:79] + "~")
     if not offers:
         print("no games offered on the LAN right now", file=sys.stderr)

@@ -51,6 +51,8 @@ class Offer:
     """How many spectators the host takes (0: none); ``santorini watch`` connects as one."""
     playing: bool = False
     """Whether play has begun: the seats are taken, and the game can only be watched."""
+    spectator_chat: bool = False
+    """Whether the host lets its spectators chat (``host --spectator-chat``)."""
 
     @property
     def watchable(self) -> bool:
@@ -81,6 +83,7 @@ class Offer:
             "pool": self.pool,
             "watch": str(self.spectators),
             "state": "playing" if self.playing else "open",
+            **({"chat": "spectators"} if self.spectator_chat else {}),
         }
 
     @classmethod
@@ -107,6 +110,7 @@ class Offer:
                 pool=text("pool", _MAX_TXT),
                 spectators=int(text("watch") or "0"),
                 playing=text("state") == "playing",
+                spectator_chat=text("chat") == "spectators",
             )
         except ValueError:
             LOG.debug("ignored the malformed offer %r", name)

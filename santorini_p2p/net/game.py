@@ -1005,7 +1005,14 @@ async def host_game(
             address=address,
         )
         if opts.advertise:
-            advertiser = await advertise(opts.identity, settings, bind, link.port, opts.spectators)
+            advertiser = await advertise(
+                opts.identity,
+                settings,
+                bind,
+                link.port,
+                opts.spectators,
+                spectator_chat=opts.spectator_chat,
+            )
         title = f"LAN game at {shown_address(bind)}:{link.port} ({opts.identity.fingerprint})"
         game = _network_game(session, link, opts, title)
         withdrawn: list[asyncio.Task[None]] = []
@@ -1045,6 +1052,8 @@ async def advertise(
     bind: str,
     port: int,
     spectators: int = DEFAULT_SPECTATORS,
+    *,
+    spectator_chat: bool = False,
 ) -> Advertiser | None:
     """Offer a hosted game on the LAN (mDNS); the advertiser to stop, or None where it failed."""
     from santorini_p2p.engine.setup import pool_name
@@ -1063,6 +1072,7 @@ async def advertise(
         version=SESSION_VERSION,
         pool=pool_name(settings.god_pool, settings.players) if settings.god_pool else "",
         spectators=spectators,
+        spectator_chat=spectator_chat and spectators > 0,
     )
     adv = Advertiser(offer)
     return adv if await adv.start() else None

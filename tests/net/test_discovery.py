@@ -21,6 +21,14 @@ def test_offer_properties_round_trip():
     assert OFFER.endpoint == "127.0.0.1:4242"
 
 
+def test_an_offer_says_whether_spectators_may_chat():
+    chatty = dataclasses.replace(OFFER, spectators=4, spectator_chat=True)
+    props = {k.encode(): v.encode() for k, v in chatty.properties().items()}
+    assert props[b"chat"] == b"spectators"
+    assert Offer.from_properties(OFFER.name, "127.0.0.1", 4242, props) == chatty
+    assert b"chat" not in {k.encode() for k in OFFER.properties()}
+
+
 def test_malformed_offer_is_ignored():
     assert Offer.from_properties("x", "127.0.0.1", 1, {b"players": b"two", b"v": b"1"}) is None
 
