@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from santorini_p2p.engine.gods import ALL_GOD_NAMES, GOD_NAMES, GODS, power_of
-from santorini_p2p.engine.order import lost_sides, placement_due
+from santorini_p2p.engine.order import lost_sides, most_workers, placement_due
 from santorini_p2p.engine.position import (
     DOME,
     FORCE,
@@ -494,8 +494,11 @@ def _check(p: Position, raw: str, seat_col: int, gods_col: int, flags_col: int) 
 
     letters = "AB" if p.players == 4 else _SIDE_LETTERS
     for side, mask in enumerate(p.workers):
-        if mask.bit_count() > 2:
-            raise bad(f"board: side {letters[side]} has {mask.bit_count()} workers, at most 2", 1)
+        most = most_workers(p, side)
+        if mask.bit_count() > most:
+            raise bad(
+                f"board: side {letters[side]} has {mask.bit_count()} workers, at most {most}", 1
+            )
     if p.eliminated:
         if p.players != 3:
             raise bad("flags: only a 3-player game eliminates seats", flags_col)

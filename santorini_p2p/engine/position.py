@@ -118,8 +118,13 @@ class Position:
             return Phase.OVER
         if self.selection or self.naming or UNDECIDED in self.gods:
             return Phase.GODS
+        need = _placed(self.gods)
         for side, mask in enumerate(self.workers):
-            if mask.bit_count() < 2 and not self._side_out(side) and not self.lost >> side & 1:
+            if (
+                mask.bit_count() < (need[side] if need else 2)
+                and not self._side_out(side)
+                and not self.lost >> side & 1
+            ):
                 return Phase.PLACE
         return Phase.PLAY
 
@@ -137,6 +142,24 @@ class Position:
 
     def __repr__(self) -> str:
         return f"parse_position({str(self)!r})"
+
+
+_PLACED: dict[tuple[str, ...], tuple[int, ...] | None] = {}
+
+
+def _placed(gods: tuple[str, ...]) -> tuple[int, ...] | None:
+    """How many workers each side places (RULES.md 10.2); None when every side places two.
+
+    Cached by the gods: the powers say it, and they live above this module.
+    """
+    try:
+        return _PLACED[gods]
+    except KeyError:
+        from santorini_p2p.engine.order import placement_counts
+
+        counts = placement_counts(gods)
+        found = _PLACED[gods] = None if all(n == 2 for n in counts) else counts
+        return found
 
 
 def _format_flags(p: Position) -> str:

@@ -362,6 +362,10 @@ class Power:
     """The mover may move onto an opponent's worker, forcing it (see :meth:`displace`)."""
     end_effect: ClassVar[bool] = False
     """The power changes the board at the end of its holder's turn (:meth:`end_of_turn`)."""
+    placed: ClassVar[int] = 2
+    """Setup: how many workers this side places (RULES.md 10.2)."""
+    most_workers: ClassVar[int] = 2
+    """How many workers this side may have on the board at once (RULES.md 10.2)."""
 
     def __str__(self) -> str:
         return self.name
@@ -379,7 +383,7 @@ class Power:
     def placement_error(self, squares: tuple[int, ...]) -> str | None:
         """Why this power's side may not have its workers on ``squares``, or None.
 
-        ``squares`` are all the side's workers once a placement is made: one or two.
+        ``squares`` are all the side's workers once a placement is made (one to ``placed``).
         """
         return None
 
