@@ -353,9 +353,12 @@ def _pick_error(p: Position, god: str) -> str | None:
         return reason
     left = [g for g in p.pool if g != god]
     still = sum(1 for g in p.gods if g == UNDECIDED) - 1
-    if p.selection is Selection.DRAFT and still > 0:
-        if not any(ban_reason([*chosen, god, *c]) is None for c in combinations(left, still)):
-            return f"taking {god} would leave no god the other seats may take (banned pairs)"
+    if (
+        p.selection is Selection.DRAFT
+        and still > 0
+        and not any(ban_reason([*chosen, god, *c]) is None for c in combinations(left, still))
+    ):
+        return f"taking {god} would leave no god the other seats may take (banned pairs)"
     return None
 
 
