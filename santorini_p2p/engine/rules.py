@@ -403,6 +403,8 @@ def _play_powers(
         return bd, g.tower_win(bd)
 
     def put(bd: Board, frm: int, to: int, j: int = side) -> Board:
+        if frm == to:
+            return bd
         lv, domes, workers = bd
         moved = list(workers)
         moved[j] ^= BITS[frm] | BITS[to]
@@ -456,7 +458,8 @@ def _play_powers(
         for j, m in enumerate(moved):
             if j != side and m & sb:
                 moved[j] = m ^ sb | BITS[power.displace(cur, step, bd)]
-        moved[side] ^= BITS[cur] | sb
+        if step != cur:
+            moved[side] ^= BITS[cur] | sb
         bd = power.after_step(cur, step, (lv, domes, tuple(moved)), g)
         if step != s:
             bd = put(bd, step, s)
