@@ -29,10 +29,7 @@ from tests.reference_rules import Board, around, from_position_string, index
 def wrapped(sq: Sq) -> list[Sq]:
     """Urania's eight neighbours: opposite edges and corners meet."""
     return [
-        ((sq[0] + dx) % 5, (sq[1] + dy) % 5)
-        for dx in (-1, 0, 1)
-        for dy in (-1, 0, 1)
-        if dx or dy
+        ((sq[0] + dx) % 5, (sq[1] + dy) % 5) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy
     ]
 
 

@@ -20,7 +20,6 @@ from santorini_p2p.engine import (
     new_game,
     outcome,
     parse_action,
-    parse_position,
     parse_square,
     parse_turn,
     square_name,
@@ -67,7 +66,8 @@ def test_s9_bans_are_refused_by_a_deal_a_pool_and_a_challenger():
     assert resolve_pool("harpies,hermes,apollo", 2, "random") == ("apollo", "hermes", "harpies")
     p = new_game(2, "challenger", offer=("hades", "pan", "zeus"))
     offers = {str(a) for a in legal_actions(p)}
-    assert "gods pan,hades" not in offers and "gods zeus,hades" in offers
+    assert "gods pan,hades" not in offers
+    assert "gods zeus,hades" in offers
     with pytest.raises(IllegalTurnError, match="banned pair"):
         apply_action(p, parse_action("gods pan,hades"))
 
@@ -123,7 +123,8 @@ def test_s9_win_first_a_winning_step_does_not_slide():
 def test_s9_hades_opponent_workers_cannot_move_down():
     p = make("c3=2A b2=1 d4=2 c4=3 a5=A e1=B e5=B", gods="-,hades")
     ends = {t.split(">")[1][:2] for t in of(p, "c3")}
-    assert "d4" in ends and "c4" in ends
+    assert "d4" in ends
+    assert "c4" in ends
     assert "b2" not in ends
 
 
@@ -250,7 +251,8 @@ def test_s9_harpies_a_slide_may_end_on_artemis_start_square():
 def test_s9_harpies_apollo_slides_after_the_swap_and_minotaur_pushes_without_sliding():
     p = make("a1=A b2=B e5=A a5=B", gods="apollo,harpies")
     after = play(p, "a1>d4^d3")
-    assert workers(after, 1) == {"a1", "a5"} and workers(after, 0) == {"d4", "e5"}
+    assert workers(after, 1) == {"a1", "a5"}
+    assert workers(after, 0) == {"d4", "e5"}
     p = make("a1=A b2=B e5=A a5=B", gods="minotaur,harpies")
     assert "a1>b2^a1" in texts(p)
     assert play(p, "a1>b2^a1").worker_side(sq("c3")) == 1
@@ -317,7 +319,8 @@ def test_s9_asteria_a_slide_down_does_not_count():
 def test_s9_scylla_drags_a_worker_next_to_the_square_she_left():
     p = make("b2=A a1=B c4=A e5=B", gods="scylla,-")
     after = play(p, "b2>c3~a1^d4")
-    assert after.worker_side(sq("b2")) == 1 and after.worker_side(sq("a1")) == -1
+    assert after.worker_side(sq("b2")) == 1
+    assert after.worker_side(sq("a1")) == -1
     assert not any(t.startswith("b2>c3~a1^b2") for t in texts(p))
     assert "b2>c3^b2" in texts(p)
 
@@ -343,8 +346,10 @@ def test_s9_castor_moves_every_worker_and_does_not_build():
     p = make("a1=A e5=A c3=B c1=B", gods="castor,-")
     after = play(p, "Ma1>a2,e5>e4")
     assert workers(after, 0) == {"a2", "e4"}
-    assert after.ge1 == 0 and after.winner < 0
-    assert "Ma1>a2,e5>e4" in texts(p) and "Me5>e4,a1>a2" not in texts(p)
+    assert after.ge1 == 0
+    assert after.winner < 0
+    assert "Ma1>a2,e5>e4" in texts(p)
+    assert "Me5>e4,a1>a2" not in texts(p)
 
 
 def test_s9_castor_order_matters_when_one_move_frees_the_other():
@@ -356,7 +361,8 @@ def test_s9_castor_order_matters_when_one_move_frees_the_other():
 def test_s9_castor_builds_with_every_worker_and_does_not_move():
     p = make("a1=A c1=A e5=B a5=B", gods="castor,-")
     after = play(p, "Bb1,b1")
-    assert after.level(sq("b1")) == 2 and workers(after, 0) == {"a1", "c1"}
+    assert after.level(sq("b1")) == 2
+    assert workers(after, 0) == {"a1", "c1"}
     assert "Bd1,a2" in texts(p)  # ascending square index
 
 
@@ -382,7 +388,8 @@ def test_s9_castor_persephone_a_move_all_qualifies_if_either_step_goes_up():
 
 def test_s9_castor_with_one_worker_moves_without_building_or_builds_without_moving():
     p = make("a1=A e5=B c5=B", gods="castor,bia")
-    assert "Ma1>a2" in texts(p) and "Bb1" in texts(p)
+    assert "Ma1>a2" in texts(p)
+    assert "Bb1" in texts(p)
 
 
 # --- Maenads -----------------------------------------------------------------------------------
@@ -423,7 +430,8 @@ def test_s9_nemesis_no_exchange_with_an_opponent_next_to_hers():
 def test_s9_nemesis_the_exchange_is_forced_and_never_wins():
     p = make("a1=2A a3=A e1=3B e5=B", gods="nemesis,-")
     after = play(p, "a1>a2^b1=e1,e5")
-    assert after.worker_side(sq("e1")) == 0 and after.winner < 0
+    assert after.worker_side(sq("e1")) == 0
+    assert after.winner < 0
 
 
 def test_s9_nemesis_picks_two_of_three_opponent_workers():
@@ -441,7 +449,8 @@ def test_s9_terpsichore_every_worker_moves_then_every_worker_builds():
     assert all(t.startswith("T") for t in ts)
     after = play(p, "Ta1>a2,e5>e4^a3^e3")
     assert workers(after, 0) == {"a2", "e4"}
-    assert after.level(sq("a3")) == 1 and after.level(sq("e3")) == 1
+    assert after.level(sq("a3")) == 1
+    assert after.level(sq("e3")) == 1
     assert "Ta1>a2,e5>e4^a3^a3" not in ts  # a3 is next to a2 but not to e4
     assert "Ta1>a2,a3>a4^a3^a3" not in ts
 
@@ -508,7 +517,8 @@ def test_s9_proteus_may_build_where_the_forced_worker_stood():
 def test_s9_proteus_a_winning_move_ends_the_turn_first():
     p = make("b2=2A c3=3 e5=A a5=A c5=B e1=B", gods="proteus,-")
     after = play(p, "b2>c3")
-    assert after.winner == 0 and workers(after, 0) == {"c3", "e5", "a5"}
+    assert after.winner == 0
+    assert workers(after, 0) == {"c3", "e5", "a5"}
 
 
 def test_s9_proteus_the_force_comes_before_an_opponent_slide():
@@ -523,7 +533,8 @@ def test_s9_proteus_the_force_comes_before_an_opponent_slide():
 def test_s9_hydra_gains_a_worker_on_a_lowest_free_square_next_to_the_mover():
     p = make("a1=A e5=A c3=B c5=B a2=1 b1=1", gods="hydra,-")
     ts = texts(p)
-    assert "a1>b2^a1+c1" in ts and "a1>b2^a1+a3" in ts  # the level-0 squares round b2
+    assert "a1>b2^a1+c1" in ts
+    assert "a1>b2^a1+a3" in ts
     assert "a1>b2^a1+a1" not in ts  # a1 is level 1 after the build
     assert "a1>b2^a1+a2" not in ts
     after = play(p, "a1>b2^a1+c1")
@@ -533,7 +544,8 @@ def test_s9_hydra_gains_a_worker_on_a_lowest_free_square_next_to_the_mover():
 def test_s9_hydra_removes_one_of_hers_when_two_are_neighbours():
     p = make("a1=A c1=A e5=B c5=B", gods="hydra,-")
     ts = texts(p)
-    assert "a1>b1^a1!b1" in ts and "a1>b1^a1!c1" in ts
+    assert "a1>b1^a1!b1" in ts
+    assert "a1>b1^a1!c1" in ts
     assert not any("+" in t for t in of(p, "a1>b1^"))
     after = play(p, "a1>b1^a1!c1")
     assert workers(after, 0) == {"b1"}
@@ -548,7 +560,8 @@ def test_s9_hydra_with_one_worker_always_gains():
 def test_s9_hydra_a_winning_move_gains_nothing():
     p = make("a1=2A b1=3 e5=A c5=B e1=B", gods="hydra,-")
     after = play(p, "a1>b1")
-    assert after.winner == 0 and workers(after, 0) == {"b1", "e5"}
+    assert after.winner == 0
+    assert workers(after, 0) == {"b1", "e5"}
 
 
 def test_s9_hydra_has_any_number_of_workers():
@@ -582,8 +595,13 @@ def _random_positions(seed, count):
     out = []
     while len(out) < count:
         god = rng.choice(names)
-        other = rng.choice([g for g in names + ["apollo", "athena", "minotaur", "zeus"]
-                            if g != god and ban_reason((god, g)) is None])
+        other = rng.choice(
+            [
+                g
+                for g in [*names, "apollo", "athena", "minotaur", "zeus"]
+                if g != god and ban_reason((god, g)) is None
+            ]
+        )
         p = new_game(2, "random", drawn=(god, other) if rng.random() < 0.5 else (other, god))
         while p.phase is not Phase.OVER:
             acts = legal_actions(p)
@@ -608,9 +626,22 @@ def test_s9_notation_every_legal_turn_has_one_text_that_reads_back():
 
 @pytest.mark.parametrize(
     "text",
-    ["b2>d4^e5", "a1>e5^d4", "b2>c1^d1*e5", "b2>c3~a1^d4", "Mb2>c3,d4>e4", "Bb3,d5", "Bc3,c3",
-     "b2>c3^d4=a5,e1", "Tb2>c3,d4>e4^c4^e5", "b2>c3^e5", "b2>c3<a1^d4", "b2>c3^d4+c2",
-     "b2>c3^d4!e1", "b2~c3>c3^d4"],
+    [
+        "b2>d4^e5",
+        "a1>e5^d4",
+        "b2>c1^d1*e5",
+        "b2>c3~a1^d4",
+        "Mb2>c3,d4>e4",
+        "Bb3,d5",
+        "Bc3,c3",
+        "b2>c3^d4=a5,e1",
+        "Tb2>c3,d4>e4^c4^e5",
+        "b2>c3^e5",
+        "b2>c3<a1^d4",
+        "b2>c3^d4+c2",
+        "b2>c3^d4!e1",
+        "b2~c3>c3^d4",
+    ],
 )
 def test_s9_notation_the_turn_texts_of_section_9_read_and_write_unchanged(text):
     assert str(parse_turn(text)) == text
