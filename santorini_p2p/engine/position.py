@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import Final, NamedTuple, TypeAlias
+from typing import Any, Final, NamedTuple, TypeAlias
 
 from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, Square
 
@@ -180,6 +180,8 @@ class Position:
 
 
 _PLACED: dict[tuple[str, ...], tuple[int, ...] | None] = {}
+_LAST_PLACED: list[Any] = [None, None]
+"""The gods tuple last asked about and its answer: positions of one game share the tuple."""
 
 
 def _placed(gods: tuple[str, ...]) -> tuple[int, ...] | None:
@@ -187,8 +189,13 @@ def _placed(gods: tuple[str, ...]) -> tuple[int, ...] | None:
 
     Cached by the gods: the powers say it, and they live above this module.
     """
+    last = _LAST_PLACED
+    if last[0] is gods:
+        return last[1]
     try:
-        return _PLACED[gods]
+        found = _PLACED[gods]
+        _LAST_PLACED[:] = (gods, found)
+        return found
     except KeyError:
         from santorini_p2p.engine.order import placement_counts
 

@@ -173,7 +173,6 @@ class Gen:
         "count",
         "counting",
         "first",
-        "floor",
         "limits",
         "movers",
         "out",
@@ -209,8 +208,6 @@ class Gen:
         self.board: Board = (levels(p.ge1, p.ge2, p.ge3), p.domes, p.workers)
         self.reach = (ALL ^ p.ge1, ALL ^ p.ge2, ALL ^ p.ge3, ALL)
         """Squares of level at most 0, 1, 2 and 3 on the board the turn starts from."""
-        self.floor = (ALL, p.ge1, p.ge2, p.ge3)
-        """Squares of level at least 0, 1, 2 and 3 on the board the turn starts from."""
         self.out: list[Turn] = []
         self.up_out: list[Turn] = []
         self.count = 0
@@ -247,8 +244,9 @@ class Gen:
         free = (NEIGHBOURS[at] if near < 0 else near) & ~self.occupied(bd)
         if lv is self.board[0]:
             out = free & self.reach[top if top < 3 else 3]
-            if self.limits.no_down and h:
-                out &= self.floor[h]
+            if h and self.limits.no_down:
+                p = self.p
+                out &= p.ge1 if h == 1 else p.ge2 if h == 2 else p.ge3
             return out
         low = h if self.limits.no_down else 0
         out = 0
