@@ -191,7 +191,8 @@ def _placed(gods: tuple[str, ...]) -> tuple[int, ...] | None:
     """
     last = _LAST_PLACED
     if last[0] is gods:
-        return last[1]
+        known: tuple[int, ...] | None = last[1]
+        return known
     try:
         found = _PLACED[gods]
         _LAST_PLACED[:] = (gods, found)
