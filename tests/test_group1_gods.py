@@ -651,3 +651,9 @@ def test_s9_notation_orders_the_exchange_and_the_builds_of_every_worker():
     assert str(parse_turn("b2>c3^d4=e1,a5")) == "b2>c3^d4=a5,e1"
     assert str(parse_turn("Bd5,b3")) == "Bb3,d5"
     assert str(parse_turn("Tb2>c3,d4>e4^e5^c4")) == "Tb2>c3,d4>e4^c4^e5"
+
+
+@pytest.mark.parametrize("text", ["Bc2,a3", "b3>c2^b1=a1,c5", "Te4>d3,b5>a5^e2^a4", "Mb2>c3"])
+def test_s9_notation_an_action_text_with_a_comma_is_a_turn_unless_it_is_all_squares(text):
+    assert str(parse_action(text)) == text
+    assert str(parse_action("b2,d4")) == "place b2,d4"

@@ -307,7 +307,9 @@ def parse_action(text: str) -> Action:
         if len(arg) != 1 or arg not in "1234":
             raise InvalidTurnError("expected the start seat 1-4", text, col)
         return NameStart(int(arg) - 1)
-    if word == "place" or ("," in low and not low.startswith("h")):
+    if word == "place" or (
+        "," in low and all(part.strip() in _SQUARE_OF for part in low.split(","))
+    ):
         body = arg if word == "place" else t
         offset = col - 1 if word == "place" else 0
         squares: list[Square] = []
