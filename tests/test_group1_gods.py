@@ -657,3 +657,22 @@ def test_s9_notation_orders_the_exchange_and_the_builds_of_every_worker():
 def test_s9_notation_an_action_text_with_a_comma_is_a_turn_unless_it_is_all_squares(text):
     assert str(parse_action(text)) == text
     assert str(parse_action("b2,d4")) == "place b2,d4"
+
+
+def test_s9_effects_name_a_slide_a_drag_an_exchange_and_a_worker_gained_or_removed():
+    from santorini_p2p.engine.effects import describe_effect, turn_effects
+
+    def said(cells, gods, text):
+        p = make(cells, gods=gods)
+        return [describe_effect(p, e) for e in turn_effects(p, find_turn(p, text))]
+
+    assert "A's worker slid on from b2 to d4" in said(
+        "a1=A b2=B e5=A a5=B", "apollo,harpies", "a1>d4^d3"
+    )
+    assert said("b2=A a1=B c4=A e5=B", "scylla,-", "b2>c3~a1^d4") == [
+        "B's worker forced from a1 to b2"
+    ]
+    assert said("a1=A e5=A c3=B c5=B", "hydra,-", "a1>b2^a1+c1") == ["A gains a worker on c1"]
+    assert said("a1=A c1=A e5=B c5=B", "hydra,-", "a1>b1^a1!c1") == ["A's worker on c1 removed"]
+    assert len(said("a1=A a3=A e1=B e5=B", "nemesis,-", "a1>b1^c1=e1,e5")) == 4
+    assert said("a1=A e5=A c3=B c1=B", "castor,-", "Ma1>a2,e5>e4") == []
