@@ -676,3 +676,17 @@ def test_s9_effects_name_a_slide_a_drag_an_exchange_and_a_worker_gained_or_remov
     assert said("a1=A c1=A e5=B c5=B", "hydra,-", "a1>b1^a1!c1") == ["A's worker on c1 removed"]
     assert len(said("a1=A a3=A e1=B e5=B", "nemesis,-", "a1>b1^c1=e1,e5")) == 4
     assert said("a1=A e5=A c3=B c1=B", "castor,-", "Ma1>a2,e5>e4") == []
+
+
+def test_s9_console_completes_and_names_every_new_turn_form():
+    from santorini_p2p.ui.completer import next_steps, step_kinds
+
+    castor = make("a1=A e5=A c3=B c1=B", gods="castor,-")
+    assert "Ma1" in next_steps(castor, "")
+    assert next_steps(castor, "Ma1>a2") == ["Ma1>a2,e5"]
+    assert "M every worker moves" in step_kinds(castor, "")
+    assert "B every worker builds" in step_kinds(castor, "")
+    hydra = make("a1=A e5=A c3=B c5=B a2=1 b1=1", gods="hydra,-")
+    assert step_kinds(hydra, "a1>b2^a1") == ["+ gain a worker"]
+    scylla = make("b2=A a1=B c4=A e5=B", gods="scylla,-")
+    assert "~ drag" in step_kinds(scylla, "b2>c3")
