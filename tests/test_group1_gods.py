@@ -690,3 +690,32 @@ def test_s9_console_completes_and_names_every_new_turn_form():
     assert step_kinds(hydra, "a1>b2^a1") == ["+ gain a worker"]
     scylla = make("b2=A a1=B c4=A e5=B", gods="scylla,-")
     assert "~ drag" in step_kinds(scylla, "b2>c3")
+
+
+@pytest.mark.parametrize(
+    ("players", "drawn", "why"),
+    [
+        (4, ("graeae", "apollo", "pan", "zeus"), "graeae is played with 2 or 3 players, not 4"),
+        (4, ("apollo", "hydra", "pan", "zeus"), "hydra is played with 2 or 3 players, not 4"),
+        (3, ("maenads", "apollo", "pan"), "maenads is played with 2 or 4 players, not 3"),
+    ],
+)
+def test_s9_a_god_its_card_does_not_read_for_is_refused_when_a_game_is_created(players, drawn, why):
+    with pytest.raises(ValueError, match=why):
+        new_game(players, "random", drawn=drawn)
+    with pytest.raises(ValueError, match=why.split(" is ")[0]):
+        resolve_pool(",".join(drawn), players, "random")
+
+
+def test_s9_the_new_pools_name_their_gods_for_the_players():
+    assert resolve_pool("goldenfleece", 2, "random") == (
+        "hades",
+        "urania",
+        "harpies",
+        "nemesis",
+        "terpsichore",
+        "graeae",
+    )
+    assert "graeae" not in resolve_pool("goldenfleece", 4, "random")
+    assert len(resolve_pool("promo", 2, "draft")) == 8
+    assert len(resolve_pool("all", 2, "draft")) == 39
