@@ -649,8 +649,22 @@ def test_s9_notation_the_turn_texts_of_section_9_read_and_write_unchanged(text):
 
 def test_s9_notation_orders_the_exchange_and_the_builds_of_every_worker():
     assert str(parse_turn("b2>c3^d4=e1,a5")) == "b2>c3^d4=a5,e1"
-    assert str(parse_turn("Bd5,b3")) == "Bb3,d5"
-    assert str(parse_turn("Tb2>c3,d4>e4^e5^c4")) == "Tb2>c3,d4>e4^c4^e5"
+    p = make("a1=A e5=A c3=B c1=B", gods="castor,-")
+    assert str(find_turn(p, "Bd4,a2")) == "Ba2,d4"
+    p = make("a1=A e5=A c3=B c1=B", gods="terpsichore,-")
+    assert str(find_turn(p, "Ta1>a2,e5>e4^e3^a3")) == "Ta1>a2,e5>e4^a3^e3"
+
+
+def test_s9_castor_chronus_a_build_all_build_that_completes_the_fifth_tower_ends_the_game():
+    # Four towers stand; a3 is level 3 next to a2's worker, b1 is level 0 next to c1's.
+    p = make("a5=3X b5=3X d5=3X e5=3X a2=A c1=A a3=3 c3=B e3=B", gods="castor,chronus")
+    ts = texts(p)
+    assert "Ba3" in ts  # a2 domes a3 first: Chronus wins at once, c1 does not build
+    assert "Bb1,a3" in ts  # c1 builds b1 first, then a2's dome ends the game
+    assert play(p, "Ba3").level(sq("b1")) == 0
+    after = play(p, "Bb1,a3")
+    assert after.winner == 1
+    assert after.level(sq("b1")) == 1
 
 
 @pytest.mark.parametrize("text", ["Bc2,a3", "b3>c2^b1=a1,c5", "Te4>d3,b5>a5^e2^a4", "Mb2>c3"])

@@ -235,7 +235,7 @@ _END_NAMES = {STAR: "'*' dome", SWAP: "'=' exchange", GAIN: "'+' worker", DROP: 
 def _parse_all(c: _Cursor, text: str) -> Turn:
     """The turns of every worker (RULES.md section 9): ``Mb2>c3,d4>e4``, ``Bb3,d5``, ``T...``.
 
-    The builds of a ``B`` or ``T`` turn are canonical in ascending order.
+    The builds keep the order typed (canonical: ascending, unless the second ends the game).
     """
     kind = c.peek()
     c.i += 1
@@ -246,7 +246,7 @@ def _parse_all(c: _Cursor, text: str) -> Turn:
             builds.append(c.square())
         if c.peek():
             raise c.fail("',' and the second build, or end of turn")
-        return Turn(BUILD_ALL, (), tuple(sorted(builds)))
+        return Turn(BUILD_ALL, (), tuple(builds))
     path: list[Square] = []
     while True:
         path.append(c.square())
@@ -264,7 +264,7 @@ def _parse_all(c: _Cursor, text: str) -> Turn:
     if c.peek():
         raise c.fail("'^' and a build, or end of turn" if kind == "t" else "end of turn")
     form = MOVE_ALL if kind == "m" else MOVE_BUILD_ALL
-    return Turn(form, tuple(path), tuple(sorted(builds)))
+    return Turn(form, tuple(path), tuple(builds))
 
 
 def format_turn(turn: Turn) -> str:

@@ -602,7 +602,7 @@ def find_turn(p: Position, text: str) -> Turn:
 
 def _reordered(p: Position, turn: Turn) -> Turn | None:
     """The one legal turn that is ``turn`` with its builds in another order, or None."""
-    if len(turn.builds) < 2 or turn.worker < 0 or p.phase is not Phase.PLAY:
+    if len(turn.builds) < 2 or turn.worker == -1 or p.phase is not Phase.PLAY:
         return None
     if limits(p).tower_seat >= 0:
         # A build can end the game part-way, so the order typed is the order meant.

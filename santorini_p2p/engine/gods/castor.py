@@ -94,9 +94,10 @@ class Castor(Power):
 
 
 def build_all(g: Gen, ws: list[int], bd: Board) -> list[tuple[int, ...]]:
-    """The builds of one build by each worker on ``ws`` next to itself, ascending, once each.
+    """The builds of one build by each worker on ``ws`` next to itself, once each.
 
-    A build that ends the game (a tower win) ends the turn there.
+    Ascending, as the text writes them; but a build that ends the game (a tower win) ends the
+    turn there, so when the second build does, the two are kept in the order played.
     """
     found: set[tuple[int, ...]] = set()
     if len(ws) == 1:
@@ -108,5 +109,6 @@ def build_all(g: Gen, ws: list[int], bd: Board) -> list[tuple[int, ...]]:
                 found.add((x,))
                 continue
             for y in bits(g.buildable(bd1, c)):
-                found.add((min(x, y), max(x, y)))
+                ends = g.limits.tower_seat >= 0 and g.build(bd1, y)[1]
+                found.add((x, y) if ends else (min(x, y), max(x, y)))
     return sorted(found)
