@@ -77,6 +77,14 @@ PERFT_POSITIONS = [
     ("medusa-persephone", _walk(_GODS_START.format("medusa,persephone"), 10, 26), 2),
     ("poseidon-zeus", _walk(_GODS_START.format("poseidon,zeus"), 6, 27), 2),
     ("triton-apollo", _walk(_GODS_START.format("triton,apollo"), 10, 28), 2),
+    # The gods of RULES.md section 9 (appended: the entries above never change).
+    ("harpies-castor", _walk(_GODS_START.format("harpies,castor"), 8, 41), 2),
+    ("hades-iris", _walk(_GODS_START.format("hades,iris"), 8, 42), 2),
+    ("urania-scylla", _walk(_GODS_START.format("urania,scylla"), 8, 43), 2),
+    ("asteria-terpsichore", _walk(_GODS_START.format("asteria,terpsichore"), 6, 44), 2),
+    ("graeae-hydra", _walk("0A0000A/00000/00A000/00000/0B0000B 1 graeae,hydra -", 8, 45), 2),
+    ("proteus-maenads", _walk("0A0000A/00000/00A000/00000/0B0000B 1 proteus,maenads -", 8, 46), 2),
+    ("nemesis-pegasus", _walk(_GODS_START.format("nemesis,pegasus"), 8, 47), 2),
 ]
 
 STATE_POSITIONS = [
@@ -113,6 +121,46 @@ POOL_POSITIONS = [
     ("offered-from-a-pool", "00000/00000/00000/00000/00000 2 ?,? c[chronus.zeus]"),
 ]
 """The challenger offering from a god pool other than the simple ten (flag ``o``), appended."""
+
+GROUP1_POSITIONS = [
+    ("group1-god-ids", "00000/00B00A0/00000/00A00B0/00000 1 hades,hydra -"),
+    ("three-workers", "0A0000A/00000/00A000/00000/0B00B00B 1 graeae,proteus -"),
+    ("four-hydra-workers", "0A0000A/00000/0A0A000/00000/0B0000B 2 hydra,castor -"),
+    ("graeae-placing-third", "00000/00000/00000/00000/0A000A0 1 graeae,apollo -"),
+]
+"""Position strings with the gods of RULES.md section 9 and their worker counts, appended."""
+
+INVALID_GROUP1_POSITIONS = [
+    ("graeae-four-workers", "0A0000A/00000/0A0A000/00000/0B0000B 1 graeae,apollo -"),
+    ("proteus-opponent-three", "0A0000A/00000/00B000/00000/0B0000B 1 proteus,apollo -"),
+]
+"""More workers than a side's god allows (SPEC.md 1.4), appended."""
+
+GROUP1_TURNS = [
+    ("iris-jump", "B2>D4^E5", "b2>d4^e5"),
+    ("urania-wrap", "a1>e5^d4", "a1>e5^d4"),
+    ("asteria-dome", "b2>c1^d1*e5", "b2>c1^d1*e5"),
+    ("scylla-drag", "b2>c3~a1^d4", "b2>c3~a1^d4"),
+    ("castor-move-all", "mB2>c3,D4>e4", "Mb2>c3,d4>e4"),
+    ("castor-move-all-one", "Mb2>c3", "Mb2>c3"),
+    ("castor-build-all", "bb3,d5", "Bb3,d5"),
+    ("castor-build-all-twice", "Bc3,c3", "Bc3,c3"),
+    ("nemesis-exchange", "b2>c3^d4=e1,a5", "b2>c3^d4=a5,e1"),
+    ("terpsichore", "Tb2>c3,d4>e4^c4^e5", "Tb2>c3,d4>e4^c4^e5"),
+    ("proteus-force", "b2>c3<A1^d4", "b2>c3<a1^d4"),
+    ("hydra-gain", "b2>c3^d4+c2", "b2>c3^d4+c2"),
+    ("hydra-remove", "b2>c3^d4!e1", "b2>c3^d4!e1"),
+]
+"""Turn texts of RULES.md section 9 (syntax only) and their canonical forms, appended."""
+
+INVALID_GROUP1_TURNS = [
+    ("exchange-one-square", "b2>c3^d4=a5"),
+    ("exchange-same-square", "b2>c3^d4=a5,a5"),
+    ("move-all-same-worker", "Mb2>c3,b2>c4"),
+    ("build-all-three", "Bb3,c3,d3"),
+    ("two-domes", "b2>c1^d1*e5*a5"),
+]
+"""Section 9 turn texts a reader rejects, appended."""
 
 INVALID_POOL_POSITIONS = [
     (
@@ -236,6 +284,20 @@ def write_state_hash() -> None:
                 "id": ident,
                 "comment": f"state bytes and hash of {ident} (the offer set: flags bit 3)",
                 "flags": ["pool"],
+                "position": pos,
+                "state_bytes": state_bytes(p).hex(),
+                "state_hash": state_hash(p).hex(),
+                "result": "valid",
+            }
+        )
+    for i, (ident, pos) in enumerate(GROUP1_POSITIONS, len(cases) + 1):
+        p = parse_position(pos)
+        cases.append(
+            {
+                "tcId": i,
+                "id": ident,
+                "comment": f"state bytes and hash of {ident} (section 9 gods, ids 26-39)",
+                "flags": ["group1"],
                 "position": pos,
                 "state_bytes": state_bytes(p).hex(),
                 "state_hash": state_hash(p).hex(),
@@ -369,6 +431,77 @@ def write_notation() -> None:
             )
         else:
             raise SystemExit(f"{ident}: expected {pos!r} to be rejected")
+    for ident, pos in GROUP1_POSITIONS:
+        tc += 1
+        cases.append(
+            {
+                "tcId": tc,
+                "id": f"position-{ident}",
+                "comment": "a valid position string with section 9 gods; canonical as given",
+                "flags": ["group1"],
+                "kind": "position",
+                "input": pos,
+                "canonical": format_position(parse_position(pos)),
+                "result": "valid",
+            }
+        )
+    for ident, pos in INVALID_GROUP1_POSITIONS:
+        tc += 1
+        try:
+            parse_position(pos)
+        except NotationError as e:
+            cases.append(
+                {
+                    "tcId": tc,
+                    "id": f"position-{ident}",
+                    "comment": f"rejected: {e.reason}",
+                    "flags": ["group1"],
+                    "kind": "position",
+                    "input": pos,
+                    "result": "invalid",
+                    "error": "InvalidPositionError",
+                    "column": e.column,
+                }
+            )
+        else:
+            raise SystemExit(f"{ident}: expected {pos!r} to be rejected")
+    for ident, text, canonical in GROUP1_TURNS:
+        tc += 1
+        got = str(parse_turn(text))
+        if got != canonical:
+            raise SystemExit(f"{ident}: {text!r} reads as {got!r}, not {canonical!r}")
+        cases.append(
+            {
+                "tcId": tc,
+                "id": f"turn-{ident}",
+                "comment": "section 9 turn text (syntax only) and its canonical form",
+                "flags": ["group1"],
+                "kind": "turn",
+                "input": text,
+                "canonical": canonical,
+                "result": "valid",
+            }
+        )
+    for ident, text in INVALID_GROUP1_TURNS:
+        tc += 1
+        try:
+            parse_turn(text)
+        except NotationError as e:
+            cases.append(
+                {
+                    "tcId": tc,
+                    "id": f"turn-{ident}",
+                    "comment": f"rejected: {e.reason}",
+                    "flags": ["group1"],
+                    "kind": "turn",
+                    "input": text,
+                    "result": "invalid",
+                    "error": "InvalidTurnError",
+                    "column": e.column,
+                }
+            )
+        else:
+            raise SystemExit(f"{ident}: expected {text!r} to be rejected")
     doc = {"schema": "notation.schema.json", "version": 1, "tests": cases}
     (VECTORS / "notation.json").write_text(json.dumps(doc, indent=2) + "\n")
 
