@@ -12,9 +12,20 @@ from dataclasses import replace
 from santorini_p2p.engine.gods import ALL_GOD_NAMES, GOD_NAMES, GODS, power_of
 from santorini_p2p.engine.order import lost_sides, placement_due
 from santorini_p2p.engine.position import (
+    DIRECTIONS,
     DOME,
     FORCE,
+    HERO_DOME,
     NO_WINNER,
+    OP_CORNER,
+    OP_DOME,
+    OP_DROP,
+    OP_ENTER,
+    OP_PAIR,
+    OP_PLACE,
+    OP_REMOVE,
+    OP_SING,
+    OP_WIND,
     UNDECIDED,
     Action,
     ChooseGods,
@@ -111,8 +122,11 @@ class _Cursor:
 
 MAX_STEPS = 25
 """The most moves a turn text may hold (a shortest path of extra steps is far shorter)."""
-MAX_BUILDS = 4
-"""The most builds a turn text may hold (one and three extra builds)."""
+MAX_BUILDS = 40
+"""The most builds a turn text may hold (a power that builds once a coin; 40 is more than a game
+gives)."""
+MAX_OPS = 8
+"""The most operations of RULES.md 10.3 (``+``, ``#``, forces...) a turn text may hold."""
 
 
 def parse_turn(text: str) -> Turn:
@@ -133,6 +147,50 @@ def parse_turn(text: str) -> Turn:
     if plain is not None:
         return plain
     c = _Cursor(text.strip(), InvalidTurnError)
+    if c.peek() == "s":
+        return _siren_turn(c)
+    prefix: list[int] = []
+    if c.peek() == "o":
+        c.i += 1
+        while True:
+            if len(prefix) == MAX_OPS:
+                raise c.fail("':' (no more forces allowed)")
+            a = c.square()
+            b = c.square()
+            prefix.append(OP_CORNER << 10 | a << 5 | b)
+            if c.peek() != ",":
+                break
+            c.i += 1
+        c.expect(":", "':' after the forces, then the turn")
+    if c.peek() == "j":
+        c.i += 1
+        prefix.append(OP_ENTER << 10)
+    turn = _core_turn(c, text)
+    if prefix:
+        turn = turn._replace(extra=tuple(prefix) + turn.extra)
+    return turn
+
+
+def _siren_turn(c: _Cursor) -> Turn:
+    """``S`` forces ``,``-separated, then ``^`` the one build (RULES.md 10.3)."""
+    c.i += 1
+    ops: list[int] = []
+    while True:
+        if len(ops) == MAX_OPS:
+            raise c.fail("'^' (no more forces allowed)")
+        ops.append(OP_SING << 10 | c.square())
+        if c.peek() != ",":
+            break
+        c.i += 1
+    c.expect("^", "'^' and the build square")
+    b = c.square()
+    if c.peek():
+        raise c.fail("end of turn")
+    return Turn(-1, (), (b,), extra=tuple(ops))
+
+
+def _core_turn(c: _Cursor, text: str) -> Turn:
+    """A turn from its worker on: section 7's grammar, then the section-10 operations."""
     if c.peek() == "h":
         c.i += 1
         a = c.square()
@@ -171,6 +229,7 @@ def parse_turn(text: str) -> Turn:
     if not path and before < 0:
         raise c.fail("'>' and the square the worker moves to")
     builds: list[int] = []
+    extra: list[int] = []
     while c.peek() == "^" and path:
         if len(builds) == MAX_BUILDS:
             raise c.fail(f"end of turn (at most {MAX_BUILDS} builds)")
@@ -181,15 +240,58 @@ def parse_turn(text: str) -> Turn:
                 raise c.fail("'^' or end of turn (D marks a single low dome)")
             c.i += 1
             builds[0] |= DOME
-            if c.peek():
+            if c.peek() == "^":
                 raise c.fail("end of turn after a dome")
+        elif c.peek() == "x" and c.low[c.i + 1 : c.i + 2] in ("", "^", "+", "-", "@", "&"):
+            c.i += 1
+            builds[-1] |= HERO_DOME
+        while c.peek() == "+":
+            if len(extra) == MAX_OPS:
+                raise c.fail("end of turn (no more operations allowed)")
+            c.i += 1
+            extra.append(OP_PLACE << 10 | (len(builds) - 1) << 5 | c.square())
     after = -1
     if c.peek() == "-" and builds:
         c.i += 1
         after = c.square()
+    while _tail_next(c) and path:
+        if len(extra) == MAX_OPS:
+            raise c.fail("end of turn (no more operations allowed)")
+        ch = c.peek()
+        c.i += 1
+        if ch == "&":
+            a = c.square()
+            c.expect(".", "'.' between the two named workers' squares")
+            extra.append(OP_PAIR << 10 | a << 5 | c.square())
+        elif ch == "@":
+            if c.peek() == "-":
+                c.i += 1
+                extra.append(OP_WIND << 10 | 8)
+            else:
+                two = c.low[c.i : c.i + 2]
+                d = two if two in DIRECTIONS else c.low[c.i : c.i + 1]
+                if d not in DIRECTIONS:
+                    raise c.fail("a direction n, ne, e, se, s, sw, w, nw or '-'")
+                c.i += len(d)
+                extra.append(OP_WIND << 10 | DIRECTIONS.index(d))
+        else:
+            extra.append(_TAILS[ch] << 10 | c.square())
     if c.peek():
         raise c.fail("'^', '-' or end of turn" if path else "'>'")
-    return Turn(worker, tuple(path), tuple(builds), before, after)
+    return Turn(worker, tuple(path), tuple(builds), before, after, tuple(extra))
+
+
+def _tail_next(c: _Cursor) -> bool:
+    """Whether an end-of-turn operation starts here (``x`` only before a square)."""
+    ch = c.peek()
+    if not ch or ch not in _TAILS:
+        return False
+    nxt = c.low[c.i + 1 : c.i + 2]
+    return ch != "x" or (nxt != "" and nxt in _FILES)
+
+
+_TAILS = {"%": OP_DROP, "#": OP_DOME, "x": OP_REMOVE, "&": OP_PAIR, "@": OP_WIND}
+"""The marks of the end-of-turn operations of RULES.md 10.3."""
 
 
 def format_turn(turn: Turn) -> str:
@@ -322,8 +424,15 @@ def parse_position(text: str) -> Position:
             f"gods: expected 2 to 4 comma-separated entries, got {len(names)}", raw, gods_col
         )
     gods: list[str] = []
+    brackets: list[str] = []
     col = gods_col
-    for n in names:
+    for entry in names:
+        n, bracket, state = entry.partition("[")
+        if bracket:
+            brackets.append(_read_state(n, state, raw, col))
+            entry = n + "[" + state
+        else:
+            brackets.append("")
         if n == "-":
             gods.append("")
         elif n == UNDECIDED or n in ALL_GOD_NAMES:
@@ -334,7 +443,7 @@ def parse_position(text: str) -> Position:
                 raw,
                 col,
             )
-        col += len(n) + 1
+        col += len(entry) + 1
     chosen = [g for g in gods if g and g != UNDECIDED]
     if len(set(chosen)) != len(chosen):
         raise InvalidPositionError("gods: each god may appear once", raw, gods_col)
@@ -361,7 +470,7 @@ def parse_position(text: str) -> Position:
         workers=tuple(workers),
         to_move=to_move,
         gods=tuple(gods),
-        power_state=_power_state(flags.powers, tuple(gods), raw, flags_col),
+        power_state=_power_state(flags.powers, tuple(gods), raw, flags_col, brackets),
         eliminated=flags.eliminated,
         winner=flags.winner,
         selection=flags.selection,
@@ -381,9 +490,11 @@ _FLAG_GODS = {g.flag: g.name for g in GODS if g.flag}
 """The flag letter of each power that keeps a state across turns (such as ``a``)."""
 
 
-def _power_state(letters: str, gods: tuple[str, ...], raw: str, col: int) -> tuple[str, ...]:
-    """Give each power flag to the seat whose god writes it."""
-    if not letters:
+def _power_state(
+    letters: str, gods: tuple[str, ...], raw: str, col: int, brackets: list[str]
+) -> tuple[str, ...]:
+    """Give each power flag to the seat whose god writes it; add the states in brackets."""
+    if not letters and not any(brackets):
         return ()
     state = [""] * len(gods)
     for ch in letters:
@@ -391,7 +502,25 @@ def _power_state(letters: str, gods: tuple[str, ...], raw: str, col: int) -> tup
         if god not in gods:
             raise InvalidPositionError(f"flags: {ch!r} needs {god} among the gods", raw, col)
         state[gods.index(god)] += ch
+    for seat, b in enumerate(brackets):
+        if b:
+            state[seat] = "[" + b + "]"
     return tuple(state)
+
+
+def _read_state(name: str, text: str, raw: str, col: int) -> str:
+    """The state in ``name[text`` (``text`` keeps the closing bracket), checked by its god."""
+    if name not in ALL_GOD_NAMES:
+        raise InvalidPositionError(f"gods: a state in brackets needs a god, got {name!r}", raw, col)
+    if not text.endswith("]") or "[" in text or "]" in text[:-1]:
+        raise InvalidPositionError(f"gods: {name}'s state needs one closing ']'", raw, col)
+    body = text[:-1]
+    if not body:
+        raise InvalidPositionError(f"gods: {name}[] is empty; write the bare entry", raw, col)
+    try:
+        return power_of(name).read_state(body)
+    except ValueError as e:
+        raise InvalidPositionError(f"gods: {name}[{body}]: {e}", raw, col) from None
 
 
 class _Flags:
@@ -486,6 +615,11 @@ def _parse_flags(t: str, raw: str, col0: int, players: int) -> _Flags:
     return out
 
 
+def _bare(state: str) -> str:
+    """The text inside a stored state's brackets ("" for a flag or no state)."""
+    return state[1:-1] if state.startswith("[") else ""
+
+
 def _check(p: Position, raw: str, seat_col: int, gods_col: int, flags_col: int) -> None:
     """Reject positions the rules cannot reach (protocol/SPEC.md, position string)."""
 
@@ -494,8 +628,33 @@ def _check(p: Position, raw: str, seat_col: int, gods_col: int, flags_col: int) 
 
     letters = "AB" if p.players == 4 else _SIDE_LETTERS
     for side, mask in enumerate(p.workers):
-        if mask.bit_count() > 2:
-            raise bad(f"board: side {letters[side]} has {mask.bit_count()} workers, at most 2", 1)
+        most = max(
+            [2]
+            + [
+                power_of(g).worker_limit(_bare(p.state_of(s)))
+                for s, g in enumerate(p.gods)
+                if p.side_of(s) == side
+            ]
+        )
+        if mask.bit_count() > most:
+            raise bad(
+                f"board: side {letters[side]} has {mask.bit_count()} workers, at most {most}", 1
+            )
+    for seat, g in enumerate(p.gods):
+        power = power_of(g)
+        if not power.stateful:
+            continue
+        state = _bare(p.state_of(seat))
+        side = p.side_of(seat)
+        for sq, own in power.state_squares(state):
+            holder = p.worker_side(sq)
+            if (holder == side) != own or holder < 0:
+                whose = "its own" if own else "another side's"
+                raise bad(
+                    f"gods: {g}[{state}] names {SQUARE_NAMES[sq]}, not {whose} worker", gods_col
+                )
+        if power.state_needed and not state and p.phase is Phase.PLAY and p.workers[side]:
+            raise bad(f"gods: {g} writes its state in brackets once workers stand", gods_col)
     if p.eliminated:
         if p.players != 3:
             raise bad("flags: only a 3-player game eliminates seats", flags_col)

@@ -9,9 +9,21 @@ from typing import Final, NamedTuple, TypeAlias
 from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, Square
 
 __all__ = [
+    "DIRECTIONS",
     "DOME",
     "FORCE",
+    "HERO_DOME",
     "NO_WINNER",
+    "OP_CORNER",
+    "OP_DOME",
+    "OP_DROP",
+    "OP_ENTER",
+    "OP_NONE",
+    "OP_PAIR",
+    "OP_PLACE",
+    "OP_REMOVE",
+    "OP_SING",
+    "OP_WIND",
     "UNDECIDED",
     "Action",
     "ChooseGods",
@@ -33,6 +45,38 @@ DOME: Final = 32
 """Added to a build square in ``Turn.builds``: a dome below level 3 (written ``D``)."""
 FORCE: Final = 64
 """Added to ``Turn.before``: the power step forces the worker on that square (written ``~``)."""
+
+
+HERO_DOME: Final = 128
+"""Added to a build square in ``Turn.builds``: a dome at any level instead of a build (``X``)."""
+
+DIRECTIONS: Final = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+"""The eight directions of RULES.md 10.1 (wind, song), in the order of their codes 0-7."""
+
+# The operations of RULES.md 10.3 that a turn carries in ``Turn.extra``: each entry is
+# ``op << 10 | value``. Their order in the tuple is the order they are written.
+OP_NONE: Final = 1
+"""No build at all where the turn's power allows it (RULES.md 10.3): written as nothing."""
+OP_WIND: Final = 2
+"""``@dir`` (value 0-7) or ``@-`` (value 8): the wind is set or taken back, last."""
+OP_PLACE: Final = 3
+"""``+sq`` after build number ``value >> 5`` (0-based): a worker from a card next to a dome."""
+OP_PAIR: Final = 4
+"""``&a.b`` (value ``a * 32 + b``): a worker of the mover and an opponent worker named, last."""
+OP_DROP: Final = 5
+"""``%sq``: every block under the worker on ``sq`` is removed, last."""
+OP_DOME: Final = 6
+"""``#sq``: a dome on ``sq`` at any level, last."""
+OP_REMOVE: Final = 7
+"""``xsq``: the opponent worker on ``sq`` is removed, last."""
+OP_SING: Final = 8
+"""``S..``: the opponent worker on ``value`` is forced one square in the song's direction."""
+OP_ENTER: Final = 9
+"""``J``: the turn's worker is first put on its square from the mover's card."""
+OP_CORNER: Final = 10
+"""``O..:`` (value ``from * 32 + to``): a worker is forced into a corner first."""
+
+_OP_SUFFIX: Final = {OP_DROP: "%", OP_DOME: "#", OP_REMOVE: "x"}
 
 
 class Phase(Enum):
@@ -62,6 +106,10 @@ class Position:
 
     ``offer`` is the set the challenger offers from, while it has still to offer (flag
     ``o[..]``); empty means the ten simple gods (protocol/SPEC.md 1.4).
+
+    ``power_state`` has one entry a seat (or is empty when every entry is): a power's flag
+    letters (``a``), or its state in brackets as the gods field writes it (``[2]``,
+    ``[c3]``; RULES.md 10.1). Only the seat's own power reads and writes it.
     """
 
     ge1: int = 0
@@ -124,7 +172,7 @@ class Position:
         return Phase.PLAY
 
     def state_of(self, seat: int) -> str:
-        """Return the power state (flag letters) of ``seat``."""
+        """Return the power state of ``seat``: flag letters, or ``[STATE]`` (RULES.md 10.1)."""
         return self.power_state[seat] if self.power_state else ""
 
     def _side_out(self, side: int) -> bool:
@@ -140,7 +188,7 @@ class Position:
 
 
 def _format_flags(p: Position) -> str:
-    out = "".join(p.power_state)
+    out = "".join(f for f in p.power_state if not f.startswith("["))
     if p.selection is Selection.CHALLENGER:
         out += "c[" + ".".join(p.pool) + "]"
         if p.offer:
@@ -179,7 +227,14 @@ def format_position(p: Position) -> str:
                         row += letters[side]
                         break
         ranks.append(row)
-    gods = ",".join(g or "-" for g in p.gods)
+    if p.power_state:
+        state = p.power_state
+        gods = ",".join(
+            (g or "-") + (state[i] if state[i].startswith("[") else "")
+            for i, g in enumerate(p.gods)
+        )
+    else:
+        gods = ",".join(g or "-" for g in p.gods)
     return f"{'/'.join(ranks)} {p.to_move + 1} {gods} {_format_flags(p)}"
 
 
@@ -203,9 +258,12 @@ class Turn(NamedTuple):
     builds: tuple[int, ...] = ()
     before: int = -1
     after: int = -1
+    extra: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         n = SQUARE_NAMES
+        if self.extra:
+            return _format_extra(self)
         if self.worker < 0:
             return "H" + ",".join(n[s] for s in self.path) + "^" + n[self.builds[0] & 31]
         text = n[self.worker]
@@ -214,7 +272,7 @@ class Turn(NamedTuple):
         for s in self.path:
             text += ">" + n[s]
         for b in self.builds:
-            text += "^" + n[b & 31] + ("D" if b & DOME else "")
+            text += "^" + n[b & 31] + ("D" if b & DOME else "X" if b & HERO_DOME else "")
         if self.after >= 0:
             text += "-" + n[self.after]
         return text
@@ -225,7 +283,11 @@ class Turn(NamedTuple):
     @property
     def is_win(self) -> bool:
         """Whether this turn wins by moving (a complete turn with no build is a win)."""
-        return not self.builds
+        return not self.builds and not self.extra
+
+    def ops(self, op: int) -> tuple[int, ...]:
+        """The values of this turn's ``extra`` entries of operation ``op``, in order."""
+        return tuple(e & 1023 for e in self.extra if e >> 10 == op)
 
     @property
     def both(self) -> bool:
@@ -236,6 +298,42 @@ class Turn(NamedTuple):
     def build_squares(self) -> tuple[Square, ...]:
         """The squares built on, in order (without the dome marks)."""
         return tuple(b & 31 for b in self.builds)
+
+
+def _format_extra(t: Turn) -> str:
+    """The text of a turn with section 10 operations (RULES.md 10.3)."""
+    n = SQUARE_NAMES
+    ops = [(e >> 10, e & 1023) for e in t.extra]
+    sung = [v for o, v in ops if o == OP_SING]
+    if sung:
+        return "S" + ",".join(n[v] for v in sung) + "^" + n[t.builds[0] & 31]
+    text = ""
+    odys = [v for o, v in ops if o == OP_CORNER]
+    if odys:
+        text = "O" + ",".join(n[v >> 5] + n[v & 31] for v in odys) + ":"
+    if any(o == OP_ENTER for o, _ in ops):
+        text += "J"
+    if t.worker < 0:
+        text += "H" + ",".join(n[s] for s in t.path) + "^" + n[t.builds[0] & 31]
+    else:
+        text += n[t.worker]
+        if t.before >= 0:
+            text += ("~" if t.before & FORCE else "^") + n[t.before & 31]
+        for s in t.path:
+            text += ">" + n[s]
+        for i, b in enumerate(t.builds):
+            text += "^" + n[b & 31] + ("D" if b & DOME else "") + ("X" if b & HERO_DOME else "")
+            text += "".join("+" + n[v & 31] for o, v in ops if o == OP_PLACE and v >> 5 == i)
+        if t.after >= 0:
+            text += "-" + n[t.after]
+    for o, v in ops:
+        if o in _OP_SUFFIX:
+            text += _OP_SUFFIX[o] + n[v]
+        elif o == OP_PAIR:
+            text += "&" + n[v >> 5] + "." + n[v & 31]
+        elif o == OP_WIND:
+            text += "@" + (DIRECTIONS[v] if v < 8 else "-")
+    return text
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -279,12 +377,18 @@ class NameStart:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Place:
-    """A side places workers on empty squares (ascending)."""
+    """A side places workers on empty squares (ascending).
+
+    ``female`` is the square of the worker named female (RULES.md 10.2: ``*``), or -1.
+    """
 
     squares: tuple[Square, ...]
+    female: int = -1
 
     def __str__(self) -> str:
-        return "place " + ",".join(SQUARE_NAMES[s] for s in self.squares)
+        return "place " + ",".join(
+            SQUARE_NAMES[s] + ("*" if s == self.female else "") for s in self.squares
+        )
 
     def __repr__(self) -> str:
         return f"parse_action({str(self)!r})"

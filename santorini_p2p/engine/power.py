@@ -29,10 +29,11 @@ these hooks and hands complete turns to :meth:`Gen.emit`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar, Final
 
 from santorini_p2p.engine.position import Position, Turn
-from santorini_p2p.engine.squares import ALL, BITS, NEIGHBOURS, bits, levels
+from santorini_p2p.engine.squares import ALL, BITS, DIAGONAL, NEIGHBOURS, TOWARDS, bits, levels
 
 __all__ = [
     "PERIMETER",
@@ -100,19 +101,24 @@ class Limits:
     next to these sides' workers, unless it is the dome that completes a tower), ``no_win``
     (squares no move may win on), ``must_up`` (if a turn can move up, every turn must), and
     ``tower_seat``/``tower_count`` (that seat wins once that many complete towers stand, after
-    any build by anyone).
+    any build by anyone). ``walk_ban`` holds the directions (bit ``d`` for ``STEP[d]``) no
+    worker may step in, and ``diagonal`` says every worker steps diagonally only, except those
+    on ``straight`` (RULES.md 10.4: restrictions that bind every worker's moves, never forces).
     """
 
     __slots__ = (
         "ban_sides",
         "binders",
         "bound",
+        "diagonal",
         "frozen",
         "must_up",
         "no_up",
         "no_win",
+        "straight",
         "tower_count",
         "tower_seat",
+        "walk_ban",
     )
 
     def __init__(self) -> None:
@@ -125,6 +131,9 @@ class Limits:
         self.must_up = False
         self.tower_seat = -1
         self.tower_count = 0
+        self.walk_ban = 0
+        self.diagonal = False
+        self.straight = 0
 
     @property
     def trivial(self) -> bool:
@@ -136,7 +145,25 @@ class Limits:
             or self.no_win
             or self.must_up
             or self.tower_seat >= 0
+            or self.walk_ban
+            or self.diagonal
         )
+
+    @property
+    def walks(self) -> bool:
+        """Whether some direction of step is forbidden (RULES.md 10.4)."""
+        return bool(self.walk_ban or self.diagonal)
+
+    def walk(self, at: int, targets: int) -> int:
+        """Those of ``targets`` (neighbours of ``at``) a worker on ``at`` may step to."""
+        if self.diagonal and not self.straight >> at & 1:
+            targets &= DIAGONAL[at]
+        ban = self.walk_ban
+        if ban:
+            for d in range(8):
+                if ban >> d & 1:
+                    targets &= ~TOWARDS[d][at]
+        return targets
 
 
 class TurnFound(Exception):
@@ -153,9 +180,11 @@ class Gen:
     """
 
     __slots__ = (
+        "asked",
         "board",
         "count",
         "counting",
+        "extra",
         "first",
         "limits",
         "movers",
@@ -187,6 +216,10 @@ class Gen:
         self.power = power
         self.limits = limits
         self.movers = movers & p.workers[self.side]
+        self.asked = movers
+        """The workers asked for, before they are narrowed to the mover's own."""
+        self.extra: tuple[int, ...] = ()
+        """``Turn.extra`` entries every turn emitted now begins with (a power step first)."""
         self.pair = pair
         self.counting = counting
         self.board: Board = (levels(p.ge1, p.ge2, p.ge3), p.domes, p.workers)
@@ -220,6 +253,8 @@ class Gen:
         lv = bd[0]
         top = lv[at] + (0 if no_up or self.limits.no_up else 1)
         free = NEIGHBOURS[at] & ~self.occupied(bd)
+        if self.limits.walks:
+            free = self.limits.walk(at, free)
         if lv is self.board[0]:
             return free & self.reach[top if top < 3 else 3]
         out = 0
@@ -281,6 +316,8 @@ class Gen:
         """Take one complete legal turn; ``up``: a worker of the mover moved up in it."""
         if self.first:
             raise TurnFound
+        if self.extra:
+            turn = turn._replace(extra=self.extra + turn.extra)
         if up and self.limits.must_up:
             if self.counting:
                 self.up_count += 1
@@ -316,7 +353,7 @@ class Gen:
             return
         if self.first:
             raise TurnFound
-        if self.limits.must_up:
+        if self.limits.must_up or self.extra:
             for b in bits(free):
                 self.emit(Turn(w, path, (b,), before), up)
         elif self.counting:
@@ -362,6 +399,20 @@ class Power:
     """The mover may move onto an opponent's worker, forcing it (see :meth:`displace`)."""
     end_effect: ClassVar[bool] = False
     """The power changes the board at the end of its holder's turn (:meth:`end_of_turn`)."""
+    stateful: ClassVar[bool] = False
+    """The power keeps a state on its gods entry, ``god[STATE]`` (RULES.md 10.1)."""
+    max_workers: ClassVar[int] = 2
+    """The most workers this power's side may have on the board (RULES.md 10.2)."""
+    state_needed: ClassVar[bool] = False
+    """Once its workers stand, the state is always written (RULES.md 10.1)."""
+    moves_others: ClassVar[bool] = False
+    """A turn of this power may move another side's worker (``Turn.worker`` is not its own)."""
+    expands: ClassVar[bool] = False
+    """The power adds end-of-turn choices to its holder's turns (:meth:`variants`)."""
+    reacts: ClassVar[bool] = False
+    """The power adds its holder's choices to any seat's turn (:meth:`variants`, ``seat``)."""
+    filters: ClassVar[bool] = False
+    """The power narrows another seat's legal turns by their results (:meth:`narrow`)."""
 
     def __str__(self) -> str:
         return self.name
@@ -447,7 +498,7 @@ class Power:
                 self.moved(g, w, (t,), (lv, domes, tuple(moved)), before, lv[t] > h)
         if self.forces:
             top = h + (0 if no_up or g.limits.no_up else 1)
-            for t in bits(NEIGHBOURS[w] & g.opponents(bd)):
+            for t in bits(g.limits.walk(w, NEIGHBOURS[w] & g.opponents(bd))):
                 if lv[t] > top:
                     continue
                 dest = self.displace(w, t, bd)
@@ -559,6 +610,80 @@ class Power:
     def next_state(self, p: Position, turn: Turn) -> str:
         """This power's per-seat state after its holder played ``turn`` (its flag, or "")."""
         return ""
+
+    # --- State across turns (RULES.md section 10) ---------------------------------------------
+    # A state hook sees and returns the text inside the brackets ("" for the bare entry).
+
+    def read_state(self, text: str) -> str:
+        """Check the text inside this power's brackets; return it (RULES.md 10.1).
+
+        Raises:
+            ValueError: the text is not a state of this power, or writes its setup value.
+        """
+        raise ValueError(f"{self.name or 'no god'} keeps no state in brackets")
+
+    def worker_limit(self, state: str) -> int:
+        """The most workers the holder's side may have on the board with ``state``."""
+        return self.max_workers
+
+    def state_squares(self, state: str) -> tuple[tuple[int, bool], ...]:
+        """The squares ``state`` names, each with whether it names a worker of the holder."""
+        return ()
+
+    def follow(self, state: str, where: Callable[[int], int]) -> str:
+        """``state`` once every worker it names has gone where ``where`` says (-1: removed)."""
+        return state
+
+    def after_turn(
+        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+    ) -> str:
+        """The state of the holder (``seat``) after ``turn`` by the seat to move in ``p``.
+
+        ``state`` has already followed its workers; ``where`` maps a square of ``p`` to where
+        its worker ended the turn.
+        """
+        return state
+
+    def placed(self, squares: tuple[int, ...], female: int) -> str:
+        """The state once the holder placed its workers on ``squares`` (``female``: ``*``)."""
+        return ""
+
+    def variants(
+        self, p: Position, seat: int, turn: Turn, after: Position, limits: Limits
+    ) -> list[Turn]:
+        """More turns that are ``turn`` with this power's choices added (``after``: its result).
+
+        For the holder's own turns (``expands``), or any seat's (``reacts``; ``seat`` is the
+        holder). ``limits`` are those on the turn of the seat to move.
+        """
+        return []
+
+    def narrow(
+        self,
+        p: Position,
+        seat: int,
+        turns: list[Turn],
+        result: Callable[[Turn], tuple[Position, Callable[[int], int]]],
+    ) -> list[Turn]:
+        """The turns of the seat to move that this power (held by ``seat``) leaves legal.
+
+        ``result`` gives a turn's position and where each worker of ``p`` ended it.
+        """
+        return turns
+
+    def begin(self, bd: Board, turn: Turn, g: Gen) -> Board:
+        """The board after this power's steps before the turn's worker acts (``Turn.extra``)."""
+        return bd
+
+    def finish(self, bd: Board, turn: Turn, g: Gen) -> tuple[Board, bool]:
+        """The board after this power's end-of-turn choices; True: a build there ended the game."""
+        return bd, False
+
+    def worker_moves(self, p: Position, turn: Turn) -> list[tuple[int, int]]:
+        """The workers ``turn`` moves or forces, ``(from, to)``, as far as its text says."""
+        if turn.worker >= 0 and turn.path:
+            return [(turn.worker, turn.path[-1])]
+        return []
 
 
 _PLAIN_STEPS: dict[type[Power], bool] = {}

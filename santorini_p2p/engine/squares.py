@@ -7,12 +7,16 @@ from typing import Final, TypeAlias
 __all__ = [
     "ALL",
     "BITS",
+    "DELTAS",
+    "DIAGONAL",
     "NEIGHBOURS",
     "NEIGHBOUR_LISTS",
     "PUSH",
     "SPREAD10",
     "SQUARES",
     "SQUARE_NAMES",
+    "STEP",
+    "TOWARDS",
     "Square",
     "bits",
     "file_of",
@@ -102,6 +106,27 @@ PUSH: Final = tuple(
 
 SPREAD10: Final = tuple(sum(1 << (8 * i) for i in range(10) if x >> i & 1) for x in range(1024))
 """A 10-bit value with bit ``i`` moved to bit ``8 * i``: spreads a bitboard to a byte a square."""
+
+
+DELTAS: Final = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+"""(file, rank) steps of the eight directions n, ne, e, se, s, sw, w, nw (RULES.md 10.1)."""
+
+
+def _step(d: int, s: Square) -> Square:
+    f, r = s % 5 + DELTAS[d][0], s // 5 + DELTAS[d][1]
+    return r * 5 + f if 0 <= f < 5 and 0 <= r < 5 else -1
+
+
+STEP: Final = tuple(tuple(_step(d, s) for s in SQUARES) for d in range(8))
+"""``STEP[d][s]``: the square one step from ``s`` in direction ``d``, or -1 off the board."""
+TOWARDS: Final = tuple(
+    tuple(1 << STEP[d][s] if STEP[d][s] >= 0 else 0 for s in SQUARES) for d in range(8)
+)
+"""``TOWARDS[d][s]``: the bitboard of ``STEP[d][s]`` (0 off the board)."""
+DIAGONAL: Final = tuple(
+    TOWARDS[1][s] | TOWARDS[3][s] | TOWARDS[5][s] | TOWARDS[7][s] for s in SQUARES
+)
+"""The diagonal neighbours of each square."""
 
 
 def levels(ge1: int, ge2: int, ge3: int) -> list[int]:

@@ -107,7 +107,7 @@ class Triton(Power):
             if path and not PERIMETER >> at & 1:
                 continue
             top = lv[at] + climb
-            for t in bits(NEIGHBOURS[at] & ~occ):
+            for t in bits(g.limits.walk(at, NEIGHBOURS[at] & ~occ)):
                 if lv[t] > top:
                     continue
                 up2 = up or lv[t] > lv[at]
