@@ -10,6 +10,8 @@ from typing import TextIO
 from santorini_p2p.cli.common import Subparsers, UsageError, error, position_arg
 from santorini_p2p.engine import (
     ADVANCED,
+    HEROES,
+    MEMORY,
     SIMPLE,
     Position,
     Turn,
@@ -111,7 +113,12 @@ def _cmd_perft(args: argparse.Namespace) -> int:
 
 def gods_listing(as_json: bool) -> str:
     """Every god with its card, its set and the player counts it is played with."""
-    rows = [("simple", g) for g in SIMPLE] + [("advanced", g) for g in ADVANCED]
+    rows = (
+        [("simple", g) for g in SIMPLE]
+        + [("advanced", g) for g in ADVANCED]
+        + [("memory", g) for g in MEMORY]
+        + [("hero", g) for g in HEROES]
+    )
     if as_json:
         return json.dumps(
             [
@@ -122,7 +129,7 @@ def gods_listing(as_json: bool) -> str:
     out = []
     for kind, g in rows:
         counts = ",".join(str(n) for n in sorted(g.players))
-        out.append(f"{g.name:<11} {kind:<8} players {counts:<5}  {g.text}")
+        out.append(f"{g.name:<12} {kind:<8} players {counts:<5}  {g.text}")
     return "\n".join(out)
 
 

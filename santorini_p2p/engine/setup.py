@@ -12,7 +12,15 @@ from difflib import get_close_matches
 from itertools import combinations
 from typing import Final, Literal
 
-from santorini_p2p.engine.gods import ADVANCED, ALL_GOD_NAMES, GODS, SIMPLE, power_of
+from santorini_p2p.engine.gods import (
+    ADVANCED,
+    ALL_GOD_NAMES,
+    GODS,
+    HEROES,
+    MEMORY,
+    SIMPLE,
+    power_of,
+)
 from santorini_p2p.engine.notation import format_action
 from santorini_p2p.engine.order import placement_due, side_powers
 from santorini_p2p.engine.position import (
@@ -62,12 +70,15 @@ GodMode = Literal["none", "challenger", "draft", "random"]
 OFFERED: tuple[str, ...] = tuple(g.name for g in SIMPLE)
 """The gods a challenger chooses from unless the game names a pool: the ten simple gods."""
 
-POOL_SETS: Final = ("simple", "advanced", "all")
-"""The named god pools: the ten simple gods, the fifteen advanced ones, all of them."""
+POOL_SETS: Final = ("simple", "advanced", "memory", "heroes", "all")
+"""The named god pools: the ten simple gods, the fifteen advanced ones, the gods with memory,
+the ten heroes (RULES.md 10), all of them."""
 POOL_CHOICES: Final = (
     ("simple", "the ten simple gods"),
     ("advanced", "the fifteen advanced gods"),
-    ("all", "all 25 gods"),
+    ("memory", "the eight gods with memory"),
+    ("heroes", "the ten heroes (2 players)"),
+    ("all", "every god"),
     ("names", "name the gods"),
 )
 """The god pools a set-up screen offers, as ``(key, label)``: ``names`` asks for a list."""
@@ -120,7 +131,13 @@ def resolve_pool(spec: str, players: int, gods: GodMode) -> tuple[str, ...]:
     """
     key = spec.strip().lower()
     if key in POOL_SETS:
-        chosen = {"simple": SIMPLE, "advanced": ADVANCED, "all": GODS}[key]
+        chosen = {
+            "simple": SIMPLE,
+            "advanced": ADVANCED,
+            "memory": MEMORY,
+            "heroes": HEROES,
+            "all": GODS,
+        }[key]
         pool = tuple(g.name for g in chosen if players in g.players)
         what = f"the {key} gods"
     else:

@@ -13,29 +13,47 @@ from __future__ import annotations
 
 from typing import Final
 
+from santorini_p2p.engine.gods.achilles import Achilles
+from santorini_p2p.engine.gods.adonis import Adonis
+from santorini_p2p.engine.gods.aeolus import Aeolus
 from santorini_p2p.engine.gods.aphrodite import Aphrodite
 from santorini_p2p.engine.gods.apollo import Apollo
 from santorini_p2p.engine.gods.ares import Ares
 from santorini_p2p.engine.gods.artemis import Artemis
+from santorini_p2p.engine.gods.atalanta import Atalanta
 from santorini_p2p.engine.gods.athena import Athena
 from santorini_p2p.engine.gods.atlas import Atlas
+from santorini_p2p.engine.gods.bellerophon import Bellerophon
 from santorini_p2p.engine.gods.bia import Bia
 from santorini_p2p.engine.gods.charon import Charon
 from santorini_p2p.engine.gods.chronus import Chronus
 from santorini_p2p.engine.gods.demeter import Demeter
+from santorini_p2p.engine.gods.eris import Eris
 from santorini_p2p.engine.gods.eros import Eros
+from santorini_p2p.engine.gods.gaea import Gaea
 from santorini_p2p.engine.gods.hephaestus import Hephaestus
 from santorini_p2p.engine.gods.hera import Hera
+from santorini_p2p.engine.gods.heracles import Heracles
 from santorini_p2p.engine.gods.hermes import Hermes
 from santorini_p2p.engine.gods.hestia import Hestia
+from santorini_p2p.engine.gods.hippolyta import Hippolyta
 from santorini_p2p.engine.gods.hypnus import Hypnus
+from santorini_p2p.engine.gods.jason import Jason
 from santorini_p2p.engine.gods.limus import Limus
+from santorini_p2p.engine.gods.medea import Medea
 from santorini_p2p.engine.gods.medusa import Medusa
 from santorini_p2p.engine.gods.minotaur import Minotaur
+from santorini_p2p.engine.gods.morpheus import Morpheus
+from santorini_p2p.engine.gods.nike import Nike
+from santorini_p2p.engine.gods.odysseus import Odysseus
 from santorini_p2p.engine.gods.pan import Pan
 from santorini_p2p.engine.gods.persephone import Persephone
+from santorini_p2p.engine.gods.polyphemus import Polyphemus
 from santorini_p2p.engine.gods.poseidon import Poseidon
 from santorini_p2p.engine.gods.prometheus import Prometheus
+from santorini_p2p.engine.gods.selene import Selene
+from santorini_p2p.engine.gods.siren import Siren
+from santorini_p2p.engine.gods.theseus import Theseus
 from santorini_p2p.engine.gods.triton import Triton
 from santorini_p2p.engine.gods.zeus import Zeus
 from santorini_p2p.engine.power import Power
@@ -45,6 +63,8 @@ __all__ = [
     "ALL_GOD_NAMES",
     "GODS",
     "GOD_NAMES",
+    "HEROES",
+    "MEMORY",
     "MORTAL",
     "SIMPLE",
     "God",
@@ -89,7 +109,33 @@ ADVANCED: Final[tuple[Power, ...]] = (
 )
 """The fifteen advanced gods of RULES.md section 8, in that section's order."""
 
-GODS: Final[tuple[Power, ...]] = SIMPLE + ADVANCED
+MEMORY: Final[tuple[Power, ...]] = (
+    Nike(),
+    Morpheus(),
+    Selene(),
+    Hippolyta(),
+    Aeolus(),
+    Siren(),
+    Eris(),
+    Gaea(),
+)
+"""The gods with memory of RULES.md section 10, in that section's order."""
+
+HEROES: Final[tuple[Power, ...]] = (
+    Achilles(),
+    Adonis(),
+    Atalanta(),
+    Bellerophon(),
+    Heracles(),
+    Jason(),
+    Medea(),
+    Odysseus(),
+    Polyphemus(),
+    Theseus(),
+)
+"""The ten heroes of RULES.md section 10 (2 players), in that section's order."""
+
+GODS: Final[tuple[Power, ...]] = SIMPLE + ADVANCED + MEMORY + HEROES
 """Every god, in the fixed order that gives its id (1-based) in the state hash."""
 
 GOD_NAMES: Final = tuple(g.name for g in SIMPLE)
