@@ -51,6 +51,7 @@ from santorini_p2p.engine.position import (
     Place,
     Position,
     Selection,
+    Sing,
     Turn,
 )
 from santorini_p2p.engine.power import Power
@@ -114,6 +115,7 @@ __all__ = [
     "Position",
     "Power",
     "Selection",
+    "Sing",
     "Square",
     "Turn",
     "apply",

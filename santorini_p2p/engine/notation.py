@@ -35,6 +35,7 @@ from santorini_p2p.engine.position import (
     Place,
     Position,
     Selection,
+    Sing,
     Turn,
     format_position,
 )
@@ -334,11 +335,25 @@ def parse_action(text: str) -> Action:
         if len(arg) != 1 or arg not in "1234":
             raise InvalidTurnError("expected the start seat 1-4", text, col)
         return NameStart(int(arg) - 1)
-    if word == "place" or ("," in low and not low.startswith("h")):
+    if word == "song":
+        if arg not in DIRECTIONS:
+            raise InvalidTurnError(
+                "expected the song's direction n, ne, e, se, s, sw, w or nw", text, col
+            )
+        return Sing(DIRECTIONS.index(arg))
+    if word == "place" or ("," in low and not low.startswith(("h", "s", "o"))):
         body = arg if word == "place" else t
         offset = col - 1 if word == "place" else 0
         squares: list[Square] = []
+        female = -1
         for part in body.split(","):
+            if part.strip().endswith("*"):
+                if female >= 0:
+                    raise InvalidTurnError(
+                        "one worker may be named female ('*')", text, offset + len(part)
+                    )
+                part = part.strip()[:-1]
+                female = len(squares)
             try:
                 squares.append(parse_square(part))
             except NotationError:
@@ -348,7 +363,7 @@ def parse_action(text: str) -> Action:
             offset += len(part) + 1
         if len(set(squares)) != len(squares):
             raise InvalidTurnError("each square may be placed on once", text, col)
-        return Place(tuple(sorted(squares)))
+        return Place(tuple(sorted(squares)), squares[female] if female >= 0 else -1)
     return parse_turn(t)
 
 
@@ -482,6 +497,9 @@ def parse_position(text: str) -> Position:
     lost = lost_sides(p)
     if lost:
         p = replace(p, lost=lost)
+    owed = _owed(p)
+    if owed:
+        p = replace(p, owed=owed)
     _check(p, raw, seat_col, gods_col, flags_col)
     return p
 
@@ -615,6 +633,15 @@ def _parse_flags(t: str, raw: str, col0: int, players: int) -> _Flags:
     return out
 
 
+def _owed(p: Position) -> int:
+    """The seats that placed and have not yet made their setup choice (a song)."""
+    owed = 0
+    for seat, g in enumerate(p.gods):
+        if power_of(g).sings and not p.state_of(seat) and p.workers[p.side_of(seat)]:
+            owed |= 1 << seat
+    return owed
+
+
 def _bare(state: str) -> str:
     """The text inside a stored state's brackets ("" for a flag or no state)."""
     return state[1:-1] if state.startswith("[") else ""
@@ -653,7 +680,7 @@ def _check(p: Position, raw: str, seat_col: int, gods_col: int, flags_col: int) 
                 raise bad(
                     f"gods: {g}[{state}] names {SQUARE_NAMES[sq]}, not {whose} worker", gods_col
                 )
-        if power.state_needed and not state and p.phase is Phase.PLAY and p.workers[side]:
+        if power.names_female and not state and p.workers[side]:
             raise bad(f"gods: {g} writes its state in brackets once workers stand", gods_col)
     if p.eliminated:
         if p.players != 3:

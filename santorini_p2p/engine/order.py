@@ -49,6 +49,9 @@ def placement_due(p: Position) -> tuple[int, int]:
 
     With 4 players seat 1 places team A's workers and seat 2 team B's.
     """
+    if p.owed:
+        # A seat that placed and owes its setup choice acts before anyone places again.
+        return (p.owed & -p.owed).bit_length() - 1, 0
     order = placement_order(p)
     return _due([m.bit_count() for m in p.workers], order, _snake(p, order))
 

@@ -34,6 +34,7 @@ __all__ = [
     "Place",
     "Position",
     "Selection",
+    "Sing",
     "Turn",
 ]
 
@@ -128,6 +129,8 @@ class Position:
     snake: bool = False
     lost: int = 0
     offer: tuple[str, ...] = ()
+    owed: int = 0
+    """Seats that placed and still owe a setup choice (RULES.md 10.2: a song); derived."""
 
     @property
     def players(self) -> int:
@@ -169,6 +172,8 @@ class Position:
         for side, mask in enumerate(self.workers):
             if mask.bit_count() < 2 and not self._side_out(side) and not self.lost >> side & 1:
                 return Phase.PLACE
+        if self.owed:
+            return Phase.PLACE
         return Phase.PLAY
 
     def state_of(self, seat: int) -> str:
@@ -394,7 +399,20 @@ class Place:
         return f"parse_action({str(self)!r})"
 
 
-Action: TypeAlias = Turn | ChooseGods | PickGod | NameStart | Place
+@dataclass(frozen=True, slots=True, repr=False)
+class Sing:
+    """A seat fixes the direction of its song after placing (RULES.md 10.2, ``song w``)."""
+
+    direction: int
+
+    def __str__(self) -> str:
+        return "song " + DIRECTIONS[self.direction]
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+Action: TypeAlias = Turn | ChooseGods | PickGod | NameStart | Place | Sing
 """Anything a seat can do on its move: a turn, or a setup action."""
 
 

@@ -405,6 +405,10 @@ class Power:
     """The most workers this power's side may have on the board (RULES.md 10.2)."""
     state_needed: ClassVar[bool] = False
     """Once its workers stand, the state is always written (RULES.md 10.1)."""
+    names_female: ClassVar[bool] = False
+    """Its placement names one worker female (``place b2,d4*``, RULES.md 10.2)."""
+    sings: ClassVar[bool] = False
+    """After placing, its seat fixes a direction (``song w``, RULES.md 10.2)."""
     moves_others: ClassVar[bool] = False
     """A turn of this power may move another side's worker (``Turn.worker`` is not its own)."""
     expands: ClassVar[bool] = False

@@ -24,6 +24,7 @@ from santorini_p2p.engine.gods import (
 from santorini_p2p.engine.notation import format_action
 from santorini_p2p.engine.order import placement_due, side_powers
 from santorini_p2p.engine.position import (
+    DIRECTIONS,
     UNDECIDED,
     Action,
     ChooseGods,
@@ -33,6 +34,7 @@ from santorini_p2p.engine.position import (
     Place,
     Position,
     Selection,
+    Sing,
     Turn,
 )
 from santorini_p2p.engine.rules import (
@@ -236,13 +238,36 @@ def _setup_actions(p: Position) -> list[Action]:
         return [ChooseGods(c) for c in combinations(offer_set(p), p.players)]
     if p.selection is not Selection.NONE:
         return [PickGod(g) for g in p.pool]
+    if p.owed:
+        return [Sing(d) for d in range(8)]
     _, count = placement_due(p)
     occupied = p.domes
     for m in p.workers:
         occupied |= m
     empty = bits(ALL & ~occupied)
-    out.extend(Place(c) for c in combinations(empty, count) if placement_error(p, c) is None)
+    for c in combinations(empty, count):
+        if placement_error(p, c) is None:
+            out.extend(Place(c, f) for f in _female_choices(p, c))
     return out
+
+
+def _names_female(p: Position) -> bool:
+    """Whether the side due to place still has to name its female worker (RULES.md 10.2)."""
+    side = placement_due(p)[0]
+    return any(
+        power_of(g).names_female and not p.state_of(s)
+        for s, g in enumerate(p.gods)
+        if p.side_of(s) == side
+    )
+
+
+def _female_choices(p: Position, squares: tuple[int, ...]) -> tuple[int, ...]:
+    """The ``female`` values a placement on ``squares`` may take (-1: names none)."""
+    if not _names_female(p):
+        return (-1,)
+    side = placement_due(p)[0]
+    last = p.workers[side].bit_count() + len(squares) >= 2
+    return squares if last else (-1, *squares)
 
 
 def placement_error(p: Position, squares: tuple[int, ...]) -> str | None:
@@ -300,13 +325,18 @@ def is_legal_action(p: Position, action: Action) -> bool:
         return p.naming and 0 <= action.seat < p.players
     if p.phase is not Phase.PLACE:
         return False
+    if isinstance(action, Sing):
+        return bool(p.owed >> p.to_move & 1) and 0 <= action.direction < 8
+    if p.owed:
+        return False
     _, count = placement_due(p)
     sq = action.squares
     occupied = p.domes
     for m in p.workers:
         occupied |= m
     return (
-        len(sq) == count
+        action.female in _female_choices(p, sq)
+        and len(sq) == count
         and list(sq) == sorted(set(sq))
         and all(0 <= s < 25 and not occupied & BITS[s] for s in sq)
         and placement_error(p, sq) is None
@@ -338,6 +368,13 @@ def _rotate(p: Position, start: int) -> Position:
     n = p.players
     gods = tuple(p.gods[(start + i) % n] for i in range(n))
     return replace(p, gods=gods, naming=False, to_move=0)
+
+
+def _with_state(p: Position, seat: int, state: str) -> Position:
+    """``p`` with ``seat``'s state in brackets set to ``state``."""
+    new = list(p.power_state or ("",) * p.players)
+    new[seat] = f"[{state}]" if state else ""
+    return replace(p, power_state=tuple(new) if any(new) else ())
 
 
 def apply_action(p: Position, action: Action) -> Position:
@@ -374,11 +411,25 @@ def apply_action(p: Position, action: Action) -> Position:
         return replace(p, gods=tuple(gods), pool=pool, to_move=p.to_move + 1)
     if isinstance(action, NameStart):
         return _placing(_rotate(p, action.seat))
+    if isinstance(action, Sing):
+        q = _with_state(p, p.to_move, DIRECTIONS[action.direction])
+        q = replace(q, owed=q.owed & ~(1 << p.to_move))
+        if q.phase is Phase.PLAY:
+            return settle_start(q)
+        return replace(q, to_move=placement_due(q)[0])
     side = placement_due(p)[0]
     workers = list(p.workers)
     for s in action.squares:
         workers[side] |= BITS[s]
     q = replace(p, workers=tuple(workers))
+    for seat, g in enumerate(p.gods):
+        if p.side_of(seat) != side:
+            continue
+        power = power_of(g)
+        if power.names_female and action.female >= 0:
+            q = _with_state(q, seat, power.placed(action.squares, action.female))
+        if power.sings and workers[side].bit_count() >= 2:
+            q = replace(q, owed=q.owed | 1 << seat)
     if q.phase is Phase.PLAY:
         # The start player moves first; one who cannot has lost (RULES.md section 2).
         return settle_start(q)

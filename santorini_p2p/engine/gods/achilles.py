@@ -16,6 +16,7 @@ class Achilles(Hero):
     """
 
     name = "achilles"
+    wins_more = True
     text = "Once per game, your worker builds both before and after moving."
 
     def worker_turns(self, g: Gen, w: int) -> None:

@@ -19,6 +19,7 @@ class Atalanta(Hero):
     """
 
     name = "atalanta"
+    wins_more = True
     text = "Once per game, your worker may move any number of additional times."
 
     def worker_turns(self, g: Gen, w: int) -> None:

@@ -17,6 +17,7 @@ class Bellerophon(Hero):
     """
 
     name = "bellerophon"
+    wins_more = True
     text = "Once per game, your worker may move up two levels."
 
     def turns(self, g: Gen) -> None:

@@ -24,6 +24,7 @@ class Female(Power):
 
     stateful = True
     state_needed = True
+    names_female = True
 
     def read_state(self, text: str) -> str:
         """A square, or ``-``."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
 from santorini_p2p.engine.position import Position, Turn
 from santorini_p2p.engine.power import Power
@@ -22,6 +23,15 @@ class Hero(Power):
         if text != "x":
             raise ValueError("expected 'x' (used); an unused hero is written bare")
         return text
+
+    wins_more: ClassVar[bool] = False
+    """While unused, the power can win in ways the plain quick check does not see."""
+
+    def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
+        """The plain check once used; while unused a power that wins otherwise asks for all."""
+        if self.wins_more and not self.is_used(p, p.to_move):
+            return None
+        return super().quick_win(p, mine, opp, no_up)
 
     def is_used(self, p: Position, seat: int) -> bool:
         """Whether the hero of ``seat`` has used its power."""

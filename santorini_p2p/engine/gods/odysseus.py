@@ -22,6 +22,7 @@ class Odysseus(Hero):
     """
 
     name = "odysseus"
+    wins_more = True
     text = (
         "Once per game, at the start of your turn, force to unoccupied corner spaces any "
         "number of opponent workers that neighbour your workers."

@@ -32,6 +32,7 @@ class Siren(Power):
     )
     stateful = True
     state_needed = True
+    sings = True
 
     def read_state(self, text: str) -> str:
         """One of the eight directions."""
