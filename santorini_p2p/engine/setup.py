@@ -21,6 +21,7 @@ from santorini_p2p.engine.gods import (
     SIMPLE,
     power_of,
 )
+from santorini_p2p.engine.gods.pairings import pairing_error
 from santorini_p2p.engine.notation import format_action
 from santorini_p2p.engine.order import placement_due, side_powers
 from santorini_p2p.engine.position import (
@@ -165,6 +166,10 @@ def resolve_pool(spec: str, players: int, gods: GodMode) -> tuple[str, ...]:
         pool = tuple(sorted(names, key=ALL_GOD_NAMES.index))
         what = "the pool"
     need = pool_need(players, gods)
+    if gods == "random" and len(pool) == need:
+        reason = pairing_error(pool)
+        if reason:
+            raise ValueError(f"god pool: {reason}")
     if len(pool) < need:
         raise ValueError(
             f"god pool: {len(pool)} god{'s' if len(pool) != 1 else ''} in {what}, but "
@@ -226,6 +231,9 @@ def new_game(
     if gods == "random":
         if len(drawn) != players:
             raise ValueError(f"drawn: a random deal needs {players} gods, got {len(drawn)}")
+        reason = pairing_error(drawn)
+        if reason:
+            raise ValueError(f"drawn: {reason}")
         return _placing(replace(base, gods=tuple(drawn)))
     raise ValueError(f"gods: expected none, challenger, draft or random, got {gods!r}")
 
@@ -235,9 +243,11 @@ def _setup_actions(p: Position) -> list[Action]:
     if p.naming:
         return [NameStart(s) for s in range(p.players)]
     if p.selection is Selection.CHALLENGER and not p.pool and p.to_move == 0:
-        return [ChooseGods(c) for c in combinations(offer_set(p), p.players)]
+        return [
+            ChooseGods(c) for c in combinations(offer_set(p), p.players) if pairing_error(c) is None
+        ]
     if p.selection is not Selection.NONE:
-        return [PickGod(g) for g in p.pool]
+        return [PickGod(g) for g in p.pool if pairing_error((*p.gods, g)) is None]
     if p.owed:
         return [Sing(d) for d in range(8)]
     _, count = placement_due(p)
@@ -314,12 +324,14 @@ def is_legal_action(p: Position, action: Action) -> bool:
             and len(set(action.gods)) == p.players
             and all(g in offer_set(p) for g in action.gods)
             and list(action.gods) == sorted(action.gods, key=ALL_GOD_NAMES.index)
+            and pairing_error(action.gods) is None
         )
     if isinstance(action, PickGod):
         return (
             p.selection is not Selection.NONE
             and action.god in p.pool
             and not (p.selection is Selection.CHALLENGER and not p.pool)
+            and pairing_error((*p.gods, action.god)) is None
         )
     if isinstance(action, NameStart):
         return p.naming and 0 <= action.seat < p.players

@@ -18,6 +18,7 @@ import hashlib
 from typing import Final
 
 from santorini_p2p.engine import GOD_NAMES
+from santorini_p2p.engine.gods.pairings import pairing_error
 
 __all__ = ["COMMIT_DOMAIN", "DRAW_DOMAIN", "DrawStream", "commitment", "draw_seed", "draw_setup"]
 
@@ -78,8 +79,9 @@ def draw_setup(
     The gods are drawn without replacement from the game's ``pool`` in god order (the ten
     simple gods, apollo ... prometheus, unless the header names another): each draw takes
     index ``below(len(remaining))`` and removes it. ``draft`` draws 4 gods with 2 players and
-    players + 2 otherwise; ``random`` draws one per seat, dealt to seats 1, 2, ... in order;
-    other modes draw none.
+    players + 2 otherwise; ``random`` draws one per seat, dealt to seats 1, 2, ... in order,
+    setting aside a god banned with (or not yet ruled against) one already dealt and drawing
+    again (RULES.md 10.4; no pool of earlier gods holds such a pair); other modes draw none.
 
     Raises:
         ValueError: the pool holds fewer gods than the draw needs.
@@ -95,7 +97,14 @@ def draw_setup(
     if count > len(pool):
         raise ValueError(f"pool: {gods} with {players} players needs {count} gods, got {len(pool)}")
     remaining = list(pool)
-    drawn = []
-    for _ in range(count):
-        drawn.append(remaining.pop(stream.below(len(remaining))))
+    drawn: list[str] = []
+    while len(drawn) < count and remaining:
+        god = remaining.pop(stream.below(len(remaining)))
+        if gods == "random" and pairing_error((*drawn, god)):
+            # RULES.md 10.4: a god banned with one already dealt is set aside, and
+            # another is drawn in its place.
+            continue
+        drawn.append(god)
+    if len(drawn) < count:
+        raise ValueError(f"pool: no deal of {count} gods without a banned pair")
     return start, tuple(drawn)
