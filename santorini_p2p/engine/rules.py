@@ -50,6 +50,7 @@ __all__ = [
     "settle_start",
     "turn_form",
     "turn_sort_key",
+    "without_builds",
 ]
 
 _NO_LIMITS: Final = Limits()
@@ -647,11 +648,9 @@ def find_turn(p: Position, text: str) -> Turn:
     same = _reordered(p, turn)
     if same is not None:
         return same
-    if turn.path and not turn.builds:
-        # No build at all that is not a win: a power's zero builds (RULES.md 10.3).
-        none = turn._replace(extra=(*turn.extra, OP_NONE << 10))
-        if is_legal(p, none):
-            return none
+    none = without_builds(p, turn)
+    if none is not turn:
+        return none
     raise IllegalTurnError(f"illegal turn: {text!r} in {format_position(p)}")
 
 
@@ -735,12 +734,26 @@ def _turns_of(p: Position, worker: int) -> list[Turn]:
     return _generate(p, BITS[worker] if worker >= 0 else 0, worker < 0)
 
 
+def without_builds(p: Position, turn: Turn) -> Turn:
+    """The turn a text with a move and no build stands for in ``p``.
+
+    A power's turn with zero builds (RULES.md 10.3) is written as a winning move is; where
+    that text is not a legal win, it is the turn with no build. Otherwise ``turn`` itself.
+    """
+    if turn.path and not turn.builds and turn.is_win and not is_legal(p, turn):
+        none = turn._replace(extra=(*turn.extra, OP_NONE << 10))
+        if is_legal(p, none):
+            return none
+    return turn
+
+
 def apply(p: Position, turn: Turn) -> Position:
     """Return the position after ``turn``; ``p`` is left as it was.
 
     Raises:
         IllegalTurnError: ``turn`` is not legal in ``p``.
     """
+    turn = without_builds(p, turn)
     if not is_legal(p, turn):
         raise IllegalTurnError(f"illegal turn: {str(turn)!r} in {format_position(p)}")
     return _play(p, turn)

@@ -44,6 +44,7 @@ from santorini_p2p.engine.rules import (
     legal_turns,
     settle_start,
     turn_form,
+    without_builds,
 )
 from santorini_p2p.engine.squares import ALL, BITS, bits
 from santorini_p2p.errors import IllegalTurnError
@@ -312,7 +313,7 @@ def legal_actions(p: Position) -> list[Action]:
 def is_legal_action(p: Position, action: Action) -> bool:
     """Return whether ``action`` is legal for the seat to move in ``p``."""
     if isinstance(action, Turn):
-        return is_legal(p, action)
+        return is_legal(p, without_builds(p, action))
     if p.phase not in (Phase.GODS, Phase.PLACE):
         return False
     if isinstance(action, ChooseGods):
@@ -395,6 +396,8 @@ def apply_action(p: Position, action: Action) -> Position:
     Raises:
         IllegalTurnError: the action is not legal in ``p``.
     """
+    if isinstance(action, Turn):
+        action = without_builds(p, action)
     if not is_legal_action(p, action):
         why = ""
         if isinstance(action, Place) and p.phase is Phase.PLACE:
