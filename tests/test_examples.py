@@ -47,10 +47,26 @@ def test_the_advanced_pairing_example_plays_the_pairing_it_names(tmp_path):
     assert "header protocol 2, pool " in p.stdout
 
 
-SECTION_10 = (
-    "nike morpheus selene hippolyta aeolus siren eris gaea achilles adonis atalanta "
-    "bellerophon heracles jason medea odysseus polyphemus theseus"
-).split()
+SECTION_10 = [
+    "nike",
+    "morpheus",
+    "selene",
+    "hippolyta",
+    "aeolus",
+    "siren",
+    "eris",
+    "gaea",
+    "achilles",
+    "adonis",
+    "atalanta",
+    "bellerophon",
+    "heracles",
+    "jason",
+    "medea",
+    "odysseus",
+    "polyphemus",
+    "theseus",
+]
 
 
 @pytest.mark.parametrize("god", SECTION_10)
