@@ -97,7 +97,7 @@ def test_s8_every_turn_reaches_exactly_the_sample_outcomes(case):
 def _random_games(seed: int, count: int):
     rng = random.Random(seed)
     for _ in range(count):
-        gods = tuple(rng.sample(ADVANCED_NAMES, 1) + rng.sample(list(ALL_GOD_NAMES), 1))
+        gods = tuple(rng.sample(ADVANCED_NAMES, 1) + rng.sample(list(ALL_GOD_NAMES[:25]), 1))
         if gods[0] == gods[1]:
             continue
         if rng.random() < 0.5:

@@ -178,6 +178,8 @@ def test_effects_account_for_every_change_of_the_other_workers_in_random_games()
                         board.add(e.squares[1])
                     elif e.kind in (EffectKind.REMOVED, EffectKind.OUT):
                         board -= set(e.squares)
+                    elif e.kind is EffectKind.GAINED:
+                        board.add(e.squares[0])
                 assert board == set(bits(q.workers[side])), (str(p), str(t))
             lower = [s for s in range(25) if q.level(s) < p.level(s)]
             unbuilt = [e.squares[0] for e in turn_effects(p, t, q) if e.kind is EffectKind.UNBUILT]

@@ -45,3 +45,42 @@ def test_the_advanced_pairing_example_plays_the_pairing_it_names(tmp_path):
     god, other = first.removeprefix("pairing: ").split(" against ")
     assert f"gods {god}, {other}" in p.stdout or f"gods {other}, {god}" in p.stdout
     assert "header protocol 2, pool " in p.stdout
+
+
+SECTION_10 = [
+    "nike",
+    "morpheus",
+    "selene",
+    "hippolyta",
+    "aeolus",
+    "siren",
+    "eris",
+    "gaea",
+    "achilles",
+    "adonis",
+    "atalanta",
+    "bellerophon",
+    "heracles",
+    "jason",
+    "medea",
+    "odysseus",
+    "polyphemus",
+    "theseus",
+]
+
+
+@pytest.mark.parametrize("god", SECTION_10)
+def test_each_god_of_section_10_plays_a_whole_game_between_two_peers(god, tmp_path):
+    script = next(p for p in EXAMPLES if p.name == "memory_gods_loopback.py")
+    env = {"SANTORINI_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    p = subprocess.run(
+        [sys.executable, str(script), "--god", god, "--seed", "1"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    assert f"pairing: {god} against " in p.stdout
+    assert "ok: byte-identical replays of the pairing that verify" in p.stdout

@@ -732,4 +732,4 @@ def test_s9_the_new_pools_name_their_gods_for_the_players():
     )
     assert "graeae" not in resolve_pool("goldenfleece", 4, "random")
     assert len(resolve_pool("promo", 2, "draft")) == 8
-    assert len(resolve_pool("all", 2, "draft")) == 39
+    assert len(resolve_pool("all", 2, "draft")) == 57

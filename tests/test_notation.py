@@ -78,7 +78,7 @@ def test_s7_position_input_is_case_insensitive():
         ("b2>c6^d4", 5, "rank 1-5"),
         ("f2>c3^d4", 1, "file a-e"),
         ("b2c3^d4", 3, "'>'"),
-        ("b2>c3^d4^e4^e5^a1^a2", 18, "at most 4 builds"),
+        ("b2>c3" + "^d4" * 41, 126, "at most 40 builds"),
         ("a1" + ">a2>a1" * 13, 2 + 3 * 25 + 1, "no more moves"),
         ("b2>c3^d4Dx", 10, "end of turn"),
         ("Ha1c2^b2", 4, "','"),

@@ -51,11 +51,16 @@ def difference(text: str) -> str:
 
 
 def pairs(per_god: int = 5, seed: int = 9) -> list[tuple[str, str]]:
-    """Each section 9 god against ``per_god`` others (none banned), either seat."""
+    """Each section 9 god against ``per_god`` others of sections 6-9 (none banned), either seat.
+
+    The gods of sections 6-9 are the ones the reference plays.
+    """
     rng = random.Random(seed)
     out = []
     for i, god in enumerate(NEW):
-        others = [g for g in ALL_GOD_NAMES if g != god and frozenset((g, god)) not in BANNED]
+        others = [
+            g for g in ALL_GOD_NAMES[:39] if g != god and frozenset((g, god)) not in BANNED
+        ]
         for k, partner in enumerate(rng.sample(others, per_god)):
             out.append((god, partner) if (i + k) % 2 else (partner, god))
     return out

@@ -192,10 +192,66 @@ TURNS = [
 ]
 """Turn texts of RULES.md sections 7 and 8 and their canonical form."""
 
+MEMORY_POSITIONS = [
+    ("morpheus-coins", "0B0000A/00000/000B00/00000/0A3X000 1 morpheus[2],apollo -"),
+    ("wind-and-female", "0B0000B/00000/000A00/00000/0A0000 1 aeolus[ne],hippolyta[a5] -"),
+    ("adonis-pair-pending", "0B0000B/00000/000A00/00000/0A0000 1 apollo,adonis[e5.c3] -"),
+    ("nike-flag", "0B0000A/00000/00000/01B100/0A0000 1 apollo,nike k"),
+    ("song-and-mark", "0B0000B/00000/000A00/00000/0A0000 1 siren[n],eris[c3] -"),
+    ("gaea-card-and-hero-used", "0B0000B/00000/000A00/00000/0A0000 1 gaea[0],theseus[x] -"),
+    ("female-gone", "0B0000B/00000/000A00/00000/0A0000 1 selene[-],jason -"),
+    ("jason-third-worker", "0B0000B/00000/000A00/00000/0A0A000 1 jason[x],eris -"),
+    ("siren-owes-her-song", "00000/00000/000A00/00000/0A0000 1 siren,apollo -"),
+]
+"""Positions with the gods of RULES.md section 10 and their states (SPEC.md 1.3.1)."""
+
+INVALID_MEMORY_POSITIONS = [
+    ("state-on-a-god-without-one", "0B0000B/00000/000A00/00000/0A0000 1 apollo[x],eris -"),
+    ("coins-written-zero", "0B0000B/00000/000A00/00000/0A0000 1 morpheus[0],eris -"),
+    ("coins-leading-zero", "0B0000B/00000/000A00/00000/0A0000 1 morpheus[02],eris -"),
+    ("empty-bracket", "0B0000B/00000/000A00/00000/0A0000 1 morpheus[],eris -"),
+    ("gaea-setup-value-written", "0B0000B/00000/000A00/00000/0A0000 1 gaea[2],eris -"),
+    ("wind-not-a-direction", "0B0000B/00000/000A00/00000/0A0000 1 aeolus[up],eris -"),
+    ("hero-state-not-x", "0B0000B/00000/000A00/00000/0A0000 1 achilles[y],eris -"),
+    ("female-on-another-sides-worker", "0B0000B/00000/000A00/00000/0A0000 1 selene[b2],eris -"),
+    ("mark-on-own-worker", "0B0000B/00000/000A00/00000/0A0000 1 apollo,eris[a5] -"),
+    ("female-not-written", "0B0000B/00000/000A00/00000/0A0000 1 selene,eris -"),
+    ("nike-flag-without-nike", "0B0000B/00000/000A00/00000/0A0000 1 apollo,eris k"),
+    ("three-workers-of-unused-jason", "0B0000B/00000/000A00/00000/0A0A000 1 jason,eris -"),
+]
+"""Position strings a reader must reject for their section 10 states (SPEC.md 1.3.1)."""
+
+MEMORY_TURNS = [
+    ("morpheus-builds", "B2>C3^D4^D4^E4", "b2>c3^d4^d4^e4"),
+    ("selene-low-dome", "b2>c3^e4d", "b2>c3^e4D"),
+    ("aeolus-sets-the-wind", "b2>c3^d4@NE", "b2>c3^d4@ne"),
+    ("aeolus-takes-it-back", "b2>c3^d4@-", "b2>c3^d4@-"),
+    ("siren-song", "sd4,d3^b2", "Sd4,d3^b2"),
+    ("gaea-worker-after-the-dome", "b2>c3^d4+c5", "b2>c3^d4+c5"),
+    ("achilles-build-move-build", "b2^c2>b3^c2", "b2^c2>b3^c2"),
+    ("adonis-names-a-pair", "b2>c3^d4&c3.e5", "b2>c3^d4&c3.e5"),
+    ("atalanta-steps", "b2>c3>d4>e5^d5", "b2>c3>d4>e5^d5"),
+    ("heracles-domes", "b2>c3^a1x^b4x", "b2>c3^a1X^b4X"),
+    ("jason-places", "ja1>b2^c3", "Ja1>b2^c3"),
+    ("medea-drops", "b2>c3^d4%c4", "b2>c3^d4%c4"),
+    ("odysseus-corners", "oc4a5,d4e1:b2>c3^d4", "Oc4a5,d4e1:b2>c3^d4"),
+    ("polyphemus-domes", "b2>c3^d4#a1#e5", "b2>c3^d4#a1#e5"),
+    ("theseus-removes", "b2>c3^d4xe4", "b2>c3^d4xe4"),
+]
+"""The turn texts of RULES.md 10.3 and their canonical forms."""
+
+INVALID_MEMORY_TURNS = [
+    ("song-without-a-build", "Sd4,d3"),
+    ("corners-without-the-turn", "Oc4a5"),
+    ("wind-not-a-direction", "b2>c3^d4@up"),
+    ("pair-without-a-dot", "b2>c3^d4&c3e5"),
+]
+"""Turn texts of section 10's grammar that a reader must reject."""
+
 INVALID_TURNS = [
     ("ferry-without-a-move", "b2~c3^d4"),
     ("removal-before-a-build", "b2>c3-a1"),
-    ("five-builds", "b2>c3^d4^e4^e5^a1^a2"),
+    ("too-many-builds", "b2>c3" + "^d4" * 41),
     ("dome-mark-on-a-second-build", "b2>c3^d4^e4D"),
     ("removal-then-more", "b2>c3^d4-a1^b1"),
 ]
@@ -298,6 +354,20 @@ def write_state_hash() -> None:
                 "id": ident,
                 "comment": f"state bytes and hash of {ident} (section 9 gods, ids 26-39)",
                 "flags": ["group1"],
+                "position": pos,
+                "state_bytes": state_bytes(p).hex(),
+                "state_hash": state_hash(p).hex(),
+                "result": "valid",
+            }
+        )
+    for i, (ident, pos) in enumerate(MEMORY_POSITIONS, len(cases) + 1):
+        p = parse_position(pos)
+        cases.append(
+            {
+                "tcId": i,
+                "id": ident,
+                "comment": f"state bytes and hash of {ident} (the power states after the squares)",
+                "flags": ["memory"],
                 "position": pos,
                 "state_bytes": state_bytes(p).hex(),
                 "state_hash": state_hash(p).hex(),
@@ -493,6 +563,77 @@ def write_notation() -> None:
                     "id": f"turn-{ident}",
                     "comment": f"rejected: {e.reason}",
                     "flags": ["group1"],
+                    "kind": "turn",
+                    "input": text,
+                    "result": "invalid",
+                    "error": "InvalidTurnError",
+                    "column": e.column,
+                }
+            )
+        else:
+            raise SystemExit(f"{ident}: expected {text!r} to be rejected")
+    for ident, pos in MEMORY_POSITIONS:
+        tc += 1
+        cases.append(
+            {
+                "tcId": tc,
+                "id": f"position-{ident}",
+                "comment": "a valid position string with section 10 states; canonical as given",
+                "flags": ["memory"],
+                "kind": "position",
+                "input": pos,
+                "canonical": format_position(parse_position(pos)),
+                "result": "valid",
+            }
+        )
+    for ident, pos in INVALID_MEMORY_POSITIONS:
+        tc += 1
+        try:
+            parse_position(pos)
+        except NotationError as e:
+            cases.append(
+                {
+                    "tcId": tc,
+                    "id": f"position-{ident}",
+                    "comment": f"rejected: {e.reason}",
+                    "flags": ["memory"],
+                    "kind": "position",
+                    "input": pos,
+                    "result": "invalid",
+                    "error": "InvalidPositionError",
+                    "column": e.column,
+                }
+            )
+        else:
+            raise SystemExit(f"{ident}: expected {pos!r} to be rejected")
+    for ident, text, canonical in MEMORY_TURNS:
+        tc += 1
+        got = str(parse_turn(text))
+        if got != canonical:
+            raise SystemExit(f"{ident}: {text!r} reads as {got!r}, not {canonical!r}")
+        cases.append(
+            {
+                "tcId": tc,
+                "id": f"turn-{ident}",
+                "comment": "turn text of RULES.md 10.3 (syntax only) and its canonical form",
+                "flags": ["memory"],
+                "kind": "turn",
+                "input": text,
+                "canonical": canonical,
+                "result": "valid",
+            }
+        )
+    for ident, text in INVALID_MEMORY_TURNS:
+        tc += 1
+        try:
+            parse_turn(text)
+        except NotationError as e:
+            cases.append(
+                {
+                    "tcId": tc,
+                    "id": f"turn-{ident}",
+                    "comment": f"rejected: {e.reason}",
+                    "flags": ["memory"],
                     "kind": "turn",
                     "input": text,
                     "result": "invalid",

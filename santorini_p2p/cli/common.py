@@ -82,8 +82,8 @@ def usage(parser: argparse.ArgumentParser) -> int:
 
 POOL_HELP = (
     "the gods to choose from: simple (the ten, default), advanced (the fifteen), "
-    "goldenfleece, promo, all, or "
-    "god names joined by ',' (with --gods challenger, draft or random)"
+    "goldenfleece, promo, memory (the eight gods with memory), heroes (the ten heroes, "
+    "2 players), all, or god names joined by ',' (with --gods challenger, draft or random)"
 )
 
 

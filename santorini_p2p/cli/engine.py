@@ -12,6 +12,8 @@ from santorini_p2p.engine import (
     ADVANCED,
     GOLDEN_FLEECE,
     GROUP1,
+    HEROES,
+    MEMORY,
     SIMPLE,
     Position,
     Turn,
@@ -117,6 +119,8 @@ def gods_listing(as_json: bool) -> str:
         [("simple", g) for g in SIMPLE]
         + [("advanced", g) for g in ADVANCED]
         + [("goldenfleece" if g.name in GOLDEN_FLEECE else "promo", g) for g in GROUP1]
+        + [("memory", g) for g in MEMORY]
+        + [("hero", g) for g in HEROES]
     )
     if as_json:
         return json.dumps(
@@ -128,7 +132,7 @@ def gods_listing(as_json: bool) -> str:
     out = []
     for kind, g in rows:
         counts = ",".join(str(n) for n in sorted(g.players))
-        out.append(f"{g.name:<11} {kind:<12} players {counts:<5}  {g.text}")
+        out.append(f"{g.name:<12} {kind:<12} players {counts:<5}  {g.text}")
     return "\n".join(out)
 
 

@@ -22,6 +22,8 @@ from santorini_p2p.engine.gods import (
     GODS,
     GOLDEN_FLEECE,
     GROUP1,
+    HEROES,
+    MEMORY,
     PROMO,
     SIMPLE,
     God,
@@ -54,6 +56,7 @@ from santorini_p2p.engine.position import (
     Place,
     Position,
     Selection,
+    Sing,
     Turn,
 )
 from santorini_p2p.engine.power import Power
@@ -99,6 +102,8 @@ __all__ = [
     "GOD_NAMES",
     "GOLDEN_FLEECE",
     "GROUP1",
+    "HEROES",
+    "MEMORY",
     "NO_WINNER",
     "OPENING",
     "PROMO",
@@ -119,6 +124,7 @@ __all__ = [
     "Position",
     "Power",
     "Selection",
+    "Sing",
     "Square",
     "Turn",
     "apply",

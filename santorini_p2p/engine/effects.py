@@ -98,7 +98,11 @@ def turn_effects(before: Position, turn: Turn, after: Position | None = None) ->
             continue
         left = list(bits(old & ~new))
         came = list(bits(new & ~old))
-        for to in came:
+        for to in sorted(came, key=lambda t: min((_distance(s, t) for s in left), default=9)):
+            if not left:
+                # A worker put on the board in another side's turn (RULES.md 10.5, Gaea).
+                out.append(Effect(EffectKind.GAINED, (to,), side))
+                continue
             origin = min(left, key=lambda s: (_distance(s, to), s))
             left.remove(origin)
             out.append(Effect(EffectKind.FORCED, (origin, to), side))

@@ -36,7 +36,11 @@ def state_bytes(p: Position) -> bytes:
     # A power's state (a flag such as ``a``) matters only while it can restrict another seat: at its
     # holder's own turn it affects nothing and is left out, so equal rule states hash equally.
     state = p.power_state
-    held = any(f for s, f in enumerate(state) if s != to_move) if state else False
+    held = (
+        any(f and not f.startswith("[") for s, f in enumerate(state) if s != to_move)
+        if state
+        else False
+    )
     flags = (1 if held else 0) | (2 if p.snake else 0) | (4 if p.naming else 0)
     pool = p.pool
     if p.offer:
@@ -61,7 +65,14 @@ def state_bytes(p: Position) -> bytes:
     for b in p.workers:
         cells += (t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160) * weight
         weight += 8
-    return head + cells.to_bytes(25, "little")
+    out = head + cells.to_bytes(25, "little")
+    if state and any(f.startswith("[") for f in state):
+        # The states in brackets (RULES.md 10.1), one length byte and the ASCII text per
+        # seat: a position with none of them ends where it always did.
+        for f in state:
+            body = f[1:-1].encode("ascii") if f.startswith("[") else b""
+            out += bytes((len(body),)) + body
+    return out
 
 
 @lru_cache(maxsize=4096)

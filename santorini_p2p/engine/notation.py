@@ -13,15 +13,26 @@ from santorini_p2p.engine.gods import ALL_GOD_NAMES, GOD_NAMES, GODS, power_of
 from santorini_p2p.engine.order import lost_sides, most_workers, placement_due
 from santorini_p2p.engine.position import (
     BUILD_ALL,
+    DIRECTIONS,
     DOME,
     DRAG,
     DROP,
     FORCE,
     GAIN,
+    HERO_DOME,
     MOVE_ALL,
     MOVE_BUILD_ALL,
     NO_WINNER,
     OP,
+    OP_CORNER,
+    OP_DOME,
+    OP_DROP,
+    OP_ENTER,
+    OP_PAIR,
+    OP_PLACE,
+    OP_REMOVE,
+    OP_SING,
+    OP_WIND,
     PULL,
     STAR,
     SWAP,
@@ -34,6 +45,7 @@ from santorini_p2p.engine.position import (
     Place,
     Position,
     Selection,
+    Sing,
     Turn,
     format_position,
 )
@@ -121,8 +133,11 @@ class _Cursor:
 
 MAX_STEPS = 25
 """The most moves a turn text may hold (a shortest path of extra steps is far shorter)."""
-MAX_BUILDS = 4
-"""The most builds a turn text may hold (one and three extra builds)."""
+MAX_BUILDS = 40
+"""The most builds a turn text may hold (a power that builds once a coin; 40 is more than a game
+gives)."""
+MAX_OPS = 8
+"""The most operations of RULES.md 10.3 (``+``, ``#``, forces...) a turn text may hold."""
 
 
 def parse_turn(text: str) -> Turn:
@@ -143,6 +158,63 @@ def parse_turn(text: str) -> Turn:
     if plain is not None:
         return plain
     c = _Cursor(text.strip(), InvalidTurnError)
+    if c.peek() == "s":
+        sung = _siren_turn(c)
+        return sung._replace(extra=_ordered(sung.extra))
+    prefix: list[int] = []
+    if c.peek() == "o":
+        c.i += 1
+        while True:
+            if len(prefix) == MAX_OPS:
+                raise c.fail("':' (no more forces allowed)")
+            a = c.square()
+            b = c.square()
+            prefix.append(OP_CORNER << 10 | a << 5 | b)
+            if c.peek() != ",":
+                break
+            c.i += 1
+        c.expect(":", "':' after the forces, then the turn")
+    if c.peek() == "j":
+        c.i += 1
+        prefix.append(OP_ENTER << 10)
+    turn = _core_turn(c, text)
+    if prefix or turn.extra:
+        turn = turn._replace(extra=_ordered(tuple(prefix) + turn.extra))
+    return turn
+
+
+def _ordered(extra: tuple[int, ...]) -> tuple[int, ...]:
+    """A turn's ``extra`` in its one order: the operations as written, then the placements.
+
+    The ``+`` placements (RULES.md 10.3) go by the dome they answer, then their square.
+    """
+    places = sorted(e for e in extra if e >> 10 == OP_PLACE)
+    if not places:
+        return extra
+    return (*(e for e in extra if e >> 10 != OP_PLACE), *places)
+
+
+def _siren_turn(c: _Cursor) -> Turn:
+    """``S`` forces ``,``-separated, then ``^`` the one build (RULES.md 10.3)."""
+    c.i += 1
+    ops: list[int] = []
+    while True:
+        if len(ops) == MAX_OPS:
+            raise c.fail("'^' (no more forces allowed)")
+        ops.append(OP_SING << 10 | c.square())
+        if c.peek() != ",":
+            break
+        c.i += 1
+    c.expect("^", "'^' and the build square")
+    b = c.square()
+    ops += _placements(c, 0)
+    if c.peek():
+        raise c.fail("end of turn")
+    return Turn(-1, (), (b,), extra=tuple(ops))
+
+
+def _core_turn(c: _Cursor, text: str) -> Turn:
+    """A turn from its worker on: section 7's grammar, then the section-10 operations."""
     if c.peek() == "h":
         c.i += 1
         a = c.square()
@@ -150,19 +222,21 @@ def parse_turn(text: str) -> Turn:
             # One worker left: its final square alone.
             c.i += 1
             s = c.square()
+            placed = _placements(c, 0)
             if c.peek():
                 raise c.fail("end of turn")
-            return Turn(-1, (a,), (s,))
+            return Turn(-1, (a,), (s,), extra=tuple(placed))
         c.expect(",", "',' between the two final squares, or '^' and the build square")
         b = c.square()
         c.expect("^", "'^' and the build square")
         s = c.square()
+        placed = _placements(c, 0)
         if c.peek():
             raise c.fail("end of turn")
         if a == b:
             raise InvalidTurnError("the two final squares must differ", text, 2)
-        return Turn(-1, (min(a, b), max(a, b)), (s,))
-    if c.peek() in ("m", "t") or (c.peek() == "b" and c.low[1:2] in _FILES):
+        return Turn(-1, (min(a, b), max(a, b)), (s,), extra=tuple(placed))
+    if c.peek() in ("m", "t") or (c.peek() == "b" and c.low[c.i + 1 : c.i + 2] in _FILES):
         return _parse_all(c, text)
     if not c.peek():
         raise c.fail("a turn such as b2>c3^d4")
@@ -188,6 +262,7 @@ def parse_turn(text: str) -> Turn:
         c.i += 1
         post.append(code * OP + c.square())
     builds: list[int] = []
+    extra: list[int] = []
     while c.peek() == "^" and path:
         if len(builds) == MAX_BUILDS:
             raise c.fail(f"end of turn (at most {MAX_BUILDS} builds)")
@@ -198,12 +273,30 @@ def parse_turn(text: str) -> Turn:
                 raise c.fail("'^' or end of turn (D marks a single low dome)")
             c.i += 1
             builds[0] |= DOME
-            if c.peek():
+            if c.peek() == "^":
                 raise c.fail("end of turn after a dome")
+        elif c.peek() == "x" and c.low[c.i + 1 : c.i + 2] in ("", "^", "+", "-", "@", "&"):
+            c.i += 1
+            builds[-1] |= HERO_DOME
+        while c.peek() == "+":
+            if len(extra) == MAX_OPS:
+                raise c.fail("end of turn (no more operations allowed)")
+            c.i += 1
+            extra.append(OP_PLACE << 10 | (len(builds) - 1) << 5 | c.square())
     after = -1
     if c.peek() == "-" and builds:
         c.i += 1
         after = c.square()
+    if (
+        after < 0
+        and extra
+        and extra[-1] >> 10 == OP_PLACE
+        and (extra[-1] >> 5 & 31) == len(builds) - 1
+    ):
+        # A '+' last after the builds is read as the mover's worker gained (RULES.md 9); where
+        # the position says it is a worker put next to a dome (RULES.md 10.3),
+        # ``rules.turn_reading`` reads it so.
+        post.append(GAIN * OP + (extra.pop() & 31))
     while path and c.peek() in _END_OPS:
         code = _END_OPS[c.peek()]
         c.i += 1
@@ -220,10 +313,56 @@ def parse_turn(text: str) -> Turn:
             post += [SWAP * OP + a, SWAP * OP + b]
         else:
             post.append(code * OP + c.square())
+            if code == STAR:
+                # Workers put next to that dome (RULES.md 10.3), before a worker gained.
+                while c.peek() == "+" and c.low.count("+", c.i) > 1:
+                    c.i += 1
+                    extra.append(OP_PLACE << 10 | len(builds) << 5 | c.square())
+    domes = len(builds) + sum(1 for op in post if op >> 5 == STAR)
+    while _tail_next(c) and path:
+        if len(extra) == MAX_OPS:
+            raise c.fail("end of turn (no more operations allowed)")
+        ch = c.peek()
+        c.i += 1
+        if ch == "&":
+            a = c.square()
+            c.expect(".", "'.' between the two named workers' squares")
+            extra.append(OP_PAIR << 10 | a << 5 | c.square())
+        elif ch == "@":
+            if c.peek() == "-":
+                c.i += 1
+                extra.append(OP_WIND << 10 | 8)
+            else:
+                two = c.low[c.i : c.i + 2]
+                d = two if two in DIRECTIONS else c.low[c.i : c.i + 1]
+                if d not in DIRECTIONS:
+                    raise c.fail("a direction n, ne, e, se, s, sw, w, nw or '-'")
+                c.i += len(d)
+                extra.append(OP_WIND << 10 | DIRECTIONS.index(d))
+        else:
+            extra.append(_TAILS[ch] << 10 | c.square())
+            if ch == "#":
+                domes += 1
+                while c.peek() == "+":
+                    # A worker put next to that dome (RULES.md 10.3).
+                    c.i += 1
+                    extra.append(OP_PLACE << 10 | (domes - 1) << 5 | c.square())
     if c.peek():
         raise c.fail("'^', '-' or end of turn" if path else "'>'")
-    return Turn(worker, tuple(path), tuple(builds), before, after, tuple(post))
+    return Turn(worker, tuple(path), tuple(builds), before, after, tuple(post), tuple(extra))
 
+
+def _tail_next(c: _Cursor) -> bool:
+    """Whether an end-of-turn operation starts here (``x`` only before a square)."""
+    ch = c.peek()
+    if not ch or ch not in _TAILS:
+        return False
+    nxt = c.low[c.i + 1 : c.i + 2]
+    return ch != "x" or (nxt != "" and nxt in _FILES)
+
+
+_TAILS = {"%": OP_DROP, "#": OP_DOME, "x": OP_REMOVE, "&": OP_PAIR, "@": OP_WIND}
+"""The marks of the end-of-turn operations of RULES.md 10.3."""
 
 _MID_OPS = {"~": DRAG, "<": PULL}
 """The power steps written between the moves and the builds (RULES.md section 9)."""
@@ -232,21 +371,36 @@ _END_OPS = {"*": STAR, "=": SWAP, "+": GAIN, "!": DROP}
 _END_NAMES = {STAR: "'*' dome", SWAP: "'=' exchange", GAIN: "'+' worker", DROP: "'!' removal"}
 
 
+def _placements(c: _Cursor, build: int) -> list[int]:
+    """The ``+`` placements written after build number ``build`` (RULES.md 10.3)."""
+    out: list[int] = []
+    while c.peek() == "+":
+        if len(out) == MAX_OPS:
+            raise c.fail("end of turn (no more operations allowed)")
+        c.i += 1
+        out.append(OP_PLACE << 10 | build << 5 | c.square())
+    return out
+
+
 def _parse_all(c: _Cursor, text: str) -> Turn:
     """The turns of every worker (RULES.md section 9): ``Mb2>c3,d4>e4``, ``Bb3,d5``, ``T...``.
 
-    The builds keep the order typed (canonical: ascending, unless the second ends the game).
+    The builds keep the order typed (canonical: ascending, unless the second ends the game);
+    a ``+`` placement (RULES.md 10.3) follows the build whose dome it answers.
     """
     kind = c.peek()
     c.i += 1
+    extra: list[int] = []
     if kind == "b":
         builds = [c.square()]
+        extra += _placements(c, 0)
         if c.peek() == ",":
             c.i += 1
             builds.append(c.square())
+            extra += _placements(c, 1)
         if c.peek():
             raise c.fail("',' and the second build, or end of turn")
-        return Turn(BUILD_ALL, (), tuple(builds))
+        return Turn(BUILD_ALL, (), tuple(builds), extra=tuple(extra))
     path: list[Square] = []
     while True:
         path.append(c.square())
@@ -261,10 +415,11 @@ def _parse_all(c: _Cursor, text: str) -> Turn:
     while kind == "t" and c.peek() == "^" and len(builds) < 2:
         c.i += 1
         builds.append(c.square())
+        extra += _placements(c, len(builds) - 1)
     if c.peek():
         raise c.fail("'^' and a build, or end of turn" if kind == "t" else "end of turn")
     form = MOVE_ALL if kind == "m" else MOVE_BUILD_ALL
-    return Turn(form, tuple(path), tuple(builds))
+    return Turn(form, tuple(path), tuple(builds), extra=tuple(extra))
 
 
 def format_turn(turn: Turn) -> str:
@@ -307,13 +462,27 @@ def parse_action(text: str) -> Action:
         if len(arg) != 1 or arg not in "1234":
             raise InvalidTurnError("expected the start seat 1-4", text, col)
         return NameStart(int(arg) - 1)
+    if word == "song":
+        if arg not in DIRECTIONS:
+            raise InvalidTurnError(
+                "expected the song's direction n, ne, e, se, s, sw, w or nw", text, col
+            )
+        return Sing(DIRECTIONS.index(arg))
     if word == "place" or (
-        "," in low and all(part.strip() in _SQUARE_OF for part in low.split(","))
+        "," in low and all(part.strip().rstrip("*") in _SQUARE_OF for part in low.split(","))
     ):
         body = arg if word == "place" else t
         offset = col - 1 if word == "place" else 0
         squares: list[Square] = []
+        female = -1
         for part in body.split(","):
+            if part.strip().endswith("*"):
+                if female >= 0:
+                    raise InvalidTurnError(
+                        "one worker may be named female ('*')", text, offset + len(part)
+                    )
+                part = part.strip()[:-1]
+                female = len(squares)
             try:
                 squares.append(parse_square(part))
             except NotationError:
@@ -323,7 +492,7 @@ def parse_action(text: str) -> Action:
             offset += len(part) + 1
         if len(set(squares)) != len(squares):
             raise InvalidTurnError("each square may be placed on once", text, col)
-        return Place(tuple(sorted(squares)))
+        return Place(tuple(sorted(squares)), squares[female] if female >= 0 else -1)
     return parse_turn(t)
 
 
@@ -399,8 +568,15 @@ def parse_position(text: str) -> Position:
             f"gods: expected 2 to 4 comma-separated entries, got {len(names)}", raw, gods_col
         )
     gods: list[str] = []
+    brackets: list[str] = []
     col = gods_col
-    for n in names:
+    for entry in names:
+        n, bracket, state = entry.partition("[")
+        if bracket:
+            brackets.append(_read_state(n, state, raw, col))
+            entry = n + "[" + state
+        else:
+            brackets.append("")
         if n == "-":
             gods.append("")
         elif n == UNDECIDED or n in ALL_GOD_NAMES:
@@ -411,7 +587,7 @@ def parse_position(text: str) -> Position:
                 raw,
                 col,
             )
-        col += len(n) + 1
+        col += len(entry) + 1
     chosen = [g for g in gods if g and g != UNDECIDED]
     if len(set(chosen)) != len(chosen):
         raise InvalidPositionError("gods: each god may appear once", raw, gods_col)
@@ -438,7 +614,7 @@ def parse_position(text: str) -> Position:
         workers=tuple(workers),
         to_move=to_move,
         gods=tuple(gods),
-        power_state=_power_state(flags.powers, tuple(gods), raw, flags_col),
+        power_state=_power_state(flags.powers, tuple(gods), raw, flags_col, brackets),
         eliminated=flags.eliminated,
         winner=flags.winner,
         selection=flags.selection,
@@ -450,6 +626,9 @@ def parse_position(text: str) -> Position:
     lost = lost_sides(p)
     if lost:
         p = replace(p, lost=lost)
+    owed = _owed(p)
+    if owed:
+        p = replace(p, owed=owed)
     _check(p, raw, seat_col, gods_col, flags_col)
     return p
 
@@ -458,9 +637,11 @@ _FLAG_GODS = {g.flag: g.name for g in GODS if g.flag}
 """The flag letter of each power that keeps a state across turns (such as ``a``)."""
 
 
-def _power_state(letters: str, gods: tuple[str, ...], raw: str, col: int) -> tuple[str, ...]:
-    """Give each power flag to the seat whose god writes it."""
-    if not letters:
+def _power_state(
+    letters: str, gods: tuple[str, ...], raw: str, col: int, brackets: list[str]
+) -> tuple[str, ...]:
+    """Give each power flag to the seat whose god writes it; add the states in brackets."""
+    if not letters and not any(brackets):
         return ()
     state = [""] * len(gods)
     for ch in letters:
@@ -468,7 +649,25 @@ def _power_state(letters: str, gods: tuple[str, ...], raw: str, col: int) -> tup
         if god not in gods:
             raise InvalidPositionError(f"flags: {ch!r} needs {god} among the gods", raw, col)
         state[gods.index(god)] += ch
+    for seat, b in enumerate(brackets):
+        if b:
+            state[seat] = "[" + b + "]"
     return tuple(state)
+
+
+def _read_state(name: str, text: str, raw: str, col: int) -> str:
+    """The state in ``name[text`` (``text`` keeps the closing bracket), checked by its god."""
+    if name not in ALL_GOD_NAMES:
+        raise InvalidPositionError(f"gods: a state in brackets needs a god, got {name!r}", raw, col)
+    if not text.endswith("]") or "[" in text or "]" in text[:-1]:
+        raise InvalidPositionError(f"gods: {name}'s state needs one closing ']'", raw, col)
+    body = text[:-1]
+    if not body:
+        raise InvalidPositionError(f"gods: {name}[] is empty; write the bare entry", raw, col)
+    try:
+        return power_of(name).read_state(body)
+    except ValueError as e:
+        raise InvalidPositionError(f"gods: {name}[{body}]: {e}", raw, col) from None
 
 
 class _Flags:
@@ -563,6 +762,20 @@ def _parse_flags(t: str, raw: str, col0: int, players: int) -> _Flags:
     return out
 
 
+def _owed(p: Position) -> int:
+    """The seats that placed and have not yet made their setup choice (a song)."""
+    owed = 0
+    for seat, g in enumerate(p.gods):
+        if power_of(g).sings and not p.state_of(seat) and p.workers[p.side_of(seat)]:
+            owed |= 1 << seat
+    return owed
+
+
+def _bare(state: str) -> str:
+    """The text inside a stored state's brackets ("" for a flag or no state)."""
+    return state[1:-1] if state.startswith("[") else ""
+
+
 def _check(p: Position, raw: str, seat_col: int, gods_col: int, flags_col: int) -> None:
     """Reject positions the rules cannot reach (protocol/SPEC.md, position string)."""
 
@@ -576,6 +789,21 @@ def _check(p: Position, raw: str, seat_col: int, gods_col: int, flags_col: int) 
             raise bad(
                 f"board: side {letters[side]} has {mask.bit_count()} workers, at most {most}", 1
             )
+    for seat, g in enumerate(p.gods):
+        power = power_of(g)
+        if not power.stateful:
+            continue
+        state = _bare(p.state_of(seat))
+        side = p.side_of(seat)
+        for sq, own in power.state_squares(state):
+            holder = p.worker_side(sq)
+            if (holder == side) != own or holder < 0:
+                whose = "its own" if own else "another side's"
+                raise bad(
+                    f"gods: {g}[{state}] names {SQUARE_NAMES[sq]}, not {whose} worker", gods_col
+                )
+        if power.names_female and not state and p.workers[side]:
+            raise bad(f"gods: {g} writes its state in brackets once workers stand", gods_col)
     if p.eliminated:
         if p.players != 3:
             raise bad("flags: only a 3-player game eliminates seats", flags_col)

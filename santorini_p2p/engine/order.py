@@ -9,7 +9,7 @@ first and one last.
 from __future__ import annotations
 
 from santorini_p2p.engine.gods import power_of
-from santorini_p2p.engine.position import Position
+from santorini_p2p.engine.position import Position, count_placements_with
 
 __all__ = [
     "lost_sides",
@@ -38,8 +38,17 @@ def placement_counts(gods: tuple[str, ...]) -> tuple[int, ...]:
 
 
 def most_workers(p: Position, side: int) -> int:
-    """How many workers ``side`` may have on the board: 2, or what its power allows."""
-    return max([2] + [power_of(g).most_workers for g in side_powers(p, side)])
+    """How many workers ``side`` may have on the board: 2, or what its power allows.
+
+    A power's state may say (RULES.md 10.2: a third worker that needs its power used, or
+    workers still waiting on a card).
+    """
+    most = 2
+    for s, g in enumerate(p.gods):
+        if g and p.side_of(s) == side:
+            state = p.state_of(s)
+            most = max(most, power_of(g).worker_limit(state[1:-1] if state[:1] == "[" else ""))
+    return most
 
 
 def placement_order(p: Position) -> list[int]:
@@ -76,6 +85,9 @@ def placement_due(p: Position) -> tuple[int, int]:
 
     With 4 players seat 1 places team A's workers and seat 2 team B's.
     """
+    if p.owed:
+        # A seat that placed and owes its setup choice acts before anyone places again.
+        return (p.owed & -p.owed).bit_length() - 1, 0
     order = placement_order(p)
     need = placement_counts(p.gods)
     return _due([m.bit_count() for m in p.workers], order, _snake(p, order), need)
@@ -107,3 +119,6 @@ def lost_sides(p: Position) -> int:
         if all(step[s] >= need[s] for s in live):
             return short
         step[seat] += n
+
+
+count_placements_with(placement_counts)

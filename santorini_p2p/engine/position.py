@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Any, Final, NamedTuple, TypeAlias
@@ -10,15 +11,27 @@ from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, Square
 
 __all__ = [
     "BUILD_ALL",
+    "DIRECTIONS",
     "DOME",
     "DRAG",
     "DROP",
     "FORCE",
     "GAIN",
+    "HERO_DOME",
     "MOVE_ALL",
     "MOVE_BUILD_ALL",
     "NO_WINNER",
     "OP",
+    "OP_CORNER",
+    "OP_DOME",
+    "OP_DROP",
+    "OP_ENTER",
+    "OP_NONE",
+    "OP_PAIR",
+    "OP_PLACE",
+    "OP_REMOVE",
+    "OP_SING",
+    "OP_WIND",
     "PULL",
     "STAR",
     "SWAP",
@@ -32,6 +45,7 @@ __all__ = [
     "Place",
     "Position",
     "Selection",
+    "Sing",
     "Turn",
 ]
 
@@ -70,6 +84,38 @@ DROP: Final = 6
 _OP_MARKS: Final = {DRAG: "~", PULL: "<", STAR: "*", SWAP: "=", GAIN: "+", DROP: "!"}
 
 
+HERO_DOME: Final = 128
+"""Added to a build square in ``Turn.builds``: a dome at any level instead of a build (``X``)."""
+
+DIRECTIONS: Final = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+"""The eight directions of RULES.md 10.1 (wind, song), in the order of their codes 0-7."""
+
+# The operations of RULES.md 10.3 that a turn carries in ``Turn.extra``: each entry is
+# ``op << 10 | value``. Their order in the tuple is the order they are written.
+OP_NONE: Final = 1
+"""No build at all where the turn's power allows it (RULES.md 10.3): written as nothing."""
+OP_WIND: Final = 2
+"""``@dir`` (value 0-7) or ``@-`` (value 8): the wind is set or taken back, last."""
+OP_PLACE: Final = 3
+"""``+sq`` after build number ``value >> 5`` (0-based): a worker from a card next to a dome."""
+OP_PAIR: Final = 4
+"""``&a.b`` (value ``a * 32 + b``): a worker of the mover and an opponent worker named, last."""
+OP_DROP: Final = 5
+"""``%sq``: every block under the worker on ``sq`` is removed, last."""
+OP_DOME: Final = 6
+"""``#sq``: a dome on ``sq`` at any level, last."""
+OP_REMOVE: Final = 7
+"""``xsq``: the opponent worker on ``sq`` is removed, last."""
+OP_SING: Final = 8
+"""``S..``: the opponent worker on ``value`` is forced one square in the song's direction."""
+OP_ENTER: Final = 9
+"""``J``: the turn's worker is first put on its square from the mover's card."""
+OP_CORNER: Final = 10
+"""``O..:`` (value ``from * 32 + to``): a worker is forced into a corner first."""
+
+_OP_SUFFIX: Final = {OP_DROP: "%", OP_DOME: "#", OP_REMOVE: "x"}
+
+
 class Phase(Enum):
     """Where a game stands; derived from a position, never stored."""
 
@@ -97,6 +143,10 @@ class Position:
 
     ``offer`` is the set the challenger offers from, while it has still to offer (flag
     ``o[..]``); empty means the ten simple gods (protocol/SPEC.md 1.4).
+
+    ``power_state`` has one entry a seat (or is empty when every entry is): a power's flag
+    letters (``a``), or its state in brackets as the gods field writes it (``[2]``,
+    ``[c3]``; RULES.md 10.1). Only the seat's own power reads and writes it.
     """
 
     ge1: int = 0
@@ -115,6 +165,8 @@ class Position:
     snake: bool = False
     lost: int = 0
     offer: tuple[str, ...] = ()
+    owed: int = 0
+    """Seats that placed and still owe a setup choice (RULES.md 10.2: a song); derived."""
 
     @property
     def players(self) -> int:
@@ -161,10 +213,12 @@ class Position:
                 and not self.lost >> side & 1
             ):
                 return Phase.PLACE
+        if self.owed:
+            return Phase.PLACE
         return Phase.PLAY
 
     def state_of(self, seat: int) -> str:
-        """Return the power state (flag letters) of ``seat``."""
+        """Return the power state of ``seat``: flag letters, or ``[STATE]`` (RULES.md 10.1)."""
         return self.power_state[seat] if self.power_state else ""
 
     def _side_out(self, side: int) -> bool:
@@ -182,31 +236,37 @@ class Position:
 _PLACED: dict[tuple[str, ...], tuple[int, ...] | None] = {}
 _LAST_PLACED: list[Any] = [None, None]
 """The gods tuple last asked about and its answer: positions of one game share the tuple."""
+_COUNTER: list[Callable[[tuple[str, ...]], tuple[int, ...]]] = []
+"""How many workers each side places by its gods: the powers say it, and they live above this
+module, so the module that reads them registers it (``order``, on import)."""
+
+
+def count_placements_with(counter: Callable[[tuple[str, ...]], tuple[int, ...]]) -> None:
+    """Register how many workers each side places by the gods in play (RULES.md 10.2)."""
+    _COUNTER[:] = [counter]
+    _PLACED.clear()
+    _LAST_PLACED[:] = [None, None]
 
 
 def _placed(gods: tuple[str, ...]) -> tuple[int, ...] | None:
     """How many workers each side places (RULES.md 10.2); None when every side places two.
 
-    Cached by the gods: the powers say it, and they live above this module.
+    Cached by the gods.
     """
     last = _LAST_PLACED
     if last[0] is gods:
         known: tuple[int, ...] | None = last[1]
         return known
-    try:
-        found = _PLACED[gods]
-        _LAST_PLACED[:] = (gods, found)
-        return found
-    except KeyError:
-        from santorini_p2p.engine.order import placement_counts
-
-        counts = placement_counts(gods)
+    found = _PLACED.get(gods, ())
+    if found == ():
+        counts = _COUNTER[0](gods) if _COUNTER else ()
         found = _PLACED[gods] = None if all(n == 2 for n in counts) else counts
-        return found
+    _LAST_PLACED[:] = (gods, found)
+    return found
 
 
 def _format_flags(p: Position) -> str:
-    out = "".join(p.power_state)
+    out = "".join(f for f in p.power_state if not f.startswith("["))
     if p.selection is Selection.CHALLENGER:
         out += "c[" + ".".join(p.pool) + "]"
         if p.offer:
@@ -245,7 +305,14 @@ def format_position(p: Position) -> str:
                         row += letters[side]
                         break
         ranks.append(row)
-    gods = ",".join(g or "-" for g in p.gods)
+    if p.power_state:
+        state = p.power_state
+        gods = ",".join(
+            (g or "-") + (state[i] if state[i].startswith("[") else "")
+            for i, g in enumerate(p.gods)
+        )
+    else:
+        gods = ",".join(g or "-" for g in p.gods)
     return f"{'/'.join(ranks)} {p.to_move + 1} {gods} {_format_flags(p)}"
 
 
@@ -277,9 +344,12 @@ class Turn(NamedTuple):
     before: int = -1
     after: int = -1
     post: tuple[int, ...] = ()
+    extra: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         n = SQUARE_NAMES
+        if self.extra:
+            return _format_extra(self)
         w = self.worker
         if w < 0:
             if w == -1:
@@ -303,7 +373,7 @@ class Turn(NamedTuple):
             if op < STAR * OP:
                 text += _OP_MARKS[op >> 5] + n[op & 31]
         for b in self.builds:
-            text += "^" + n[b & 31] + ("D" if b & DOME else "")
+            text += "^" + n[b & 31] + ("D" if b & DOME else "X" if b & HERO_DOME else "")
         if self.after >= 0:
             text += "-" + n[self.after]
         last = 0
@@ -321,9 +391,14 @@ class Turn(NamedTuple):
     def is_win(self) -> bool:
         """Whether this turn wins by moving (a complete turn with no build is a win).
 
-        An ``M`` turn builds nothing by its shape: whether it won, the position says.
+        An ``M`` turn builds nothing by its shape: whether it won, the position says; a turn
+        with a power step of RULES.md 10.3 (``extra``) is never a bare winning move.
         """
-        return not self.builds and self.worker != MOVE_ALL
+        return not self.builds and self.worker != MOVE_ALL and not self.extra
+
+    def ops(self, op: int) -> tuple[int, ...]:
+        """The values of this turn's ``extra`` entries of operation ``op``, in order."""
+        return tuple(e & 1023 for e in self.extra if e >> 10 == op)
 
     @property
     def both(self) -> bool:
@@ -334,6 +409,77 @@ class Turn(NamedTuple):
     def build_squares(self) -> tuple[Square, ...]:
         """The squares built on, in order (without the dome marks)."""
         return tuple(b & 31 for b in self.builds)
+
+
+def _format_extra(t: Turn) -> str:
+    """The text of a turn with section 10 operations (RULES.md 10.3).
+
+    A ``+`` placement (``OP_PLACE``) follows the dome it answers: build number ``value >> 5``
+    of ``builds``, or past them the end-of-turn domes in the order written (a section 9
+    ``*`` dome, then the ``#`` domes).
+    """
+    n = SQUARE_NAMES
+    ops = [(e >> 10, e & 1023) for e in t.extra]
+    sung = [v for o, v in ops if o == OP_SING]
+    if sung:
+        text = "S" + ",".join(n[v] for v in sung) + "^" + n[t.builds[0] & 31]
+        return text + "".join("+" + n[v & 31] for o, v in ops if o == OP_PLACE)
+    places: dict[int, str] = {}
+    for o, v in ops:
+        if o == OP_PLACE:
+            places[v >> 5] = places.get(v >> 5, "") + "+" + n[v & 31]
+    text = ""
+    odys = [v for o, v in ops if o == OP_CORNER]
+    if odys:
+        text = "O" + ",".join(n[v >> 5] + n[v & 31] for v in odys) + ":"
+    if any(o == OP_ENTER for o, _ in ops):
+        text += "J"
+    w = t.worker
+    nb = len(t.builds)
+    if w == BUILD_ALL:
+        return text + "B" + ",".join(n[b] + places.get(i, "") for i, b in enumerate(t.builds))
+    if w < -1:
+        # The every-worker forms of RULES.md 9 (M, T), each placement after its build.
+        text += str(t._replace(extra=(), builds=()))
+        return text + "".join("^" + n[b] + places.get(i, "") for i, b in enumerate(t.builds))
+    if w == -1:
+        text += "H" + ",".join(n[s] for s in t.path) + "^" + n[t.builds[0] & 31]
+        text += places.get(0, "")
+    else:
+        text += n[w]
+        if t.before >= 0:
+            text += ("~" if t.before & FORCE else "^") + n[t.before & 31]
+        for s in t.path:
+            text += ">" + n[s]
+        for op in t.post:
+            if op < STAR * OP:
+                text += _OP_MARKS[op >> 5] + n[op & 31]
+        for i, b in enumerate(t.builds):
+            text += "^" + n[b & 31] + ("D" if b & DOME else "") + ("X" if b & HERO_DOME else "")
+            text += places.get(i, "")
+        if t.after >= 0:
+            text += "-" + n[t.after]
+    last = 0
+    k = nb
+    for op in t.post:
+        code = op >> 5
+        if code >= STAR:
+            text += ("," if code == last == SWAP else _OP_MARKS[code]) + n[op & 31]
+            last = code
+            if code == STAR:
+                text += places.get(k, "")
+                k += 1
+    for o, v in ops:
+        if o in _OP_SUFFIX:
+            text += _OP_SUFFIX[o] + n[v]
+            if o == OP_DOME:
+                text += places.get(k, "")
+                k += 1
+        elif o == OP_PAIR:
+            text += "&" + n[v >> 5] + "." + n[v & 31]
+        elif o == OP_WIND:
+            text += "@" + (DIRECTIONS[v] if v < 8 else "-")
+    return text
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -377,18 +523,37 @@ class NameStart:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Place:
-    """A side places workers on empty squares (ascending)."""
+    """A side places workers on empty squares (ascending).
+
+    ``female`` is the square of the worker named female (RULES.md 10.2: ``*``), or -1.
+    """
 
     squares: tuple[Square, ...]
+    female: int = -1
 
     def __str__(self) -> str:
-        return "place " + ",".join(SQUARE_NAMES[s] for s in self.squares)
+        return "place " + ",".join(
+            SQUARE_NAMES[s] + ("*" if s == self.female else "") for s in self.squares
+        )
 
     def __repr__(self) -> str:
         return f"parse_action({str(self)!r})"
 
 
-Action: TypeAlias = Turn | ChooseGods | PickGod | NameStart | Place
+@dataclass(frozen=True, slots=True, repr=False)
+class Sing:
+    """A seat fixes the direction of its song after placing (RULES.md 10.2, ``song w``)."""
+
+    direction: int
+
+    def __str__(self) -> str:
+        return "song " + DIRECTIONS[self.direction]
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+Action: TypeAlias = Turn | ChooseGods | PickGod | NameStart | Place | Sing
 """Anything a seat can do on its move: a turn, or a setup action."""
 
 

@@ -29,10 +29,11 @@ these hooks and hands complete turns to :meth:`Gen.emit`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar, Final
 
 from santorini_p2p.engine.position import Position, Turn
-from santorini_p2p.engine.squares import ALL, BITS, NEIGHBOURS, bits, levels
+from santorini_p2p.engine.squares import ALL, BITS, HEADING, NEIGHBOURS, SLANTED, bits, levels
 
 __all__ = [
     "PERIMETER",
@@ -100,23 +101,29 @@ class Limits:
     next to these sides' workers, unless it is the dome that completes a tower), ``no_win``
     (squares no move may win on), ``must_up`` (if a turn can move up, every turn must), and
     ``tower_seat``/``tower_count`` (that seat wins once that many complete towers stand, after
-    any build by anyone); and the step rules of RULES.md section 9: ``no_down`` (no move step
+    any build by anyone); the step rules of RULES.md section 9: ``no_down`` (no move step
     may end lower than it started) and ``slide`` (after each move step the mover's worker is
-    forced on in the step's direction, :meth:`Gen.slide`).
+    forced on in the step's direction, :meth:`Gen.slide`); and those of RULES.md 10.4:
+    ``walk_ban`` holds the directions (bit ``d`` for ``STEP[d]``) no worker may step in, and
+    ``diagonal`` says every worker steps diagonally only, except those on ``straight``
+    (restrictions that bind every worker's moves, never forces).
     """
 
     __slots__ = (
         "ban_sides",
         "binders",
         "bound",
+        "diagonal",
         "frozen",
         "must_up",
         "no_down",
         "no_up",
         "no_win",
         "slide",
+        "straight",
         "tower_count",
         "tower_seat",
+        "walk_ban",
     )
 
     def __init__(self) -> None:
@@ -131,6 +138,9 @@ class Limits:
         self.tower_count = 0
         self.no_down = False
         self.slide = False
+        self.walk_ban = 0
+        self.diagonal = False
+        self.straight = 0
 
     @property
     def trivial(self) -> bool:
@@ -144,6 +154,8 @@ class Limits:
             or self.tower_seat >= 0
             or self.no_down
             or self.slide
+            or self.walk_ban
+            or self.diagonal
         )
 
     @property
@@ -152,7 +164,33 @@ class Limits:
 
         A power's own fast paths for its steps hold only then.
         """
-        return not (self.bound or self.no_win or self.no_down or self.slide)
+        return not (
+            self.bound
+            or self.no_win
+            or self.no_down
+            or self.slide
+            or self.walk_ban
+            or self.diagonal
+        )
+
+    @property
+    def walks(self) -> bool:
+        """Whether some direction of step is forbidden (RULES.md 10.4)."""
+        return bool(self.walk_ban or self.diagonal)
+
+    def walk(self, at: int, targets: int) -> int:
+        """Those of ``targets`` a worker on ``at`` may step to (a step, wrapped step or jump).
+
+        A step's direction is the one it is played in (RULES.md 10.4).
+        """
+        if self.diagonal and not self.straight >> at & 1:
+            targets &= SLANTED[at]
+        ban = self.walk_ban
+        if ban:
+            for d in range(8):
+                if ban >> d & 1:
+                    targets &= ~HEADING[d][at]
+        return targets
 
 
 class TurnFound(Exception):
@@ -169,9 +207,11 @@ class Gen:
     """
 
     __slots__ = (
+        "asked",
         "board",
         "count",
         "counting",
+        "extra",
         "first",
         "limits",
         "movers",
@@ -203,6 +243,10 @@ class Gen:
         self.power = power
         self.limits = limits
         self.movers = movers & p.workers[self.side]
+        self.asked = movers
+        """The workers asked for, before they are narrowed to the mover's own."""
+        self.extra: tuple[int, ...] = ()
+        """``Turn.extra`` entries every turn emitted now begins with (a power step first)."""
         self.pair = pair
         self.counting = counting
         self.board: Board = (levels(p.ge1, p.ge2, p.ge3), p.domes, p.workers)
@@ -242,6 +286,8 @@ class Gen:
         h = lv[at]
         top = h + (0 if no_up or self.limits.no_up else climb)
         free = (NEIGHBOURS[at] if near < 0 else near) & ~self.occupied(bd)
+        if self.limits.walks:
+            free = self.limits.walk(at, free)
         if lv is self.board[0]:
             out = free & self.reach[top if top < 3 else 3]
             if h and self.limits.no_down:
@@ -258,7 +304,7 @@ class Gen:
     def slide(self, frm: int, to: int, bd: Board) -> tuple[int, Board]:
         """Where the mover's worker that stepped from ``frm`` to ``to`` comes to rest.
 
-        The opponent's forced slide (RULES.md 9, Harpies): square by square straight on in the
+        The opponent's forced slide (RULES.md 9): square by square straight on in the
         step's direction (a wrapped step keeps its direction; a jump's is half of it) while
         the next square is on the board, free and not higher; the slide itself never wraps.
         Returns the square and the board with the worker there.
@@ -348,6 +394,8 @@ class Gen:
         """Take one complete legal turn; ``up``: a worker of the mover moved up in it."""
         if self.first:
             raise TurnFound
+        if self.extra:
+            turn = turn._replace(extra=self.extra + turn.extra)
         if up and self.limits.must_up:
             if self.counting:
                 self.up_count += 1
@@ -383,7 +431,7 @@ class Gen:
             return
         if self.first:
             raise TurnFound
-        if self.limits.must_up:
+        if self.limits.must_up or self.extra:
             for b in bits(free):
                 self.emit(Turn(w, path, (b,), before), up)
         elif self.counting:
@@ -432,10 +480,27 @@ class Power:
     placed: ClassVar[int] = 2
     """Setup: how many workers this side places (RULES.md 10.2)."""
     most_workers: ClassVar[int] = 2
-    """How many workers this side may have on the board at once (RULES.md 10.2)."""
+    """How many workers this side may ever have on the board at once (RULES.md 10.2);
+    :meth:`worker_limit` says how many its state allows now."""
     plain_turns: ClassVar[bool] = True
     """Whether every plain turn (one worker moves, then builds next to itself) is legal for
     this power; False for a compulsory power whose turn is its power's turn (RULES.md 9)."""
+    stateful: ClassVar[bool] = False
+    """The power keeps a state on its gods entry, ``god[STATE]`` (RULES.md 10.1)."""
+    state_needed: ClassVar[bool] = False
+    """Once its workers stand, the state is always written (RULES.md 10.1)."""
+    names_female: ClassVar[bool] = False
+    """Its placement names one worker female (``place b2,d4*``, RULES.md 10.2)."""
+    sings: ClassVar[bool] = False
+    """After placing, its seat fixes a direction (``song w``, RULES.md 10.2)."""
+    moves_others: ClassVar[bool] = False
+    """A turn of this power may move another side's worker (``Turn.worker`` is not its own)."""
+    expands: ClassVar[bool] = False
+    """The power adds end-of-turn choices to its holder's turns (:meth:`variants`)."""
+    reacts: ClassVar[bool] = False
+    """The power adds its holder's choices to any seat's turn (:meth:`variants`, ``seat``)."""
+    filters: ClassVar[bool] = False
+    """The power narrows another seat's legal turns by their results (:meth:`narrow`)."""
 
     def __str__(self) -> str:
         return self.name
@@ -522,7 +587,7 @@ class Power:
         if self.forces:
             top = h + (0 if no_up or g.limits.no_up else 1)
             low = h if lim.no_down else 0
-            for t in bits(NEIGHBOURS[w] & g.opponents(bd)):
+            for t in bits(g.limits.walk(w, NEIGHBOURS[w] & g.opponents(bd))):
                 if not low <= lv[t] <= top:
                     continue
                 dest = self.displace(w, t, bd)
@@ -574,7 +639,7 @@ class Power:
                 g.emit(Turn(w, path, (), before), up)
             return
         if g.limits.slide:
-            # The step's effects first (a Bia kill), then the slide into what they freed.
+            # The step's effects first (a removal), then the slide into what they freed.
             path, bd = g.land(frm, path, self.after_step(frm, to, bd, g))
             if g.bound_ok(w, path[-1], bd):
                 self.builds(g, w, path, bd, before, up)
@@ -644,6 +709,80 @@ class Power:
     def next_state(self, p: Position, turn: Turn) -> str:
         """This power's per-seat state after its holder played ``turn`` (its flag, or "")."""
         return ""
+
+    # --- State across turns (RULES.md section 10) ---------------------------------------------
+    # A state hook sees and returns the text inside the brackets ("" for the bare entry).
+
+    def read_state(self, text: str) -> str:
+        """Check the text inside this power's brackets; return it (RULES.md 10.1).
+
+        Raises:
+            ValueError: the text is not a state of this power, or writes its setup value.
+        """
+        raise ValueError(f"{self.name or 'no god'} keeps no state in brackets")
+
+    def worker_limit(self, state: str) -> int:
+        """The most workers the holder's side may have on the board with ``state``."""
+        return self.most_workers
+
+    def state_squares(self, state: str) -> tuple[tuple[int, bool], ...]:
+        """The squares ``state`` names, each with whether it names a worker of the holder."""
+        return ()
+
+    def follow(self, state: str, where: Callable[[int], int]) -> str:
+        """``state`` once every worker it names has gone where ``where`` says (-1: removed)."""
+        return state
+
+    def after_turn(
+        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+    ) -> str:
+        """The state of the holder (``seat``) after ``turn`` by the seat to move in ``p``.
+
+        ``state`` has already followed its workers; ``where`` maps a square of ``p`` to where
+        its worker ended the turn.
+        """
+        return state
+
+    def placed_state(self, squares: tuple[int, ...], female: int) -> str:
+        """The state once the holder placed its workers on ``squares`` (``female``: ``*``)."""
+        return ""
+
+    def variants(
+        self, p: Position, seat: int, turn: Turn, after: Position, limits: Limits
+    ) -> list[Turn]:
+        """More turns that are ``turn`` with this power's choices added (``after``: its result).
+
+        For the holder's own turns (``expands``), or any seat's (``reacts``; ``seat`` is the
+        holder). ``limits`` are those on the turn of the seat to move.
+        """
+        return []
+
+    def narrow(
+        self,
+        p: Position,
+        seat: int,
+        turns: list[Turn],
+        result: Callable[[Turn], tuple[Position, Callable[[int], int]]],
+    ) -> list[Turn]:
+        """The turns of the seat to move that this power (held by ``seat``) leaves legal.
+
+        ``result`` gives a turn's position and where each worker of ``p`` ended it.
+        """
+        return turns
+
+    def begin(self, bd: Board, turn: Turn, g: Gen) -> Board:
+        """The board after this power's steps before the turn's worker acts (``Turn.extra``)."""
+        return bd
+
+    def finish(self, bd: Board, turn: Turn, g: Gen) -> tuple[Board, bool]:
+        """The board after this power's end-of-turn choices; True: a build there ended the game."""
+        return bd, False
+
+    def worker_moves(self, p: Position, turn: Turn) -> list[tuple[int, int]]:
+        """The workers ``turn`` moves or forces, ``(from, to)``, as far as its text says."""
+        if turn.worker >= 0 and turn.path:
+            return [(turn.worker, turn.path[-1])]
+        return []
 
 
 _PLAIN_STEPS: dict[type[Power], bool] = {}

@@ -8,6 +8,7 @@ in play at all takes a plain fast path. ``setup.py`` covers the setup phase.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
 
@@ -20,8 +21,12 @@ from santorini_p2p.engine.position import (
     DROP,
     FORCE,
     GAIN,
+    HERO_DOME,
     MOVE_ALL,
     NO_WINNER,
+    OP_ENTER,
+    OP_NONE,
+    OP_PLACE,
     PULL,
     STAR,
     SWAP,
@@ -37,6 +42,7 @@ from santorini_p2p.errors import IllegalTurnError
 __all__ = [
     "apply",
     "apply_unchecked",
+    "as_placements",
     "can_win_now",
     "count_turns",
     "end_by_agreement",
@@ -53,6 +59,7 @@ __all__ = [
     "settle_start",
     "turn_form",
     "turn_sort_key",
+    "without_builds",
 ]
 
 _NO_LIMITS: Final = Limits()
@@ -170,17 +177,77 @@ def _run(p: Position, movers: int, pair: bool, counting: bool) -> tuple[list[Tur
 
 
 def _generate(p: Position, movers: int = ALL, pair: bool = True) -> list[Turn]:
-    """Every complete legal turn of the seat to move, unsorted (RULES.md sections 2, 6, 8).
+    """Every complete legal turn of the seat to move, unsorted (RULES.md sections 2, 6, 8, 10).
 
     ``movers`` narrows plain turns to those workers; ``pair`` includes turns of both workers.
     """
-    return _run(p, movers, pair, False)[0]
+    turns = _run(p, movers, pair, False)[0]
+    if _specials(p.gods):
+        turns = _extend(p, turns)
+    return turns
+
+
+_SPECIALS: dict[tuple[str, ...], tuple[tuple[int, Power], ...]] = {}
+
+
+def _specials(gods: tuple[str, ...]) -> tuple[tuple[int, Power], ...]:
+    """The seats whose powers add choices to turns or narrow them (RULES.md 10), cached."""
+    found = _SPECIALS.get(gods)
+    if found is None:
+        found = _SPECIALS[gods] = tuple(
+            (s, power_of(name))
+            for s, name in enumerate(gods)
+            if power_of(name).expands or power_of(name).reacts or power_of(name).filters
+        )
+    return found
+
+
+def _extend(p: Position, turns: list[Turn]) -> list[Turn]:
+    """``turns`` with the choices powers add to them, then narrowed by the powers that narrow.
+
+    A reacting power's choices (workers put on the board) come first, then the mover's end-of-turn
+    choices, judged on the position each turn leads to.
+    """
+    seat = p.to_move
+    me = p.side_of(seat)
+    lim = limits(p, seat)
+    for phase in ("reacts", "expands"):
+        powers = [
+            (s, pw)
+            for s, pw in _specials(p.gods)
+            if getattr(pw, phase) and not p.eliminated >> s & 1 and (phase == "reacts" or s == seat)
+        ]
+        if not powers:
+            continue
+        out: list[Turn] = []
+        for t in turns:
+            out.append(t)
+            if t.is_win:
+                continue
+            after = _after(p, t)
+            if after.winner >= 0:
+                continue
+            for s, pw in powers:
+                out.extend(pw.variants(p, s, t, after, lim))
+        turns = out
+    for s, pw in _specials(p.gods):
+        if pw.filters and p.side_of(s) != me and not p.eliminated >> s & 1:
+            turns = pw.narrow(p, s, turns, lambda t: _result(p, t))
+    return turns
+
+
+def _result(p: Position, turn: Turn) -> tuple[Position, Callable[[int], int]]:
+    """The position after ``turn`` and where each worker of ``p`` went in it."""
+    after = _after(p, turn)
+    return after, _tracker(p, turn, power_of(p.gods[p.to_move]), list(after.workers))
 
 
 def count_turns(p: Position) -> int:
     """Return the number of complete legal turns of the seat to move (perft's last ply)."""
     if p.phase is not Phase.PLAY:
         return 0
+    if _specials(p.gods):
+        return len(_generate(p))
     return _run(p, ALL, True, True)[1]
 
 
@@ -215,7 +282,15 @@ def has_legal_turn(p: Position) -> bool:
     side = p.side_of(p.to_move)
     mine = p.workers[side]
     if (
-        not (lim.frozen or lim.bound or lim.ban_sides or lim.no_win or lim.no_down or lim.slide)
+        not (
+            lim.frozen
+            or lim.bound
+            or lim.ban_sides
+            or lim.no_win
+            or lim.no_down
+            or lim.slide
+            or lim.walks
+        )
         and power_of(p.gods[p.to_move]).plain_turns
     ):
         occ = p.domes
@@ -267,7 +342,9 @@ def can_win_now(p: Position) -> bool:
     quick = power_of(p.gods[seat]).quick_win(p, mine, opp, lim.no_up)
     if quick is None:
         return any(t.path and t.is_win for t in _generate(p))
-    if quick and (lim.bound or lim.no_win or lim.frozen or lim.must_up or lim.no_down):
+    if quick and (
+        lim.bound or lim.no_win or lim.frozen or lim.must_up or lim.no_down or lim.walks
+    ):
         # These restrictions only take turns away: a win the quick check does not see is
         # none, and one it sees may be forbidden.
         return any(t.path and t.is_win for t in _generate(p))
@@ -313,12 +390,23 @@ def _is_plain_power(power: Power) -> bool:
 
 def _play(p: Position, turn: Turn) -> Position:
     """Apply a turn known to be legal and settle what follows (the unchecked fast path)."""
+    after = _after(p, turn)
+    if after.winner >= 0 or has_legal_turn(after):
+        return after
+    return _settle(after, p.to_move)
+
+
+def _after(p: Position, turn: Turn) -> Position:
+    """The position right after a legal turn, before the next seat's turn is looked at."""
     seat = p.to_move
     power = power_of(p.gods[seat]) if p.gods[seat] else MORTAL
     lim = limits(p, seat) if any(p.gods) else _NO_LIMITS
+    side = p.side_of(seat)
     if (
         turn.worker >= 0
         and turn.path
+        and not turn.extra
+        and p.workers[side] >> turn.worker & 1
         and (turn.before < 0 or not turn.before & FORCE)
         and turn.after < 0
         and not turn.post
@@ -326,7 +414,6 @@ def _play(p: Position, turn: Turn) -> Position:
         and not lim.slide
         and _is_plain_power(power)
     ):
-        side = p.side_of(seat)
         workers = list(p.workers)
         ge1, ge2, ge3, domes = p.ge1, p.ge2, p.ge3, p.domes
         if turn.before >= 0:
@@ -342,7 +429,7 @@ def _play(p: Position, turn: Turn) -> Position:
                 cur = s
         workers[side] ^= BITS[w] ^ BITS[turn.path[-1]]
         for b in turn.builds:
-            if b & DOME:
+            if b & (DOME | HERO_DOME):
                 domes |= BITS[b & 31]
             else:
                 ge1, ge2, ge3, domes = _build(ge1, ge2, ge3, domes, b)
@@ -351,11 +438,29 @@ def _play(p: Position, turn: Turn) -> Position:
     else:
         ge1, ge2, ge3, domes, workers, winner, lost = _play_powers(p, turn, power, lim)
     state = p.power_state
-    if state or power.flag:
+    stateful = _stateful(p.gods)
+    if state or power.flag or stateful:
         new = list(state or ("",) * len(p.gods))
-        new[seat] = power.next_state(p, turn)
+        if not power.stateful:
+            new[seat] = power.next_state(p, turn)
+        if stateful:
+            where = _tracker(p, turn, power, workers)
+            for s, pw in stateful:
+                if p.eliminated >> s & 1:
+                    continue
+                st = new[s][1:-1] if new[s].startswith("[") else ""
+                if st:
+                    st = pw.follow(st, where)
+                st = pw.after_turn(p, s, turn, st, where)
+                new[s] = f"[{st}]" if st else ""
         state = tuple(new) if any(new) else ()
-    after = Position(
+    placed = turn.ops(OP_PLACE) if turn.extra else ()
+    if placed:
+        for s, pw in _specials(p.gods):
+            if pw.reacts:
+                workers = list(workers)
+                workers[p.side_of(s)] |= sum(BITS[v & 31] for v in placed)
+    return Position(
         ge1,
         ge2,
         ge3,
@@ -372,9 +477,46 @@ def _play(p: Position, turn: Turn) -> Position:
         p.snake,
         lost,
     )
-    if winner >= 0 or has_legal_turn(after):
-        return after
-    return _settle(after, seat)
+
+
+_STATEFUL: dict[tuple[str, ...], tuple[tuple[int, Power], ...]] = {}
+
+
+def _stateful(gods: tuple[str, ...]) -> tuple[tuple[int, Power], ...]:
+    """The seats whose powers keep a state in brackets (RULES.md 10.1), cached by the gods."""
+    found = _STATEFUL.get(gods)
+    if found is None:
+        found = _STATEFUL[gods] = tuple(
+            (s, power_of(name)) for s, name in enumerate(gods) if power_of(name).stateful
+        )
+    return found
+
+
+def _tracker(p: Position, turn: Turn, power: Power, after: list[int]) -> Callable[[int], int]:
+    """Where the worker on each square of ``p`` ended ``turn`` (-1: it left the board).
+
+    RULES.md 10.4: a state's square follows its worker. The moves the turn's text names come
+    first; any other worker that left its square went to the one square of its side that
+    a worker came to unexplained (the nearest, if several), or left the board.
+    """
+    known = dict(power.worker_moves(p, turn))
+    tos = set(known.values())
+
+    def where(sq: int) -> int:
+        if sq in known:
+            to = known[sq]
+            return to if any(m >> to & 1 for m in after) else -1
+        side = p.worker_side(sq)
+        if side < 0:
+            return -1
+        if after[side] >> sq & 1:
+            return sq
+        came = [t for t in bits(after[side] & ~p.workers[side]) if t not in tos]
+        if not came:
+            return -1
+        return min(came, key=lambda t: (max(abs(t % 5 - sq % 5), abs(t // 5 - sq // 5)), t))
+
+    return where
 
 
 def _play_powers(
@@ -399,7 +541,7 @@ def _play_powers(
         return ge[0], ge[1], ge[2], domes, list(workers), winner, lost
 
     def build(bd: Board, b: int) -> tuple[Board, bool]:
-        bd = build_on(bd, b & 31, bool(b & DOME))
+        bd = build_on(bd, b & 31, bool(b & (DOME | HERO_DOME)))
         return bd, g.tower_win(bd)
 
     def put(bd: Board, frm: int, to: int, j: int = side) -> Board:
@@ -410,12 +552,19 @@ def _play_powers(
         moved[j] ^= BITS[frm] | BITS[to]
         return lv, domes, tuple(moved)
 
+    if turn.extra:
+        bd = power.begin(bd, turn, g)
     if turn.worker == -1:
         lv, domes, workers = bd
-        moved = list(workers)
-        moved[side] = sum(BITS[s] for s in turn.path)
-        bd, won = build((lv, domes, tuple(moved)), turn.builds[0])
-        return done(bd, lim.tower_seat if won else -1)
+        if turn.path:
+            moved = list(workers)
+            moved[side] = sum(BITS[s] for s in turn.path)
+            bd = (lv, domes, tuple(moved))
+        for b in turn.builds:
+            bd, won = build(bd, b)
+            if won:
+                return done(bd, lim.tower_seat)
+        return done(bd, -1)
     if turn.worker < -1:
         # Every worker's turn (RULES.md 9): each moves once (a win ends the turn), then
         # each builds once; the squares are where the workers came to rest.
@@ -438,6 +587,13 @@ def _play_powers(
                 return done(bd, lim.tower_seat)
         return done(bd, -1)
     w = cur = turn.worker
+    if turn.extra and turn.ops(OP_ENTER):
+        lv, domes, workers = bd
+        bd = (lv, domes, tuple(m | BITS[w] if i == side else m for i, m in enumerate(workers)))
+    wside = side
+    if not bd[2][side] >> w & 1:
+        # A power that moves another side's worker (RULES.md 10.5): that side's worker moves.
+        wside = next(i for i, m in enumerate(bd[2]) if m >> w & 1)
     if turn.before >= 0:
         if turn.before & FORCE:
             v = turn.before & 31
@@ -450,19 +606,19 @@ def _play_powers(
                 return done(bd, lim.tower_seat)
     for s in turn.path:
         # Under an opponent's slide the path holds where the worker came to rest: the step
-        # itself went to the first square on the way (RULES.md 9, Harpies).
+        # itself went to the first square on the way (RULES.md 9, a slide).
         step = _step_square(cur, s, lim) if power.forces or _has_after_step(power) else s
         lv, domes, workers = bd
         moved = list(workers)
         sb = BITS[step]
         for j, m in enumerate(moved):
-            if j != side and m & sb:
+            if j != wside and m & sb:
                 moved[j] = m ^ sb | BITS[power.displace(cur, step, bd)]
         if step != cur:
-            moved[side] ^= BITS[cur] | sb
+            moved[wside] ^= BITS[cur] | sb
         bd = power.after_step(cur, step, (lv, domes, tuple(moved)), g)
         if step != s:
-            bd = put(bd, step, s)
+            bd = put(bd, step, s, wside)
         cur = s
     for op in turn.post:
         code, sq = op >> 5, op & 31
@@ -470,7 +626,7 @@ def _play_powers(
             bd = put(bd, sq, w, next(j for j, m in enumerate(bd[2]) if m >> sq & 1))
         elif code == PULL:
             bd = put(bd, sq, w)
-    if not turn.builds:
+    if turn.is_win:
         return done(bd, seat)
     for b in turn.builds:
         bd, won = build(bd, b)
@@ -507,6 +663,10 @@ def _play_powers(
             bd = (lv, domes, tuple(moved))
     if power.end_effect:
         bd = power.end_of_turn(bd, g)
+    if turn.extra:
+        bd, won = power.finish(bd, turn, g)
+        if won:
+            return done(bd, lim.tower_seat)
     if power.wins_at_end_of_turn(bd, g):
         return done(bd, seat)
     return done(bd, -1)
@@ -597,6 +757,9 @@ def find_turn(p: Position, text: str) -> Turn:
     same = _reordered(p, turn)
     if same is not None:
         return same
+    none = without_builds(p, turn)
+    if none is not turn:
+        return none
     raise IllegalTurnError(f"illegal turn: {text!r} in {format_position(p)}")
 
 
@@ -634,6 +797,9 @@ def turn_form(p: Position, turn: Turn) -> Turn | None:
     same = _reordered(p, turn)
     if same is not None:
         return same
+    read = without_builds(p, turn)
+    if read is not turn:
+        return read if is_legal(p, read) else None
     power = power_of(p.gods[p.to_move])
     alias = power.alias(p, turn)
     if alias is not None and is_legal(p, alias):
@@ -660,8 +826,13 @@ def is_legal(p: Position, turn: Turn) -> bool:
     if p.phase is not Phase.PLAY or not isinstance(turn, Turn):
         return False
     w = turn.worker
-    if w >= 25 or (w >= 0 and not p.workers[p.side_of(p.to_move)] >> w & 1):
+    if w >= 25:
         return False
+    if turn.extra or (w >= 0 and not p.workers[p.side_of(p.to_move)] >> w & 1):
+        # A turn with a power step of section 10 (or another side's worker): all turns.
+        if not (turn.extra or power_of(p.gods[p.to_move]).moves_others):
+            return False
+        return turn in set(_generate(p))
     return turn in set(_turns_of(p, w))
 
 
@@ -670,9 +841,50 @@ def _turns_of(p: Position, worker: int) -> list[Turn]:
 
     All turns are generated when a power makes one turn's legality depend on the others.
     """
-    if any(p.gods) and limits(p).must_up:
+    if any(p.gods) and (limits(p).must_up or _specials(p.gods)):
         return [t for t in _generate(p) if t.worker == worker]
     return _generate(p, BITS[worker] if worker >= 0 else 0, worker < 0)
+
+
+def without_builds(p: Position, turn: Turn) -> Turn:
+    """The turn a text stands for in ``p``, where the text alone reads two ways.
+
+    A power's turn with zero builds (RULES.md 10.3) is written as a winning move is; where
+    that text is not a legal win, it is the turn with no build. A ``+`` last is read as the
+    mover's worker gained (RULES.md 9); where that is not legal, it is a worker put next to
+    the dome before it (RULES.md 10.3). Otherwise ``turn`` itself.
+    """
+    if turn.path and not turn.builds and turn.is_win and not is_legal(p, turn):
+        none = turn._replace(extra=(*turn.extra, OP_NONE << 10))
+        if is_legal(p, none):
+            return none
+    if turn.post and any(op >> 5 == GAIN for op in turn.post) and not is_legal(p, turn):
+        placed = as_placements(turn)
+        if is_legal(p, placed):
+            return placed
+    return turn
+
+
+def as_placements(turn: Turn) -> Turn:
+    """``turn`` with each ``+`` read as a worker put next to the dome before it (RULES.md 10.3).
+
+    The dome before it: the last build, or the ``*`` dome once one is written.
+    """
+    nb = len(turn.builds)
+    k = nb - 1
+    post: list[int] = []
+    places: list[int] = []
+    for op in turn.post:
+        code = op >> 5
+        if code == GAIN:
+            places.append(OP_PLACE << 10 | k << 5 | op & 31)
+            continue
+        if code == STAR:
+            k = nb
+        post.append(op)
+    rest = [e for e in turn.extra if e >> 10 != OP_PLACE]
+    places += [e for e in turn.extra if e >> 10 == OP_PLACE]
+    return turn._replace(post=tuple(post), extra=(*rest, *sorted(places)))
 
 
 def apply(p: Position, turn: Turn) -> Position:
@@ -681,6 +893,7 @@ def apply(p: Position, turn: Turn) -> Position:
     Raises:
         IllegalTurnError: ``turn`` is not legal in ``p``.
     """
+    turn = without_builds(p, turn)
     if not is_legal(p, turn):
         raise IllegalTurnError(f"illegal turn: {str(turn)!r} in {format_position(p)}")
     return _play(p, turn)

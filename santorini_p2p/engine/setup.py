@@ -17,6 +17,8 @@ from santorini_p2p.engine.gods import (
     ALL_GOD_NAMES,
     GODS,
     GOLDEN_FLEECE,
+    HEROES,
+    MEMORY,
     PROMO,
     SIMPLE,
     ban_reason,
@@ -25,6 +27,7 @@ from santorini_p2p.engine.gods import (
 from santorini_p2p.engine.notation import format_action
 from santorini_p2p.engine.order import placement_due, side_powers
 from santorini_p2p.engine.position import (
+    DIRECTIONS,
     UNDECIDED,
     Action,
     ChooseGods,
@@ -34,6 +37,7 @@ from santorini_p2p.engine.position import (
     Place,
     Position,
     Selection,
+    Sing,
     Turn,
 )
 from santorini_p2p.engine.rules import (
@@ -42,6 +46,7 @@ from santorini_p2p.engine.rules import (
     legal_turns,
     settle_start,
     turn_form,
+    without_builds,
 )
 from santorini_p2p.engine.squares import ALL, BITS, bits
 from santorini_p2p.errors import IllegalTurnError
@@ -71,14 +76,17 @@ GodMode = Literal["none", "challenger", "draft", "random"]
 OFFERED: tuple[str, ...] = tuple(g.name for g in SIMPLE)
 """The gods a challenger chooses from unless the game names a pool: the ten simple gods."""
 
-POOL_SETS: Final = ("simple", "advanced", "goldenfleece", "promo", "all")
+POOL_SETS: Final = ("simple", "advanced", "goldenfleece", "promo", "memory", "heroes", "all")
 """The named god pools: the ten simple gods, the fifteen advanced ones, the Golden Fleece and
-promo gods of RULES.md section 9, all of them."""
+promo gods of RULES.md section 9, the gods with memory and the ten heroes of section 10, all
+of them."""
 POOL_CHOICES: Final = (
     ("simple", "the ten simple gods"),
     ("advanced", "the fifteen advanced gods"),
     ("goldenfleece", f"the {len(GOLDEN_FLEECE)} Golden Fleece gods"),
     ("promo", f"the {len(PROMO)} promo gods"),
+    ("memory", f"the {len(MEMORY)} gods with memory"),
+    ("heroes", f"the {len(HEROES)} heroes (2 players)"),
     ("all", f"all {len(GODS)} gods"),
     ("names", "name the gods"),
 )
@@ -137,6 +145,8 @@ def resolve_pool(spec: str, players: int, gods: GodMode) -> tuple[str, ...]:
             "advanced": ADVANCED,
             "goldenfleece": tuple(g for g in GODS if g.name in GOLDEN_FLEECE),
             "promo": tuple(g for g in GODS if g.name in PROMO),
+            "memory": MEMORY,
+            "heroes": HEROES,
             "all": GODS,
         }
         pool = tuple(g.name for g in sets[key] if players in g.players)
@@ -145,7 +155,7 @@ def resolve_pool(spec: str, players: int, gods: GodMode) -> tuple[str, ...]:
         names = [n.strip().lower() for n in key.split(",")]
         if not key or "" in names:
             raise ValueError(
-                f"god pool {spec!r}: expected simple, advanced, all or god names joined by ','"
+                f"god pool {spec!r}: expected {', '.join(POOL_SETS)} or god names joined by ','"
             )
         for n in names:
             if n not in ALL_GOD_NAMES:
@@ -250,13 +260,36 @@ def _setup_actions(p: Position) -> list[Action]:
         ]
     if p.selection is not Selection.NONE:
         return [PickGod(g) for g in p.pool if _pick_error(p, g) is None]
+    if p.owed:
+        return [Sing(d) for d in range(8)]
     _, count = placement_due(p)
     occupied = p.domes
     for m in p.workers:
         occupied |= m
     empty = bits(ALL & ~occupied)
-    out.extend(Place(c) for c in combinations(empty, count) if placement_error(p, c) is None)
+    for c in combinations(empty, count):
+        if placement_error(p, c) is None:
+            out.extend(Place(c, f) for f in _female_choices(p, c))
     return out
+
+
+def _names_female(p: Position) -> bool:
+    """Whether the side due to place still has to name its female worker (RULES.md 10.2)."""
+    side = placement_due(p)[0]
+    return any(
+        power_of(g).names_female and not p.state_of(s)
+        for s, g in enumerate(p.gods)
+        if p.side_of(s) == side
+    )
+
+
+def _female_choices(p: Position, squares: tuple[int, ...]) -> tuple[int, ...]:
+    """The ``female`` values a placement on ``squares`` may take (-1: names none)."""
+    if not _names_female(p):
+        return (-1,)
+    side = placement_due(p)[0]
+    last = p.workers[side].bit_count() + len(squares) >= 2
+    return squares if last else (-1, *squares)
 
 
 def placement_error(p: Position, squares: tuple[int, ...]) -> str | None:
@@ -291,7 +324,7 @@ def legal_actions(p: Position) -> list[Action]:
 def is_legal_action(p: Position, action: Action) -> bool:
     """Return whether ``action`` is legal for the seat to move in ``p``."""
     if isinstance(action, Turn):
-        return is_legal(p, action)
+        return is_legal(p, without_builds(p, action))
     if p.phase not in (Phase.GODS, Phase.PLACE):
         return False
     if isinstance(action, ChooseGods):
@@ -316,13 +349,18 @@ def is_legal_action(p: Position, action: Action) -> bool:
         return p.naming and 0 <= action.seat < p.players
     if p.phase is not Phase.PLACE:
         return False
+    if isinstance(action, Sing):
+        return bool(p.owed >> p.to_move & 1) and 0 <= action.direction < 8
+    if p.owed:
+        return False
     _, count = placement_due(p)
     sq = action.squares
     occupied = p.domes
     for m in p.workers:
         occupied |= m
     return (
-        len(sq) == count
+        action.female in _female_choices(p, sq)
+        and len(sq) == count
         and list(sq) == sorted(set(sq))
         and all(0 <= s < 25 and not occupied & BITS[s] for s in sq)
         and placement_error(p, sq) is None
@@ -377,12 +415,21 @@ def _rotate(p: Position, start: int) -> Position:
     return replace(p, gods=gods, naming=False, to_move=0)
 
 
+def _with_state(p: Position, seat: int, state: str) -> Position:
+    """``p`` with ``seat``'s state in brackets set to ``state``."""
+    new = list(p.power_state or ("",) * p.players)
+    new[seat] = f"[{state}]" if state else ""
+    return replace(p, power_state=tuple(new) if any(new) else ())
+
+
 def apply_action(p: Position, action: Action) -> Position:
     """Return the position after ``action`` by the seat to move; ``p`` is left as it was.
 
     Raises:
         IllegalTurnError: the action is not legal in ``p``.
     """
+    if isinstance(action, Turn):
+        action = without_builds(p, action)
     if not is_legal_action(p, action):
         why = ""
         if isinstance(action, Place) and p.phase is Phase.PLACE:
@@ -416,11 +463,25 @@ def apply_action(p: Position, action: Action) -> Position:
         return replace(p, gods=tuple(gods), pool=pool, to_move=p.to_move + 1)
     if isinstance(action, NameStart):
         return _placing(_rotate(p, action.seat))
+    if isinstance(action, Sing):
+        q = _with_state(p, p.to_move, DIRECTIONS[action.direction])
+        q = replace(q, owed=q.owed & ~(1 << p.to_move))
+        if q.phase is Phase.PLAY:
+            return settle_start(q)
+        return replace(q, to_move=placement_due(q)[0])
     side = placement_due(p)[0]
     workers = list(p.workers)
     for s in action.squares:
         workers[side] |= BITS[s]
     q = replace(p, workers=tuple(workers))
+    for seat, g in enumerate(p.gods):
+        if p.side_of(seat) != side:
+            continue
+        power = power_of(g)
+        if power.names_female and action.female >= 0:
+            q = _with_state(q, seat, power.placed_state(action.squares, action.female))
+        if power.sings and workers[side].bit_count() >= 2:
+            q = replace(q, owed=q.owed | 1 << seat)
     if q.phase is Phase.PLAY:
         # The start player moves first; one who cannot has lost (RULES.md section 2).
         return settle_start(q)

@@ -7,12 +7,18 @@ from typing import Final, TypeAlias
 __all__ = [
     "ALL",
     "BITS",
+    "DELTAS",
+    "DIAGONAL",
+    "HEADING",
     "NEIGHBOURS",
     "NEIGHBOUR_LISTS",
     "PUSH",
+    "SLANTED",
     "SPREAD10",
     "SQUARES",
     "SQUARE_NAMES",
+    "STEP",
+    "TOWARDS",
     "Square",
     "bits",
     "file_of",
@@ -102,6 +108,50 @@ PUSH: Final = tuple(
 
 SPREAD10: Final = tuple(sum(1 << (8 * i) for i in range(10) if x >> i & 1) for x in range(1024))
 """A 10-bit value with bit ``i`` moved to bit ``8 * i``: spreads a bitboard to a byte a square."""
+
+
+DELTAS: Final = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+"""(file, rank) steps of the eight directions n, ne, e, se, s, sw, w, nw (RULES.md 10.1)."""
+
+
+def _step(d: int, s: Square) -> Square:
+    f, r = s % 5 + DELTAS[d][0], s // 5 + DELTAS[d][1]
+    return r * 5 + f if 0 <= f < 5 and 0 <= r < 5 else -1
+
+
+STEP: Final = tuple(tuple(_step(d, s) for s in SQUARES) for d in range(8))
+"""``STEP[d][s]``: the square one step from ``s`` in direction ``d``, or -1 off the board."""
+TOWARDS: Final = tuple(
+    tuple(1 << STEP[d][s] if STEP[d][s] >= 0 else 0 for s in SQUARES) for d in range(8)
+)
+"""``TOWARDS[d][s]``: the bitboard of ``STEP[d][s]`` (0 off the board)."""
+DIAGONAL: Final = tuple(
+    TOWARDS[1][s] | TOWARDS[3][s] | TOWARDS[5][s] | TOWARDS[7][s] for s in SQUARES
+)
+"""The diagonal neighbours of each square."""
+
+
+def _heading(frm: Square, to: Square) -> int:
+    """The direction (0-7) of a step from ``frm`` to ``to`` as played, or -1 (the same square).
+
+    A file or rank distance of 4 is a wrapped step (a1 to e1 round the edge is westward); a
+    distance of 2 is a jump, whose direction is that of its half.
+    """
+    df, dr = to % 5 - frm % 5, to // 5 - frm // 5
+    df = -1 if df == 4 else 1 if df == -4 else (df > 0) - (df < 0)
+    dr = -1 if dr == 4 else 1 if dr == -4 else (dr > 0) - (dr < 0)
+    return DELTAS.index((df, dr)) if (df, dr) != (0, 0) else -1
+
+
+HEADING: Final = tuple(
+    tuple(sum(1 << t for t in SQUARES if _heading(s, t) == d) for s in SQUARES) for d in range(8)
+)
+"""``HEADING[d][s]``: every square a step, wrapped step or jump from ``s`` reaches going in
+direction ``d`` (RULES.md 10.4: a step's direction is the one it is played in)."""
+SLANTED: Final = tuple(
+    HEADING[1][s] | HEADING[3][s] | HEADING[5][s] | HEADING[7][s] for s in SQUARES
+)
+"""Every square a step from each square reaches diagonally (wrapped steps and jumps too)."""
 
 
 def levels(ge1: int, ge2: int, ge3: int) -> list[int]:

@@ -1,8 +1,9 @@
 """Every god: one module each, and the registry whose order fixes each god's id.
 
 ``GODS`` is an explicit tuple (no registration on import): the ten simple gods of RULES.md
-section 6, the fifteen advanced gods of section 8 in that section's order, then the fourteen
-of section 9 (``GROUP1``) in that section's order. The banned pairs are data in ``bans``. A
+section 6, the fifteen advanced gods of section 8 in that section's order, the fourteen of
+section 9 (``GROUP1``), then the eight gods with memory (``MEMORY``) and the ten heroes
+(``HEROES``) of section 10, each in its section's order. The banned pairs are data in ``bans``. A
 god's id in the state hash is its 1-based place here, so the tuple only ever grows at its end.
 
 A new god is one module here: a subclass of ``power.Power`` with its name, card text, player
@@ -14,43 +15,61 @@ from __future__ import annotations
 
 from typing import Final
 
+from santorini_p2p.engine.gods.achilles import Achilles
+from santorini_p2p.engine.gods.adonis import Adonis
+from santorini_p2p.engine.gods.aeolus import Aeolus
 from santorini_p2p.engine.gods.aphrodite import Aphrodite
 from santorini_p2p.engine.gods.apollo import Apollo
 from santorini_p2p.engine.gods.ares import Ares
 from santorini_p2p.engine.gods.artemis import Artemis
 from santorini_p2p.engine.gods.asteria import Asteria
+from santorini_p2p.engine.gods.atalanta import Atalanta
 from santorini_p2p.engine.gods.athena import Athena
 from santorini_p2p.engine.gods.atlas import Atlas
-from santorini_p2p.engine.gods.bans import BANNED, ban_reason
+from santorini_p2p.engine.gods.bans import BANNED, UNRULED, ban_reason
+from santorini_p2p.engine.gods.bellerophon import Bellerophon
 from santorini_p2p.engine.gods.bia import Bia
 from santorini_p2p.engine.gods.castor import Castor
 from santorini_p2p.engine.gods.charon import Charon
 from santorini_p2p.engine.gods.chronus import Chronus
 from santorini_p2p.engine.gods.demeter import Demeter
+from santorini_p2p.engine.gods.eris import Eris
 from santorini_p2p.engine.gods.eros import Eros
+from santorini_p2p.engine.gods.gaea import Gaea
 from santorini_p2p.engine.gods.graeae import Graeae
 from santorini_p2p.engine.gods.hades import Hades
 from santorini_p2p.engine.gods.harpies import Harpies
 from santorini_p2p.engine.gods.hephaestus import Hephaestus
 from santorini_p2p.engine.gods.hera import Hera
+from santorini_p2p.engine.gods.heracles import Heracles
 from santorini_p2p.engine.gods.hermes import Hermes
 from santorini_p2p.engine.gods.hestia import Hestia
+from santorini_p2p.engine.gods.hippolyta import Hippolyta
 from santorini_p2p.engine.gods.hydra import Hydra
 from santorini_p2p.engine.gods.hypnus import Hypnus
 from santorini_p2p.engine.gods.iris import Iris
+from santorini_p2p.engine.gods.jason import Jason
 from santorini_p2p.engine.gods.limus import Limus
 from santorini_p2p.engine.gods.maenads import Maenads
+from santorini_p2p.engine.gods.medea import Medea
 from santorini_p2p.engine.gods.medusa import Medusa
 from santorini_p2p.engine.gods.minotaur import Minotaur
+from santorini_p2p.engine.gods.morpheus import Morpheus
 from santorini_p2p.engine.gods.nemesis import Nemesis
+from santorini_p2p.engine.gods.nike import Nike
+from santorini_p2p.engine.gods.odysseus import Odysseus
 from santorini_p2p.engine.gods.pan import Pan
 from santorini_p2p.engine.gods.pegasus import Pegasus
 from santorini_p2p.engine.gods.persephone import Persephone
+from santorini_p2p.engine.gods.polyphemus import Polyphemus
 from santorini_p2p.engine.gods.poseidon import Poseidon
 from santorini_p2p.engine.gods.prometheus import Prometheus
 from santorini_p2p.engine.gods.proteus import Proteus
 from santorini_p2p.engine.gods.scylla import Scylla
+from santorini_p2p.engine.gods.selene import Selene
+from santorini_p2p.engine.gods.siren import Siren
 from santorini_p2p.engine.gods.terpsichore import Terpsichore
+from santorini_p2p.engine.gods.theseus import Theseus
 from santorini_p2p.engine.gods.triton import Triton
 from santorini_p2p.engine.gods.urania import Urania
 from santorini_p2p.engine.gods.zeus import Zeus
@@ -64,9 +83,12 @@ __all__ = [
     "GOD_NAMES",
     "GOLDEN_FLEECE",
     "GROUP1",
+    "HEROES",
+    "MEMORY",
     "MORTAL",
     "PROMO",
     "SIMPLE",
+    "UNRULED",
     "God",
     "ban_reason",
     "find_god",
@@ -133,7 +155,33 @@ GOLDEN_FLEECE: Final = ("hades", "harpies", "nemesis", "terpsichore", "urania", 
 PROMO: Final = tuple(g.name for g in GROUP1 if g.name not in GOLDEN_FLEECE)
 """The gods of ``GROUP1`` printed as promotional cards."""
 
-GODS: Final[tuple[Power, ...]] = SIMPLE + ADVANCED + GROUP1
+MEMORY: Final[tuple[Power, ...]] = (
+    Nike(),
+    Morpheus(),
+    Selene(),
+    Hippolyta(),
+    Aeolus(),
+    Siren(),
+    Eris(),
+    Gaea(),
+)
+"""The gods with memory of RULES.md section 10, in that section's order."""
+
+HEROES: Final[tuple[Power, ...]] = (
+    Achilles(),
+    Adonis(),
+    Atalanta(),
+    Bellerophon(),
+    Heracles(),
+    Jason(),
+    Medea(),
+    Odysseus(),
+    Polyphemus(),
+    Theseus(),
+)
+"""The ten heroes of RULES.md section 10 (2 players), in that section's order."""
+
+GODS: Final[tuple[Power, ...]] = SIMPLE + ADVANCED + GROUP1 + MEMORY + HEROES
 """Every god, in the fixed order that gives its id (1-based) in the state hash."""
 
 GOD_NAMES: Final = tuple(g.name for g in SIMPLE)

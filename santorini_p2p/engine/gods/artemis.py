@@ -16,7 +16,7 @@ class Artemis(Power):
     def moves(self, g: Gen, w: int, bd: Board, before: int, no_up: bool) -> None:
         """Both steps straight from bitboards when no restriction judges where a move ends."""
         lim = g.limits
-        if lim.bound or lim.no_win or lim.no_down or lim.slide:
+        if lim.bound or lim.no_win or lim.no_down or lim.slide or lim.walks:
             super().moves(g, w, bd, before, no_up)
             return
         lv, domes, workers = bd

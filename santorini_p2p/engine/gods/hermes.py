@@ -8,20 +8,24 @@ the plain spelling a player may type and that text.
 from __future__ import annotations
 
 from santorini_p2p.engine.position import Phase, Position, Turn
-from santorini_p2p.engine.power import Board, Gen, Power
+from santorini_p2p.engine.power import Board, Gen, Limits, Power
 from santorini_p2p.engine.squares import ALL, BITS, NEIGHBOURS, bits
 
 __all__ = ["Hermes", "hermes_form", "plain_form"]
 
 
-def _component(start: int, graph: int) -> int:
-    """Return the 8-connected component of ``graph`` (a bitboard) that holds ``start``."""
+def _component(start: int, graph: int, limits: Limits | None = None) -> int:
+    """Return the 8-connected component of ``graph`` (a bitboard) that holds ``start``.
+
+    With ``limits`` that forbid some directions of step, the squares reachable from ``start``.
+    """
     seen = BITS[start]
     frontier = seen
+    walks = limits is not None and limits.walks
     while frontier:
         grow = 0
         for s in bits(frontier):
-            grow |= NEIGHBOURS[s]
+            grow |= limits.walk(s, NEIGHBOURS[s]) if walks and limits else NEIGHBOURS[s]
         frontier = grow & graph & ~seen
         seen |= frontier
     return seen
@@ -72,7 +76,7 @@ class Hermes(Power):
 
         def area(w: int, wall: int) -> int:
             same = sum(BITS[s] for s in range(25) if lv[s] == lv[w])
-            return _component(w, same & open_ & ~wall)
+            return _component(w, same & open_ & ~wall, g.limits)
 
         # A frozen worker stays where it stands, and the other cannot pass it.
         if frozen >> w1 & 1:
@@ -120,7 +124,7 @@ class Hermes(Power):
         w = bits(workers[g.side])[0]
         open_ = ALL & ~domes & ~g.opponents(g.board)
         same = sum(BITS[s] for s in range(25) if lv[s] == lv[w])
-        area = BITS[w] if g.limits.frozen >> w & 1 else _component(w, same & open_)
+        area = BITS[w] if g.limits.frozen >> w & 1 else _component(w, same & open_, g.limits)
         for a in bits(area):
             bd = (lv, domes, tuple(BITS[a] if i == g.side else m for i, m in enumerate(workers)))
             if not g.bound_ok(w, a, bd):

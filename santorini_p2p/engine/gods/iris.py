@@ -32,11 +32,15 @@ class Iris(Power):
         h = lv[w]
         top = h if no_up or g.limits.no_up else 3
         low = h if g.limits.no_down else 0
+        jumps = 0
         for n in bits(NEIGHBOURS[w] & occ):
             j = PUSH[w][n]
             if j >= 0 and not (occ | domes) >> j & 1 and low <= lv[j] <= top:
-                out |= BITS[j]
-        return out
+                jumps |= BITS[j]
+        if jumps and g.limits.walks:
+            # A jump's direction binds it as a step's does (RULES.md 10.4).
+            jumps = g.limits.walk(w, jumps)
+        return out | jumps
 
     def quick_win(self, p: Position, mine: int, opp: int, no_up: bool) -> bool | None:
         """The plain win, or a jump up onto a free level-3 square."""

@@ -108,7 +108,7 @@ class Triton(Power):
                 continue
             top = lv[at] + climb
             low = lv[at] if g.limits.no_down else 0
-            for t in bits(NEIGHBOURS[at] & ~occ):
+            for t in bits(g.limits.walk(at, NEIGHBOURS[at] & ~occ)):
                 if not low <= lv[t] <= top:
                     continue
                 up2 = up or lv[t] > lv[at]

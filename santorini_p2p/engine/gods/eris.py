@@ -1,0 +1,74 @@
+"""Eris (RULES.md 10.5): she may move and build with an opponent worker instead."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from santorini_p2p.engine.position import Position, Turn
+from santorini_p2p.engine.power import Gen, Power
+from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, bits
+
+
+class Eris(Power):
+    """The state is the square of the worker its owner moved most recently (``eris[d4]``).
+
+    [BGA] revised: the alternative turn moves and builds with another opponent worker, as a
+    plain worker under the restrictions on her turn [ours]; it never wins (not her worker).
+    Only the opponent's own moves set the mark (not forces, not her moves); bare when there
+    is none. Written as a plain turn from the opponent worker's square (``d4>d3^d2``).
+    """
+
+    name = "eris"
+    text = (
+        "Instead of your normal turn, you may move and build with an opponent worker other "
+        "than the one that opponent moved most recently."
+    )
+    players = frozenset({2, 4})
+    stateful = True
+    moves_others = True
+
+    def read_state(self, text: str) -> str:
+        """A square."""
+        if text not in SQUARE_NAMES:
+            raise ValueError("expected the square of the opponent worker moved most recently")
+        return text
+
+    def state_squares(self, state: str) -> tuple[tuple[int, bool], ...]:
+        """The marked square holds an opponent worker."""
+        return ((SQUARE_NAMES.index(state), False),) if state else ()
+
+    def follow(self, state: str, where: Callable[[int], int]) -> str:
+        """The mark follows its worker, and is gone with it."""
+        to = where(SQUARE_NAMES.index(state))
+        return SQUARE_NAMES[to] if to >= 0 else ""
+
+    def turns(self, g: Gen) -> None:
+        """Her own turns, then each opponent worker's but the marked one's."""
+        super().turns(g)
+        p = g.p
+        state = p.state_of(g.seat)[1:-1]
+        marked = BITS[SQUARE_NAMES.index(state)] if state else 0
+        bd = g.board
+        lv, domes, workers = bd
+        for i, m in enumerate(workers):
+            if i == g.side:
+                continue
+            for v in bits(m & ~marked & g.asked):
+                for t in bits(g.steps(v, bd)):
+                    moved = tuple(
+                        x ^ BITS[v] | BITS[t] if j == i else x for j, x in enumerate(workers)
+                    )
+                    bd2 = (lv, domes, moved)
+                    g.emit_builds(v, (t,), g.buildable(bd2, t), -1, False)
+
+    def after_turn(
+        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+    ) -> str:
+        """After an opponent's turn, the worker it moved itself is marked."""
+        if p.side_of(seat) == p.side_of(p.to_move) or turn.worker < 0 or not turn.path:
+            return state
+        own = p.workers[p.side_of(p.to_move)]
+        if not own >> turn.worker & 1 and not turn.extra:
+            return state
+        to = where(turn.worker)
+        return SQUARE_NAMES[to] if to >= 0 else state

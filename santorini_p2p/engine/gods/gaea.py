@@ -1,0 +1,120 @@
+"""Gaea (RULES.md 10.5): whenever a dome is built, a worker from her card may join next to it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations, permutations
+
+from santorini_p2p.engine.position import DOME, HERO_DOME, OP_DOME, OP_PLACE, STAR, Position, Turn
+from santorini_p2p.engine.power import Limits, Power
+from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
+
+
+def on_card(state: str) -> int:
+    """The workers left on her card (the bare entry: both)."""
+    return int(state) if state else 2
+
+
+class Gaea(Power):
+    """The state is the workers left on her card (``gaea[1]``, ``gaea[0]``; bare: 2).
+
+    [BGA] ``afterPlayerBuild``/``afterOpponentBuild``: after any build that makes a dome, in
+    anyone's turn, she may put one on an unoccupied ground-level square next to that dome, at
+    once (so the rest of that turn cannot build there). Not a build [ours]. Written ``+c5``
+    right after the build that made the dome; a square two domes touch goes with the first.
+    """
+
+    name = "gaea"
+    text = (
+        "Setup: take 2 extra workers of your color; keep them on your card. Whenever any "
+        "worker builds a dome, you may place one of them on an unoccupied ground-level space "
+        "neighbouring the dome."
+    )
+    players = frozenset({2, 3})
+    stateful = True
+    reacts = True
+    most_workers = 4
+
+    def read_state(self, text: str) -> str:
+        """0 or 1 (2 is the bare entry)."""
+        if text not in ("0", "1"):
+            raise ValueError("expected 0 or 1 workers on her card (2 is written bare)")
+        return text
+
+    def worker_limit(self, state: str) -> int:
+        """Those on the board and on her card are at most 4."""
+        return 4 - on_card(state)
+
+    def variants(
+        self, p: Position, seat: int, turn: Turn, after: Position, limits: Limits
+    ) -> list[Turn]:
+        """Each set of squares she may fill next to the turn's new domes."""
+        left = on_card(p.state_of(seat)[1:-1])
+        if not left or not (turn.builds or turn.post or turn.extra):
+            return []
+        lv = [p.level(s) for s in range(25)]
+        domes = p.domes
+        made: list[tuple[int, int]] = []
+        for i, b in enumerate(turn.builds):
+            s = b & 31
+            if b & (DOME | HERO_DOME) or lv[s] == 3 or domes >> s & 1:
+                if not domes >> s & 1:
+                    made.append((i, s))
+                domes |= BITS[s]
+            else:
+                lv[s] += 1
+        # The domes at the end of the turn, at any level: a section 9 ``*`` dome, then the
+        # ``#`` domes (RULES.md 10.5: any dome counts), numbered on after the builds.
+        ends = [op & 31 for op in turn.post if op >> 5 == STAR]
+        ends += [e & 31 for e in turn.extra if e >> 10 == OP_DOME]
+        for k, s in enumerate(ends):
+            if not domes >> s & 1:
+                made.append((len(turn.builds) + k, s))
+            domes |= BITS[s]
+        if not made:
+            return []
+        occ = after.domes | after.ge1
+        for m in after.workers:
+            occ |= m
+        near = 0
+        for _, s in made:
+            near |= NEIGHBOURS[s]
+        spots = bits(near & ~occ)
+        out: list[Turn] = []
+        for k in range(1, min(left, len(made)) + 1):
+            for chosen in combinations(spots, k):
+                ops = _assign(made, chosen)
+                if ops is not None:
+                    out.append(turn._replace(extra=turn.extra + ops))
+        return out
+
+    def after_turn(
+        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+    ) -> str:
+        """One fewer on her card for each worker she put on the board."""
+        placed = len(turn.ops(OP_PLACE)) if turn.extra else 0
+        if not placed:
+            return state
+        left = on_card(state) - placed
+        return "" if left == 2 else str(left)
+
+
+def _assign(made: list[tuple[int, int]], chosen: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The ``+`` operations putting a worker on each of ``chosen``, each after its own dome.
+
+    Each square goes with the earliest dome next to it that is still free; None when the
+    squares cannot each have their own dome.
+    """
+    best: tuple[int, ...] | None = None
+    for order in permutations(range(len(made)), len(chosen)):
+        pairs = []
+        for sq, d in zip(chosen, order, strict=True):
+            i, s = made[d]
+            if not NEIGHBOURS[s] >> sq & 1:
+                break
+            pairs.append((i, sq))
+        else:
+            ops = tuple(OP_PLACE << 10 | i << 5 | sq for i, sq in sorted(pairs))
+            if best is None or ops < best:
+                best = ops
+    return best

@@ -1,0 +1,82 @@
+"""Morpheus (RULES.md 10.5): a coin a turn; he builds once for each coin he spends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from santorini_p2p.engine.position import OP_NONE, Position, Turn
+from santorini_p2p.engine.power import Board, Gen, Power
+from santorini_p2p.engine.squares import bits
+
+
+def coins(state: str) -> int:
+    """The coins on his card between his turns (the bare entry: none)."""
+    return int(state) if state else 0
+
+
+class Morpheus(Power):
+    """The state is his coins between turns; his turn has one more to spend.
+
+    He spends any number (even zero): that many ordinary builds by the moved worker, one after
+    another, the same square again allowed up to a dome. Written in ascending square order with
+    repeats together (``b2>c3^d4^d4^e4``); zero builds is ``b2>c3``.
+    """
+
+    name = "morpheus"
+    text = (
+        "Start of your turn: place a coin on this card. You cannot build normally: instead "
+        "spend any number of coins on this card (even zero) and build that many times."
+    )
+    stateful = True
+
+    def read_state(self, text: str) -> str:
+        """A count of at least 1, no leading zeros."""
+        if not text.isdigit() or text[0] == "0" or not text.isascii():
+            raise ValueError("expected the coins, a number from 1 with no leading zeros")
+        if int(text) > 99:
+            raise ValueError("at most 99 coins")
+        return text
+
+    def builds(
+        self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool
+    ) -> None:
+        """Every multiset of up to his coins of ordinary builds next to the final square."""
+        end = path[-1]
+        spend = coins(g.p.state_of(g.seat)[1:-1]) + 1
+        squares = bits(g.buildable(bd, end) | g.buildable((bd[0], bd[1], bd[2]), end))
+        g.emit(Turn(w, path, (), before, extra=(OP_NONE << 10,)), up)
+        self._more(g, w, path, bd, before, up, squares, 0, (), spend)
+
+    def _more(
+        self,
+        g: Gen,
+        w: int,
+        path: tuple[int, ...],
+        bd: Board,
+        before: int,
+        up: bool,
+        squares: list[int],
+        start: int,
+        done: tuple[int, ...],
+        left: int,
+    ) -> None:
+        if not left:
+            return
+        for i in range(start, len(squares)):
+            s = squares[i]
+            if bd[1] >> s & 1 or not g.allowed(bd, 1 << s):
+                continue
+            bd2, won = g.build(bd, s)
+            builds = (*done, s)
+            g.emit(Turn(w, path, builds, before), up)
+            if not won:
+                self._more(g, w, path, bd2, before, up, squares, i, builds, left - 1)
+
+    def after_turn(
+        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+    ) -> str:
+        """His turn adds a coin and spends one a build."""
+        if seat != p.to_move:
+            return state
+        left = coins(state) + 1 - len(turn.builds)
+        return str(left) if left > 0 else ""

@@ -1,0 +1,41 @@
+"""Nike (RULES.md 10.5): after she moved down, opponents cannot move up (Athena's mirror)."""
+
+from __future__ import annotations
+
+from santorini_p2p.engine.position import Position, Turn
+from santorini_p2p.engine.power import Limits, Power
+
+
+class Nike(Power):
+    """Her flag ``k`` says one of her workers moved down on her last turn.
+
+    Only her own move steps count (never forces); it blocks every up step as Athena's does.
+    """
+
+    name = "nike"
+    text = (
+        "If one of your workers moved down on your last turn, opponent workers cannot "
+        "move up this turn."
+    )
+    flag = "k"
+    players = frozenset({2})
+
+    def restrict(self, p: Position, seat: int, limits: Limits) -> None:
+        """Until her next turn, every opponent move up is blocked."""
+        if p.state_of(seat):
+            limits.no_up = True
+
+    def next_state(self, p: Position, turn: Turn) -> str:
+        """Set when a step of her own worker went down."""
+        if (
+            turn.worker < 0
+            or not turn.path
+            or not p.workers[p.side_of(p.to_move)] >> turn.worker & 1
+        ):
+            return ""
+        at = p.level(turn.worker)
+        for s in turn.path:
+            if p.level(s) < at:
+                return self.flag
+            at = p.level(s)
+        return ""
