@@ -733,3 +733,40 @@ def test_s9_the_new_pools_name_their_gods_for_the_players():
     assert "graeae" not in resolve_pool("goldenfleece", 4, "random")
     assert len(resolve_pool("promo", 2, "draft")) == 8
     assert len(resolve_pool("all", 2, "draft")) == 39
+
+
+def test_s9_bans_a_local_random_deal_never_seats_a_banned_pair():
+    from santorini_p2p.ui.local import LocalGame, Player
+
+    for seed in range(40):
+        game = LocalGame(
+            [Player("Ann"), Player("Ben")],
+            gods="random",
+            pool=("hades", "pan", "asteria"),
+            seed=seed,
+            time_control=None,
+        )
+        gods = game.position.gods
+        assert ban_reason(gods) is None, gods
+
+
+def test_s9_bans_a_drawn_banned_pair_is_drawn_again_until_none_is_left():
+    from santorini_p2p.engine.setup import redraw_banned
+
+    first = lambda n: 0  # noqa: E731 - always the first god left
+    # pan, hades: the later (hades) is set aside, asteria drawn in its place.
+    assert redraw_banned(("pan", "hades"), ("pan", "hades", "asteria"), 2, "random", first) == (
+        "pan",
+        "asteria",
+    )
+    # hades, pan: setting pan aside would leave only asteria, banned with hades too: hades goes.
+    assert redraw_banned(("hades", "pan"), ("pan", "hades", "asteria"), 2, "random", first) == (
+        "asteria",
+        "pan",
+    )
+    assert redraw_banned(("zeus", "pan"), ("pan", "hades", "zeus"), 2, "random", first) == (
+        "zeus",
+        "pan",
+    )
+    with pytest.raises(ValueError, match="no god is left"):
+        redraw_banned(("hades", "pan"), ("pan", "hades"), 2, "random", first)
