@@ -770,3 +770,14 @@ def test_s9_bans_a_drawn_banned_pair_is_drawn_again_until_none_is_left():
     )
     with pytest.raises(ValueError, match="no god is left"):
         redraw_banned(("hades", "pan"), ("pan", "hades"), 2, "random", first)
+
+
+def test_s9_bans_the_console_says_why_an_offer_or_a_pick_is_refused():
+    from santorini_p2p.ui.validator import check_input
+
+    p = new_game(2, "challenger", offer=("hades", "pan", "zeus"))
+    assert "banned pair" in check_input(p, "gods pan,hades").message
+    q = apply_action(
+        new_game(2, "draft", drawn=("apollo", "pan", "hades", "zeus")), parse_action("god hades")
+    )
+    assert "hades and pan may not play" in check_input(q, "god pan").message

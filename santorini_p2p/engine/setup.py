@@ -55,6 +55,7 @@ __all__ = [
     "GodMode",
     "apply_action",
     "close_names",
+    "god_choice_error",
     "is_legal_action",
     "legal_actions",
     "legal_form",
@@ -384,6 +385,15 @@ def legal_form(p: Position, action: Action) -> Action | None:
     if isinstance(action, Turn):
         return turn_form(p, action)
     return action if is_legal_action(p, action) else None
+
+
+def god_choice_error(p: Position, action: Action) -> str | None:
+    """Why an offer or a pick of gods may not be made in ``p`` for a banned pair, or None."""
+    if isinstance(action, ChooseGods):
+        return ban_reason(action.gods)
+    if isinstance(action, PickGod) and p.selection is not Selection.NONE and action.god in p.pool:
+        return _pick_error(p, action.god)
+    return None
 
 
 def _pick_error(p: Position, god: str) -> str | None:
