@@ -216,7 +216,7 @@ def has_legal_turn(p: Position) -> bool:
     mine = p.workers[side]
     if (
         not (lim.frozen or lim.bound or lim.ban_sides or lim.no_win or lim.no_down or lim.slide)
-        and power_of(p.gods[p.to_move]).plain_turns
+        and (not p.gods[p.to_move] or power_of(p.gods[p.to_move]).plain_turns)
     ):
         occ = p.domes
         for m in p.workers:
