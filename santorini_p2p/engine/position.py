@@ -19,6 +19,7 @@ __all__ = [
     "MOVE_BUILD_ALL",
     "NO_WINNER",
     "OP",
+    "PLACES",
     "PULL",
     "STAR",
     "SWAP",
@@ -179,30 +180,34 @@ class Position:
         return f"parse_position({str(self)!r})"
 
 
+PLACES: dict[str, int] = {}
+"""How many workers a god's side places, for each god that places other than two.
+
+Filled once by ``engine.gods`` from its powers (``Power.placed``): the powers live above this
+module, which reads the table to tell placement from play.
+"""
+
 _PLACED: dict[tuple[str, ...], tuple[int, ...] | None] = {}
 _LAST_PLACED: list[Any] = [None, None]
 """The gods tuple last asked about and its answer: positions of one game share the tuple."""
 
 
 def _placed(gods: tuple[str, ...]) -> tuple[int, ...] | None:
-    """How many workers each side places (RULES.md 10.2); None when every side places two.
-
-    Cached by the gods: the powers say it, and they live above this module.
-    """
+    """How many workers each side places (RULES.md 10.2); None when every side places two."""
     last = _LAST_PLACED
     if last[0] is gods:
         known: tuple[int, ...] | None = last[1]
         return known
-    try:
-        found = _PLACED[gods]
-        _LAST_PLACED[:] = (gods, found)
-        return found
-    except KeyError:
-        from santorini_p2p.engine.order import placement_counts
-
-        counts = placement_counts(gods)
-        found = _PLACED[gods] = None if all(n == 2 for n in counts) else counts
-        return found
+    found = _PLACED.get(gods, ())
+    if found == ():
+        four = len(gods) == 4
+        counts = [2] * (2 if four else len(gods))
+        for s, g in enumerate(gods):
+            side = s & 1 if four else s
+            counts[side] = max(counts[side], PLACES.get(g, 2))
+        found = _PLACED[gods] = None if all(n == 2 for n in counts) else tuple(counts)
+    _LAST_PLACED[:] = (gods, found)
+    return found
 
 
 def _format_flags(p: Position) -> str:

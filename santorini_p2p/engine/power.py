@@ -258,7 +258,7 @@ class Gen:
     def slide(self, frm: int, to: int, bd: Board) -> tuple[int, Board]:
         """Where the mover's worker that stepped from ``frm`` to ``to`` comes to rest.
 
-        The opponent's forced slide (RULES.md 9, Harpies): square by square straight on in the
+        An opponent's forced slide (RULES.md section 9): square by square straight on in the
         step's direction (a wrapped step keeps its direction; a jump's is half of it) while
         the next square is on the board, free and not higher; the slide itself never wraps.
         Returns the square and the board with the worker there.
@@ -574,7 +574,7 @@ class Power:
                 g.emit(Turn(w, path, (), before), up)
             return
         if g.limits.slide:
-            # The step's effects first (a Bia kill), then the slide into what they freed.
+            # The step's effects first (a removal), then the slide into what they freed.
             path, bd = g.land(frm, path, self.after_step(frm, to, bd, g))
             if g.bound_ok(w, path[-1], bd):
                 self.builds(g, w, path, bd, before, up)

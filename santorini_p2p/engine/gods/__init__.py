@@ -54,6 +54,7 @@ from santorini_p2p.engine.gods.terpsichore import Terpsichore
 from santorini_p2p.engine.gods.triton import Triton
 from santorini_p2p.engine.gods.urania import Urania
 from santorini_p2p.engine.gods.zeus import Zeus
+from santorini_p2p.engine.position import PLACES
 from santorini_p2p.engine.power import Power
 
 __all__ = [
@@ -135,6 +136,8 @@ PROMO: Final = tuple(g.name for g in GROUP1 if g.name not in GOLDEN_FLEECE)
 
 GODS: Final[tuple[Power, ...]] = SIMPLE + ADVANCED + GROUP1
 """Every god, in the fixed order that gives its id (1-based) in the state hash."""
+
+PLACES.update({g.name: g.placed for g in GODS if g.placed != 2})
 
 GOD_NAMES: Final = tuple(g.name for g in SIMPLE)
 """The names of the ten simple gods: the gods a game draws from unless told otherwise."""
