@@ -5,18 +5,23 @@ The base game is the default power; DESIGN.md, "God powers", says why.
 A power is a stateless object. Its methods are the timing words of the rulebook's glossary:
 
 =====================  ==============================================================
-Setup                  ``places_first``, :meth:`Power.placement_error`
+Setup                  ``places_first``, ``placed`` and ``most_workers`` (how many
+                       workers), :meth:`Power.placement_error`
 Opponent's turn        :meth:`Power.restrict`: what this power imposes on another side's
-                       turn (no moving up, frozen or bound workers, banned builds,
-                       forbidden wins, "must move up"), read once per turn
+                       turn (no moving up or down, frozen or bound workers, banned
+                       builds, forbidden wins, "must move up", a slide after every
+                       step), read once per turn
 At all times           :meth:`Power.at_all_times`: wins that can happen in anyone's turn
-Your turn              :meth:`Power.turns` (both-worker turns), :meth:`Power.worker_turns`
-                       (a power step before moving)
+Your turn              :meth:`Power.turns` (turns of every worker: ``H``, ``M``, ``B``,
+                       ``T``), :meth:`Power.worker_turns` (a power step before moving);
+                       ``plain_turns`` False for a compulsory power
 Your move              :meth:`Power.step_mask`, ``forces`` with :meth:`Power.displace`,
-                       :meth:`Power.moved` (extra steps)
+                       :meth:`Power.moved` (extra steps, a force after the move)
 After your move        :meth:`Power.after_step` (removals), :meth:`Power.wins_by_move`
-Your build             :meth:`Power.builds`
-End of your turn       :meth:`Power.end_of_turn`, :meth:`Power.next_state`
+Your build             :meth:`Power.builds` (and the choices at the end of the turn that
+                       follow each build: a dome, an exchange, a worker gained or lost)
+End of your turn       :meth:`Power.end_of_turn`, :meth:`Power.wins_at_end_of_turn`,
+                       :meth:`Power.next_state`
 For the computer       :meth:`Power.quick_win`, :meth:`Power.extra_threats`,
                        :meth:`Power.evaluation`
 =====================  ==============================================================
