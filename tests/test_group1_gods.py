@@ -781,3 +781,20 @@ def test_s9_bans_the_console_says_why_an_offer_or_a_pick_is_refused():
         new_game(2, "draft", drawn=("apollo", "pan", "hades", "zeus")), parse_action("god hades")
     )
     assert "hades and pan may not play" in check_input(q, "god pan").message
+
+
+def test_counting_turns_agrees_with_listing_them_for_every_god():
+    from santorini_p2p.engine import ALL_GOD_NAMES, count_turns, generate_turns
+
+    rng = random.Random(3)
+    checked = 0
+    for k in range(60):
+        first = "artemis" if k % 3 == 0 else rng.choice(ALL_GOD_NAMES)
+        second = rng.choice([g for g in ALL_GOD_NAMES if g != first and not ban_reason((first, g))])
+        p = new_game(2, "random", drawn=(first, second) if k % 2 else (second, first))
+        while p.phase is not Phase.OVER:
+            if p.phase is Phase.PLAY:
+                assert count_turns(p) == len(generate_turns(p)), format_position(p)
+                checked += 1
+            p = apply_action(p, rng.choice(legal_actions(p)))
+    assert checked > 1000

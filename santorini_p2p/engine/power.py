@@ -504,6 +504,7 @@ class Power:
             for m in workers:
                 occ |= m
             plain_builds = _plain_builds(type(self))
+            count_only = g.counting and not (g.first or lim.must_up)
             for t in bits(targets):
                 tb = BITS[t]
                 up = lv[t] > h
@@ -514,7 +515,10 @@ class Power:
                     free = NEIGHBOURS[t] & ~(occ ^ wb ^ tb)
                     if lim.ban_sides:
                         free = g.allowed(bd, free)
-                    g.emit_builds(w, (t,), free, before, up)
+                    if count_only:
+                        g.count += free.bit_count()
+                    else:
+                        g.emit_builds(w, (t,), free, before, up)
                 else:
                     moved = list(workers)
                     moved[side] ^= wb | tb
