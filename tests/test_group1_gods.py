@@ -798,3 +798,17 @@ def test_counting_turns_agrees_with_listing_them_for_every_god():
                 checked += 1
             p = apply_action(p, rng.choice(legal_actions(p)))
     assert checked > 1000
+
+
+def test_s9_notation_the_reader_raises_only_notation_errors_and_reads_back_what_it_reads():
+    from santorini_p2p.errors import NotationError
+
+    rng = random.Random(1)
+    alphabet = "abcdeMBTHmbth12345>^~-<*=+!,D xX6"
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        try:
+            turn = parse_turn(text)
+        except NotationError:
+            continue
+        assert parse_turn(str(turn)) == turn, text
