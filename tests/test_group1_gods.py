@@ -733,3 +733,82 @@ def test_s9_the_new_pools_name_their_gods_for_the_players():
     assert "graeae" not in resolve_pool("goldenfleece", 4, "random")
     assert len(resolve_pool("promo", 2, "draft")) == 8
     assert len(resolve_pool("all", 2, "draft")) == 57
+
+
+def test_s9_bans_a_local_random_deal_never_seats_a_banned_pair():
+    from santorini_p2p.ui.local import LocalGame, Player
+
+    for seed in range(40):
+        game = LocalGame(
+            [Player("Ann"), Player("Ben")],
+            gods="random",
+            pool=("hades", "pan", "asteria"),
+            seed=seed,
+            time_control=None,
+        )
+        gods = game.position.gods
+        assert ban_reason(gods) is None, gods
+
+
+def test_s9_bans_a_drawn_banned_pair_is_drawn_again_until_none_is_left():
+    from santorini_p2p.engine.setup import redraw_banned
+
+    first = lambda n: 0  # noqa: E731 - always the first god left
+    # pan, hades: the later (hades) is set aside, asteria drawn in its place.
+    assert redraw_banned(("pan", "hades"), ("pan", "hades", "asteria"), 2, "random", first) == (
+        "pan",
+        "asteria",
+    )
+    # hades, pan: setting pan aside would leave only asteria, banned with hades too: hades goes.
+    assert redraw_banned(("hades", "pan"), ("pan", "hades", "asteria"), 2, "random", first) == (
+        "asteria",
+        "pan",
+    )
+    assert redraw_banned(("zeus", "pan"), ("pan", "hades", "zeus"), 2, "random", first) == (
+        "zeus",
+        "pan",
+    )
+    with pytest.raises(ValueError, match="no god is left"):
+        redraw_banned(("hades", "pan"), ("pan", "hades"), 2, "random", first)
+
+
+def test_s9_bans_the_console_says_why_an_offer_or_a_pick_is_refused():
+    from santorini_p2p.ui.validator import check_input
+
+    p = new_game(2, "challenger", offer=("hades", "pan", "zeus"))
+    assert "banned pair" in check_input(p, "gods pan,hades").message
+    q = apply_action(
+        new_game(2, "draft", drawn=("apollo", "pan", "hades", "zeus")), parse_action("god hades")
+    )
+    assert "hades and pan may not play" in check_input(q, "god pan").message
+
+
+def test_counting_turns_agrees_with_listing_them_for_every_god():
+    from santorini_p2p.engine import ALL_GOD_NAMES, count_turns, generate_turns
+
+    rng = random.Random(3)
+    checked = 0
+    for k in range(60):
+        first = "artemis" if k % 3 == 0 else rng.choice(ALL_GOD_NAMES)
+        second = rng.choice([g for g in ALL_GOD_NAMES if g != first and not ban_reason((first, g))])
+        p = new_game(2, "random", drawn=(first, second) if k % 2 else (second, first))
+        while p.phase is not Phase.OVER:
+            if p.phase is Phase.PLAY:
+                assert count_turns(p) == len(generate_turns(p)), format_position(p)
+                checked += 1
+            p = apply_action(p, rng.choice(legal_actions(p)))
+    assert checked > 1000
+
+
+def test_s9_notation_the_reader_raises_only_notation_errors_and_reads_back_what_it_reads():
+    from santorini_p2p.errors import NotationError
+
+    rng = random.Random(1)
+    alphabet = "abcdeMBTHmbth12345>^~-<*=+!,D xX6"
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        try:
+            turn = parse_turn(text)
+        except NotationError:
+            continue
+        assert parse_turn(str(turn)) == turn, text

@@ -287,16 +287,7 @@ def _core_turn(c: _Cursor, text: str) -> Turn:
     if c.peek() == "-" and builds:
         c.i += 1
         after = c.square()
-    if (
-        after < 0
-        and extra
-        and extra[-1] >> 10 == OP_PLACE
-        and (extra[-1] >> 5 & 31) == len(builds) - 1
-    ):
-        # A '+' last after the builds is read as the mover's worker gained (RULES.md 9); where
-        # the position says it is a worker put next to a dome (RULES.md 10.3),
-        # ``rules.turn_reading`` reads it so.
-        post.append(GAIN * OP + (extra.pop() & 31))
+    _gained(c, builds, after, post, extra)
     while path and c.peek() in _END_OPS:
         code = _END_OPS[c.peek()]
         c.i += 1
@@ -314,10 +305,9 @@ def _core_turn(c: _Cursor, text: str) -> Turn:
         else:
             post.append(code * OP + c.square())
             if code == STAR:
-                # Workers put next to that dome (RULES.md 10.3), before a worker gained.
-                while c.peek() == "+" and c.low.count("+", c.i) > 1:
-                    c.i += 1
-                    extra.append(OP_PLACE << 10 | len(builds) << 5 | c.square())
+                # Workers put next to that dome (RULES.md 10.3).
+                extra += _placements(c, len(builds))
+                _gained(c, builds, -1, post, extra)
     domes = len(builds) + sum(1 for op in post if op >> 5 == STAR)
     while _tail_next(c) and path:
         if len(extra) == MAX_OPS:
@@ -350,6 +340,24 @@ def _core_turn(c: _Cursor, text: str) -> Turn:
     if c.peek():
         raise c.fail("'^', '-' or end of turn" if path else "'>'")
     return Turn(worker, tuple(path), tuple(builds), before, after, tuple(post), tuple(extra))
+
+
+def _gained(c: _Cursor, builds: list[int], after: int, post: list[int], extra: list[int]) -> None:
+    """Read a ``+`` that ends the text right after the last dome as a worker gained.
+
+    RULES.md 9 writes a worker gained last (``+c2``); RULES.md 10.3 writes a worker put next
+    to a dome right after that dome. A ``+`` that ends the text after the last build (or the ``*``
+    dome) is read as the gain; where the position says it is a worker put next to that dome,
+    ``rules.without_builds`` reads it so (``rules.as_placements``).
+    """
+    if c.peek() or after >= 0 or not extra:
+        return
+    last = extra[-1]
+    dome = len(builds) - (0 if any(op >> 5 == STAR for op in post) else 1)
+    placed_last = last >> 10 == OP_PLACE and (last >> 5 & 31) == dome
+    if placed_last and not any(op >> 5 == GAIN for op in post):
+        extra.pop()
+        post.append(GAIN * OP + (last & 31))
 
 
 def _tail_next(c: _Cursor) -> bool:

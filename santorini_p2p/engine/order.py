@@ -9,7 +9,7 @@ first and one last.
 from __future__ import annotations
 
 from santorini_p2p.engine.gods import power_of
-from santorini_p2p.engine.position import Position, count_placements_with
+from santorini_p2p.engine.position import Position
 
 __all__ = [
     "lost_sides",
@@ -120,5 +120,3 @@ def lost_sides(p: Position) -> int:
             return short
         step[seat] += n
 
-
-count_placements_with(placement_counts)

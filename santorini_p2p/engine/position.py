@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Any, Final, NamedTuple, TypeAlias
@@ -32,6 +31,7 @@ __all__ = [
     "OP_REMOVE",
     "OP_SING",
     "OP_WIND",
+    "PLACES",
     "PULL",
     "STAR",
     "SWAP",
@@ -233,34 +233,30 @@ class Position:
         return f"parse_position({str(self)!r})"
 
 
+PLACES: dict[str, int] = {}
+"""How many workers a god's side places, for each god that places other than two.
+
+Filled once by ``engine.gods`` from its powers (``Power.placed``): the powers live above this
+module, which reads the table to tell placement from play.
+"""
+
 _PLACED: dict[tuple[str, ...], tuple[int, ...] | None] = {}
 _LAST_PLACED: list[Any] = [None, None]
 """The gods tuple last asked about and its answer: positions of one game share the tuple."""
-_COUNTER: list[Callable[[tuple[str, ...]], tuple[int, ...]]] = []
-"""How many workers each side places by its gods: the powers say it, and they live above this
-module, so the module that reads them registers it (``order``, on import)."""
-
-
-def count_placements_with(counter: Callable[[tuple[str, ...]], tuple[int, ...]]) -> None:
-    """Register how many workers each side places by the gods in play (RULES.md 10.2)."""
-    _COUNTER[:] = [counter]
-    _PLACED.clear()
-    _LAST_PLACED[:] = [None, None]
-
-
 def _placed(gods: tuple[str, ...]) -> tuple[int, ...] | None:
-    """How many workers each side places (RULES.md 10.2); None when every side places two.
-
-    Cached by the gods.
-    """
+    """How many workers each side places (RULES.md 10.2); None when every side places two."""
     last = _LAST_PLACED
     if last[0] is gods:
         known: tuple[int, ...] | None = last[1]
         return known
     found = _PLACED.get(gods, ())
     if found == ():
-        counts = _COUNTER[0](gods) if _COUNTER else ()
-        found = _PLACED[gods] = None if all(n == 2 for n in counts) else counts
+        four = len(gods) == 4
+        counts = [2] * (2 if four else len(gods))
+        for s, g in enumerate(gods):
+            side = s & 1 if four else s
+            counts[side] = max(counts[side], PLACES.get(g, 2))
+        found = _PLACED[gods] = None if all(n == 2 for n in counts) else tuple(counts)
     _LAST_PLACED[:] = (gods, found)
     return found
 

@@ -5,18 +5,23 @@ The base game is the default power; DESIGN.md, "God powers", says why.
 A power is a stateless object. Its methods are the timing words of the rulebook's glossary:
 
 =====================  ==============================================================
-Setup                  ``places_first``, :meth:`Power.placement_error`
+Setup                  ``places_first``, ``placed`` and ``most_workers`` (how many
+                       workers), :meth:`Power.placement_error`
 Opponent's turn        :meth:`Power.restrict`: what this power imposes on another side's
-                       turn (no moving up, frozen or bound workers, banned builds,
-                       forbidden wins, "must move up"), read once per turn
+                       turn (no moving up or down, frozen or bound workers, banned
+                       builds, forbidden wins, "must move up", a slide after every
+                       step), read once per turn
 At all times           :meth:`Power.at_all_times`: wins that can happen in anyone's turn
-Your turn              :meth:`Power.turns` (both-worker turns), :meth:`Power.worker_turns`
-                       (a power step before moving)
+Your turn              :meth:`Power.turns` (turns of every worker: ``H``, ``M``, ``B``,
+                       ``T``), :meth:`Power.worker_turns` (a power step before moving);
+                       ``plain_turns`` False for a compulsory power
 Your move              :meth:`Power.step_mask`, ``forces`` with :meth:`Power.displace`,
-                       :meth:`Power.moved` (extra steps)
+                       :meth:`Power.moved` (extra steps, a force after the move)
 After your move        :meth:`Power.after_step` (removals), :meth:`Power.wins_by_move`
-Your build             :meth:`Power.builds`
-End of your turn       :meth:`Power.end_of_turn`, :meth:`Power.next_state`
+Your build             :meth:`Power.builds` (and the choices at the end of the turn that
+                       follow each build: a dome, an exchange, a worker gained or lost)
+End of your turn       :meth:`Power.end_of_turn`, :meth:`Power.wins_at_end_of_turn`,
+                       :meth:`Power.next_state`
 For the computer       :meth:`Power.quick_win`, :meth:`Power.extra_threats`,
                        :meth:`Power.evaluation`
 =====================  ==============================================================
@@ -304,7 +309,7 @@ class Gen:
     def slide(self, frm: int, to: int, bd: Board) -> tuple[int, Board]:
         """Where the mover's worker that stepped from ``frm`` to ``to`` comes to rest.
 
-        The opponent's forced slide (RULES.md 9): square by square straight on in the
+        An opponent's forced slide (RULES.md section 9): square by square straight on in the
         step's direction (a wrapped step keeps its direction; a jump's is half of it) while
         the next square is on the board, free and not higher; the slide itself never wraps.
         Returns the square and the board with the worker there.
@@ -564,6 +569,7 @@ class Power:
             for m in workers:
                 occ |= m
             plain_builds = _plain_builds(type(self))
+            count_only = g.counting and not (g.first or lim.must_up)
             for t in bits(targets):
                 tb = BITS[t]
                 up = lv[t] > h
@@ -574,7 +580,10 @@ class Power:
                     free = NEIGHBOURS[t] & ~(occ ^ wb ^ tb)
                     if lim.ban_sides:
                         free = g.allowed(bd, free)
-                    g.emit_builds(w, (t,), free, before, up)
+                    if count_only:
+                        g.count += free.bit_count()
+                    else:
+                        g.emit_builds(w, (t,), free, before, up)
                 else:
                     moved = list(workers)
                     moved[side] ^= wb | tb

@@ -291,7 +291,7 @@ def has_legal_turn(p: Position) -> bool:
             or lim.slide
             or lim.walks
         )
-        and power_of(p.gods[p.to_move]).plain_turns
+        and (not p.gods[p.to_move] or power_of(p.gods[p.to_move]).plain_turns)
     ):
         occ = p.domes
         for m in p.workers:
@@ -606,7 +606,7 @@ def _play_powers(
                 return done(bd, lim.tower_seat)
     for s in turn.path:
         # Under an opponent's slide the path holds where the worker came to rest: the step
-        # itself went to the first square on the way (RULES.md 9, a slide).
+        # itself went to the first square on the way (RULES.md section 9, a slide).
         step = _step_square(cur, s, lim) if power.forces or _has_after_step(power) else s
         lv, domes, workers = bd
         moved = list(workers)

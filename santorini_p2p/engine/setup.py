@@ -7,6 +7,7 @@ argument from the caller.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from difflib import get_close_matches
 from itertools import combinations
@@ -59,6 +60,7 @@ __all__ = [
     "GodMode",
     "apply_action",
     "close_names",
+    "god_choice_error",
     "is_legal_action",
     "legal_actions",
     "legal_form",
@@ -68,6 +70,7 @@ __all__ = [
     "placement_error",
     "pool_name",
     "pool_need",
+    "redraw_banned",
     "resolve_pool",
 ]
 
@@ -182,6 +185,49 @@ def resolve_pool(spec: str, players: int, gods: GodMode) -> tuple[str, ...]:
     if need and not _ban_free(pool, players):
         raise ValueError(f"god pool: {ban_reason(pool)}; name other gods")
     return pool
+
+
+def redraw_banned(
+    drawn: tuple[str, ...],
+    pool: tuple[str, ...],
+    players: int,
+    gods: str,
+    pick: Callable[[int], int],
+) -> tuple[str, ...]:
+    """``drawn`` with every banned pair drawn again (RULES.md section 9, second edition "Ban").
+
+    While a ``random`` deal holds a banned pair (a ``draft`` pool: while no ``players`` of its
+    gods are free of one), one god of the first such pair in drawing order is set aside and
+    its place drawn again, ``pick(n)`` choosing among the ``n`` gods of ``pool`` neither drawn
+    nor set aside. The card lets the start player choose which: here it is the later god,
+    unless no god left could stand beside the others, then the earlier (protocol/SPEC.md 11).
+
+    Raises:
+        ValueError: no god is left to draw.
+    """
+    out = list(drawn)
+    aside: set[str] = set()
+    while True:
+        if gods == "draft":
+            if _ban_free(tuple(out), players):
+                return tuple(out)
+        elif ban_reason(out) is None:
+            return tuple(out)
+        i, j = next(
+            (i, j) for j in range(1, len(out)) for i in range(j) if ban_reason((out[i], out[j]))
+        )
+        left = [g for g in pool if g not in out and g not in aside]
+        if not left:
+            raise ValueError(f"drawn: {ban_reason(out)}, and no god is left to draw")
+        slot = j if gods == "draft" or _fits(out, j, left) or not _fits(out, i, left) else i
+        aside.add(out[slot])
+        out[slot] = left[pick(len(left))]
+
+
+def _fits(drawn: list[str], slot: int, left: list[str]) -> bool:
+    """Whether a god of ``left`` could take ``slot`` of ``drawn`` with no banned pair."""
+    kept = drawn[:slot] + drawn[slot + 1 :]
+    return any(ban_reason([*kept, g]) is None for g in left)
 
 
 def _ban_free(pool: tuple[str, ...], players: int) -> bool:
@@ -377,6 +423,15 @@ def legal_form(p: Position, action: Action) -> Action | None:
     if isinstance(action, Turn):
         return turn_form(p, action)
     return action if is_legal_action(p, action) else None
+
+
+def god_choice_error(p: Position, action: Action) -> str | None:
+    """Why an offer or a pick of gods may not be made in ``p`` for a banned pair, or None."""
+    if isinstance(action, ChooseGods):
+        return ban_reason(action.gods)
+    if isinstance(action, PickGod) and p.selection is not Selection.NONE and action.god in p.pool:
+        return _pick_error(p, action.god)
+    return None
 
 
 def _pick_error(p: Position, god: str) -> str | None:

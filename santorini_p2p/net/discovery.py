@@ -28,8 +28,19 @@ SERVICE_TYPE: Final = "_santorini._tcp.local."
 """The DNS-SD service type of a Santorini game offer."""
 
 _MAX_LABEL: Final = 63
-_MAX_TXT: Final = 255
-"""The longest value of one TXT property (a pool of all 25 gods is 180 characters)."""
+_MAX_TXT: Final = 250
+"""The longest value of one TXT property (a TXT string holds 255 bytes with ``pool=``).
+
+A pool named gods by gods longer than that (more than about 30 names) is announced with as
+many names as fit and ``,...``; the announcement only shows it, the game's header holds it.
+"""
+
+
+def _fit(pool: str) -> str:
+    """``pool`` cut after the last whole name that fits a TXT property, then ``,...``."""
+    if len(pool) <= _MAX_TXT:
+        return pool
+    return pool[: pool.rfind(",", 0, _MAX_TXT - 4)] + ",..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +91,7 @@ class Offer:
             "players": str(self.players),
             "gods": self.gods,
             "time": self.time,
-            "pool": self.pool,
+            "pool": _fit(self.pool),
             "watch": str(self.spectators),
             "state": "playing" if self.playing else "open",
             **({"chat": "spectators"} if self.spectator_chat else {}),

@@ -43,6 +43,7 @@ from santorini_p2p.engine import (
     parse_position,
     resign,
 )
+from santorini_p2p.engine.setup import redraw_banned
 from santorini_p2p.errors import IllegalTurnError, SantoriniError
 from santorini_p2p.net.game import SeatInfo
 from santorini_p2p.net.listeners import Listeners
@@ -197,10 +198,11 @@ class LocalGame:
         self._rng = random.Random(seed)
         drawn: tuple[str, ...] = ()
         gods_from = pool or GOD_NAMES
-        if gods == "draft":
-            drawn = tuple(self._rng.sample(gods_from, 4 if n == 2 else n + 2))
-        elif gods == "random":
-            drawn = tuple(self._rng.sample(gods_from, n))
+        if gods in ("draft", "random"):
+            count = n if gods == "random" else 4 if n == 2 else n + 2
+            drawn = tuple(self._rng.sample(gods_from, count))
+            # A banned pair (RULES.md 9): one god is set aside and another drawn.
+            drawn = redraw_banned(drawn, gods_from, n, gods, self._rng.randrange)
         if start is not None and start.players != n:
             raise ValueError(f"start: a position for {start.players} players, not {n}")
         self._position = start or new_game(n, gods, snake=snake, drawn=drawn, offer=pool)

@@ -15,6 +15,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.validation import ValidationError, Validator
 
 from santorini_p2p.engine import Phase, Position, legal_form, parse_action
+from santorini_p2p.engine.setup import god_choice_error
 from santorini_p2p.errors import NotationError
 from santorini_p2p.ui.completer import is_prefix, last_step, next_steps, step_starts
 
@@ -69,10 +70,14 @@ def check_input(p: Position, text: str) -> InputProblem | None:
     while good < len(text) and is_prefix(p, text[: good + 1]):
         good += 1
     try:
-        parse_action(text.strip())
+        action = parse_action(text.strip())
     except NotationError as e:
         if e.column and e.column - 1 <= good and not is_prefix(p, text):
             return InputProblem(min(good, len(text) - 1), e.reason)
+    else:
+        banned = god_choice_error(p, action)
+        if banned:
+            return InputProblem(min(good, len(text) - 1), banned)
     starts = step_starts(text)
     before = [i for i in starts if i <= good]
     base = text[: before[-1]] if before else ""

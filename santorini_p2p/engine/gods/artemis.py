@@ -28,6 +28,31 @@ class Artemis(Power):
         h = lv[w]
         climb = 0 if no_up or lim.no_up else 1
         ban = lim.ban_sides
+        if g.counting and not (g.first or ban or lim.must_up):
+            # Only counting (perft's last ply): each step's builds at once, no turn made.
+            nbr = NEIGHBOURS
+            n = 0
+            for t in bits(self.step_mask(g, w, bd, no_up)):
+                ht = lv[t]
+                if ht == 3 and h < 3:
+                    n += 1
+                    continue
+                free = nbr[t] & ~(base | BITS[t])
+                n += free.bit_count()
+                top = ht + climb
+                rest = free & ~wb
+                while rest:
+                    b2 = rest & -rest
+                    rest ^= b2
+                    h2 = lv[b2.bit_length() - 1]
+                    if h2 > top:
+                        continue
+                    if h2 == 3 and ht < 3:
+                        n += 1
+                    else:
+                        n += (nbr[b2.bit_length() - 1] & ~(base | b2)).bit_count()
+            g.count += n
+            return
         for t in bits(self.step_mask(g, w, bd, no_up)):
             ht = lv[t]
             if ht == 3 and h < 3:
