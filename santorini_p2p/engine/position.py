@@ -9,6 +9,7 @@ from typing import Final, NamedTuple, TypeAlias
 from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, Square
 
 __all__ = [
+    "ARROWS",
     "DIRECTIONS",
     "DOME",
     "FORCE",
@@ -76,6 +77,11 @@ OP_ENTER: Final = 9
 """``J``: the turn's worker is first put on its square from the mover's card."""
 OP_CORNER: Final = 10
 """``O..:`` (value ``from * 32 + to``): a worker is forced into a corner first."""
+
+ARROWS: Final = dict(
+    zip(DIRECTIONS, "\u2191\u2197\u2192\u2198\u2193\u2199\u2190\u2196", strict=True)
+)
+"""An arrow for each direction, for a screen."""
 
 _OP_SUFFIX: Final = {OP_DROP: "%", OP_DOME: "#", OP_REMOVE: "x"}
 

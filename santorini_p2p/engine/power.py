@@ -626,6 +626,13 @@ class Power:
         """
         raise ValueError(f"{self.name or 'no god'} keeps no state in brackets")
 
+    def describe_state(self, state: str) -> str:
+        """A short line saying what the holder's state means now, for a screen ("" for none).
+
+        ``state`` is the text inside the brackets, or the flag letters of a one-bit state.
+        """
+        return ""
+
     def worker_limit(self, state: str) -> int:
         """The most workers the holder's side may have on the board with ``state``."""
         return self.max_workers

@@ -55,7 +55,8 @@ __all__ = [
 _SQUARE: Final = re.compile(r"[a-e][1-5]")
 _INDEX: Final = {name: i for i, name in enumerate(SQUARE_NAMES)}
 _FILES: Final = frozenset("abcde")
-_MARKS: Final = frozenset(">^,~-")
+_MARKS: Final = frozenset(">^,~-@+%#&:")
+_FILES_SET: Final = frozenset("abcde")
 _PART: Final = re.compile(r"[\^-][^\^-]*")
 
 Spelling = tuple[str, str, str]
@@ -297,7 +298,12 @@ def step_starts(text: str) -> list[int]:
     return [
         i
         for i, ch in enumerate(text)
-        if i > 0 and (ch in _MARKS or (ch == "D" and i == len(text) - 1))
+        if i > 0
+        and (
+            ch in _MARKS
+            or (ch in "DX" and text[i - 1 : i].isdigit())
+            or (ch == "x" and text[i + 1 : i + 2] in _FILES_SET)
+        )
     ]
 
 
@@ -397,6 +403,12 @@ def step_kind(step: str) -> str:
     if not starts:
         if mark == "H":
             return "both workers"
+        if mark == "S":
+            return "song"
+        if mark == "J":
+            return "worker from the card"
+        if mark == "O":
+            return "force to a corner"
         if step.startswith("god"):
             return "god"
         return "worker" if _SQUARE.fullmatch(step.lower()) else ""
@@ -408,6 +420,22 @@ def step_kind(step: str) -> str:
         return "remove a block"
     if mark == "D":
         return "dome"
+    if mark == "X":
+        return "dome instead"
+    if mark == "@":
+        return "wind"
+    if mark == "+":
+        return "worker next to the dome"
+    if mark == "%":
+        return "drop a worker to the ground"
+    if mark == "#":
+        return "dome anywhere"
+    if mark == "&":
+        return "name a pair"
+    if mark == "x":
+        return "remove a worker"
+    if mark == ":":
+        return "then the turn"
     if mark == ",":
         return "second worker" if squares_in(last) else "another god"
     # a build: which one, from the steps before it
@@ -429,6 +457,17 @@ _SIGN: Final = {
     "worker": "",
     "god": "",
     "both workers": "H",
+    "song": "S",
+    "worker from the card": "J",
+    "force to a corner": "O",
+    "then the turn": ":",
+    "dome instead": "X",
+    "worker next to the dome": "+",
+    "drop a worker to the ground": "%",
+    "dome anywhere": "#",
+    "name a pair": "&",
+    "remove a worker": "x",
+    "wind": "@",
 }
 
 

@@ -32,6 +32,12 @@ class Female(Power):
             raise ValueError("expected the female worker's square, or '-' once she left")
         return text
 
+    def describe_state(self, state: str) -> str:
+        """Where she stands."""
+        if not state:
+            return "female worker named at placement"
+        return "female worker gone" if state == "-" else f"female worker on {state}"
+
     def state_squares(self, state: str) -> tuple[tuple[int, bool], ...]:
         """Her square holds a worker of the holder."""
         return ((SQUARE_NAMES.index(state), True),) if state and state != "-" else ()

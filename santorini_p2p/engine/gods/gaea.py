@@ -40,6 +40,11 @@ class Gaea(Power):
             raise ValueError("expected 0 or 1 workers on her card (2 is written bare)")
         return text
 
+    def describe_state(self, state: str) -> str:
+        """Her card."""
+        n = on_card(state)
+        return f"{n} worker{'s' if n != 1 else ''} on her card"
+
     def worker_limit(self, state: str) -> int:
         """Those on the board and on her card are at most 4."""
         return 4 - on_card(state)

@@ -33,6 +33,10 @@ class Hero(Power):
             return None
         return super().quick_win(p, mine, opp, no_up)
 
+    def describe_state(self, state: str) -> str:
+        """Used or not."""
+        return "power used" if state else "power not used yet (once a game)"
+
     def is_used(self, p: Position, seat: int) -> bool:
         """Whether the hero of ``seat`` has used its power."""
         return p.state_of(seat) != ""

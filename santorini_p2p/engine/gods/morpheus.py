@@ -37,6 +37,11 @@ class Morpheus(Power):
             raise ValueError("at most 99 coins")
         return text
 
+    def describe_state(self, state: str) -> str:
+        """His coins."""
+        n = coins(state)
+        return f"{n} coin{'s' if n != 1 else ''} on his card ({n + 1} to spend on his turn)"
+
     def builds(
         self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool
     ) -> None:
