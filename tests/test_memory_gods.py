@@ -532,3 +532,20 @@ def test_s10_3_a_turn_not_legal_is_refused():
     p = pos("b2,a5", "d1,e1", "heracles[x],apollo")
     with pytest.raises(IllegalTurnError):
         find_turn(parse_position(p), "b2>c3")
+
+
+def test_gaea_places_after_a_dome_built_before_moving_out_of_the_movers_way():
+    p = pos("b2,a1", "d1,e1", "prometheus,gaea", levels="c2=3,c3=1")
+    r = results(p)
+    assert "b2^c2+b3>a2^a3" in r
+    assert field(r["b2^c2+b3>a2^a3"]) == "prometheus,gaea[1]"
+    assert not any(t.startswith("b2^c2+b3>b3") for t in r)
+    assert not any(t.startswith("b2^c2+b2") for t in r)
+
+
+def test_gaea_places_after_a_hermes_power_turn_dome():
+    p = pos("b2,d2", "a5,e5", "hermes,gaea", levels="c2=3")
+    r = results(p)
+    placed = [t for t in r if t.startswith("H") and "^c2+" in t]
+    assert placed
+    assert find_turn(parse_position(p), placed[0]) == parse_turn(placed[0])

@@ -206,19 +206,22 @@ def _core_turn(c: _Cursor, text: str) -> Turn:
         b = c.square()
         c.expect("^", "'^' and the build square")
         s = c.square()
+        placed = _placements(c, 0)
         if c.peek():
             raise c.fail("end of turn")
         if a == b:
             raise InvalidTurnError("the two final squares must differ", text, 2)
-        return Turn(-1, (min(a, b), max(a, b)), (s,))
+        return Turn(-1, (min(a, b), max(a, b)), (s,), extra=placed)
     if not c.peek():
         raise c.fail("a turn such as b2>c3^d4")
     worker = c.square()
     before = -1
+    first: tuple[int, ...] = ()
     if c.peek() in ("^", "~"):
         force = c.peek() == "~"
         c.i += 1
         before = c.square() | (FORCE if force else 0)
+        first = () if force else _placements(c, 7)
         if c.peek() != ">" and (force or c.peek()):
             raise c.fail("'>' (the worker moves after its power step)")
     path: list[Square] = []
@@ -230,7 +233,7 @@ def _core_turn(c: _Cursor, text: str) -> Turn:
     if not path and before < 0:
         raise c.fail("'>' and the square the worker moves to")
     builds: list[int] = []
-    extra: list[int] = []
+    extra: list[int] = list(first) if before >= 0 else []
     while c.peek() == "^" and path:
         if len(builds) == MAX_BUILDS:
             raise c.fail(f"end of turn (at most {MAX_BUILDS} builds)")
@@ -246,11 +249,7 @@ def _core_turn(c: _Cursor, text: str) -> Turn:
         elif c.peek() == "x" and c.low[c.i + 1 : c.i + 2] in ("", "^", "+", "-", "@", "&"):
             c.i += 1
             builds[-1] |= HERO_DOME
-        while c.peek() == "+":
-            if len(extra) == MAX_OPS:
-                raise c.fail("end of turn (no more operations allowed)")
-            c.i += 1
-            extra.append(OP_PLACE << 10 | (len(builds) - 1) << 5 | c.square())
+        extra.extend(_placements(c, len(builds) - 1))
     after = -1
     if c.peek() == "-" and builds:
         c.i += 1
@@ -280,6 +279,17 @@ def _core_turn(c: _Cursor, text: str) -> Turn:
     if c.peek():
         raise c.fail("'^', '-' or end of turn" if path else "'>'")
     return Turn(worker, tuple(path), tuple(builds), before, after, tuple(extra))
+
+
+def _placements(c: _Cursor, index: int) -> tuple[int, ...]:
+    """The ``+sq`` operations right after build number ``index`` (7: the build first)."""
+    out: list[int] = []
+    while c.peek() == "+":
+        if len(out) == MAX_OPS:
+            raise c.fail("end of turn (no more operations allowed)")
+        c.i += 1
+        out.append(OP_PLACE << 10 | min(index, 7) << 5 | c.square())
+    return tuple(out)
 
 
 def _tail_next(c: _Cursor) -> bool:

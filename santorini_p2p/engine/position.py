@@ -62,7 +62,8 @@ OP_NONE: Final = 1
 OP_WIND: Final = 2
 """``@dir`` (value 0-7) or ``@-`` (value 8): the wind is set or taken back, last."""
 OP_PLACE: Final = 3
-"""``+sq`` after build number ``value >> 5`` (0-based): a worker from a card next to a dome."""
+"""``+sq`` after build number ``value >> 5`` (0-based; 7: the build before moving): a worker
+from a card next to a dome."""
 OP_PAIR: Final = 4
 """``&a.b`` (value ``a * 32 + b``): a worker of the mover and an opponent worker named, last."""
 OP_DROP: Final = 5
@@ -326,10 +327,12 @@ def _format_extra(t: Turn) -> str:
         text += "J"
     if t.worker < 0:
         text += "H" + ",".join(n[s] for s in t.path) + "^" + n[t.builds[0] & 31]
+        text += "".join("+" + n[v & 31] for o, v in ops if o == OP_PLACE)
     else:
         text += n[t.worker]
         if t.before >= 0:
             text += ("~" if t.before & FORCE else "^") + n[t.before & 31]
+            text += "".join("+" + n[v & 31] for o, v in ops if o == OP_PLACE and v >> 5 == 7)
         for s in t.path:
             text += ">" + n[s]
         for i, b in enumerate(t.builds):

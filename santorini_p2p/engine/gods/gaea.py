@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations, permutations
 
-from santorini_p2p.engine.position import DOME, HERO_DOME, OP_PLACE, Position, Turn
+from santorini_p2p.engine.position import DOME, FORCE, HERO_DOME, OP_PLACE, Position, Turn
 from santorini_p2p.engine.power import Limits, Power
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
 
@@ -54,17 +54,26 @@ class Gaea(Power):
     ) -> list[Turn]:
         """Each set of squares she may fill next to the turn's new domes."""
         left = on_card(p.state_of(seat)[1:-1])
-        if not left or not turn.builds:
+        if not left or not (turn.builds or turn.before >= 0):
             return []
         lv = [p.level(s) for s in range(25)]
         domes = p.domes
         made: list[tuple[int, int]] = []
-        for i, b in enumerate(turn.builds):
+        blocked = 0
+        steps = [(7, turn.before)] if turn.before >= 0 and not turn.before & FORCE else []
+        if steps:
+            # A worker put next to a dome built before moving stands in the way of the move.
+            blocked = BITS[turn.worker] if turn.worker >= 0 else 0
+            for s in turn.path:
+                blocked |= BITS[s]
+        for i, b in [*steps, *enumerate(turn.builds)]:
             s = b & 31
             if b & (DOME | HERO_DOME) or lv[s] == 3 or domes >> s & 1:
                 if not domes >> s & 1:
                     made.append((i, s))
                 domes |= BITS[s]
+                if i == 7:
+                    continue
             else:
                 lv[s] += 1
         if not made:
@@ -75,7 +84,7 @@ class Gaea(Power):
         near = 0
         for _, s in made:
             near |= NEIGHBOURS[s]
-        spots = bits(near & ~occ)
+        spots = bits(near & ~occ & ~blocked)
         out: list[Turn] = []
         for k in range(1, min(left, len(made)) + 1):
             for chosen in combinations(spots, k):
