@@ -93,6 +93,11 @@ class Gaea(Power):
                     out.append(turn._replace(extra=turn.extra + ops))
         return out
 
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """A worker waiting on her card may join when a dome is built."""
+        seat = next((s for s in range(p.players) if p.gods[s] == self.name), -1)
+        return 20 * on_card(p.state_of(seat)[1:-1]) if seat >= 0 else 0
+
     def after_turn(
         self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
     ) -> str:
