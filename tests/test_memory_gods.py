@@ -549,3 +549,10 @@ def test_gaea_places_after_a_hermes_power_turn_dome():
     placed = [t for t in r if t.startswith("H") and "^c2+" in t]
     assert placed
     assert find_turn(parse_position(p), placed[0]) == parse_turn(placed[0])
+
+
+def test_gaea_worker_is_placed_at_once_so_medusa_petrifies_it_at_the_end_of_her_turn():
+    p = pos("b2,d4", "a5,a1", "medusa,gaea", levels="c3=3,d4=1")
+    out = results(p)["b2>b3^c3+d3"]
+    assert out.split(" ")[0] == board("b3,d4", "a5,a1", levels="c3=3,d4=1,d3=1", domes="c3")
+    assert field(out) == "medusa,gaea[1]"

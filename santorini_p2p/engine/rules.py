@@ -429,12 +429,6 @@ def _after(p: Position, turn: Turn) -> Position:
                 st = pw.after_turn(p, s, turn, st, where)
                 new[s] = f"[{st}]" if st else ""
         state = tuple(new) if any(new) else ()
-    placed = turn.ops(OP_PLACE) if turn.extra else ()
-    if placed:
-        for s, pw in _specials(p.gods):
-            if pw.reacts:
-                workers = list(workers)
-                workers[p.side_of(s)] |= sum(BITS[v & 31] for v in placed)
     return Position(
         ge1,
         ge2,
@@ -519,6 +513,19 @@ def _play_powers(
         bd = build_on(bd, b & 31, bool(b & (DOME | HERO_DOME)))
         return bd, g.tower_win(bd)
 
+    def place(bd: Board) -> Board:
+        # Workers put on the board next to a dome at once (RULES.md 10.5, Gaea): before the
+        # end of the turn, whose powers see them.
+        placed = turn.ops(OP_PLACE)
+        if not placed:
+            return bd
+        lv, domes, workers = bd
+        moved = list(workers)
+        for s, pw in _specials(p.gods):
+            if pw.reacts:
+                moved[p.side_of(s)] |= sum(BITS[v & 31] for v in placed)
+        return lv, domes, tuple(moved)
+
     if turn.extra:
         bd = power.begin(bd, turn, g)
     if turn.worker < 0:
@@ -531,7 +538,7 @@ def _play_powers(
             bd, won = build(bd, b)
             if won:
                 return done(bd, lim.tower_seat)
-        return done(bd, -1)
+        return done(place(bd) if turn.extra else bd, -1)
     w = cur = turn.worker
     if turn.extra and turn.ops(OP_ENTER):
         lv, domes, workers = bd
@@ -566,6 +573,8 @@ def _play_powers(
         bd, won = build(bd, b)
         if won:
             return done(bd, lim.tower_seat)
+    if turn.extra:
+        bd = place(bd)
     if turn.after >= 0:
         lv, domes, workers = bd
         lv = lv.copy()

@@ -68,7 +68,7 @@ def test_an_offer_carries_its_god_pool_and_games_lists_it_within_80_columns(
     from santorini_p2p.engine.gods import ALL_GOD_NAMES
     from santorini_p2p.net import discovery
 
-    every = ",".join(ALL_GOD_NAMES)
+    every = ",".join(ALL_GOD_NAMES[:25])
     pooled = dataclasses.replace(OFFER, pool=every)
     props = {k.encode(): v.encode() for k, v in pooled.properties().items()}
     assert Offer.from_properties(OFFER.name, "127.0.0.1", 4242, props) == pooled
