@@ -77,6 +77,14 @@ PERFT_POSITIONS = [
     ("medusa-persephone", _walk(_GODS_START.format("medusa,persephone"), 10, 26), 2),
     ("poseidon-zeus", _walk(_GODS_START.format("poseidon,zeus"), 6, 27), 2),
     ("triton-apollo", _walk(_GODS_START.format("triton,apollo"), 10, 28), 2),
+    # The gods with memory and heroes of RULES.md section 10 (appended likewise).
+    ("nike-morpheus", _walk(_GODS_START.format("nike,morpheus"), 10, 31), 2),
+    ("aeolus-eris", _walk(_GODS_START.format("aeolus,eris"), 10, 32), 2),
+    ("siren-hippolyta", _walk(_GODS_START.format("siren[w],hippolyta[d2]"), 10, 33), 2),
+    ("gaea-chronus", _walk(_GODS_START.format("gaea,chronus"), 12, 34), 2),
+    ("jason-adonis", _walk(_GODS_START.format("jason,adonis"), 10, 35), 2),
+    ("atalanta-odysseus", _walk(_GODS_START.format("atalanta,odysseus"), 10, 36), 2),
+    ("medea-theseus", _walk(_GODS_START.format("medea,theseus"), 10, 37), 2),
 ]
 
 STATE_POSITIONS = [
