@@ -556,3 +556,19 @@ def test_gaea_worker_is_placed_at_once_so_medusa_petrifies_it_at_the_end_of_her_
     out = results(p)["b2>b3^c3+d3"]
     assert out.split(" ")[0] == board("b3,d4", "a5,a1", levels="c3=3,d4=1,d3=1", domes="c3")
     assert field(out) == "medusa,gaea[1]"
+
+
+def test_jason_placements_that_end_alike_are_written_once():
+    p = pos("b2,e5", "c3,e1", "apollo,jason", seat=2)
+    ends = {}
+    for text, out in results(p).items():
+        if text.startswith("J"):
+            assert out not in ends, (text, ends.get(out))
+            ends[out] = text
+
+
+def test_atalanta_round_trips_that_move_nobody_are_written_for_the_lower_worker():
+    p = pos("a1,b1", "d5,e5", "atalanta,apollo")
+    r = results(p)
+    assert "a1>a2>a1^b2" in r
+    assert "b1>c1>b1^b2" not in r
