@@ -25,6 +25,7 @@ __all__ = [
     "OP_REMOVE",
     "OP_SING",
     "OP_WIND",
+    "PLACES",
     "UNDECIDED",
     "Action",
     "ChooseGods",
@@ -176,8 +177,13 @@ class Position:
             return Phase.OVER
         if self.selection or self.naming or UNDECIDED in self.gods:
             return Phase.GODS
+        need = _placed(self.gods)
         for side, mask in enumerate(self.workers):
-            if mask.bit_count() < 2 and not self._side_out(side) and not self.lost >> side & 1:
+            if (
+                mask.bit_count() < (need[side] if need else 2)
+                and not self._side_out(side)
+                and not self.lost >> side & 1
+            ):
                 return Phase.PLACE
         if self.owed:
             return Phase.PLACE
@@ -197,6 +203,29 @@ class Position:
 
     def __repr__(self) -> str:
         return f"parse_position({str(self)!r})"
+
+
+PLACES: dict[str, int] = {}
+"""How many workers a god's side places, for each god that places other than two.
+
+Filled once by ``engine.gods`` from its powers (``Power.placed``): the powers live above this
+module, which reads the table to tell placement from play.
+"""
+
+_PLACED: dict[tuple[str, ...], tuple[int, ...] | None] = {}
+
+
+def _placed(gods: tuple[str, ...]) -> tuple[int, ...] | None:
+    """How many workers each side places (RULES.md 10.2); None when every side places two."""
+    found = _PLACED.get(gods, ())
+    if found == ():
+        four = len(gods) == 4
+        counts = [2] * (2 if four else len(gods))
+        for s, g in enumerate(gods):
+            side = s & 1 if four else s
+            counts[side] = max(counts[side], PLACES.get(g, 2))
+        found = _PLACED[gods] = None if all(n == 2 for n in counts) else tuple(counts)
+    return found
 
 
 def _format_flags(p: Position) -> str:

@@ -399,10 +399,12 @@ class Power:
     """The mover may move onto an opponent's worker, forcing it (see :meth:`displace`)."""
     end_effect: ClassVar[bool] = False
     """The power changes the board at the end of its holder's turn (:meth:`end_of_turn`)."""
+    placed: ClassVar[int] = 2
+    """Setup: how many workers this side places (RULES.md 10.2)."""
+    most_workers: ClassVar[int] = 2
+    """How many workers this side may have on the board at once (RULES.md 10.2)."""
     stateful: ClassVar[bool] = False
     """The power keeps a state on its gods entry, ``god[STATE]`` (RULES.md 10.1)."""
-    max_workers: ClassVar[int] = 2
-    """The most workers this power's side may have on the board (RULES.md 10.2)."""
     state_needed: ClassVar[bool] = False
     """Once its workers stand, the state is always written (RULES.md 10.1)."""
     names_female: ClassVar[bool] = False
@@ -434,7 +436,7 @@ class Power:
     def placement_error(self, squares: tuple[int, ...]) -> str | None:
         """Why this power's side may not have its workers on ``squares``, or None.
 
-        ``squares`` are all the side's workers once a placement is made: one or two.
+        ``squares`` are all the side's workers once a placement is made (one to ``placed``).
         """
         return None
 
@@ -635,7 +637,7 @@ class Power:
 
     def worker_limit(self, state: str) -> int:
         """The most workers the holder's side may have on the board with ``state``."""
-        return self.max_workers
+        return self.most_workers
 
     def state_squares(self, state: str) -> tuple[tuple[int, bool], ...]:
         """The squares ``state`` names, each with whether it names a worker of the holder."""
@@ -655,7 +657,7 @@ class Power:
         """
         return state
 
-    def placed(self, squares: tuple[int, ...], female: int) -> str:
+    def female_state(self, squares: tuple[int, ...], female: int) -> str:
         """The state once the holder placed its workers on ``squares`` (``female``: ``*``)."""
         return ""
 

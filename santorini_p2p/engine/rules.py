@@ -514,7 +514,7 @@ def _play_powers(
         return bd, g.tower_win(bd)
 
     def place(bd: Board) -> Board:
-        # Workers put on the board next to a dome at once (RULES.md 10.5, Gaea): before the
+        # Workers put on the board next to a dome at once (RULES.md 10.5): before the
         # end of the turn, whose powers see them.
         placed = turn.ops(OP_PLACE)
         if not placed:

@@ -442,7 +442,7 @@ def apply_action(p: Position, action: Action) -> Position:
             continue
         power = power_of(g)
         if power.names_female and action.female >= 0:
-            q = _with_state(q, seat, power.placed(action.squares, action.female))
+            q = _with_state(q, seat, power.female_state(action.squares, action.female))
         if power.sings and workers[side].bit_count() >= 2:
             q = replace(q, owed=q.owed | 1 << seat)
     if q.phase is Phase.PLAY:

@@ -56,6 +56,7 @@ from santorini_p2p.engine.gods.siren import Siren
 from santorini_p2p.engine.gods.theseus import Theseus
 from santorini_p2p.engine.gods.triton import Triton
 from santorini_p2p.engine.gods.zeus import Zeus
+from santorini_p2p.engine.position import PLACES
 from santorini_p2p.engine.power import Power
 
 __all__ = [
@@ -137,6 +138,8 @@ HEROES: Final[tuple[Power, ...]] = (
 
 GODS: Final[tuple[Power, ...]] = SIMPLE + ADVANCED + MEMORY + HEROES
 """Every god, in the fixed order that gives its id (1-based) in the state hash."""
+
+PLACES.update({g.name: g.placed for g in GODS if g.placed != 2})
 
 GOD_NAMES: Final = tuple(g.name for g in SIMPLE)
 """The names of the ten simple gods: the gods a game draws from unless told otherwise."""

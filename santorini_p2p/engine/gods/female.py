@@ -49,6 +49,6 @@ class Female(Power):
         to = where(SQUARE_NAMES.index(state))
         return SQUARE_NAMES[to] if to >= 0 else "-"
 
-    def placed(self, squares: tuple[int, ...], female: int) -> str:
+    def female_state(self, squares: tuple[int, ...], female: int) -> str:
         """The worker placed with ``*``."""
         return SQUARE_NAMES[female] if female >= 0 else ""

@@ -45,6 +45,8 @@ class Gaea(Power):
         n = on_card(state)
         return f"{n} worker{'s' if n != 1 else ''} on her card"
 
+    most_workers = 4
+
     def worker_limit(self, state: str) -> int:
         """Those on the board and on her card are at most 4."""
         return 4 - on_card(state)

@@ -23,6 +23,8 @@ class Jason(Hero):
         "and build with it."
     )
 
+    most_workers = 3
+
     def worker_limit(self, state: str) -> int:
         """Three once the extra worker stands."""
         return 3 if state else 2
