@@ -417,6 +417,8 @@ class Power:
     """The power adds end-of-turn choices to its holder's turns (:meth:`variants`)."""
     reacts: ClassVar[bool] = False
     """The power adds its holder's choices to any seat's turn (:meth:`variants`, ``seat``)."""
+    needs_result: ClassVar[bool] = True
+    """:meth:`variants` reads the position the turn leads to (else it is given the one before)."""
     filters: ClassVar[bool] = False
     """The power narrows another seat's legal turns by their results (:meth:`narrow`)."""
 
@@ -670,6 +672,10 @@ class Power:
         holder). ``limits`` are those on the turn of the seat to move.
         """
         return []
+
+    def may_vary(self, p: Position, seat: int, turn: Turn) -> bool:
+        """A quick check before :meth:`variants`: False when it surely adds nothing."""
+        return True
 
     def narrow(
         self,

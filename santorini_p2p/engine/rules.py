@@ -215,10 +215,17 @@ def _extend(p: Position, turns: list[Turn]) -> list[Turn]:
             out.append(t)
             if t.is_win:
                 continue
-            after = _after(p, t)
-            if after.winner >= 0:
+            choosing = [(s, pw) for s, pw in powers if pw.may_vary(p, s, t)]
+            if not choosing:
                 continue
-            for s, pw in powers:
+            if lim.tower_seat < 0 and not any(pw.needs_result for _, pw in choosing):
+                # No build can end the game and no choice depends on the result.
+                after = p
+            else:
+                after = _after(p, t)
+                if after.winner >= 0:
+                    continue
+            for s, pw in choosing:
                 out.extend(pw.variants(p, s, t, after, lim))
         turns = out
     for s, pw in _specials(p.gods):

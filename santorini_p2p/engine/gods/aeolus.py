@@ -25,6 +25,7 @@ class Aeolus(Power):
     )
     stateful = True
     expands = True
+    needs_result = False
 
     def read_state(self, text: str) -> str:
         """One of the eight directions."""

@@ -51,6 +51,20 @@ class Gaea(Power):
         """Those on the board and on her card are at most 4."""
         return 4 - on_card(state)
 
+    def may_vary(self, p: Position, seat: int, turn: Turn) -> bool:
+        """Only a turn that may build a dome, while workers wait on her card."""
+        if p.state_of(seat) == "[0]":
+            return False
+        if turn.before >= 0 and not turn.before & FORCE:
+            return True
+        seen = 0
+        for b in turn.builds:
+            s = b & 31
+            if b & (DOME | HERO_DOME) or p.level(s) + (seen >> 2 * s & 3) >= 3:
+                return True
+            seen += 1 << 2 * s
+        return False
+
     def variants(
         self, p: Position, seat: int, turn: Turn, after: Position, limits: Limits
     ) -> list[Turn]:

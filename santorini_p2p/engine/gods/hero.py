@@ -51,6 +51,10 @@ class Hero(Power):
         """Whether the hero of ``seat`` has used its power."""
         return p.state_of(seat) != ""
 
+    def may_vary(self, p: Position, seat: int, turn: Turn) -> bool:
+        """A used power adds nothing."""
+        return not self.is_used(p, seat)
+
     def uses(self, p: Position, turn: Turn) -> bool:
         """Whether ``turn`` (by the holder) uses the power."""
         return False
