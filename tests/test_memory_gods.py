@@ -473,7 +473,7 @@ def test_s10_4_banned_and_unruled_pairs_are_refused_with_a_reason():
 def test_s10_4_heroes_play_two_players_only():
     assert all(h.players == frozenset({2}) for h in HEROES)
     assert len(resolve_pool("heroes", 2, "random")) == 10
-    with pytest.raises(ValueError, match="needs at least 3"):
+    with pytest.raises(ValueError, match="the heroes are played with 2 players, not 3"):
         resolve_pool("heroes", 3, "random")
 
 

@@ -144,6 +144,9 @@ def resolve_pool(spec: str, players: int, gods: GodMode) -> tuple[str, ...]:
         }[key]
         pool = tuple(g.name for g in chosen if players in g.players)
         what = f"the {key} gods"
+        if not pool:
+            counts = " or ".join(str(n) for n in sorted({n for g in chosen for n in g.players}))
+            raise ValueError(f"god pool: the {key} are played with {counts} players, not {players}")
     else:
         names = [n.strip().lower() for n in key.split(",")]
         if not key or "" in names:
