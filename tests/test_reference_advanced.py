@@ -29,7 +29,8 @@ from tests.reference_advanced import Key, outcome_key, reference_outcomes
 
 SAMPLE = Path(__file__).parent / "data" / "advanced-sample.jsonl"
 ADVANCED_NAMES = [g.name for g in ADVANCED]
-ALL_NAMES = list(ALL_GOD_NAMES)
+ALL_NAMES = list(ALL_GOD_NAMES[:25])
+"""The gods of RULES.md sections 6 and 8, which the reference knows (section 9: its own test)."""
 
 
 def _engine_outcomes(p: Position, stuck: set[Key]) -> set[Key]:
