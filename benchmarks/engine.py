@@ -19,6 +19,8 @@ from santorini_p2p.engine import (
     ADVANCED,
     GOD_NAMES,
     GROUP1,
+    HEROES,
+    MEMORY,
     OPENING,
     SIMPLE,
     Phase,
@@ -196,6 +198,17 @@ def main() -> int:
     rows += perft_rows("advanced gods", advanced_midgames(15, 5), 2)[-1:]
     for power in ADVANCED:
         other = rng.choice([g for g in TWENTY_FIVE if g != power.name])
+        pos = sample_positions((power.name, other), args.positions // 3, 3)
+        pps, tps = time_generation(pos, 1)
+        rows.append(
+            (
+                f"generate_turns, {power.name} v {other}",
+                f"{pps:,.0f} positions/s, {tps:,.0f} turns/s",
+            )
+        )
+    # The gods with memory and the heroes (RULES.md 10): states, extra choices, narrowing.
+    for power in MEMORY + HEROES:
+        other = rng.choice([g for g in GOD_NAMES if ban_reason((power.name, g)) is None])
         pos = sample_positions((power.name, other), args.positions // 3, 3)
         pps, tps = time_generation(pos, 1)
         rows.append(

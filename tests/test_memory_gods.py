@@ -22,7 +22,7 @@ from santorini_p2p.engine import (
 from santorini_p2p.engine.gods import HEROES, MEMORY
 from santorini_p2p.engine.gods.bans import ban_reason as pairing_error
 from santorini_p2p.engine.notation import parse_action, parse_turn
-from santorini_p2p.engine.position import DIRECTIONS
+from santorini_p2p.engine.position import DIRECTIONS, OP_CORNER
 from santorini_p2p.engine.setup import resolve_pool
 from santorini_p2p.engine.squares import SQUARE_NAMES
 from santorini_p2p.errors import IllegalTurnError, InvalidPositionError
@@ -473,7 +473,7 @@ def test_s10_4_banned_and_unruled_pairs_are_refused_with_a_reason():
 def test_s10_4_heroes_play_two_players_only():
     assert all(h.players == frozenset({2}) for h in HEROES)
     assert len(resolve_pool("heroes", 2, "random")) == 10
-    with pytest.raises(ValueError, match="needs at least 3"):
+    with pytest.raises(ValueError, match="the heroes are played with 2 players, not 3"):
         resolve_pool("heroes", 3, "random")
 
 
@@ -532,3 +532,99 @@ def test_s10_3_a_turn_not_legal_is_refused():
     p = pos("b2,a5", "d1,e1", "heracles[x],apollo")
     with pytest.raises(IllegalTurnError):
         find_turn(parse_position(p), "b2>c3")
+
+
+def test_gaea_places_after_a_dome_built_before_moving_out_of_the_movers_way():
+    p = pos("b2,a1", "d1,e1", "prometheus,gaea", levels="c2=3,c3=1")
+    r = results(p)
+    assert "b2^c2+b3>a2^a3" in r
+    assert field(r["b2^c2+b3>a2^a3"]) == "prometheus,gaea[1]"
+    assert not any(t.startswith("b2^c2+b3>b3") for t in r)
+    assert not any(t.startswith("b2^c2+b2") for t in r)
+
+
+def test_gaea_places_after_a_hermes_power_turn_dome():
+    p = pos("b2,d2", "a5,e5", "hermes,gaea", levels="c2=3")
+    r = results(p)
+    placed = [t for t in r if t.startswith("H") and "^c2+" in t]
+    assert placed
+    assert find_turn(parse_position(p), placed[0]) == parse_turn(placed[0])
+
+
+def test_gaea_worker_is_placed_at_once_so_medusa_petrifies_it_at_the_end_of_her_turn():
+    p = pos("b2,d4", "a5,a1", "medusa,gaea", levels="c3=3,d4=1")
+    out = results(p)["b2>b3^c3+d3"]
+    assert out.split(" ")[0] == board("b3,d4", "a5,a1", levels="c3=3,d4=1,d3=1", domes="c3")
+    assert field(out) == "medusa,gaea[1]"
+
+
+def test_jason_placements_that_end_alike_are_written_once():
+    p = pos("b2,e5", "c3,e1", "apollo,jason", seat=2)
+    ends = {}
+    for text, out in results(p).items():
+        if text.startswith("J"):
+            assert out not in ends, (text, ends.get(out))
+            ends[out] = text
+
+
+def test_atalanta_round_trips_that_move_nobody_are_written_for_the_lower_worker():
+    p = pos("a1,b1", "d5,e5", "atalanta,apollo")
+    r = results(p)
+    assert "a1>a2>a1^b2" in r
+    assert "b1>c1>b1^b2" not in r
+
+
+def test_siren_forces_each_opponent_worker_at_most_once():
+    # Forced c3>c4, that worker may not be forced again to c5.
+    p = pos("a1,e1", "c3,e5", "siren[n],apollo")
+    assert not any(t.startswith("Sc3,c4") for t in results(p))
+
+
+def test_heracles_low_domes_are_refused_next_to_limus_but_a_tower_dome_is_not():
+    p = pos("b2,a5", "d4,e1", "heracles,limus", levels="c4=3")
+    r = results(p)
+    assert "b2>c3^c4X" in r  # level 3 next to Limus on d4: completes a tower
+    assert "b2>c3^d3X" not in r  # level 0 next to Limus
+    assert "b2>c3^b3X" in r
+
+
+def test_polyphemus_low_domes_are_refused_next_to_limus_and_a_fifth_tower_ends_the_game():
+    p = pos("b2,e4", "a1,a5", "polyphemus,limus")
+    r = results(p)
+    assert not any(t.endswith(("#a2", "#b1", "#b4")) for t in r)
+    towers = "a3=3,b3=3,c5=3,d5=3,e2=3"
+    q = pos("b2,e4", "a1,a5", "polyphemus,chronus", levels=towers, domes="a3,b3,c5,d5")
+    out = results(q)["b2>c2^d2#e2"]
+    assert out.endswith("w2")
+
+
+def test_bellerophon_must_climb_against_persephone_only_if_a_one_level_climb_exists():
+    only_two = pos("b2,a5", "d1,e1", "bellerophon,persephone", levels="c3=2")
+    r = results(only_two)
+    assert "b2>c3^d4" in r
+    assert "b2>a1^b1" in r  # no one-level climb: every turn stays legal
+    both = pos("b2,a5", "d1,e1", "bellerophon,persephone", levels="c3=2,a1=1")
+    r2 = results(both)
+    assert "b2>c3^d4" in r2  # a climb of two levels satisfies her too
+    assert "b2>b3^b4" not in r2
+
+
+def test_adonis_pair_keeps_winning_turns_that_end_adjacent_only():
+    # Apollo can win on c4 (next to Adonis's e5? no): the pair is c3 and e5.
+    p = pos("c3,a1", "e5,a5", "apollo,adonis[e5.c3]", levels="c3=2,c4=3,d4=1")
+    r = results(p)
+    assert "c3>c4" not in r  # a win away from e5 is not legal while d4 is possible
+    assert any(t.startswith("c3>d4") for t in r)
+
+
+def test_odysseus_forces_only_to_free_corners_and_each_worker_once():
+    p = pos("b2,e5", "a2,b3", "odysseus,apollo", domes="a5")
+    r = results(p)
+    forces = [v for t in r for v in parse_turn(t).ops(OP_CORNER)]
+    assert forces
+    corners = {SQUARE_NAMES[v & 31] for v in forces}
+    assert corners == {"a1", "e1"}  # a5 holds a dome, e5 his own worker
+    moved = [SQUARE_NAMES[v >> 5] for v in forces]
+    assert set(moved) == {"a2", "b3"}
+    assert "Oa2a1,b3e1:b2>c2^d2" in r
+    assert not any(t.startswith("Oa2a1,a2") for t in r)

@@ -85,6 +85,14 @@ PERFT_POSITIONS = [
     ("graeae-hydra", _walk("0A0000A/00000/00A000/00000/0B0000B 1 graeae,hydra -", 8, 45), 2),
     ("proteus-maenads", _walk("0A0000A/00000/00A000/00000/0B0000B 1 proteus,maenads -", 8, 46), 2),
     ("nemesis-pegasus", _walk(_GODS_START.format("nemesis,pegasus"), 8, 47), 2),
+    # The gods with memory and heroes of RULES.md section 10 (appended likewise).
+    ("nike-morpheus", _walk(_GODS_START.format("nike,morpheus"), 10, 31), 2),
+    ("aeolus-eris", _walk(_GODS_START.format("aeolus,eris"), 10, 32), 2),
+    ("siren-hippolyta", _walk(_GODS_START.format("siren[w],hippolyta[d2]"), 10, 33), 2),
+    ("gaea-chronus", _walk(_GODS_START.format("gaea,chronus"), 12, 34), 2),
+    ("jason-adonis", _walk(_GODS_START.format("jason,adonis"), 10, 35), 2),
+    ("atalanta-odysseus", _walk(_GODS_START.format("atalanta,odysseus"), 10, 36), 2),
+    ("medea-theseus", _walk(_GODS_START.format("medea,theseus"), 10, 37), 2),
 ]
 
 STATE_POSITIONS = [

@@ -36,6 +36,8 @@ class EffectKind(Enum):
     """Another side's worker was moved by the mover's power: ``squares`` is (from, to)."""
     REMOVED = "removed"
     """Another side's worker left the board: ``squares`` is (where it stood,)."""
+    JOINED = "joined"
+    """Another side's worker came onto the board (RULES.md 10: Gaea): ``squares`` is (where,)."""
     OUT = "out"
     """A side lost (3 players) and its workers left the board: ``squares`` is where they stood."""
     UNBUILT = "unbuilt"
@@ -83,7 +85,8 @@ def turn_effects(before: Position, turn: Turn, after: Position | None = None) ->
 
     ``after`` is the position the turn leads to (computed when not given). Workers that
     changed squares are paired with the squares they left by the shortest distance, so a
-    swap, a push or a ferry is one ``FORCED`` effect; a worker with nowhere new is ``REMOVED``.
+    swap, a push or a ferry is one ``FORCED`` effect; a worker with nowhere new is ``REMOVED``,
+    and one on a square no worker of its side left (Gaea's) ``JOINED``.
     Effects come in square order of where they happened, forced and removed workers first.
     """
     if after is None:
@@ -98,15 +101,16 @@ def turn_effects(before: Position, turn: Turn, after: Position | None = None) ->
             continue
         left = list(bits(old & ~new))
         came = list(bits(new & ~old))
-        for to in sorted(came, key=lambda t: min((_distance(s, t) for s in left), default=9)):
+        joined = []
+        for to in came:
             if not left:
-                # A worker put on the board in another side's turn (RULES.md 10.5, Gaea).
-                out.append(Effect(EffectKind.GAINED, (to,), side))
+                joined.append(to)
                 continue
             origin = min(left, key=lambda s: (_distance(s, to), s))
             left.remove(origin)
             out.append(Effect(EffectKind.FORCED, (origin, to), side))
         out.extend(Effect(EffectKind.REMOVED, (s,), side) for s in left)
+        out.extend(Effect(EffectKind.JOINED, (s,), side) for s in joined)
     out.extend(_own_effects(before, turn, after, mover))
     lower = (before.ge1 & ~after.ge1) | (before.ge2 & ~after.ge2) | (before.ge3 & ~after.ge3)
     out.extend(Effect(EffectKind.UNBUILT, (s,)) for s in bits(lower))
@@ -212,6 +216,8 @@ def describe_effect(p: Position, e: Effect) -> str:
         return f"{who}'s worker forced from {SQUARE_NAMES[a]} to {SQUARE_NAMES[b]}"
     if e.kind is EffectKind.REMOVED:
         return f"{who}'s worker on {_names(e.squares)} removed"
+    if e.kind is EffectKind.JOINED:
+        return f"{who}'s worker joins on {_names(e.squares)}"
     if e.kind is EffectKind.OUT:
         return f"{who} is out; its workers leave {_names(e.squares)}"
     if e.kind is EffectKind.UNBUILT:

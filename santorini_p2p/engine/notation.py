@@ -242,10 +242,12 @@ def _core_turn(c: _Cursor, text: str) -> Turn:
         raise c.fail("a turn such as b2>c3^d4")
     worker = c.square()
     before = -1
+    first: tuple[int, ...] = ()
     if c.peek() in ("^", "~"):
         force = c.peek() == "~"
         c.i += 1
         before = c.square() | (FORCE if force else 0)
+        first = () if force else _placements(c, 7)
         if c.peek() != ">" and (force or c.peek()):
             raise c.fail("'>' (the worker moves after its power step)")
     path: list[Square] = []
@@ -262,7 +264,7 @@ def _core_turn(c: _Cursor, text: str) -> Turn:
         c.i += 1
         post.append(code * OP + c.square())
     builds: list[int] = []
-    extra: list[int] = []
+    extra: list[int] = list(first) if before >= 0 else []
     while c.peek() == "^" and path:
         if len(builds) == MAX_BUILDS:
             raise c.fail(f"end of turn (at most {MAX_BUILDS} builds)")
@@ -278,11 +280,7 @@ def _core_turn(c: _Cursor, text: str) -> Turn:
         elif c.peek() == "x" and c.low[c.i + 1 : c.i + 2] in ("", "^", "+", "-", "@", "&"):
             c.i += 1
             builds[-1] |= HERO_DOME
-        while c.peek() == "+":
-            if len(extra) == MAX_OPS:
-                raise c.fail("end of turn (no more operations allowed)")
-            c.i += 1
-            extra.append(OP_PLACE << 10 | (len(builds) - 1) << 5 | c.square())
+        extra.extend(_placements(c, len(builds) - 1))
     after = -1
     if c.peek() == "-" and builds:
         c.i += 1
@@ -360,6 +358,17 @@ def _gained(c: _Cursor, builds: list[int], after: int, post: list[int], extra: l
         post.append(GAIN * OP + (last & 31))
 
 
+def _placements(c: _Cursor, index: int) -> tuple[int, ...]:
+    """The ``+sq`` operations right after build number ``index`` (7: the build first)."""
+    out: list[int] = []
+    while c.peek() == "+":
+        if len(out) == MAX_OPS:
+            raise c.fail("end of turn (no more operations allowed)")
+        c.i += 1
+        out.append(OP_PLACE << 10 | min(index, 7) << 5 | c.square())
+    return tuple(out)
+
+
 def _tail_next(c: _Cursor) -> bool:
     """Whether an end-of-turn operation starts here (``x`` only before a square)."""
     ch = c.peek()
@@ -377,17 +386,6 @@ _MID_OPS = {"~": DRAG, "<": PULL}
 _END_OPS = {"*": STAR, "=": SWAP, "+": GAIN, "!": DROP}
 """The power steps written at the end of a turn (RULES.md section 9)."""
 _END_NAMES = {STAR: "'*' dome", SWAP: "'=' exchange", GAIN: "'+' worker", DROP: "'!' removal"}
-
-
-def _placements(c: _Cursor, build: int) -> list[int]:
-    """The ``+`` placements written after build number ``build`` (RULES.md 10.3)."""
-    out: list[int] = []
-    while c.peek() == "+":
-        if len(out) == MAX_OPS:
-            raise c.fail("end of turn (no more operations allowed)")
-        c.i += 1
-        out.append(OP_PLACE << 10 | build << 5 | c.square())
-    return out
 
 
 def _parse_all(c: _Cursor, text: str) -> Turn:

@@ -9,6 +9,7 @@ from typing import Any, Final, NamedTuple, TypeAlias
 from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, Square
 
 __all__ = [
+    "ARROWS",
     "BUILD_ALL",
     "DIRECTIONS",
     "DOME",
@@ -97,7 +98,8 @@ OP_NONE: Final = 1
 OP_WIND: Final = 2
 """``@dir`` (value 0-7) or ``@-`` (value 8): the wind is set or taken back, last."""
 OP_PLACE: Final = 3
-"""``+sq`` after build number ``value >> 5`` (0-based): a worker from a card next to a dome."""
+"""``+sq`` after build number ``value >> 5`` (0-based; 7: the build before moving): a worker
+from a card next to a dome."""
 OP_PAIR: Final = 4
 """``&a.b`` (value ``a * 32 + b``): a worker of the mover and an opponent worker named, last."""
 OP_DROP: Final = 5
@@ -112,6 +114,11 @@ OP_ENTER: Final = 9
 """``J``: the turn's worker is first put on its square from the mover's card."""
 OP_CORNER: Final = 10
 """``O..:`` (value ``from * 32 + to``): a worker is forced into a corner first."""
+
+ARROWS: Final = dict(
+    zip(DIRECTIONS, "\u2191\u2197\u2192\u2198\u2193\u2199\u2190\u2196", strict=True)
+)
+"""An arrow for each direction, for a screen."""
 
 _OP_SUFFIX: Final = {OP_DROP: "%", OP_DOME: "#", OP_REMOVE: "x"}
 
@@ -243,6 +250,8 @@ module, which reads the table to tell placement from play.
 _PLACED: dict[tuple[str, ...], tuple[int, ...] | None] = {}
 _LAST_PLACED: list[Any] = [None, None]
 """The gods tuple last asked about and its answer: positions of one game share the tuple."""
+
+
 def _placed(gods: tuple[str, ...]) -> tuple[int, ...] | None:
     """How many workers each side places (RULES.md 10.2); None when every side places two."""
     last = _LAST_PLACED
@@ -440,11 +449,12 @@ def _format_extra(t: Turn) -> str:
         return text + "".join("^" + n[b] + places.get(i, "") for i, b in enumerate(t.builds))
     if w == -1:
         text += "H" + ",".join(n[s] for s in t.path) + "^" + n[t.builds[0] & 31]
-        text += places.get(0, "")
+        text += "".join("+" + n[v & 31] for o, v in ops if o == OP_PLACE)
     else:
         text += n[w]
         if t.before >= 0:
             text += ("~" if t.before & FORCE else "^") + n[t.before & 31]
+            text += "".join("+" + n[v & 31] for o, v in ops if o == OP_PLACE and v >> 5 == 7)
         for s in t.path:
             text += ">" + n[s]
         for op in t.post:

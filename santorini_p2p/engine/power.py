@@ -504,6 +504,8 @@ class Power:
     """The power adds end-of-turn choices to its holder's turns (:meth:`variants`)."""
     reacts: ClassVar[bool] = False
     """The power adds its holder's choices to any seat's turn (:meth:`variants`, ``seat``)."""
+    needs_result: ClassVar[bool] = True
+    """:meth:`variants` reads the position the turn leads to (else it is given the one before)."""
     filters: ClassVar[bool] = False
     """The power narrows another seat's legal turns by their results (:meth:`narrow`)."""
 
@@ -730,6 +732,13 @@ class Power:
         """
         raise ValueError(f"{self.name or 'no god'} keeps no state in brackets")
 
+    def describe_state(self, state: str) -> str:
+        """A short line saying what the holder's state means now, for a screen ("" for none).
+
+        ``state`` is the text inside the brackets, or the flag letters of a one-bit state.
+        """
+        return ""
+
     def worker_limit(self, state: str) -> int:
         """The most workers the holder's side may have on the board with ``state``."""
         return self.most_workers
@@ -752,7 +761,7 @@ class Power:
         """
         return state
 
-    def placed_state(self, squares: tuple[int, ...], female: int) -> str:
+    def female_state(self, squares: tuple[int, ...], female: int) -> str:
         """The state once the holder placed its workers on ``squares`` (``female``: ``*``)."""
         return ""
 
@@ -765,6 +774,10 @@ class Power:
         holder). ``limits`` are those on the turn of the seat to move.
         """
         return []
+
+    def may_vary(self, p: Position, seat: int, turn: Turn) -> bool:
+        """A quick check before :meth:`variants`: False when it surely adds nothing."""
+        return True
 
     def narrow(
         self,

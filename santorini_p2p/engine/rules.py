@@ -224,10 +224,17 @@ def _extend(p: Position, turns: list[Turn]) -> list[Turn]:
             out.append(t)
             if t.is_win:
                 continue
-            after = _after(p, t)
-            if after.winner >= 0:
+            choosing = [(s, pw) for s, pw in powers if pw.may_vary(p, s, t)]
+            if not choosing:
                 continue
-            for s, pw in powers:
+            if lim.tower_seat < 0 and not any(pw.needs_result for _, pw in choosing):
+                # No build can end the game and no choice depends on the result.
+                after = p
+            else:
+                after = _after(p, t)
+                if after.winner >= 0:
+                    continue
+            for s, pw in choosing:
                 out.extend(pw.variants(p, s, t, after, lim))
         turns = out
     for s, pw in _specials(p.gods):
@@ -454,12 +461,6 @@ def _after(p: Position, turn: Turn) -> Position:
                 st = pw.after_turn(p, s, turn, st, where)
                 new[s] = f"[{st}]" if st else ""
         state = tuple(new) if any(new) else ()
-    placed = turn.ops(OP_PLACE) if turn.extra else ()
-    if placed:
-        for s, pw in _specials(p.gods):
-            if pw.reacts:
-                workers = list(workers)
-                workers[p.side_of(s)] |= sum(BITS[v & 31] for v in placed)
     return Position(
         ge1,
         ge2,
@@ -552,6 +553,19 @@ def _play_powers(
         moved[j] ^= BITS[frm] | BITS[to]
         return lv, domes, tuple(moved)
 
+    def place(bd: Board) -> Board:
+        # Workers put on the board next to a dome at once (RULES.md 10.5): before the
+        # end of the turn, whose powers see them.
+        placed = turn.ops(OP_PLACE)
+        if not placed:
+            return bd
+        lv, domes, workers = bd
+        moved = list(workers)
+        for s, pw in _specials(p.gods):
+            if pw.reacts:
+                moved[p.side_of(s)] |= sum(BITS[v & 31] for v in placed)
+        return lv, domes, tuple(moved)
+
     if turn.extra:
         bd = power.begin(bd, turn, g)
     if turn.worker == -1:
@@ -564,7 +578,7 @@ def _play_powers(
             bd, won = build(bd, b)
             if won:
                 return done(bd, lim.tower_seat)
-        return done(bd, -1)
+        return done(place(bd) if turn.extra else bd, -1)
     if turn.worker < -1:
         # Every worker's turn (RULES.md 9): each moves once (a win ends the turn), then
         # each builds once; the squares are where the workers came to rest.
@@ -585,7 +599,7 @@ def _play_powers(
             bd, won = build(bd, b)
             if won:
                 return done(bd, lim.tower_seat)
-        return done(bd, -1)
+        return done(place(bd) if turn.extra else bd, -1)
     w = cur = turn.worker
     if turn.extra and turn.ops(OP_ENTER):
         lv, domes, workers = bd
@@ -632,6 +646,8 @@ def _play_powers(
         bd, won = build(bd, b)
         if won:
             return done(bd, lim.tower_seat)
+    if turn.extra:
+        bd = place(bd)
     if turn.after >= 0:
         lv, domes, workers = bd
         lv = lv.copy()

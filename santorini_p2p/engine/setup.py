@@ -154,6 +154,9 @@ def resolve_pool(spec: str, players: int, gods: GodMode) -> tuple[str, ...]:
         }
         pool = tuple(g.name for g in sets[key] if players in g.players)
         what = f"the {key} gods"
+        if not pool:
+            counts = " or ".join(str(n) for n in sorted({n for g in sets[key] for n in g.players}))
+            raise ValueError(f"god pool: the {key} are played with {counts} players, not {players}")
     else:
         names = [n.strip().lower() for n in key.split(",")]
         if not key or "" in names:
@@ -534,7 +537,7 @@ def apply_action(p: Position, action: Action) -> Position:
             continue
         power = power_of(g)
         if power.names_female and action.female >= 0:
-            q = _with_state(q, seat, power.placed_state(action.squares, action.female))
+            q = _with_state(q, seat, power.female_state(action.squares, action.female))
         if power.sings and workers[side].bit_count() >= 2:
             q = replace(q, owed=q.owed | 1 << seat)
     if q.phase is Phase.PLAY:

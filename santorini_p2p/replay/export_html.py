@@ -454,6 +454,7 @@ _LEGEND: Final = (
     ("forced", f'<span style="color:{FORCED_COLOUR}">- - \u2192</span> a worker forced'),
     ("removed", f'<span style="color:{REMOVED_COLOUR}">\u2715</span> a worker removed'),
     ("out", f'<span style="color:{REMOVED_COLOUR}">\u2715</span> a side out'),
+    ("joined", f'<span style="color:{FORCED_COLOUR}">\u25cb</span> a worker joined'),
     ("unbuilt", f'<span style="color:{UNBUILT_COLOUR}">\u22121</span> a block removed'),
     ("builds", f'<span style="color:{BUILD_COLOUR}">+n</span> builds on a square'),
     ("path", "\u2192 a move of several steps"),

@@ -293,6 +293,8 @@ def turn_overlay(
             drawn += _line(e.squares, dashed=True, colour=FORCED_COLOUR)
         elif e.kind in (EffectKind.REMOVED, EffectKind.OUT):
             drawn = "".join(_ring(sq, letter, crossed=True) for sq in e.squares)
+        elif e.kind is EffectKind.JOINED:
+            drawn = _ring(e.squares[0], letter, crossed=False)
         elif e.kind is EffectKind.UNBUILT:
             drawn = _tag(e.squares[0], "\u22121", UNBUILT_COLOUR, 0)
         if drawn:  # the words too, for a pointer's hover and a screen reader

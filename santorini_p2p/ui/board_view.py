@@ -92,7 +92,27 @@ def _status(p: Position) -> str:
         state = f"seat {p.to_move + 1} to move"
     else:
         state = f"seat {p.to_move + 1} to act ({p.phase.value} phase)"
-    return f"{gods}; {state}"
+    powers = "".join(f"\n{line}" for line in state_lines(p))
+    return f"{gods}; {state}{powers}"
+
+
+def state_lines(p: Position) -> list[str]:
+    """What each seat's power keeps between turns, a line a seat that keeps something.
+
+    Morpheus's coins, the wind, a female worker, Eris's mark, a hero used, Adonis's pair
+    (RULES.md 10.1), each in its god's words.
+    """
+    from santorini_p2p.engine import find_god
+
+    out = []
+    for seat, g in enumerate(p.gods):
+        if g in ("", "?"):
+            continue
+        state = p.state_of(seat)
+        said = find_god(g).describe_state(state[1:-1] if state.startswith("[") else state)
+        if said:
+            out.append(f"seat {seat + 1} {g}: {said}")
+    return out
 
 
 Fragments: TypeAlias = list[tuple[str, str]]
@@ -341,6 +361,10 @@ def render_panel(
             lines = ["    no god" if god == "" else "    god not chosen yet"]
         else:
             lines = _cut(f"{god}: {find_god(god).power}", width, power_rows, "    ")
+            state = p.state_of(seat)
+            said = find_god(god).describe_state(state[1:-1] if state.startswith("[") else state)
+            if said:
+                lines += _cut(f"now: {said}", width, 1, "    ")
         out.extend(("class:panel.god", line + "\n") for line in lines)
         rows += 1 + len(lines)
     if extra:

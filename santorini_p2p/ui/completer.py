@@ -55,7 +55,8 @@ __all__ = [
 _SQUARE: Final = re.compile(r"[a-e][1-5]")
 _INDEX: Final = {name: i for i, name in enumerate(SQUARE_NAMES)}
 _FILES: Final = frozenset("abcde")
-_MARKS: Final = frozenset(">^,~-<*=+!")
+_MARKS: Final = frozenset(">^,~-<*=+!@%#&:")
+_FILES_SET: Final = frozenset("abcde")
 _PART: Final = re.compile(r"[\^-][^\^-]*")
 
 Spelling = tuple[str, str, str]
@@ -297,7 +298,12 @@ def step_starts(text: str) -> list[int]:
     return [
         i
         for i, ch in enumerate(text)
-        if i > 0 and (ch in _MARKS or (ch == "D" and i == len(text) - 1))
+        if i > 0
+        and (
+            ch in _MARKS
+            or (ch in "DX" and text[i - 1 : i].isdigit())
+            or (ch == "x" and text[i + 1 : i + 2] in _FILES_SET)
+        )
     ]
 
 
@@ -399,6 +405,12 @@ def step_kind(step: str) -> str:
             return "both workers"
         if len(step) == 3 and mark in "MBT" and _SQUARE.fullmatch(step[1:].lower()):
             return _EVERY[mark]
+        if mark == "S":
+            return "song"
+        if mark == "J":
+            return "worker from the card"
+        if mark == "O":
+            return "force to a corner"
         if step.startswith("god"):
             return "god"
         return "worker" if _SQUARE.fullmatch(step.lower()) else ""
@@ -412,6 +424,20 @@ def step_kind(step: str) -> str:
         return "remove a block"
     if mark == "D":
         return "dome"
+    if mark == "X":
+        return "dome instead"
+    if mark == "@":
+        return "wind"
+    if mark == "%":
+        return "drop a worker to the ground"
+    if mark == "#":
+        return "domes anywhere"
+    if mark == "&":
+        return "name a pair"
+    if mark == "x":
+        return "remove a worker"
+    if mark == ":":
+        return "then the turn"
     if mark == ",":
         if before.startswith("="):
             return "exchange"
@@ -459,6 +485,17 @@ _SIGN: Final = {
     "exchange": "=",
     "gain a worker": "+",
     "remove your worker": "!",
+    "song": "S",
+    "worker from the card": "J",
+    "force to a corner": "O",
+    "then the turn": ":",
+    "dome instead": "X",
+    "worker next to the dome": "+",
+    "drop a worker to the ground": "%",
+    "domes anywhere": "#",
+    "name a pair": "&",
+    "remove a worker": "x",
+    "wind": "@",
 }
 
 

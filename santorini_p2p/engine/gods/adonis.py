@@ -51,6 +51,14 @@ class Adonis(Hero):
         pair = pair_of(state)
         return ((pair[0], True), (pair[1], False)) if pair else ()
 
+    def describe_state(self, state: str) -> str:
+        """The pending pair, or used."""
+        pair = pair_of(state)
+        if pair:
+            a, b = (SQUARE_NAMES[s] for s in pair)
+            return f"{a} and {b} must end the opponent's turn next to each other if they can"
+        return super().describe_state(state)
+
     def follow(self, state: str, where: Callable[[int], int]) -> str:
         """The pair follows its workers; a removed worker voids it."""
         pair = pair_of(state)

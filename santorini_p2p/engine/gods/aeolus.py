@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from santorini_p2p.engine.position import DIRECTIONS, OP_WIND, Position, Turn
+from santorini_p2p.engine.position import ARROWS, DIRECTIONS, OP_WIND, Position, Turn
 from santorini_p2p.engine.power import Limits, Power
 
 
@@ -25,12 +25,20 @@ class Aeolus(Power):
     )
     stateful = True
     expands = True
+    needs_result = False
 
     def read_state(self, text: str) -> str:
         """One of the eight directions."""
         if text not in DIRECTIONS:
             raise ValueError("expected a direction n, ne, e, se, s, sw, w or nw")
         return text
+
+    def describe_state(self, state: str) -> str:
+        """The wind and the step it forbids."""
+        if not state:
+            return "wind on his card: none blows"
+        back = DIRECTIONS[(DIRECTIONS.index(state) + 4) % 8]
+        return f"wind {ARROWS[state]} towards {state}: no step towards {back}"
 
     def at_all_times(self, p: Position, seat: int, limits: Limits) -> None:
         """No step against the wind, by any worker."""

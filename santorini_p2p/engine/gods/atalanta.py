@@ -28,6 +28,16 @@ class Atalanta(Hero):
         if self.is_used(g.p, g.seat):
             return
         lv, domes, workers = g.board
+        # A round trip back to its own square moves nobody: when a lower worker can make one
+        # and build the same square, the turn is written for the lower worker (as Triton's).
+        lower = 0
+        for o in bits(workers[g.side] & ~BITS[w]):
+            if (
+                o < w
+                and not g.limits.frozen >> o & 1
+                and any(t == o and not won for t, _, _, won in self._search(g, o))
+            ):
+                lower |= g.buildable(g.board, o)
         for t, path, up, won in self._search(g, w):
             moved = list(workers)
             moved[g.side] ^= BITS[w] | BITS[t]
@@ -35,6 +45,8 @@ class Atalanta(Hero):
             if won:
                 if g.bound_ok(w, t, bd):
                     g.emit(Turn(w, path, ()), up)
+            elif t == w and lower:
+                g.emit_builds(w, path, g.buildable(bd, w) & ~lower, -1, up)
             elif g.bound_ok(w, t, bd):
                 self.builds(g, w, path, bd, -1, up)
 

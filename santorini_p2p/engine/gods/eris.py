@@ -33,6 +33,10 @@ class Eris(Power):
             raise ValueError("expected the square of the opponent worker moved most recently")
         return text
 
+    def describe_state(self, state: str) -> str:
+        """The worker she may not move."""
+        return f"may not move the worker on {state}" if state else ""
+
     def state_squares(self, state: str) -> tuple[tuple[int, bool], ...]:
         """The marked square holds an opponent worker."""
         return ((SQUARE_NAMES.index(state), False),) if state else ()

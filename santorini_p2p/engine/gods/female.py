@@ -32,6 +32,12 @@ class Female(Power):
             raise ValueError("expected the female worker's square, or '-' once she left")
         return text
 
+    def describe_state(self, state: str) -> str:
+        """Where she stands."""
+        if not state:
+            return "female worker named at placement"
+        return "female worker gone" if state == "-" else f"female worker on {state}"
+
     def state_squares(self, state: str) -> tuple[tuple[int, bool], ...]:
         """Her square holds a worker of the holder."""
         return ((SQUARE_NAMES.index(state), True),) if state and state != "-" else ()
@@ -43,6 +49,6 @@ class Female(Power):
         to = where(SQUARE_NAMES.index(state))
         return SQUARE_NAMES[to] if to >= 0 else "-"
 
-    def placed_state(self, squares: tuple[int, ...], female: int) -> str:
+    def female_state(self, squares: tuple[int, ...], female: int) -> str:
         """The worker placed with ``*``."""
         return SQUARE_NAMES[female] if female >= 0 else ""

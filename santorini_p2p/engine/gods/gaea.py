@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations, permutations
 
-from santorini_p2p.engine.position import DOME, HERO_DOME, OP_DOME, OP_PLACE, STAR, Position, Turn
+from santorini_p2p.engine.position import (
+    DOME,
+    FORCE,
+    HERO_DOME,
+    OP_DOME,
+    OP_PLACE,
+    STAR,
+    Position,
+    Turn,
+)
 from santorini_p2p.engine.power import Limits, Power
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
 
@@ -33,7 +42,6 @@ class Gaea(Power):
     players = frozenset({2, 3})
     stateful = True
     reacts = True
-    most_workers = 4
 
     def read_state(self, text: str) -> str:
         """0 or 1 (2 is the bare entry)."""
@@ -41,26 +49,61 @@ class Gaea(Power):
             raise ValueError("expected 0 or 1 workers on her card (2 is written bare)")
         return text
 
+    def describe_state(self, state: str) -> str:
+        """Her card."""
+        n = on_card(state)
+        return f"{n} worker{'s' if n != 1 else ''} on her card"
+
+    most_workers = 4
+
     def worker_limit(self, state: str) -> int:
         """Those on the board and on her card are at most 4."""
         return 4 - on_card(state)
+
+    def may_vary(self, p: Position, seat: int, turn: Turn) -> bool:
+        """Only a turn that may build a dome, while workers wait on her card."""
+        if p.state_of(seat) == "[0]":
+            return False
+        if turn.before >= 0 and not turn.before & FORCE:
+            return True
+        if any(op >> 5 == STAR for op in turn.post) or any(
+            e >> 10 == OP_DOME for e in turn.extra
+        ):
+            # A dome at the end of the turn (RULES.md 9's ``*``, a ``#`` dome).
+            return True
+        seen = 0
+        for b in turn.builds:
+            s = b & 31
+            if b & (DOME | HERO_DOME) or p.level(s) + (seen >> 2 * s & 3) >= 3:
+                return True
+            seen += 1 << 2 * s
+        return False
 
     def variants(
         self, p: Position, seat: int, turn: Turn, after: Position, limits: Limits
     ) -> list[Turn]:
         """Each set of squares she may fill next to the turn's new domes."""
         left = on_card(p.state_of(seat)[1:-1])
-        if not left or not (turn.builds or turn.post or turn.extra):
+        if not left or not (turn.builds or turn.before >= 0 or turn.post or turn.extra):
             return []
         lv = [p.level(s) for s in range(25)]
         domes = p.domes
         made: list[tuple[int, int]] = []
-        for i, b in enumerate(turn.builds):
+        blocked = 0
+        steps = [(7, turn.before)] if turn.before >= 0 and not turn.before & FORCE else []
+        if steps:
+            # A worker put next to a dome built before moving stands in the way of the move.
+            blocked = BITS[turn.worker] if turn.worker >= 0 else 0
+            for s in turn.path:
+                blocked |= BITS[s]
+        for i, b in [*steps, *enumerate(turn.builds)]:
             s = b & 31
             if b & (DOME | HERO_DOME) or lv[s] == 3 or domes >> s & 1:
                 if not domes >> s & 1:
                     made.append((i, s))
                 domes |= BITS[s]
+                if i == 7:
+                    continue
             else:
                 lv[s] += 1
         # The domes at the end of the turn, at any level: a section 9 ``*`` dome, then the
@@ -79,7 +122,7 @@ class Gaea(Power):
         near = 0
         for _, s in made:
             near |= NEIGHBOURS[s]
-        spots = bits(near & ~occ)
+        spots = bits(near & ~occ & ~blocked)
         out: list[Turn] = []
         for k in range(1, min(left, len(made)) + 1):
             for chosen in combinations(spots, k):
@@ -87,6 +130,11 @@ class Gaea(Power):
                 if ops is not None:
                     out.append(turn._replace(extra=turn.extra + ops))
         return out
+
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """A worker waiting on her card may join when a dome is built."""
+        seat = next((s for s in range(p.players) if p.gods[s] == self.name), -1)
+        return 20 * on_card(p.state_of(seat)[1:-1]) if seat >= 0 else 0
 
     def after_turn(
         self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from santorini_p2p.engine.position import Position, Turn
 from santorini_p2p.engine.power import Power
+
+_UNUSED: Final = 30
+"""What an unused once-a-game power adds to its holder's score (about a third of a level)."""
 
 
 class Hero(Power):
@@ -33,9 +36,24 @@ class Hero(Power):
             return None
         return super().quick_win(p, mine, opp, no_up)
 
+    def describe_state(self, state: str) -> str:
+        """Used or not."""
+        return "power used" if state else "power not used yet (once a game)"
+
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """An unused power is worth keeping for the moment it wins or saves the game."""
+        seat = next(
+            (s for s in range(p.players) if p.side_of(s) == side and p.gods[s] == self.name), -1
+        )
+        return _UNUSED if seat >= 0 and not self.is_used(p, seat) else 0
+
     def is_used(self, p: Position, seat: int) -> bool:
         """Whether the hero of ``seat`` has used its power."""
         return p.state_of(seat) != ""
+
+    def may_vary(self, p: Position, seat: int, turn: Turn) -> bool:
+        """A used power adds nothing."""
+        return not self.is_used(p, seat)
 
     def uses(self, p: Position, turn: Turn) -> bool:
         """Whether ``turn`` (by the holder) uses the power."""

@@ -24,6 +24,8 @@ class Jason(Hero):
     )
     most_workers = 3
 
+    most_workers = 3
+
     def worker_limit(self, state: str) -> int:
         """Three once the extra worker stands."""
         return 3 if state else 2
@@ -35,13 +37,20 @@ class Jason(Hero):
             return
         lv, domes, workers = g.board
         open_ = PERIMETER & ~g.occupied(g.board) & ~g.p.ge1
-        g.extra = (OP_ENTER << 10,)
-        try:
-            for s in bits(open_):
-                moved = tuple(m | BITS[s] if i == g.side else m for i, m in enumerate(workers))
-                self.moves(g, s, (lv, domes, moved), -1, False)
-        finally:
-            g.extra = ()
+        # Placed on one square or another, a worker that ends on the same square with the
+        # same builds is the same turn: written once, with the first placement square.
+        sub = Gen(g.p, g.power, g.limits, 0, False, False)
+        sub.extra = (OP_ENTER << 10,)
+        for s in bits(open_):
+            moved = tuple(m | BITS[s] if i == g.side else m for i, m in enumerate(workers))
+            self.moves(sub, s, (lv, domes, moved), -1, False)
+        up = set(sub.up_out)
+        seen: set[tuple[int, tuple[int, ...]]] = set()
+        for t in sub.out:
+            key = (t.path[-1], t.builds)
+            if key not in seen:
+                seen.add(key)
+                g.emit(t, t in up)
 
     def uses(self, p: Position, turn: Turn) -> bool:
         """The placement."""

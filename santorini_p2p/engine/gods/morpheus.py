@@ -37,6 +37,11 @@ class Morpheus(Power):
             raise ValueError("at most 99 coins")
         return text
 
+    def describe_state(self, state: str) -> str:
+        """His coins."""
+        n = coins(state)
+        return f"{n} coin{'s' if n != 1 else ''} on his card ({n + 1} to spend on his turn)"
+
     def builds(
         self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool
     ) -> None:
@@ -71,6 +76,11 @@ class Morpheus(Power):
             g.emit(Turn(w, path, builds, before), up)
             if not won:
                 self._more(g, w, path, bd2, before, up, squares, i, builds, left - 1)
+
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """Coins stored are builds to come: worth a little each, up to four."""
+        seat = next((s for s in range(p.players) if p.gods[s] == self.name), -1)
+        return 15 * min(4, coins(p.state_of(seat)[1:-1])) if seat >= 0 else 0
 
     def after_turn(
         self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]

@@ -20,6 +20,10 @@ class Nike(Power):
     flag = "k"
     players = frozenset({2})
 
+    def describe_state(self, state: str) -> str:
+        """Her flag."""
+        return "moved down last turn: opponents may not move up" if state else ""
+
     def restrict(self, p: Position, seat: int, limits: Limits) -> None:
         """Until her next turn, every opponent move up is blocked."""
         if p.state_of(seat):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine.position import DIRECTIONS, OP_SING, Position, Turn
+from santorini_p2p.engine.position import ARROWS, DIRECTIONS, OP_SING, Position, Turn
 from santorini_p2p.engine.power import Board, Gen, Power, is_free
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, STEP, bits
 
@@ -39,6 +39,10 @@ class Siren(Power):
         if text not in DIRECTIONS:
             raise ValueError("expected a direction n, ne, e, se, s, sw, w or nw")
         return text
+
+    def describe_state(self, state: str) -> str:
+        """Her song."""
+        return f"song {ARROWS[state]} towards {state}" if state else "song not chosen yet"
 
     def turns(self, g: Gen) -> None:
         """The plain turns, and the song's turns when a turn of no one worker is wanted."""
