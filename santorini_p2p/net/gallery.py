@@ -34,8 +34,9 @@ from santorini_p2p.net.frames import (
     sign_refuse,
     sign_stop,
 )
-from santorini_p2p.wire.identity import Identity
+from santorini_p2p.wire.identity import MAX_NAME_BYTES, Identity
 from santorini_p2p.wire.log import Record
+from santorini_p2p.wire.text import line_fault
 
 __all__ = ["CHEER_PERIOD_MS", "DEFAULT_SPECTATORS", "SPECTATOR_CHAT", "Gallery", "Stage"]
 
@@ -199,6 +200,11 @@ class Gallery:
             return
         if self.limit <= 0:
             self._refuse(peer, "this game takes no spectators", watch.nonce)
+            return
+        fault = line_fault(watch.name, max_bytes=MAX_NAME_BYTES) if watch.name else ""
+        if fault:
+            # Checked at the door: the name is shown to the players and other spectators.
+            self._refuse(peer, f"your display name is refused: name: {fault}", watch.nonce)
             return
         if watch.game_id and watch.game_id != self._stage.game_id:
             self._refuse(peer, "this is not the game you watched: no such game here", watch.nonce)

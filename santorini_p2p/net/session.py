@@ -113,6 +113,7 @@ from santorini_p2p.wire.messages import (
     Timeout,
     decode_body,
 )
+from santorini_p2p.wire.text import shown
 from santorini_p2p.wire.validator import check_chat, game_pool
 
 __all__ = [
@@ -166,11 +167,20 @@ class NoteKind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """One event the player should see, already worded; ``chat``: a player's chat line."""
+    """One event the player should see, already worded; ``chat``: a player's chat line.
+
+    Its text is one line safe for any terminal (``wire.text.shown``): whatever a peer's words
+    in it, no control character reaches a screen, a log line or ``on_note``.
+    """
 
     text: str
     kind: NoteKind = NoteKind.INFO
     chat: bool = False
+
+    def __post_init__(self) -> None:
+        safe = shown(self.text)
+        if safe is not self.text:
+            object.__setattr__(self, "text", safe)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1353,6 +1363,14 @@ class Session:
             return
         if w.protocol != SESSION_VERSION:
             self._stop(f"the host speaks protocol {w.protocol}, not {SESSION_VERSION}", index=0)
+            return
+        try:
+            check_name(w.host_name)
+        except ValueError as e:
+            # Checked at the door: this name would be shown, and written to known_peers.
+            reason = f"the host's display name is refused: {e}"
+            self._send(HOST_ID, sign_refuse(self.identity, reason, self._host_challenge))
+            self._stop(reason, index=0, notify=False)
             return
         unknown = [g for g in w.pool if g not in KNOWN_GODS]
         if unknown:

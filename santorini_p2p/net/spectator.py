@@ -49,7 +49,7 @@ from santorini_p2p.net.session import (
     NoteKind,
     SeatClock,
 )
-from santorini_p2p.wire.identity import Identity, fingerprint
+from santorini_p2p.wire.identity import Identity, check_name, fingerprint
 from santorini_p2p.wire.log import Record, Validator, encode_frames
 from santorini_p2p.wire.messages import Act, Chat, Resign, Result, Timeout
 
@@ -302,6 +302,11 @@ class Spectator:
             return
         if self.game_id and w.game_id != self.game_id:
             self._end("the host now offers another game than the one watched")
+            return
+        try:
+            check_name(w.host_name)
+        except ValueError as e:
+            self._end(f"the host's display name is refused: {e}")
             return
         if self.welcome is None:
             tc = f"{w.move_ms // 1000}+{w.bank_ms // 1000}" if w.move_ms else "untimed"

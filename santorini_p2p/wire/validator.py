@@ -7,7 +7,6 @@ record for an identity. Re-exported by ``wire.log``.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -85,6 +84,7 @@ from santorini_p2p.wire.messages import (
     decode_body,
     start_slot,
 )
+from santorini_p2p.wire.text import line_fault
 
 __all__ = [
     "MAX_RECORDS",
@@ -280,13 +280,9 @@ def check_chat(text: str) -> str:
     Raises:
         ValueError: the line breaks one of these rules; the message says which.
     """
-    if not text or len(text) > MAX_CHAT_CHARS:
-        raise ValueError(f"chat: expected 1 to {MAX_CHAT_CHARS} characters, got {len(text)}")
-    if text != text.strip(" "):
-        raise ValueError("chat: no spaces at either end")
-    for i, ch in enumerate(text):
-        if ch != " " and unicodedata.category(ch)[0] in "CZ":
-            raise ValueError(f"chat: character {i + 1} ({ch!r}) is not printable")
+    fault = line_fault(text, max_chars=MAX_CHAT_CHARS)
+    if fault:
+        raise ValueError(f"chat: {fault}")
     return text
 
 
