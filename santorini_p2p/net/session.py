@@ -80,6 +80,7 @@ from santorini_p2p.net.frames import (
 )
 from santorini_p2p.net.gallery import Gallery
 from santorini_p2p.net.listeners import Listeners
+from santorini_p2p.net.moveclock import MoveClock
 from santorini_p2p.net.store import (
     GameStore,
     NoteError,
@@ -335,9 +336,8 @@ class Session:
         # owes is signed as such, never replaced by a resignation: the run that crashed may
         # have sent it without fsync (SESSION.md section 8), and the same record must come out.
         self._acks_first = False
-        self._move_key = -1
+        self._clock = MoveClock(now)
         self._journal_clock = False
-        self._move_started = now()
         self._last_record_ms = now()
         # When this process last saw its log change (never reset by a reconnection): how long
         # the seat to move has had, by this peer's own clock, when a timeout is claimed.
@@ -547,8 +547,8 @@ class Session:
             return
         since = time.time_ns() // 1_000_000 - written_ms
         limit = tc.move_ms + v.clocks[v.position.to_move]
-        self._move_key = v.next_seq
-        self._move_started = self._now() - max(0, min(since, limit))
+        self._clock.key = v.lockstep_count
+        self._clock.started = self._now() - max(0, min(since, limit))
         self._journal_clock = True
 
     # -- reading -------------------------------------------------------------------------------
@@ -579,6 +579,18 @@ class Session:
         """Every record so far."""
         v = self.validator
         return v.records if v else ()
+
+    @property
+    def record_count(self) -> int:
+        """The number of records so far (without copying them)."""
+        return self._count()
+
+    def records_between(self, start: int, stop: int) -> list[Record]:
+        """The records numbered ``start`` up to (not including) ``stop``, as far as held."""
+        v = self.validator
+        if v is None:
+            return []
+        return [v.record(i) for i in range(max(0, start), min(stop, v.next_seq))]
 
     @property
     def my_seat(self) -> int | None:
@@ -672,8 +684,8 @@ class Session:
         running = p.winner < 0 and not v.pending_acks and not self.stopped
         flagged = self._flagged_seat()
         out = []
-        start = self._move_started
-        if self._shown_start is not None and self._shown_start[0] == self._move_key:
+        start = self._clock.started
+        if self._shown_start is not None and self._shown_start[0] == self._clock.key:
             start = self._shown_start[1]
         for seat, bank in enumerate(v.clocks):
             if running and seat == p.to_move:
@@ -697,7 +709,7 @@ class Session:
         if self.time_control() is None:
             return 0
         self._track_move()  # the move due now (a chat line changes none)
-        return max(0, self._now() - self._move_started)
+        return max(0, self._now() - self._clock.started)
 
     def offer(self) -> Welcome:
         """The welcome this host sends (its spectators get it too)."""
@@ -708,9 +720,10 @@ class Session:
         v = self.validator
         if v is None or v.result is None or v.result[1] != "time":
             return None
-        for rec in reversed(v.records):
-            if isinstance(rec.message, Timeout):
-                return rec.message.seat
+        for i in range(v.next_seq - 1, -1, -1):
+            m = v.record(i).message
+            if isinstance(m, Timeout):
+                return m.seat
         return None
 
     def _count(self) -> int:
@@ -722,7 +735,7 @@ class Session:
         """The exact bytes of record ``index`` (which must be held)."""
         v = self.validator
         assert v is not None
-        return v.records[index].raw
+        return v.record(index).raw
 
     @property
     def now(self) -> Callable[[], int]:
@@ -788,7 +801,7 @@ class Session:
         v = self.validator
         if seat is None or v is None or v.position is None:
             raise IllegalTurnError("no action of this player is awaited now")
-        elapsed = max(0, self._now() - self._move_started)
+        elapsed = max(0, self._now() - self._clock.started)
         tc = self.time_control()
         if tc is not None and is_flagged(tc, v.clocks[seat], elapsed):
             self._write(v.make_timeout(self.identity))
@@ -1020,7 +1033,7 @@ class Session:
                 # What this peer saw of the others' clocks while cut off proves nothing: start
                 # afresh. Its own move's clock goes on: it knows how long it has thought. The
                 # clock shown is the host's, from its next status (display only).
-                self._move_started = self._last_record_ms = now
+                self._clock.started = self._last_record_ms = now
                 self._clock_sync = True
                 if self.journal is not None:
                     self._heard_since_ms = now
@@ -1453,7 +1466,7 @@ class Session:
         if v is None or v.position is None or v.is_over or v.pending_acks or self._own_move():
             return
         self._track_move()
-        self._shown_start = (self._move_key, self._now() - clock_ms)
+        self._shown_start = (self._clock.key, self._now() - clock_ms)
 
     def _from_host(self, signature: bytes, signed_by: Callable[[bytes, bytes], bool]) -> bool:
         """Whether the host signed a frame for one of this joiner's nonces (any round)."""
@@ -1595,9 +1608,9 @@ class Session:
         index = v.next_seq
         h = v.header
         racing = h is not None and bool({"chat", "takeback"} & set(h.options))
-        if racing and not self.is_host and v.records[-1].signer == self.identity.public_key:
-            own = len(v.records)
-            while own > 0 and v.records[own - 1].signer == self.identity.public_key:
+        if racing and not self.is_host and v.record(-1).signer == self.identity.public_key:
+            own = v.next_seq
+            while own > 0 and v.record(own - 1).signer == self.identity.public_key:
                 own -= 1
             if _prev_of(raw) != v.last_hash and own > 2 * len(v.seats):
                 # The host's chain goes on from a record that took the place of one of this
@@ -1705,7 +1718,7 @@ class Session:
             state.lost_at = rf.index
             self._send_missing(peer, state)
             return
-        mine = v.records[rf.index :]
+        mine = v.records_since(rf.index)
         # The host orders the log: a record of this peer's that lost a race to another record
         # with that number (a timeout claim against a late mover) is taken back.
         if all(r.signer == self.identity.public_key for r in mine):
@@ -1728,7 +1741,7 @@ class Session:
         number: a player never sees a move undone by someone's chat.
         """
         v = self.validator
-        last = v.records[-1].message if v is not None and v.records else None
+        last = v.record(-1).message if v is not None and v.next_seq else None
         if not acts or v is None:
             return
         act = acts[0]
@@ -1746,7 +1759,7 @@ class Session:
     def _take_back(self, index: int) -> None:
         """Drop this peer's own unconfirmed records from ``index`` (it lost a race)."""
         assert self.journal is not None
-        dropped = self.journal.validator.records[index:]
+        dropped = self.journal.validator.records_since(index)
         # A chat line of this peer's that lost its place is said again after the host's.
         self._chat_out[:0] = [r.message.text for r in dropped if isinstance(r.message, Chat)]
         if any(isinstance(r.message, Offer) and r.message.kind == "takeback" for r in dropped):
@@ -1843,7 +1856,7 @@ class Session:
             elapsed = now - self._last_record_ms
         else:
             self._track_move()
-            elapsed = now - self._move_started
+            elapsed = now - self._clock.started
         if not self.is_host and not self._peers[HOST_ID].connected:
             return
         if mine == p.to_move:
@@ -1865,24 +1878,14 @@ class Session:
             self._advance()
 
     def _track_move(self) -> None:
-        """Restart the move clock when a new move becomes available."""
-        v = self.validator
-        if v is None or v.position is None or v.pending_acks or v.is_over:
-            return
-        # Keyed by the last record that is not a chat line: a chat line, the mover's own
-        # included, neither restarts nor stops a move's clock (SESSION.md 7).
-        key = v.next_seq
-        while key > 0 and isinstance(v.records_since(key - 1)[0].message, Chat):
-            key -= 1
-        if key != self._move_key:
-            self._move_key = key
-            self._move_started = self._now()
+        """Restart the move clock when a new move becomes due (``MoveClock``)."""
+        self._clock.track(self.validator)
 
     def _observe(self, rec: Record) -> None:
         """Check a peer's clock reading against what this peer observed (SESSION.md 5)."""
         if not isinstance(rec.message, Act) or self.time_control() is None:
             return
-        observed = self._now() - self._move_started
+        observed = self._now() - self._clock.started
         claimed = rec.message.clock_ms
         if observed - claimed > SLACK_MS and self._warned_move != rec.index:
             self._warned_move = rec.index
@@ -1992,7 +1995,7 @@ class Session:
         if v is None or p.have >= v.next_seq:
             return
         p.last_resend_ms = self._now()
-        for rec in v.records[p.have : p.have + _BATCH]:
+        for rec in self.records_between(p.have, p.have + _BATCH):
             self._send(peer, RecordFrame(rec.index, rec.raw))
 
     def _ack_to(self, peer: bytes) -> None:

@@ -41,6 +41,7 @@ from santorini_p2p.net.frames import (
 )
 from santorini_p2p.net.gallery import CHEER_PERIOD_MS, SPECTATOR_CHAT
 from santorini_p2p.net.listeners import Listeners
+from santorini_p2p.net.moveclock import MoveClock
 from santorini_p2p.net.session import (
     DISCONNECT_MS,
     HOST_ID,
@@ -98,8 +99,7 @@ class Spectator:
         self._watch_ms = -(10**9)
         self._announced = 0
         self._listeners = Listeners()
-        self._move_key = -1
-        self._move_started = now()
+        self._clock = MoveClock(now)
         self._new_round()
         self._say(f"Watching the game at {address or 'the host'}; waiting for the host.")
 
@@ -187,7 +187,7 @@ class Spectator:
         out = []
         for seat, bank in enumerate(v.clocks):
             if running and seat == p.to_move:
-                move_left, bank_left = read_clock(tc, bank, self._now() - self._move_started)
+                move_left, bank_left = read_clock(tc, bank, self._now() - self._clock.started)
                 out.append(SeatClock(move_left, bank_left, True))
             else:
                 out.append(SeatClock(tc.move_ms, bank, False))
@@ -350,7 +350,7 @@ class Spectator:
         # The host's reading of the move's clock: shown as the host shows it.
         if v.position is not None and not v.pending_acks and not v.is_over:
             self._track_move()
-            self._move_started = self._now() - st.clock_ms
+            self._clock.started = self._now() - st.clock_ms
 
     def _on_record(self, rf: RecordFrame) -> None:
         v = self.validator
@@ -358,7 +358,7 @@ class Spectator:
         if self.welcome is None:
             return  # the offer first: the host sends everything again
         if rf.index < n:
-            if v.records[rf.index].raw != rf.envelope:
+            if v.record(rf.index).raw != rf.envelope:
                 self._refused(
                     rf.index,
                     rf.envelope,
@@ -403,17 +403,8 @@ class Spectator:
     # -- notes --------------------------------------------------------------------------------
 
     def _track_move(self) -> None:
-        """Start the shown move clock when a new move becomes due."""
-        v = self.validator
-        if v.position is None or v.pending_acks or v.is_over:
-            return
-        # As the players key it: a chat line neither restarts nor stops a move's clock.
-        key = v.next_seq
-        while key > 0 and isinstance(v.records_since(key - 1)[0].message, Chat):
-            key -= 1
-        if key != self._move_key:
-            self._move_key = key
-            self._move_started = self._now()
+        """Restart the move clock when a new move becomes due (``MoveClock``)."""
+        self._clock.track(self.validator)
 
     def _announce(self) -> None:
         v = self.validator

@@ -292,6 +292,11 @@ class Validator:
     def __init__(self) -> None:
         self._s = _State()
         self._records: list[Record] = []
+        # The number of records up to the last one that is not a chat line, and how many chat
+        # lines each key wrote after it: kept as records come, so reading them costs the same
+        # however long the chat (SESSION.md 5, 7).
+        self._lockstep = 0
+        self._chat_run: dict[bytes, int] = {}
         self._last = ZERO_HASH
         # The last action made here: (position before, action text, position after, hash),
         # so feeding that record back does not play and hash it again (a pure function).
@@ -361,6 +366,30 @@ class Validator:
     def records_since(self, start: int) -> list[Record]:
         """The records from number ``start`` on (a copy of just those)."""
         return self._records[start:]
+
+    def record(self, index: int) -> Record:
+        """Record number ``index`` (negative: from the end), without copying the log."""
+        return self._records[index]
+
+    @property
+    def lockstep_count(self) -> int:
+        """The number of records up to the last one that is not a chat line.
+
+        A move's clock runs from there (SESSION.md 7): chat lines after it move no clock.
+        """
+        return self._lockstep
+
+    def chat_run(self, public_key: bytes) -> int:
+        """How many chat lines ``public_key`` wrote since the last record that is not one."""
+        return self._chat_run.get(public_key, 0)
+
+    def _appended(self, record: Record) -> None:
+        if isinstance(record.message, Chat):
+            self._chat_run[record.signer] = self._chat_run.get(record.signer, 0) + 1
+        else:
+            self._lockstep = len(self._records)
+            if self._chat_run:
+                self._chat_run = {}
 
     @property
     def next_seq(self) -> int:
@@ -452,6 +481,7 @@ class Validator:
         self._records.append(record)
         self._s = state
         self._last = record.hash
+        self._appended(record)
         return record
 
     def _feed_opened(self, opened: OpenedRecord) -> None:
@@ -469,6 +499,7 @@ class Validator:
         self._records.append(record)
         self._s = state
         self._last = digest
+        self._appended(record)
 
     def _check(self, raw: bytes, index: int, verified: bool = False) -> tuple[Record, _State]:
         if index >= MAX_RECORDS:
