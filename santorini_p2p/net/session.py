@@ -52,6 +52,7 @@ from santorini_p2p.errors import (
     StorageError,
     WireError,
 )
+from santorini_p2p.net.bounds import CHAT_RUN, END_RESERVE, bound_fault, may_request
 from santorini_p2p.net.clock import TimeControl, is_flagged, read_clock
 from santorini_p2p.net.frames import (
     NONCE_BYTES,
@@ -80,7 +81,7 @@ from santorini_p2p.net.frames import (
 )
 from santorini_p2p.net.gallery import Gallery
 from santorini_p2p.net.listeners import Listeners
-from santorini_p2p.net.moveclock import MoveClock
+from santorini_p2p.net.moveclock import DueTimes, MoveClock
 from santorini_p2p.net.store import (
     GameStore,
     NoteError,
@@ -339,14 +340,9 @@ class Session:
         self._clock = MoveClock(now)
         self._journal_clock = False
         self._last_record_ms = now()
-        # When this process last saw its log change (never reset by a reconnection): how long
-        # the seat to move has had, by this peer's own clock, when a timeout is claimed.
-        self._log_changed_ms = now()
-        # The record count at which this process started (a resume): until its log changes,
-        # it has not watched the current move's clock from its start.
-        self._watched_from = -1
-        # A joiner: since when it has heard the host without a break (a reconnection resets it).
-        self._heard_since_ms = now()
+        # When this process's log reached each recent position (never reset by a
+        # reconnection): what a timeout claim is judged by (SESSION.md 7).
+        self._due = DueTimes(now)
         self._written = 0
         self._warned_move = -1
         self._started_ms = now()
@@ -373,6 +369,8 @@ class Session:
         #: command run again resumes the finished game, to give a peer what it lacks.
         self.settled = False
         self._announced = 0
+        # The host: the slots whose records beyond the bounds on chat it has said it drops.
+        self._flooded: set[int | None] = set()
         #: Frames dropped because their connection had not proved a seated key (or a stop or
         #: refusal whose signature did not verify): anyone on the LAN can send frames.
         self.dropped = 0
@@ -518,7 +516,10 @@ class Session:
         s.saved = bool(note.get("saved", False))
         s.settled = bool(note.get("settled", True))
         s._announced = v.next_seq
-        s._watched_from = v.next_seq
+        # The last position was reached when the journal was last written (a record is
+        # journaled as it comes): a claim after the resume is judged from then.
+        ago = 0 if written_ms is None else time.time_ns() // 1_000_000 - written_ms
+        s._due.resumed(v, ago)
         s._acks_first = True
         if written_ms is not None and not is_host:
             s._resume_move_clock(written_ms)
@@ -856,6 +857,10 @@ class Session:
             if last is None or last[0] != v.seat_of(self.identity.public_key):
                 raise IllegalTurnError("there is no turn of yours to take back now")
             raise IllegalTurnError("wait until every player has acknowledged your turn")
+        if not may_request(v):
+            raise IllegalTurnError(
+                f"this game's log keeps its last {END_RESERVE} records for the game's end"
+            )
         self._takeback_wanted = True
         self._advance()
 
@@ -889,6 +894,9 @@ class Session:
     def _takeback_record(self, v: Validator) -> bytes | None:
         """The takeback offer or acceptance this peer is to write now, if any."""
         me = self.identity.public_key
+        if not may_request(v):
+            self._takeback_wanted = False
+            return None
         if self._takeback_wanted:
             self._takeback_wanted = False
             if v.can_ask_takeback(me):
@@ -955,6 +963,10 @@ class Session:
             raise SessionError("this game has no chat (the host turned it off)")
         if not self.can_chat:
             raise SessionError("chat: the game is not in play")
+        if not may_request(v):
+            raise SessionError(
+                f"chat: this game's log keeps its last {END_RESERVE} records for the game's end"
+            )
         try:
             check_chat(text.strip(" "))
         except ValueError as e:
@@ -969,8 +981,10 @@ class Session:
 
     def _chat_record(self, v: Validator) -> bytes | None:
         """The next chat line to write, once this peer owes no ack or result first."""
-        if not self._chat_out or not v.can_chat():
+        if not self._chat_out or not v.can_chat() or not may_request(v):
             return None
+        if v.chat_run(self.identity.public_key) >= CHAT_RUN:
+            return None  # the line waits for the game to go on (SESSION.md 5)
         # A joiner keeps one line in flight: the next waits until the host holds the last, so
         # a line that loses its place to the host's record carries few others with it.
         if not self.is_host:
@@ -1021,6 +1035,8 @@ class Session:
             if not self.is_host:
                 return
             state = self._peers[peer] = _Peer(last_heard_ms=now)
+        if not self.is_host:
+            self._due.heard(state.last_heard_ms)
         state.last_heard_ms = now
         if not state.connected:
             state.connected = True
@@ -1035,8 +1051,6 @@ class Session:
                 # clock shown is the host's, from its next status (display only).
                 self._clock.started = self._last_record_ms = now
                 self._clock_sync = True
-                if self.journal is not None:
-                    self._heard_since_ms = now
         try:
             self._handle(peer, state, frame)
         except StorageError as e:
@@ -1451,6 +1465,8 @@ class Session:
         # Only the timer resends (``tick``): a status may be older than records in flight.
         # It may also be lower than before, from a peer that restarted with less: believe it.
         state.have = st.have
+        if not self.is_host and st.have <= self._count():
+            self._due.caught_up()  # the host holds nothing this peer lacks
         if self._chat_out and not self.is_host:
             self._advance()  # the host holds this peer's last line: the next may go
         if not self.is_host and self._clock_sync and st.have == self._count():
@@ -1628,6 +1644,10 @@ class Session:
                 state.have = min(state.have, index)
                 self._send_missing(peer, state)
             return False
+        fault = bound_fault(v, raw)
+        if fault:
+            self._over_bounds(peer, index, fault, raw)
+            return False
         if not self._claim_is_due(raw):
             return False
         try:
@@ -1653,13 +1673,36 @@ class Session:
                 )
             return False
         self._observe(rec)
+        self._due.reached(self.journal.validator, own=False)
         if not isinstance(rec.message, Chat):  # a chat line moves no clock (SESSION.md 7)
-            self._last_record_ms = self._log_changed_ms = self._now()
+            self._last_record_ms = self._now()
         if self.is_host:
             self._broadcast(rec.index, raw, skip=peer)
         self._note_takeback(rec)
         self._note_chat(rec)
         return True
+
+    def _over_bounds(self, peer: bytes, index: int, fault: str, raw: bytes) -> None:
+        """A record beyond the bounds on chat and offers (SESSION.md 5): a protocol error.
+
+        The host orders the log, so it drops the record (its writer takes it back, as after
+        a lost race) and the game goes on without it; a joiner was sent it by the host, whose
+        log it would then follow, and stops.
+        """
+        if not self.is_host:
+            self._stop(f"{fault} (SESSION.md 5)", index=index, offending=raw)
+            return
+        self.dropped += 1
+        state = self._peers.get(peer)
+        LOG.warning("dropped record %d from %s: %s", index, state.name if state else "?", fault)
+        if state is None:
+            return
+        if state.slot not in self._flooded:
+            self._flooded.add(state.slot)
+            self._say(f"{fault}: dropped, and the game goes on without it.", NoteKind.WARNING)
+        state.have = min(state.have, index)
+        state.lost_at = index
+        self._send_missing(peer, state)
 
     def _claim_is_due(self, raw: bytes) -> bool:
         """Check a timeout claim against this peer's own clock before accepting it (SESSION.md 7).
@@ -1688,14 +1731,11 @@ class Session:
             return True  # a seat that concedes on time, or a record the log refuses
         tc = self.time_control()
         need = tc.move_ms + v.clocks[msg.seat] if tc is not None else ABANDON_MS
-        seen = self._now() - self._log_changed_ms
-        # This peer watched the move from when it was due: it has not resumed since, and a
-        # joiner had heard the host without a break for a while before (a record it got on
-        # reconnecting may have been due long before it arrived).
-        watched = v.next_seq != self._watched_from and (
-            self.is_host or self._log_changed_ms - self._heard_since_ms >= DISCONNECT_MS
-        )
-        if seen + GRACE_MS >= need or not watched:
+        # The same rule at every moment of the game: the time since this peer's log reached
+        # the position before the claim (``DueTimes``: after a silence from the host, or a
+        # resume, that time includes what may have passed unseen), plus the grace.
+        seen = self._due.since(v)
+        if seen + GRACE_MS >= need:
             return True
         names = v.names
         self._stop(
@@ -1767,6 +1807,7 @@ class Session:
         quiet = all(isinstance(r.message, Chat | Act | Offer) for r in dropped)
         keep = [r.raw for r in self.journal.validator.records[:index]]
         self.journal = self.store.rewrite_journal(self.journal, keep)
+        self._due.taken_back(self.journal.validator)
         self._announced = min(self._announced, index)
         if not quiet:  # a move, a chat line, a takeback request say so themselves
             self._say(f"Record {index} was superseded by the host's; taken back.", NoteKind.WARNING)
@@ -1951,8 +1992,9 @@ class Session:
         except StorageError as e:
             self._halt(e)
             return
+        self._due.reached(self.journal.validator, own=True)
         if not isinstance(rec.message, Chat):  # a chat line moves no clock (SESSION.md 7)
-            self._last_record_ms = self._log_changed_ms = self._now()
+            self._last_record_ms = self._now()
         self._written += 1
         if self._resign_requested and isinstance(rec.message, Resign):
             self._resign_requested = False
