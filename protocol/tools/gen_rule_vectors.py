@@ -203,7 +203,7 @@ def claim_cases() -> list[dict[str, Any]]:
     out = []
     for name, events, claim_at, need in CLAIMS:
         clock = [0]
-        due = DueTimes(lambda: clock[0])
+        due = DueTimes(lambda clock=clock: clock[0])  # type: ignore[misc]
         log = _Log()
         steps = []
         for at, what, arg in events:

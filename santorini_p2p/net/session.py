@@ -32,7 +32,6 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 from typing import Final, cast
 
@@ -92,6 +91,7 @@ from santorini_p2p.net.store import (
     unsaved_games,
 )
 from santorini_p2p.net.trust import ChangedKeyError, KnownPeers
+from santorini_p2p.net.views import Note, NoteKind, SeatClock
 from santorini_p2p.wire.identity import Identity, check_name, fingerprint, verify
 from santorini_p2p.wire.log import (
     Journal,
@@ -115,7 +115,6 @@ from santorini_p2p.wire.messages import (
     Timeout,
     decode_body,
 )
-from santorini_p2p.wire.text import shown
 from santorini_p2p.wire.validator import check_chat, game_pool
 
 __all__ = [
@@ -155,47 +154,6 @@ _BATCH: Final = 64
 
 class SessionError(SantoriniError):
     """A session cannot start or go on (refused by the peer, bad journal, changed key)."""
-
-
-class NoteKind(Enum):
-    """How a note is shown: ``ERROR`` and ``LOSS`` in red, ``WIN`` in green, ``INFO`` plain."""
-
-    INFO = "info"
-    WARNING = "warning"
-    ERROR = "error"
-    WIN = "win"
-    LOSS = "loss"
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """One event the player should see, already worded; ``chat``: a player's chat line.
-
-    Its text is one line safe for any terminal (``wire.text.shown``): whatever a peer's words
-    in it, no control character reaches a screen, a log line or ``on_note``.
-    """
-
-    text: str
-    kind: NoteKind = NoteKind.INFO
-    chat: bool = False
-
-    def __post_init__(self) -> None:
-        safe = shown(self.text)
-        if safe is not self.text:
-            object.__setattr__(self, "text", safe)
-
-
-@dataclass(frozen=True, slots=True)
-class SeatClock:
-    """A seat's clock read now, in integer milliseconds (RULES.md section 5).
-
-    ``move_ms`` is what is left of the current move's allowance (only meaningful while
-    ``running``), ``bank_ms`` the bank that drains once the allowance is used up.
-    """
-
-    move_ms: int
-    bank_ms: int
-    running: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,9 +41,11 @@ __all__ = [
     "bind_host",
     "check_listening",
     "close_context",
+    "lan_address",
     "new_context",
     "parse_address",
     "resolve",
+    "shown_address",
 ]
 
 LOG = logging.getLogger(__name__)
@@ -382,3 +384,23 @@ async def close_context(context: zmq.asyncio.Context, limit: float = 5.0) -> Non
             await asyncio.to_thread(context.term)
     except TimeoutError:
         LOG.warning("the ZeroMQ context did not end within %.1f s", limit)
+
+
+def shown_address(bind: str) -> str:
+    """Return the address to give other players for a host bound to ``bind``.
+
+    An IPv6 address is put in brackets, so that ``ADDRESS:PORT`` reads as one.
+    """
+    shown = bind if bind not in ("0.0.0.0", "") else lan_address()
+    return f"[{shown}]" if ":" in shown and not shown.startswith("[") else shown
+
+
+def lan_address() -> str:
+    """Return this machine's address on the LAN as best known (127.0.0.1 if none)."""
+    import socket
+
+    try:
+        addr = socket.gethostbyname(socket.gethostname())
+    except OSError:
+        return "127.0.0.1"
+    return addr

@@ -21,7 +21,7 @@ from santorini_p2p.engine import (
     outcome,
     standing_effects,
 )
-from santorini_p2p.net.game import SeatInfo
+from santorini_p2p.net.views import SeatInfo
 
 __all__ = [
     "BOARD_HEIGHT",

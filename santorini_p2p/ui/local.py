@@ -44,9 +44,8 @@ from santorini_p2p.engine import (
     resign,
 )
 from santorini_p2p.errors import IllegalTurnError, SantoriniError
-from santorini_p2p.net.game import SeatInfo
 from santorini_p2p.net.listeners import Listeners
-from santorini_p2p.net.session import Note, NoteKind, SeatClock
+from santorini_p2p.net.views import Note, NoteKind, SeatClock, SeatInfo
 from santorini_p2p.ui.games import Event, Recording, write_private
 from santorini_p2p.ui.state import Listener
 from santorini_p2p.wire.identity import Identity

@@ -31,7 +31,7 @@ from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, VSplit, 
 
 from santorini_p2p.engine import Phase, Position, find_turn, turn_effects
 from santorini_p2p.errors import ReplayError, SantoriniError, WireError
-from santorini_p2p.net.game import SeatInfo
+from santorini_p2p.net.views import SeatInfo
 from santorini_p2p.replay.review import Review, load_review, review_path
 from santorini_p2p.ui.app import STYLE
 from santorini_p2p.ui.board_view import (

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from santorini_p2p.engine import Action, Position
-from santorini_p2p.net.game import ConnectionState, SeatInfo
 from santorini_p2p.net.listeners import Listener
-from santorini_p2p.net.session import Note, NoteKind, SeatClock
+from santorini_p2p.net.views import ConnectionState, Note, NoteKind, SeatClock, SeatInfo
 
 __all__ = [
     "ConnectionState",

@@ -47,7 +47,7 @@ def test_text_vectors(case):
         if case[rule] == "ok":
             assert check(text) == text
         else:
-            with pytest.raises(ValueError, match="^(name|chat): "):
+            with pytest.raises(ValueError, match=r"^(name|chat): "):
                 check(text)
 
 

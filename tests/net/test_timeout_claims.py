@@ -108,11 +108,11 @@ def _first_move_due(net: Net) -> None:
     net.bots = False
     for _ in range(5_000):
         v = net.sessions[0].validator
-        if v is not None and v.position is not None and not v.pending_acks:
-            if all(
-                s.validator is not None and s.validator.next_seq == v.next_seq for s in net.sessions
-            ):
-                break
+        ready = v is not None and v.position is not None and not v.pending_acks
+        if ready and all(
+            s.validator is not None and s.validator.next_seq == v.next_seq for s in net.sessions
+        ):
+            break
         net.step()
     net.bots = False
 
