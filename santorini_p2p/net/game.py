@@ -120,6 +120,7 @@ __all__ = [
     "shown_address",
 ]
 
+
 @dataclass(frozen=True, slots=True)
 class PlayOptions:
     """What the command line passes for one game: home, identity, computer player, output."""
