@@ -10,7 +10,6 @@ against ``known_peers``.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable
 from typing import cast
 
@@ -86,7 +85,7 @@ class Handshake(SessionBase):
 
     def _new_round(self) -> None:
         """A joiner starts a hello round: a fresh nonce, and the host unproven until it answers."""
-        self._round_nonce = os.urandom(NONCE_BYTES)
+        self._round_nonce = self.sources.entropy(NONCE_BYTES)
         self._my_nonces.add(self._round_nonce)
         self._host_challenge = b""
         self._host_proven = False
@@ -142,7 +141,7 @@ class Handshake(SessionBase):
         # a new process behind it, which proves its key again before anything is answered.
         state.claim = hello
         if not state.challenge:
-            state.challenge = os.urandom(NONCE_BYTES)
+            state.challenge = self.sources.entropy(NONCE_BYTES)
         self._send(peer, Challenge(state.challenge, self.identity.public_key))
 
     def _on_proof(self, peer: bytes, state: PeerState, proof: Proof) -> None:

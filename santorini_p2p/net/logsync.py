@@ -66,7 +66,6 @@ def _claimed_hash(raw: bytes) -> bytes:
     return claimed if isinstance(claimed, bytes) else b""
 
 
-
 class LogSync(SessionBase):
     """Acknowledgement, resending and races over the signed log (SESSION.md 4, 5, 6)."""
 

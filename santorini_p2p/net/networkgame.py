@@ -241,6 +241,7 @@ def rematch_session(s: Session, h: Header) -> Session:
             home=s.home,
             now=s.now,
             known=known,
+            sources=s.sources,
             address=s.address,
             seats=tuple((seat.public_key, seat.name) for seat in h.seats),
         )
@@ -248,7 +249,9 @@ def rematch_session(s: Session, h: Header) -> Session:
             session.gallery.limit = s.gallery.limit
             session.gallery.chat = s.gallery.chat
         return session
-    session = Session.join(s.identity, home=s.home, now=s.now, known=known, address=s.address)
+    session = Session.join(
+        s.identity, home=s.home, now=s.now, known=known, sources=s.sources, address=s.address
+    )
     session.check_header = header_check(h, start)
     return session
 

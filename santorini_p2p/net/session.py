@@ -28,8 +28,6 @@ report.
 from __future__ import annotations
 
 import logging
-import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -74,6 +72,7 @@ from santorini_p2p.net.sessionbase import (
     PeerState,
     ProvenLink,
     SessionError,
+    Sources,
     header_pool,
 )
 from santorini_p2p.net.store import (
@@ -110,6 +109,7 @@ __all__ = [
     "SeatClock",
     "Session",
     "SessionError",
+    "Sources",
     "game_dir",
     "header_pool",
     "mark_saved",
@@ -138,6 +138,7 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         settings: GameSettings | None = None,
         address: str = "",
         store: GameStore | None = None,
+        sources: Sources | None = None,
     ) -> None:
         super().__init__(
             identity,
@@ -148,6 +149,7 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
             settings=settings,
             address=address,
             store=store,
+            sources=sources,
         )
         self.gallery = Gallery(self, now, self._say) if is_host else None
         if not is_host:
@@ -162,6 +164,7 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         home: Path,
         now: Callable[[], int],
         known: KnownPeers | None = None,
+        sources: Sources | None = None,
         game_id: bytes | None = None,
         address: str = "",
         nonce: bytes | None = None,
@@ -182,12 +185,13 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
             home=home,
             now=now,
             known=known or KnownPeers(home),
+            sources=sources,
             settings=settings,
             address=address,
         )
-        s._game_id = game_id or os.urandom(16)
-        s._nonce = nonce or os.urandom(32)
-        s._created_ms = time.time_ns() // 1_000_000 if created_ms is None else created_ms
+        s._game_id = game_id or s.sources.entropy(16)
+        s._nonce = nonce or s.sources.entropy(32)
+        s._created_ms = s.sources.wall_ms() if created_ms is None else created_ms
         if seats:
             s._lobby.seats = [(k, n, b"") for k, n in seats]
             s._lobby.reserved = True
@@ -205,6 +209,7 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         home: Path,
         now: Callable[[], int],
         known: KnownPeers | None = None,
+        sources: Sources | None = None,
         address: str = "",
         nonce: bytes | None = None,
     ) -> Session:
@@ -218,9 +223,10 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
             home=home,
             now=now,
             known=known or KnownPeers(home),
+            sources=sources,
             address=address,
         )
-        s._nonce = nonce or os.urandom(32)
+        s._nonce = nonce or s.sources.entropy(32)
         s._say(f"Joining the game at {address or 'the host'}; waiting for the host to answer.")
         return s
 
@@ -233,6 +239,7 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         home: Path,
         now: Callable[[], int],
         known: KnownPeers | None = None,
+        sources: Sources | None = None,
     ) -> Session:
         """Return the session of an unfinished game, from its journal and note file.
 
@@ -268,6 +275,7 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
             home=home,
             now=now,
             known=known or KnownPeers(home),
+            sources=sources,
             address=str(note.get("address", "")),
             store=store,
         )
@@ -282,7 +290,7 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         s._announced = v.next_seq
         # The last position was reached when the journal was last written (a record is
         # journaled as it comes): a claim after the resume is judged from then.
-        ago = 0 if written_ms is None else time.time_ns() // 1_000_000 - written_ms
+        ago = 0 if written_ms is None else s.sources.wall_ms() - written_ms
         s._due.resumed(v, ago)
         s._acks_first = True
         if written_ms is not None and not is_host:

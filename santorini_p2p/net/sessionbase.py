@@ -11,6 +11,8 @@ the helpers below; a part calls another's method through the stubs at the end of
 from __future__ import annotations
 
 import logging
+import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,7 +70,9 @@ __all__ = [
     "ProvenLink",
     "SessionBase",
     "SessionError",
+    "Sources",
     "header_pool",
+    "wall_clock_ms",
 ]
 
 LOG = logging.getLogger(__name__)
@@ -179,6 +183,24 @@ def header_pool(h: Header) -> tuple[str, ...]:
     return () if h.gods == "none" else game_pool(h)
 
 
+def wall_clock_ms() -> int:
+    """The wall clock in Unix milliseconds (a header's date; a journal's age on resume)."""
+    return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Sources:
+    """Where a session draws randomness and reads the wall clock: tests pass fixed ones.
+
+    ``entropy(n)`` returns ``n`` bytes from a cryptographic source (game ids, nonces);
+    ``wall_ms()`` the wall clock in Unix milliseconds. The monotonic clock the session's
+    timing reads is its own argument (``now``).
+    """
+
+    entropy: Callable[[int], bytes] = os.urandom
+    wall_ms: Callable[[], int] = wall_clock_ms
+
+
 class SessionBase:
     """The state of one peer's side of a network game, and the helpers every part uses."""
 
@@ -193,8 +215,11 @@ class SessionBase:
         settings: GameSettings | None = None,
         address: str = "",
         store: GameStore | None = None,
+        sources: Sources | None = None,
     ) -> None:
         self.identity = identity
+        #: Randomness and the wall clock, passed in (``Sources``).
+        self.sources = sources or Sources()
         #: Where this game's files are: the session itself touches none.
         self.store = store or GameStore(home)
         self.is_host = is_host

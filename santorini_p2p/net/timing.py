@@ -7,8 +7,6 @@ against this peer's own clock by one rule (``net.moveclock.DueTimes``) before it
 
 from __future__ import annotations
 
-import time
-
 from santorini_p2p.errors import (
     WireError,
 )
@@ -47,7 +45,7 @@ class Timing(SessionBase):
         tc = self.time_control()
         if v is None or v.position is None or v.is_over or v.pending_acks or tc is None:
             return
-        since = time.time_ns() // 1_000_000 - written_ms
+        since = self.sources.wall_ms() - written_ms
         limit = tc.move_ms + v.clocks[v.position.to_move]
         self._clock.key = v.lockstep_count
         self._clock.started = self._now() - max(0, min(since, limit))
