@@ -97,7 +97,7 @@ def _on_screen(save: Path | None) -> Callable[[NetworkGame], Awaitable[None]]:
         def rematch(again: NetworkGame) -> None:
             games.append(again)
             if save is not None:
-                save_when_complete(again, rematch_save_path(save, len(games)))
+                save_when_complete(again, rematch_save_path(save, again.session.series))
 
         await run_network_game(game, leave=LEAVE, review=reviewer(), on_rematch=rematch)
         last = games[-1]
@@ -120,7 +120,14 @@ def _net_finish(out: GameOutcome, save: SaveTarget | None) -> int:
     """
     if out.complete:
         print(f"game over: {out.result}; replay {out.journal}", flush=True)
-        if save is not None and out.journal is not None and not save.copy_from(out.journal):
+        # Game N of a series (a resumed rematch) was copied to FILE-N already: FILE is the first's.
+        first = out.series == 1
+        if (
+            first
+            and save is not None
+            and out.journal is not None
+            and not save.copy_from(out.journal)
+        ):
             return 1
         for number, again in enumerate(out.rematches, 2):
             if not again.complete:

@@ -153,15 +153,18 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
     shown = 0
     save_error: list[str] = []
     if opts.save is not None:
-        game.session.set_save(str(opts.save.resolve()))
+        # Game N of a series (a rematch, resumed or not) has its own copy, FILE-N: --save
+        # names the series' first file, never another game's (SESSION.md 10).
+        own = rematch_save_path(opts.save, game.session.series)
+        game.session.set_save(str(own.resolve()))
     if game.session.gallery is not None:
         game.session.gallery.limit = opts.spectators
         game.session.gallery.chat = opts.spectator_chat
 
     def target() -> Path | None:
-        """Where the replay goes: ``--save``, or where the game was first told to save it."""
+        """Where the replay goes: this game's own ``--save`` copy, as its note says."""
         to = game.session.save_to
-        return opts.save or (Path(to) if to else None)
+        return Path(to) if to else None
 
     def save_now() -> None:
         """Copy the replay the moment the game is complete, before the end is shown."""
@@ -260,8 +263,7 @@ async def _rematches(
         session = rematch_session(s, v.header)
         number = len(played) + 2
         game = _network_game(session, VoteLink(link, vote), opts, f"{title}, game {number}")
-        save = rematch_save_path(opts.save, number) if opts.save is not None else None
-        out = await _run(game, replace(opts, save=save))
+        out = await _run(game, opts)  # its copy: FILE-N (``_run``, from the series number)
         played.append(out)
     return replace(first, rematches=tuple(played))
 

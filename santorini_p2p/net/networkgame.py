@@ -245,6 +245,7 @@ def rematch_session(s: Session, h: Header) -> Session:
             address=s.address,
             seats=tuple((seat.public_key, seat.name) for seat in h.seats),
         )
+        session.series = s.series + 1
         if s.gallery is not None and session.gallery is not None:
             session.gallery.limit = s.gallery.limit
             session.gallery.chat = s.gallery.chat
@@ -253,6 +254,7 @@ def rematch_session(s: Session, h: Header) -> Session:
         s.identity, home=s.home, now=s.now, known=known, sources=s.sources, address=s.address
     )
     session.check_header = header_check(h, start)
+    session.series = s.series + 1
     return session
 
 
@@ -678,6 +680,7 @@ class NetworkGame:
             journal=s.journal_path if s.journal is not None else None,
             report=s.report_path,
             result=s.result_text(),
+            series=s.series,
         )
 
 

@@ -205,5 +205,6 @@ class Reporting(SessionBase):
             "save": self.save_to,
             "saved": self.saved,
             "settled": self.settled,
+            "series": self.series,
         }
         self.store.write_note(self._game_id, value)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from santorini_p2p.errors import SantoriniError
+from santorini_p2p.net.rematch import rematch_save_path
 from santorini_p2p.net.session import (
     SessionError,
     mark_saved,
@@ -89,7 +90,9 @@ def recover_unsaved(
             continue
         if address is not None and note.get("address") != address:
             continue
-        dest = save or Path(str(note["save"]))
+        series = note.get("series", 1)
+        number = series if isinstance(series, int) else 1
+        dest = rematch_save_path(save, number) if save is not None else Path(str(note["save"]))
         save_replay(journal, dest)
         mark_saved(journal)
         said.append(

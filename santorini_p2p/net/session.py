@@ -287,6 +287,8 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         s.save_to = str(note.get("save", ""))
         s.saved = bool(note.get("saved", False))
         s.settled = bool(note.get("settled", True))
+        series = note.get("series", 1)
+        s.series = series if isinstance(series, int) and series >= 1 else 1
         s._announced = v.next_seq
         # The last position was reached when the journal was last written (a record is
         # journaled as it comes): a claim after the resume is judged from then.

@@ -289,6 +289,10 @@ class SessionBase:
         #: Whether every peer was known to hold the whole finished game: until then, the same
         #: command run again resumes the finished game, to give a peer what it lacks.
         self.settled = False
+        #: This game's number in a series of rematches (SESSION.md 10): 1 for the first game,
+        #: N for game N, whose ``--save FILE`` copy is ``FILE-N``. Kept in the note, so that a
+        #: resumed rematch writes its own copy, never the first game's.
+        self.series = 1
         self._announced = 0
         # The host: the slots whose records beyond the bounds on chat it has said it drops.
         self._flooded: set[int | None] = set()

@@ -96,3 +96,5 @@ class GameOutcome:
     result: str
     rematches: tuple[GameOutcome, ...] = ()
     """The rematches played after it over the same connection, in order (SESSION.md 10)."""
+    series: int = 1
+    """Its number in a series of rematches: 1, or N for game N (its copy is ``FILE-N``)."""
