@@ -18,6 +18,7 @@ from santorini_p2p.engine import (
 )
 from santorini_p2p.engine.gods import ALL_GOD_NAMES
 from santorini_p2p.engine.setup import pool_name
+from santorini_p2p.errors import StorageError
 from santorini_p2p.net.frames import (
     NONCE_BYTES,
     SESSION_VERSION,
@@ -293,10 +294,37 @@ class Handshake(SessionBase):
             pool=s.god_pool,
         )
         raw = seal(self.identity, header)
-        self.journal = self.store.create_journal(self._game_id, raw)
+        try:
+            self.journal = self.store.create_journal(self._game_id, raw)
+        except StorageError as e:
+            self._not_started(e)
+            return
         self._say("All seats are taken; drawing the start player.")
         self._broadcast(0, raw)
         self._advance()
+
+    def _not_started(self, e: StorageError) -> None:
+        """The host could not create the journal (a full disk): nothing of the game exists.
+
+        The header was never sent, so no one holds a record: the joiners are told at once
+        (signed) that this game is gone and why, rather than left waiting for a game that the
+        same command cannot resume; that command offers a new game, which they join again.
+        """
+        LOG.error("%s", e)
+        reason = (
+            f"{self.identity.name} cannot start the game: {e}; nothing of this game was kept: "
+            "join the new game its host offers when it runs again"
+        )
+        for pid, p in list(self._peers.items()):
+            if p.slot is not None and p.their_nonce:
+                self._send(pid, sign_refuse(self.identity, reason, p.their_nonce))
+        self.stopped = f"{e}; nothing of this game was kept (its journal could not be created)"
+        self.store.drop_note(self._game_id)
+        self._say(
+            f"{self.stopped}: the same command offers a new game, which the others join again.",
+            NoteKind.ERROR,
+        )
+        self._changed()
 
     def _on_welcome(self, w: Welcome) -> None:
         if self.welcome is not None:

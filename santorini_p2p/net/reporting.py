@@ -53,7 +53,17 @@ class Reporting(SessionBase):
             return
         LOG.error("%s", e)
         self.stopped = str(e)
-        self._say(f"{e}. The game is kept as it was; the same command resumes it.", NoteKind.ERROR)
+        if self.journal is None:
+            # Nothing was written yet (the journal is created with the header): the same
+            # command joins the game afresh, which its host still holds.
+            self._say(
+                f"{e}. Nothing of this game is kept here yet; the same command joins it again.",
+                NoteKind.ERROR,
+            )
+        else:
+            self._say(
+                f"{e}. The game is kept as it was; the same command resumes it.", NoteKind.ERROR
+            )
         self._changed()
 
     def _stop(
