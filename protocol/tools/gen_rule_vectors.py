@@ -27,10 +27,10 @@ import msgpack
 
 from santorini_p2p.errors import WireError
 from santorini_p2p.net.bounds import CHAT_RUN, END_RESERVE, LAST_REQUEST
-from santorini_p2p.net.frames import SESSION_VERSION, decode_frame
+from santorini_p2p.net.frames import SESSION_VERSION, Welcome, decode_frame, encode_frame, sign_stop
 from santorini_p2p.net.moveclock import QUIET_MS, DueTimes
 from santorini_p2p.net.session import GRACE_MS
-from santorini_p2p.wire.identity import MAX_NAME_BYTES
+from santorini_p2p.wire.identity import MAX_NAME_BYTES, Identity
 from santorini_p2p.wire.messages import MAX_CHAT_CHARS
 from santorini_p2p.wire.text import MAX_REASON_CHARS, line_fault
 
@@ -270,6 +270,35 @@ def chat_cases() -> list[dict[str, Any]]:
     ]
 
 
+def wire_cases() -> list[dict[str, Any]]:
+    """Frames the documents' answers to earlier silences are about (SESSION.md 2, 10)."""
+    alice = Identity.from_seed(b"\x01" * 32, "alice")
+    joiner_nonce = bytes(range(32, 64))
+    here = bytes(range(100, 132))
+    stop = sign_stop(
+        alice, "refused record 9 (SignatureError): bad signature", 9, here, b"", joiner_nonce
+    )
+    gid = bytes(range(16))
+    options = ("chat", "takeback", "start=1")
+    welcome = Welcome(SESSION_VERSION, gid, 2, "none", 0, 0, options, alice.public_key, "alice", ())
+    return [
+        {
+            "id": "a stop for a failure that is not a desync: its hash here, none claimed",
+            "frame": encode_frame(stop).hex(),
+            "signed over": joiner_nonce.hex(),
+            "signer": alice.public_key.hex(),
+            "state hash here": here.hex(),
+            "state hash claimed": "",
+        },
+        {
+            "id": "a rematch's welcome: the finished game's options, then start=K",
+            "frame": encode_frame(welcome).hex(),
+            "options": list(options),
+            "header options": sorted(options),
+        },
+    ]
+
+
 def build() -> dict[str, Any]:
     """The whole file."""
     return {
@@ -291,6 +320,7 @@ def build() -> dict[str, Any]:
         "text": text_cases(),
         "frames": frame_cases(),
         "chat": chat_cases(),
+        "wire": wire_cases(),
         "claims": claim_cases(),
     }
 

@@ -138,3 +138,20 @@ def test_claim_vectors(case):
     assert seen == case["seen_ms"]
     verdict = "accept" if seen + GRACE_MS >= case["need_ms"] else "refuse"
     assert verdict == case["verdict"]
+
+
+def test_wire_vectors_of_the_answered_silences():
+    from santorini_p2p.net.frames import Stop, Welcome
+
+    stop_case, welcome_case = DOC["wire"]
+    stop = decode_frame(bytes.fromhex(stop_case["frame"]))
+    assert isinstance(stop, Stop)
+    assert stop.mine.hex() == stop_case["state hash here"]
+    assert stop.theirs.hex() == stop_case["state hash claimed"] == ""
+    signer, nonce = bytes.fromhex(stop_case["signer"]), bytes.fromhex(stop_case["signed over"])
+    assert stop.is_signed_by(signer, nonce)
+    welcome = decode_frame(bytes.fromhex(welcome_case["frame"]))
+    assert isinstance(welcome, Welcome)
+    assert list(welcome.options) == welcome_case["options"]
+    assert sorted(welcome.options) == welcome_case["header options"]
+    assert welcome.options[-1].startswith("start=")
