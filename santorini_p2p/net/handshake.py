@@ -211,15 +211,17 @@ class Handshake(SessionBase):
         if any(n == hello.name for _, n, _ in self._lobby.seats):
             self._refuse(peer, state, f"the name {hello.name!r} is taken in this game")
             return
-        try:
-            self._known.check(hello.name, hello.public_key)
-        except ChangedKeyError as e:
-            self._say(str(e), NoteKind.ERROR)
-            self._refuse(peer, state, e.refusal(self.identity.name))
-            return
         assert self.settings is not None
         if len(self._lobby.seats) >= self.settings.players:
             self._refuse(peer, state, "the game is full")
+            return
+        try:
+            # Checked now, remembered when the game starts (``_start``): a stranger who
+            # takes a seat in the lobby and leaves changes nothing in known_peers.
+            self._known.check(hello.name, hello.public_key, remember=False)
+        except ChangedKeyError as e:
+            self._say(str(e), NoteKind.ERROR)
+            self._refuse(peer, state, e.refusal(self.identity.name))
             return
         self._lobby.seats.append((hello.public_key, hello.name, peer))
         self._bind_peer(peer, state, len(self._lobby.seats) - 1, hello.name)
@@ -299,6 +301,11 @@ class Handshake(SessionBase):
         except StorageError as e:
             self._not_started(e)
             return
+        for key, name, _ in self._lobby.seats[1:]:
+            try:
+                self._known.check(name, key)  # the game starts: its players are remembered
+            except (ChangedKeyError, StorageError) as e:
+                LOG.error("known_peers: %s", e)
         self._say("All seats are taken; drawing the start player.")
         self._broadcast(0, raw)
         self._advance()
@@ -358,7 +365,8 @@ class Handshake(SessionBase):
             self._stop(reason, index=0, notify=False)
             return
         try:
-            self._known.check(w.host_name, w.host_key)
+            # Checked, not yet remembered: the host is remembered with the header's seats.
+            self._known.check(w.host_name, w.host_key, remember=False)
         except ChangedKeyError as e:
             self._send(
                 HOST_ID,

@@ -80,8 +80,13 @@ class KnownPeers:
         """Return the key remembered for ``name``, or None."""
         return self._keys.get(name)
 
-    def check(self, name: str, key: bytes) -> bool:
-        """Accept ``key`` for ``name``; return True if it was new and has been remembered.
+    def check(self, name: str, key: bytes, *, remember: bool = True) -> bool:
+        """Accept ``key`` for ``name``; return True if it was new (then remembered if told).
+
+        With ``remember`` false a new key is accepted but not written. A peer checks a key
+        when it is offered and remembers it only once a game with that player starts (the
+        header written or received): a stranger who joins a lobby and leaves, or a host that
+        never starts its game, leaves ``known_peers`` as it was.
 
         Raises:
             ChangedKeyError: ``name`` is remembered with another key.
@@ -96,6 +101,8 @@ class KnownPeers:
             if known != key:
                 raise ChangedKeyError(name, known, key)
             return False
+        if not remember:
+            return True
         self._keys[name] = key
         self._save()
         LOG.info("remembered %s as %s (first use)", name, fingerprint(key))

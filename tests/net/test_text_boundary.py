@@ -324,3 +324,67 @@ def test_a_lan_offer_whose_text_is_not_a_line_is_ignored():
     ]:
         assert Offer.from_properties("x", "127.0.0.1", 1, {**good, key: value}) is None
     assert Offer.from_properties("x\x1b[2J", "127.0.0.1", 1, good) is None
+
+
+def test_known_peers_change_only_when_a_game_starts(tmp_path):
+    """A stranger refused from a full lobby, or a host that never starts, leaves no line."""
+    from tests.net.harness import Net
+
+    net = Net.create(tmp_path, 2, seed=43)
+    net.bots = False
+    home = tmp_path / "p2"
+    stranger = Session.join(identity(5, "eve"), home=home, now=net.clock, known=KnownPeers(home))
+    net.sessions.append(stranger)
+    for _ in range(300):
+        if stranger.stopped is not None and net.sessions[0].validator is not None:
+            break
+        net.step()
+    assert stranger.stopped is not None
+    assert "the game is full" in stranger.stopped or "started without you" in stranger.stopped
+    host_known = (tmp_path / "p0" / "known_peers").read_text(encoding="utf-8")
+    assert "player1" in host_known  # the seated joiner, remembered as the game started
+    assert "eve" not in host_known
+    # The stranger saw the host's offer but no game: it remembers nobody.
+    assert not (home / "known_peers").exists()
+
+
+def test_a_host_that_offers_but_never_starts_is_not_remembered(tmp_path):
+    async def main(ctx):
+        host = FakeHost(ctx)
+        joiner, game = _joiner(tmp_path, ctx, host.port)
+        serving = asyncio.create_task(host.serve("alice", lambda rid, nj: []))
+        running = asyncio.create_task(game.run())
+        try:
+            await until(lambda: joiner.stopped is not None)
+        finally:
+            serving.cancel()
+            running.cancel()
+            await asyncio.gather(serving, running, return_exceptions=True)
+            game.link.close()
+            host.close()
+        # mallory's key under the pinned name alice: refused loudly, and nothing written.
+        assert "HAS CHANGED" in joiner.stopped
+        text = (tmp_path / "bob" / "known_peers").read_text(encoding="utf-8")
+        assert text == f"{ALICE.public_key.hex()} alice\n"
+
+    _run(main)
+
+
+def test_a_new_host_name_is_remembered_only_with_the_header(tmp_path):
+    async def main(ctx):
+        host = FakeHost(ctx)
+        joiner, game = _joiner(tmp_path, ctx, host.port)
+        serving = asyncio.create_task(host.serve("mallory", lambda rid, nj: []))
+        running = asyncio.create_task(game.run())
+        try:
+            await until(lambda: joiner.welcome is not None)
+        finally:
+            serving.cancel()
+            running.cancel()
+            await asyncio.gather(serving, running, return_exceptions=True)
+            game.link.close()
+            host.close()
+        text = (tmp_path / "bob" / "known_peers").read_text(encoding="utf-8")
+        assert text == f"{ALICE.public_key.hex()} alice\n"
+
+    _run(main)
