@@ -23,6 +23,13 @@ allowed signers the first writes first, so two peers never race for one record n
 for a timeout claim against a silent mover, which the host orders (a peer whose unconfirmed
 own record lost that race takes it back). Anything wrong stops the game on every peer, with a
 report.
+
+``Session`` is made of one part per sub-protocol, each a class over ``net.sessionbase``: the
+handshake and proofs (``net.handshake``), acknowledgement, resending and races
+(``net.logsync``), clocks and timeout claims (``net.timing``, over ``net.moveclock``),
+takeback and chat requests (``net.requests``, bounded by ``net.bounds``), and notes, stops and
+the note file (``net.reporting``). This module builds sessions and runs them: construction and
+resume, the frames in, time passing, and the records this peer writes.
 """
 
 from __future__ import annotations
