@@ -454,7 +454,7 @@ class NetworkGame:
         s = self.session
         done_at: int | None = None
         settled_at: int | None = None
-        heard = self._now()
+        heard = started = self._now()
         ever = False
         try:
             while True:
@@ -463,6 +463,29 @@ class NetworkGame:
                 limit = self.give_up_ms
                 if limit is not None and not ever and not s.is_host:
                     limit = min(limit, FIRST_CONTACT_MS)
+                offerless = (
+                    limit is not None
+                    and not s.is_host
+                    and s.journal is None
+                    and s.welcome is None
+                    and s.stopped is None
+                    and now - started > min(limit, FIRST_CONTACT_MS)
+                )
+                if offerless:
+                    # Heard all along, but never an offer it could use (a hostile peer, or a
+                    # program it cannot read): say so rather than wait for ever.
+                    wait = min(limit or 0, FIRST_CONTACT_MS) // 1000
+                    self._gave_up = (
+                        f"{s.address or 'the host'} answered for {wait} s but sent no offer "
+                        "this program could accept"
+                    )
+                    if s.dropped:
+                        self._gave_up += (
+                            f"; {s.dropped} frame{'s' if s.dropped != 1 else ''} heard were "
+                            f"dropped, the last {s.last_dropped}"
+                        )
+                    s.notes.append(Note(self._gave_up, NoteKind.ERROR))
+                    break
                 if limit is not None and now - heard > limit:
                     self._gave_up = (
                         f"no peer heard for {limit // 1000} s; the journal (if any) is kept: "
@@ -470,6 +493,12 @@ class NetworkGame:
                         if ever or s.is_host
                         else f"no answer from {s.address or 'the host'} in {limit // 1000} s"
                     )
+                    if s.dropped:
+                        # What it did hear and could not use: a hostile or newer peer says why.
+                        self._gave_up += (
+                            f"; {s.dropped} frame{'s' if s.dropped != 1 else ''} heard were "
+                            f"dropped, the last {s.last_dropped}"
+                        )
                     s.notes.append(Note(self._gave_up, NoteKind.ERROR))
                     break
                 if s.stopped is not None or s.is_complete:

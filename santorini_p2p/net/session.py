@@ -451,6 +451,7 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         except WireError as e:
             # Anyone on the LAN can send bytes: counted, never acted on.
             self.dropped += 1
+            self.last_dropped = f"a malformed frame: {e}"
             LOG.debug("dropped a malformed frame from %s: %s", peer.hex()[:10], e)
             return
         if self.gallery is not None and self._for_gallery(peer, frame):

@@ -299,6 +299,8 @@ class SessionBase:
         #: Frames dropped because their connection had not proved a seated key (or a stop or
         #: refusal whose signature did not verify): anyone on the LAN can send frames.
         self.dropped = 0
+        #: Why the last of them was dropped (said when a game gives up waiting), or "".
+        self.last_dropped = ""
         # A joiner's side of the handshake, for the current hello round: its own nonce (every
         # nonce it used, for the host's signed stop and refusals), the host's challenge and key.
         self._round_nonce = b""
@@ -391,6 +393,7 @@ class SessionBase:
     def _drop(self, peer: bytes, frame: Frame, why: str) -> None:
         """Count and log a frame that is not acted on (anyone on the LAN can send frames)."""
         self.dropped += 1
+        self.last_dropped = f"a {type(frame).__name__.lower()} frame: {why}"
         LOG.debug("dropped a %s frame from %s: %s", type(frame).__name__, peer.hex()[:10], why)
 
     def _send(self, peer: bytes, frame: Frame) -> None:

@@ -388,3 +388,58 @@ def test_a_new_host_name_is_remembered_only_with_the_header(tmp_path):
         assert text == f"{ALICE.public_key.hex()} alice\n"
 
     _run(main)
+
+
+def test_a_host_that_answers_but_offers_nothing_readable_is_left_with_the_reason(tmp_path):
+    """A welcome malformed by its text is dropped; the joiner says why it gives up."""
+    from santorini_p2p.net.frames import Welcome as W
+
+    async def main(ctx):
+        host = FakeHost(ctx)
+        bad = W(
+            SESSION_VERSION,
+            bytes(16),
+            2,
+            "none",
+            0,
+            0,
+            ("chat\x1b[2J",),
+            MALLORY.public_key,
+            "mallory",
+            (),
+        )
+
+        async def serve() -> None:
+            while True:
+                rid, raw = await host.sock.recv_multipart()
+                frame = decode_frame(raw)
+                host.got.append(frame)
+                if isinstance(frame, Hello):
+                    await host.send(rid, Challenge(host.nonce, MALLORY.public_key))
+                elif isinstance(frame, Proof):
+                    joiner_key = next(f.public_key for f in host.got if isinstance(f, Hello))
+                    proof = host_proof_bytes(
+                        frame.nonce, host.nonce, MALLORY.public_key, joiner_key
+                    )
+                    await host.send(rid, Proven(MALLORY.sign(proof)))
+                    await host.send(rid, bad)
+
+        home = tmp_path / "bob"
+        joiner = Session.join(BOB, home=home, known=KnownPeers(home), now=_now)
+        link = JoinTransport(ctx, f"127.0.0.1:{host.port}")
+        game = NetworkGame(joiner, link, bot=ai_bot("easy"), give_up_ms=1500)
+        serving = asyncio.create_task(serve())
+        try:
+            async with asyncio.timeout(WAIT_S):
+                await game.run()
+        finally:
+            serving.cancel()
+            await asyncio.gather(serving, return_exceptions=True)
+            link.close()
+            host.close()
+        said = [n.text for n in joiner.notes if "sent no offer" in n.text]
+        assert said, [n.text for n in joiner.notes]
+        assert "malformed frame: frame: welcome: option: character 5" in said[0]
+        assert control_free(said)
+
+    _run(main)
