@@ -308,12 +308,10 @@ class NetworkGame:
 
     @property
     def actions(self) -> Sequence[Action]:
-        """Every action played so far, in order."""
-        return [
-            parse_action(r.message.action)
-            for r in self.session.records
-            if isinstance(r.message, Act)
-        ]
+        """Every action that stands, in order (a turn taken back is not one)."""
+        v = self.session.validator
+        acts = v.standing_acts() if v is not None else []
+        return [parse_action(r.message.action) for r in acts if isinstance(r.message, Act)]
 
     @property
     def messages(self) -> Sequence[Note]:

@@ -828,11 +828,13 @@ class Session:
             raise IllegalTurnError("this game allows no takebacks (the host turned them off)")
         if not self.can_ask_takeback():
             last = v.last_turn
-            if v.takeback_offer is not None:
+            if v.takeback_offer is not None or self._takeback_wanted:
                 raise IllegalTurnError("your takeback request is waiting for an answer")
             if last is None or last[0] != v.seat_of(self.identity.public_key):
                 raise IllegalTurnError("there is no turn of yours to take back now")
-            raise IllegalTurnError("wait until every player has acknowledged your turn")
+            if not v.pending_acks:
+                raise IllegalTurnError("there is no turn of yours to take back now")
+            # Asked before every seat acknowledged the turn: the offer goes out once they have.
         self._takeback_wanted = True
         self._advance()
 
@@ -867,9 +869,12 @@ class Session:
         """The takeback offer or acceptance this peer is to write now, if any."""
         me = self.identity.public_key
         if self._takeback_wanted:
-            self._takeback_wanted = False
             if v.can_ask_takeback(me):
+                self._takeback_wanted = False
                 return v.make_offer(self.identity, "takeback")
+            last = v.last_turn
+            if not v.pending_acks or last is None or last[0] != v.seat_of(me):
+                self._takeback_wanted = False  # the turn can no longer be taken back
         o = v.takeback_offer
         if o is None or v.seat_of(me) not in o.waiting:
             return None
