@@ -1081,19 +1081,15 @@ def shown_address(bind: str) -> str:
 
     An IPv6 address is put in brackets, so that ``ADDRESS:PORT`` reads as one.
     """
-    shown = bind if bind not in ("0.0.0.0", "") else lan_address()
+    shown = bind if bind not in ("0.0.0.0", "", "::", "[::]") else lan_address()
     return f"[{shown}]" if ":" in shown and not shown.startswith("[") else shown
 
 
 def lan_address() -> str:
-    """Return this machine's address on the LAN as best known (127.0.0.1 if none)."""
-    import socket
+    """Return this machine's address on the LAN, to give other players (127.0.0.1 if none)."""
+    from santorini_p2p.net import address
 
-    try:
-        addr = socket.gethostbyname(socket.gethostname())
-    except OSError:
-        return "127.0.0.1"
-    return addr
+    return address.lan_address()
 
 
 async def join_game(address: str, opts: PlayOptions) -> GameOutcome:
