@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import socket
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -171,17 +172,25 @@ class _Base:
         """Return the next ``(peer, frame)``, or None after ``limit`` seconds (0: no wait).
 
         A message already queued is taken at once, with no timer and no wait on the loop.
+        The wait is a poll, never a receive cut off by a timeout: a receive cancelled at its
+        deadline loses a message that arrived in the same turn of the loop (which a loaded
+        machine makes common), and a frame nobody sends again (a spectator's chat line) is
+        then gone for good.
         """
+        deadline: float | None = None
         while True:
             parts = self._ready()
             if parts is None:
                 if limit <= 0:
                     return None
-                try:
-                    async with asyncio.timeout(limit):
-                        parts = await self._sock.recv_multipart()
-                except TimeoutError:
+                loop = asyncio.get_running_loop()
+                if deadline is None:
+                    deadline = loop.time() + limit
+                left = deadline - loop.time()
+                if left <= 0:
                     return None
+                await self._sock.poll(timeout=max(1, math.ceil(left * 1000)))  # POLLIN
+                continue
             got = self._split(parts)
             if got is not None:
                 return got
