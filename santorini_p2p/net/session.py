@@ -90,6 +90,7 @@ from santorini_p2p.net.store import (
     unsaved_games,
 )
 from santorini_p2p.net.trust import ChangedKeyError, KnownPeers
+from santorini_p2p.replay.timeline import describe_result
 from santorini_p2p.wire.identity import Identity, check_name, fingerprint, verify
 from santorini_p2p.wire.log import (
     Journal,
@@ -2113,18 +2114,12 @@ class Session:
             self._track_move()
 
     def result_text(self) -> str:
-        """The result in words ("alice wins (win)", "alice and carol win (resign)")."""
+        """The result in words ("alice won", "bob won by resignation"), or "unfinished"."""
         v = self.validator
         res = v.result if v is not None else None
-        p = v.position if v is not None else None
-        if v is None or res is None or p is None:
+        if v is None or res is None or v.position is None:
             return "unfinished"
-        winner, reason = res
-        if winner < 0:
-            return f"no winner ({reason})"
-        names = [n for i, n in enumerate(v.names) if p.side_of(i) == p.side_of(winner)]
-        verb = "wins" if len(names) == 1 else "win"
-        return f"{' and '.join(names)} {verb} ({reason})"
+        return describe_result(res, list(v.names))
 
     def _say_result(self, v: Validator) -> None:
         res = v.result
@@ -2135,10 +2130,12 @@ class Session:
         mine = v.seat_of(self.identity.public_key)
         if winner < 0 or self.onlooker:
             self._say(f"The game is over: {self.result_text()}.", NoteKind.WARNING)
-            return
-        won = mine is not None and p.side_of(mine) == p.side_of(winner)
-        text = f"{self.result_text()}." + (" You win!" if won else " You lose.")
-        self._say(text, NoteKind.WIN if won else NoteKind.LOSS)
+        else:
+            won = mine is not None and p.side_of(mine) == p.side_of(winner)
+            text = f"{self.result_text()}." + (" You won!" if won else " You lost.")
+            self._say(text, NoteKind.WIN if won else NoteKind.LOSS)
+        if not self.onlooker:
+            self._say(f"Saved the game as {self.journal_path}.")
 
     # -- the note file ------------------------------------------------------------------------
 

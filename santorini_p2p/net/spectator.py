@@ -49,6 +49,7 @@ from santorini_p2p.net.session import (
     NoteKind,
     SeatClock,
 )
+from santorini_p2p.replay.timeline import describe_result
 from santorini_p2p.wire.identity import Identity, fingerprint
 from santorini_p2p.wire.log import Record, TakebackOffer, Validator, encode_frames
 from santorini_p2p.wire.messages import Accept, Act, Chat, Offer, Resign, Result, Timeout
@@ -195,17 +196,12 @@ class Spectator:
         return tuple(out)
 
     def result_text(self) -> str:
-        """The result in words ("alice wins (win)"), or "unfinished"."""
+        """The result in words ("alice won", "bob won by resignation"), or "unfinished"."""
         v = self.validator
         res = v.result
-        p = v.position
-        if res is None or p is None:
+        if res is None or v.position is None:
             return "unfinished"
-        winner, reason = res
-        if winner < 0:
-            return f"no winner ({reason})"
-        names = [n for i, n in enumerate(v.names) if p.side_of(i) == p.side_of(winner)]
-        return f"{' and '.join(names)} {'wins' if len(names) == 1 else 'win'} ({reason})"
+        return describe_result(res, list(v.names))
 
     def replay_bytes(self) -> bytes:
         """The verified log as a replay file (the players' journal bytes once complete)."""

@@ -426,7 +426,7 @@ class GameScreen:
             result = outcome(p)
             if result.winner is None:
                 return "game over"
-            return f"game over: {winner_text(p, result.winner)} won"
+            return f"game over: {self._winner_words(p, result.winner)} won"
         seats = c.seats()
         if p.to_move >= len(seats):
             # A spectator before the host has written the header: no seat is known yet.
@@ -440,6 +440,18 @@ class GameScreen:
         if not view.human:
             return f"{who}: thinking"
         return f"{who}: waiting"
+
+    def _winner_words(self, p: Position, winner: int) -> str:
+        """Who won, for the title: ``You`` when this screen's player did, else their names."""
+        seats = self.controller.seats()
+        side = p.side_of(winner)
+        team = [v for v in seats if v.seat < p.players and p.side_of(v.seat) == side]
+        people = [v for v in seats if v.local and v.human]
+        if team and people and len(people) < len(seats) and all(v in people for v in team):
+            return "You"
+        if team and all(v.name for v in team):
+            return " and ".join(v.name for v in team)
+        return winner_text(p, winner)
 
     def _title(self) -> StyleAndTextTuples:
         """The title bar; on a narrow terminal the game's title gives way to the status."""
@@ -786,12 +798,16 @@ class GameScreen:
                 b.cancel_completion()
             else:
                 b.reset()
+            # What the cleared message asked for is dropped with it: a pending leave or
+            # resignation needs its Ctrl-Q or resign typed afresh.
             self.error = None
+            self._leaving = self._resigning = False
 
         @kb.add("c-u", filter=~helping)
         def _clear_line(event: KeyPressEvent) -> None:
             event.current_buffer.reset()
             self.error = None
+            self._leaving = self._resigning = False
 
         watching = Condition(self._watching)
 
