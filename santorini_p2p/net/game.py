@@ -429,7 +429,13 @@ class NetworkGame:
         Raises:
             IllegalTurnError: always.
         """
-        raise IllegalTurnError("a network game cannot take back a signed action")
+        v = self.session.validator
+        if v is not None and v.header is not None and "takeback" in v.header.options:
+            raise IllegalTurnError(
+                "no undo in a network game: type takeback to ask the others to take back your "
+                "last turn"
+            )
+        raise IllegalTurnError("no undo in a network game, and this one allows no takebacks")
 
     def listen(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Call ``listener`` after every change; return a function that stops the calls."""
