@@ -1,0 +1,44 @@
+"""Small things players expect, at the command line: ``host --untimed``, a private review
+file, ``replay info`` on a game not yet finished."""
+
+from __future__ import annotations
+
+import shutil
+import stat
+from pathlib import Path
+
+from santorini_p2p.cli import main
+from santorini_p2p.replay.review import Review, save_review
+from santorini_p2p.wire.log import encode_frames, iter_frames
+
+ROOT = Path(__file__).resolve().parents[1]
+TAKEBACK_REPLAY = ROOT / "protocol" / "vectors" / "replays" / "2p-takeback.sntr"
+
+
+def test_host_takes_untimed_as_play_does_and_refuses_it_with_a_time(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+    assert main(["host", "--untimed", "--time", "60+300"]) == 2
+    assert "--untimed and --time 60+300" in capsys.readouterr().err
+
+
+def test_a_review_file_is_as_private_as_the_replay(tmp_path):
+    path = tmp_path / "game.review.json"
+    save_review(path, Review("x" * 64, "hard", 0.1, (), ()))
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_replay_info_on_an_unfinished_game_is_no_failure(tmp_path, capsys):
+    frames = list(iter_frames(TAKEBACK_REPLAY.read_bytes()))
+    unfinished = tmp_path / "unfinished.sntr"
+    unfinished.write_bytes(encode_frames(frames[:40]))
+    assert main(["replay", "info", str(unfinished)]) == 0
+    out = capsys.readouterr().out
+    assert "result        unfinished" in out
+    assert "verification  every record good; unfinished:" in out
+    # A file that is bad, not just unfinished, still fails.
+    bad = tmp_path / "bad.sntr"
+    shutil.copyfile(TAKEBACK_REPLAY, bad)
+    data = bytearray(bad.read_bytes())
+    data[-10] ^= 1
+    bad.write_bytes(bytes(data))
+    assert main(["replay", "info", str(bad)]) == 1
