@@ -7,6 +7,8 @@ import shutil
 import stat
 from pathlib import Path
 
+import pytest
+
 from santorini_p2p.cli import main
 from santorini_p2p.replay.review import Review, save_review
 from santorini_p2p.wire.log import encode_frames, iter_frames
@@ -42,3 +44,28 @@ def test_replay_info_on_an_unfinished_game_is_no_failure(tmp_path, capsys):
     data[-10] ^= 1
     bad.write_bytes(bytes(data))
     assert main(["replay", "info", str(bad)]) == 1
+
+
+def test_gods_on_an_80_column_terminal_wraps_each_power_under_its_column(tmp_path):
+    import sys
+
+    from tests.terminal import Terminal, clean_env
+
+    argv = [sys.executable, "-m", "santorini_p2p", "gods"]
+    with Terminal(argv, env=clean_env(tmp_path), columns=80, lines=200) as term:
+        assert term.wait_exit() == 0
+        lines = term.raw.decode().splitlines()
+    assert lines[0].startswith("apollo      simple   players 2,3,4  Your worker may move")
+    assert max(len(line) for line in lines) < 80
+    # A continuation line starts under the power's column.
+    assert lines[1].startswith(" " * 36)
+    assert lines[1].strip()
+
+
+def test_help_lists_the_players_commands_first(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    listed = [line.split()[0] for line in out.splitlines() if line.startswith("    ")]
+    assert listed[:4] == ["play", "watch", "host", "join"]
+    assert listed.index("perft") > listed.index("replay")

@@ -231,15 +231,28 @@ MIN_ROWS: Final = 18
 """The smallest terminal the game screen fits (the board is 35 x 13)."""
 
 
-def help_text(p: Position, width: int = _HELP_WIDTH) -> str:
+_KEYS_FOR: Final = {
+    "Ctrl-Z, undo": "local",
+    "takeback": "network",
+    "say TEXT, mute": "network",
+    "m": "network",
+    "p, n": "watching",
+}
+"""The keys that only some games take: ``local`` (this terminal's games), ``network`` (a LAN
+game's players) or ``watching`` (computer players watched); the others work in every game."""
+
+
+def help_text(p: Position, width: int = _HELP_WIDTH, kinds: frozenset[str] | None = None) -> str:
     """Return the help: the keys, the notation, and the gods in play with their powers.
 
-    Lines are wrapped between words to ``width`` columns.
+    Lines are wrapped between words to ``width`` columns. With ``kinds`` (of ``_KEYS_FOR``)
+    the keys only other games take are left out; without it every key is listed.
     """
     width = max(30, min(width, _HELP_WIDTH))
     lines = [
         textwrap.fill(what, width, initial_indent=f"{key:<16}", subsequent_indent=" " * 16)
         for key, what in _KEYS_HELP
+        if kinds is None or _KEYS_FOR.get(key, "") in ("", *kinds)
     ]
     for note in _NOTES_HELP:
         lines.append("")
@@ -644,7 +657,11 @@ class GameScreen:
 
     def _help(self) -> str:
         """The help, wrapped to the help box (the screen's width less its frame)."""
-        return help_text(self.controller.position, get_app().output.get_size().columns - 2)
+        c = self.controller
+        kinds = set() if self._spectating else {"network" if isinstance(c, Takebacks) else "local"}
+        if self._watching():
+            kinds.add("watching")
+        return help_text(c.position, get_app().output.get_size().columns - 2, frozenset(kinds))
 
     def _toolbar(self) -> StyleAndTextTuples:
         c = self.controller

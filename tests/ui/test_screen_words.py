@@ -104,3 +104,11 @@ def test_esc_drops_a_pending_leave_with_its_message():
             return result
 
     assert asyncio.run(main()) == "menu"
+
+
+def test_help_in_a_local_game_lists_no_network_keys():
+    with terminal():
+        help_here = GameScreen(LocalGame([Player("Ann"), Player("Ben")], seed=1))._help()
+    assert "Ctrl-Z, undo" in help_here
+    for network_only in ("takeback", "say TEXT", "rematch"):
+        assert network_only not in help_here
