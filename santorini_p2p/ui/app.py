@@ -155,6 +155,7 @@ STYLE: Final = Style.from_dict(
         "panel.tomove": "bold",
         "panel.heading": "bold underline",
         "panel.god": "italic",
+        "clock.low": "#ef4444 bold reverse",
         "msg.error": "#ef4444 bold",
         "msg.loss": "#ef4444 bold",
         "msg.win": "#22c55e bold",
@@ -370,6 +371,7 @@ class GameScreen:
         # What powers did to the others, worded: (messages before it, action count, text).
         self._effects: list[tuple[int, int, str]] = []
         self._heard = len(controller.messages)
+        self._was_mine = controller.awaiting is not None
         self._unlisten = controller.listen(self._changed)
 
     # -- state the layout reads ---------------------------------------------------------------
@@ -391,6 +393,12 @@ class GameScreen:
             self._seen = (len(c.actions), c.position)
         if isinstance(c, Rematchable) and c.rematch_agreed:
             self.close("rematch")
+        # The terminal's bell when it becomes this player's turn after another player's move
+        # (a network game): the window may be behind another one.
+        mine = c.awaiting is not None and c.position.phase is not Phase.OVER
+        if mine and not self._was_mine and self._with_others():
+            self.app.output.bell()
+        self._was_mine = mine
         self.app.invalidate()
 
     def _follow(self, before: Position, count: int, heard: int) -> tuple[tuple[int, str], ...]:

@@ -112,3 +112,24 @@ def test_help_in_a_local_game_lists_no_network_keys():
     assert "Ctrl-Z, undo" in help_here
     for network_only in ("takeback", "say TEXT", "rematch"):
         assert network_only not in help_here
+
+
+def test_a_running_clock_low_on_time_is_drawn_in_the_low_time_colour():
+    from santorini_p2p.net.session import SeatClock
+    from santorini_p2p.ui.board_view import render_panel
+
+    p = parse_position("00000/00000/000A2B0/000A00/0000B0 1 -,- -")
+
+    def styles(clock: SeatClock) -> list[str]:
+        seats = [
+            SeatInfo(0, "ann", local=True, human=True, clock=clock),
+            SeatInfo(1, "bob", local=False, human=True, clock=SeatClock(60_000, 300_000, False)),
+        ]
+        panel = render_panel(p, seats, (), 40, 13)
+        return [style for style, _ in panel if "panel.clock" in style]
+
+    low = styles(SeatClock(4_000, 0, True))
+    assert len(low) == 2
+    assert "clock.low" in low[0]
+    assert "clock.low" not in low[1]  # bob's clock, not running
+    assert not any("clock.low" in s for s in styles(SeatClock(40_000, 300_000, True)))

@@ -106,6 +106,11 @@ def test_a_takeback_leaves_every_turn_list_and_board_right_and_the_spectator_is_
                 assert _side(screen, asker) in cells[worker_from], (name, screen)
                 assert cells[worker_to].strip(" []") == "", (name, screen)
             players[asker].wait_for("Your turn", timeout=30)
+            # Each player's terminal rang when its turn came after the other's move; the
+            # spectator's, which has no turn, never did.
+            assert ann.raw.count(b"\x07") >= 2
+            assert bob.raw.count(b"\x07") >= 2
+            assert b"\x07" not in eve.raw
 
 
 def test_the_engine_review_of_a_game_with_takebacks_shows_in_the_viewer(tmp_path):
