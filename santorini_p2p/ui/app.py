@@ -339,6 +339,8 @@ class GameScreen:
         self.muted = False
         self._leaving = False
         self.error: str | None = None
+        #: A word about the last input that is no error (a turn played in its written form).
+        self.notice: str | None = None
         self._completer = ActionCompleter(self._input_position)
         # A spectator's game (``net/watch.py``) is shown read-only: no input line, q leaves.
         self._spectating = bool(getattr(controller, "spectating", False))
@@ -562,10 +564,13 @@ class GameScreen:
             out.append((style, text + "\n"))
         if self.error:
             out.append(("class:msg.error", " " + self.error + "\n"))
+        elif self.notice:
+            out.append(("class:msg.effect", " " + self.notice + "\n"))
         return out
 
     def _message_cursor(self) -> Point:
-        return Point(0, max(0, len(self._lines()) + (1 if self.error else 0) - 1))
+        extra = 1 if self.error or self.notice else 0
+        return Point(0, max(0, len(self._lines()) + extra - 1))
 
     def _help_cursor(self) -> Point:
         last = self._help().count("\n")
@@ -1044,7 +1049,7 @@ class GameScreen:
     def _accept_text(self, buffer: Buffer) -> bool:
         c = self.controller
         text = buffer.text.strip()
-        self.error = None
+        self.error = self.notice = None
         if self._spectating and text and text.lower() not in COMMANDS:
             # A spectator types a line (or say and a line): all it can send is chat.
             line = text[len(_SAY) :] if text.lower().startswith(_SAY) else text
@@ -1089,6 +1094,10 @@ class GameScreen:
             return True
         if canonical is not None:
             self._submit(p, canonical)
+            if self.error is None and canonical.lower() != text.lower().replace(" ", ""):
+                # Another spelling of the turn (a Hermes one-step turn, builds in another
+                # order): it is recorded in its one written form, and the player is told.
+                self.notice = f"Played as {canonical} (the same turn, as it is written)."
             return False
         if not text or is_prefix(p, text):
             self.open_menu(buffer)

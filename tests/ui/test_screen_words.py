@@ -133,3 +133,28 @@ def test_a_running_clock_low_on_time_is_drawn_in_the_low_time_colour():
     assert "clock.low" in low[0]
     assert "clock.low" not in low[1]  # bob's clock, not running
     assert not any("clock.low" in s for s in styles(SeatClock(40_000, 300_000, True)))
+
+
+def test_a_turn_typed_another_way_is_played_and_its_written_form_is_said():
+    # Hermes for seat 1: the plain one-step turn b2>c3^d3 is written as the power turn.
+    hermes = parse_position("00000/00B00A0/00000/00A00B0/00000 1 hermes,- -")
+
+    async def main() -> list[str]:
+        with terminal() as keys:
+            game = LocalGame([Player("Ann"), Player("Ben")], start=hermes, time_control=None)
+            screen = GameScreen(game)
+            task = asyncio.create_task(screen.run())
+            keys.send_text("b2>c3^d3" + ENTER)
+            await poll(lambda: len(game.actions) == 1)
+            said = screen.notice
+            keys.send_text("d2>c2^d2" + ENTER)  # Ben's turn, typed as it is written
+            await poll(lambda: len(game.actions) == 2)
+            again = screen.notice
+            keys.send_text(CTRL_Q)
+            await asyncio.wait_for(task, 10)
+            return [str(game.actions[0]), said or "", again or ""]
+
+    played, said, again = asyncio.run(main())
+    assert played == "Hc3,d4^d3"
+    assert said == "Played as Hc3,d4^d3 (the same turn, as it is written)."
+    assert again == ""
