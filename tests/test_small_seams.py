@@ -69,3 +69,22 @@ def test_help_lists_the_players_commands_first(capsys):
     listed = [line.split()[0] for line in out.splitlines() if line.startswith("    ")]
     assert listed[:4] == ["play", "watch", "host", "join"]
     assert listed.index("perft") > listed.index("replay")
+
+
+def test_an_ipv6_join_where_nothing_listens_fails_at_once_and_says_so_once(
+    tmp_path, monkeypatch, capsys
+):
+    import socket
+
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+            port = s.getsockname()[1]
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    assert main(["join", f"[::1]:{port}", "--bot", "random"]) == 1
+    captured = capsys.readouterr()
+    said = captured.out + captured.err
+    assert said.count(f"nothing listens at [::1]:{port} (connection refused)") == 1
+    assert "no answer" not in said

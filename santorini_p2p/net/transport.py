@@ -362,11 +362,10 @@ async def check_listening(address: str, limit: float = 2.0) -> None:
         AddressError: the connection was refused: no game is offered on that port.
     """
     host, port = parse_address(address)
-    if ":" in host:
-        return  # an IPv6 literal: the sockets here speak IPv4, and ZeroMQ reports the rest
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # an IPv6 literal: IPv6
     try:
         async with asyncio.timeout(limit):
-            _, writer = await asyncio.open_connection(host, port, family=socket.AF_INET)
+            _, writer = await asyncio.open_connection(host, port, family=family)
     except ConnectionRefusedError as e:
         raise AddressError(
             f"nothing listens at {address} (connection refused): check the address the host "
