@@ -8,7 +8,8 @@ frames over ZeroMQ; ``networkgame`` runs the two on the event loop with an optio
 player (``bots``); ``game`` sets up hosting, joining, resuming and rematches, ``saving`` the
 ``--save`` copies; ``views`` holds the values a screen reads; ``gallery``, ``spectator`` and
 ``watch`` are the spectators' side; ``discovery`` (imported on demand, it loads ``zeroconf``)
-advertises and lists games on the LAN. Text from outside is checked by ``wire.text``.
+advertises and lists games on the LAN, and ``address`` finds the machine's LAN address a host
+gives out. Text from outside is checked by ``wire.text``.
 """
 
 from __future__ import annotations

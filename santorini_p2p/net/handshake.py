@@ -185,7 +185,10 @@ class Handshake(SessionBase):
             if hello.game_id not in (b"", self._game_id):
                 self._refuse(peer, state, "this game is not the one you resume")
                 return
+            back = state.slot is None  # a seated player on a new connection, not a resend
             self._bind_peer(peer, state, keys.index(hello.public_key), hello.name)
+            if back:
+                self._say(f"{hello.name} is back.")
             state.have = hello.have
             if not hello.game_id:
                 # It holds no header yet: it checks the header against the offer.

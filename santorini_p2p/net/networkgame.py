@@ -230,12 +230,10 @@ class NetworkGame:
 
     @property
     def actions(self) -> Sequence[Action]:
-        """Every action played so far, in order."""
-        return [
-            parse_action(r.message.action)
-            for r in self.session.records
-            if isinstance(r.message, Act)
-        ]
+        """Every action that stands, in order (a turn taken back is not one)."""
+        v = self.session.validator
+        acts = v.standing_acts() if v is not None else []
+        return [parse_action(r.message.action) for r in acts if isinstance(r.message, Act)]
 
     @property
     def messages(self) -> Sequence[Note]:
@@ -353,7 +351,13 @@ class NetworkGame:
         Raises:
             IllegalTurnError: always.
         """
-        raise IllegalTurnError("a network game cannot take back a signed action")
+        v = self.session.validator
+        if v is not None and v.header is not None and "takeback" in v.header.options:
+            raise IllegalTurnError(
+                "no undo in a network game: type takeback to ask the others to take back your "
+                "last turn"
+            )
+        raise IllegalTurnError("no undo in a network game, and this one allows no takebacks")
 
     def listen(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Call ``listener`` after every change; return a function that stops the calls."""

@@ -24,6 +24,7 @@ from santorini_p2p.net.sessionbase import (
     SessionBase,
 )
 from santorini_p2p.net.views import NoteKind
+from santorini_p2p.replay.timeline import describe_result
 from santorini_p2p.wire.identity import fingerprint
 from santorini_p2p.wire.log import (
     Validator,
@@ -159,18 +160,12 @@ class Reporting(SessionBase):
             self._track_move()
 
     def result_text(self) -> str:
-        """The result in words ("alice wins (win)", "alice and carol win (resign)")."""
+        """The result in words ("alice won", "bob won by resignation"), or "unfinished"."""
         v = self.validator
         res = v.result if v is not None else None
-        p = v.position if v is not None else None
-        if v is None or res is None or p is None:
+        if v is None or res is None or v.position is None:
             return "unfinished"
-        winner, reason = res
-        if winner < 0:
-            return f"no winner ({reason})"
-        names = [n for i, n in enumerate(v.names) if p.side_of(i) == p.side_of(winner)]
-        verb = "wins" if len(names) == 1 else "win"
-        return f"{' and '.join(names)} {verb} ({reason})"
+        return describe_result(res, list(v.names))
 
     def _say_result(self, v: Validator) -> None:
         res = v.result
@@ -181,10 +176,12 @@ class Reporting(SessionBase):
         mine = v.seat_of(self.identity.public_key)
         if winner < 0 or self.onlooker:
             self._say(f"The game is over: {self.result_text()}.", NoteKind.WARNING)
-            return
-        won = mine is not None and p.side_of(mine) == p.side_of(winner)
-        text = f"{self.result_text()}." + (" You win!" if won else " You lose.")
-        self._say(text, NoteKind.WIN if won else NoteKind.LOSS)
+        else:
+            won = mine is not None and p.side_of(mine) == p.side_of(winner)
+            text = f"{self.result_text()}." + (" You won!" if won else " You lost.")
+            self._say(text, NoteKind.WIN if won else NoteKind.LOSS)
+        if not self.onlooker:
+            self._say(f"Saved the game as {self.journal_path}.")
 
     def set_save(self, path: str) -> None:
         """Remember in the note where the finished replay is to be copied (``--save``)."""

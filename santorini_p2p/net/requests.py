@@ -60,11 +60,13 @@ class Requests(SessionBase):
             raise IllegalTurnError("this game allows no takebacks (the host turned them off)")
         if not self.can_ask_takeback():
             last = v.last_turn
-            if v.takeback_offer is not None:
+            if v.takeback_offer is not None or self._takeback_wanted:
                 raise IllegalTurnError("your takeback request is waiting for an answer")
             if last is None or last[0] != v.seat_of(self.identity.public_key):
                 raise IllegalTurnError("there is no turn of yours to take back now")
-            raise IllegalTurnError("wait until every player has acknowledged your turn")
+            if not v.pending_acks:
+                raise IllegalTurnError("there is no turn of yours to take back now")
+            # Asked before every seat acknowledged the turn: the offer goes out once they have.
         if not may_request(v):
             raise IllegalTurnError(
                 f"this game's log keeps its last {END_RESERVE} records for the game's end"
@@ -106,9 +108,12 @@ class Requests(SessionBase):
             self._takeback_wanted = False
             return None
         if self._takeback_wanted:
-            self._takeback_wanted = False
             if v.can_ask_takeback(me):
+                self._takeback_wanted = False
                 return v.make_offer(self.identity, "takeback")
+            last = v.last_turn
+            if not v.pending_acks or last is None or last[0] != v.seat_of(me):
+                self._takeback_wanted = False  # the turn can no longer be taken back
         o = v.takeback_offer
         if o is None or v.seat_of(me) not in o.waiting:
             return None

@@ -50,9 +50,10 @@ from santorini_p2p.net.session import (
     NoteKind,
     SeatClock,
 )
+from santorini_p2p.replay.timeline import describe_result
 from santorini_p2p.wire.identity import Identity, check_name, fingerprint
-from santorini_p2p.wire.log import Record, Validator, encode_frames
-from santorini_p2p.wire.messages import Act, Chat, Resign, Result, Timeout
+from santorini_p2p.wire.log import Record, TakebackOffer, Validator, encode_frames
+from santorini_p2p.wire.messages import Accept, Act, Chat, Offer, Resign, Result, Timeout
 
 __all__ = ["Spectator"]
 
@@ -98,6 +99,7 @@ class Spectator:
         self._sent_ms = -(10**9)
         self._watch_ms = -(10**9)
         self._announced = 0
+        self._takeback_open: TakebackOffer | None = None
         self._listeners = Listeners()
         self._clock = MoveClock(now)
         self._new_round()
@@ -194,17 +196,12 @@ class Spectator:
         return tuple(out)
 
     def result_text(self) -> str:
-        """The result in words ("alice wins (win)"), or "unfinished"."""
+        """The result in words ("alice won", "bob won by resignation"), or "unfinished"."""
         v = self.validator
         res = v.result
-        p = v.position
-        if res is None or p is None:
+        if res is None or v.position is None:
             return "unfinished"
-        winner, reason = res
-        if winner < 0:
-            return f"no winner ({reason})"
-        names = [n for i, n in enumerate(v.names) if p.side_of(i) == p.side_of(winner)]
-        return f"{' and '.join(names)} {'wins' if len(names) == 1 else 'win'} ({reason})"
+        return describe_result(res, list(v.names))
 
     def replay_bytes(self) -> bytes:
         """The verified log as a replay file (the players' journal bytes once complete)."""
@@ -424,7 +421,26 @@ class Spectator:
                 self._say(f"{late} ran out of time{claim}.", NoteKind.WARNING)
             elif isinstance(m, Result) and v.is_complete and rec is recs[-1]:
                 self._say(f"The game is over: {self.result_text()}.", NoteKind.WARNING)
+            self._announce_takeback(rec, who)
         self._announced = v.next_seq
+
+    def _announce_takeback(self, rec: Record, who: str) -> None:
+        """Say what a record did to a takeback, as the players are told (SPEC.md 8.2)."""
+        v = self.validator
+        was, now = self._takeback_open, v.takeback_offer
+        self._takeback_open = now
+        m = rec.message
+        if isinstance(m, Offer) and now is not None and now.seq == rec.index:
+            self._say(f"{who} asks to take back {now.turn}.")
+        elif isinstance(m, Accept) and m.kind == "takeback" and was is not None:
+            if now is None:
+                mover = v.names[was.seat] if was.seat < len(v.names) else who
+                self._say(f"Taken back: {was.turn}. {mover} to move again.", NoteKind.WARNING)
+            else:
+                self._say(f"{who} accepts the takeback.")
+        elif was is not None and now is None:
+            asker = v.names[was.seat] if was.seat < len(v.names) else "A player"
+            self._say(f"{asker}'s takeback of {was.turn} lapsed: the game went on.")
 
     def _say(self, text: str, kind: NoteKind = NoteKind.INFO) -> None:
         self.notes.append(Note(text, kind))

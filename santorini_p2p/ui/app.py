@@ -155,6 +155,7 @@ STYLE: Final = Style.from_dict(
         "panel.tomove": "bold",
         "panel.heading": "bold underline",
         "panel.god": "italic",
+        "clock.low": "#ef4444 bold reverse",
         "msg.error": "#ef4444 bold",
         "msg.loss": "#ef4444 bold",
         "msg.win": "#22c55e bold",
@@ -231,15 +232,28 @@ MIN_ROWS: Final = 18
 """The smallest terminal the game screen fits (the board is 35 x 13)."""
 
 
-def help_text(p: Position, width: int = _HELP_WIDTH) -> str:
+_KEYS_FOR: Final = {
+    "Ctrl-Z, undo": "local",
+    "takeback": "network",
+    "say TEXT, mute": "network",
+    "m": "network",
+    "p, n": "watching",
+}
+"""The keys that only some games take: ``local`` (this terminal's games), ``network`` (a LAN
+game's players) or ``watching`` (computer players watched); the others work in every game."""
+
+
+def help_text(p: Position, width: int = _HELP_WIDTH, kinds: frozenset[str] | None = None) -> str:
     """Return the help: the keys, the notation, and the gods in play with their powers.
 
-    Lines are wrapped between words to ``width`` columns.
+    Lines are wrapped between words to ``width`` columns. With ``kinds`` (of ``_KEYS_FOR``)
+    the keys only other games take are left out; without it every key is listed.
     """
     width = max(30, min(width, _HELP_WIDTH))
     lines = [
         textwrap.fill(what, width, initial_indent=f"{key:<16}", subsequent_indent=" " * 16)
         for key, what in _KEYS_HELP
+        if kinds is None or _KEYS_FOR.get(key, "") in ("", *kinds)
     ]
     for note in _NOTES_HELP:
         lines.append("")
@@ -325,6 +339,8 @@ class GameScreen:
         self.muted = False
         self._leaving = False
         self.error: str | None = None
+        #: A word about the last input that is no error (a turn played in its written form).
+        self.notice: str | None = None
         self._completer = ActionCompleter(self._input_position)
         # A spectator's game (``net/watch.py``) is shown read-only: no input line, q leaves.
         self._spectating = bool(getattr(controller, "spectating", False))
@@ -357,6 +373,7 @@ class GameScreen:
         # What powers did to the others, worded: (messages before it, action count, text).
         self._effects: list[tuple[int, int, str]] = []
         self._heard = len(controller.messages)
+        self._was_mine = controller.awaiting is not None
         self._unlisten = controller.listen(self._changed)
 
     # -- state the layout reads ---------------------------------------------------------------
@@ -378,6 +395,12 @@ class GameScreen:
             self._seen = (len(c.actions), c.position)
         if isinstance(c, Rematchable) and c.rematch_agreed:
             self.close("rematch")
+        # The terminal's bell when it becomes this player's turn after another player's move
+        # (a network game): the window may be behind another one.
+        mine = c.awaiting is not None and c.position.phase is not Phase.OVER
+        if mine and not self._was_mine and self._with_others():
+            self.app.output.bell()
+        self._was_mine = mine
         self.app.invalidate()
 
     def _follow(self, before: Position, count: int, heard: int) -> tuple[tuple[int, str], ...]:
@@ -426,7 +449,7 @@ class GameScreen:
             result = outcome(p)
             if result.winner is None:
                 return "game over"
-            return f"game over: {winner_text(p, result.winner)} won"
+            return f"game over: {self._winner_words(p, result.winner)} won"
         seats = c.seats()
         if p.to_move >= len(seats):
             # A spectator before the host has written the header: no seat is known yet.
@@ -440,6 +463,18 @@ class GameScreen:
         if not view.human:
             return f"{who}: thinking"
         return f"{who}: waiting"
+
+    def _winner_words(self, p: Position, winner: int) -> str:
+        """Who won, for the title: ``You`` when this screen's player did, else their names."""
+        seats = self.controller.seats()
+        side = p.side_of(winner)
+        team = [v for v in seats if v.seat < p.players and p.side_of(v.seat) == side]
+        people = [v for v in seats if v.local and v.human]
+        if team and people and len(people) < len(seats) and all(v in people for v in team):
+            return "You"
+        if team and all(v.name for v in team):
+            return " and ".join(v.name for v in team)
+        return winner_text(p, winner)
 
     def _title(self) -> StyleAndTextTuples:
         """The title bar; on a narrow terminal the game's title gives way to the status."""
@@ -529,10 +564,13 @@ class GameScreen:
             out.append((style, text + "\n"))
         if self.error:
             out.append(("class:msg.error", " " + self.error + "\n"))
+        elif self.notice:
+            out.append(("class:msg.effect", " " + self.notice + "\n"))
         return out
 
     def _message_cursor(self) -> Point:
-        return Point(0, max(0, len(self._lines()) + (1 if self.error else 0) - 1))
+        extra = 1 if self.error or self.notice else 0
+        return Point(0, max(0, len(self._lines()) + extra - 1))
 
     def _help_cursor(self) -> Point:
         last = self._help().count("\n")
@@ -632,7 +670,11 @@ class GameScreen:
 
     def _help(self) -> str:
         """The help, wrapped to the help box (the screen's width less its frame)."""
-        return help_text(self.controller.position, get_app().output.get_size().columns - 2)
+        c = self.controller
+        kinds = set() if self._spectating else {"network" if isinstance(c, Takebacks) else "local"}
+        if self._watching():
+            kinds.add("watching")
+        return help_text(c.position, get_app().output.get_size().columns - 2, frozenset(kinds))
 
     def _toolbar(self) -> StyleAndTextTuples:
         c = self.controller
@@ -786,12 +828,16 @@ class GameScreen:
                 b.cancel_completion()
             else:
                 b.reset()
+            # What the cleared message asked for is dropped with it: a pending leave or
+            # resignation needs its Ctrl-Q or resign typed afresh.
             self.error = None
+            self._leaving = self._resigning = False
 
         @kb.add("c-u", filter=~helping)
         def _clear_line(event: KeyPressEvent) -> None:
             event.current_buffer.reset()
             self.error = None
+            self._leaving = self._resigning = False
 
         watching = Condition(self._watching)
 
@@ -1003,7 +1049,7 @@ class GameScreen:
     def _accept_text(self, buffer: Buffer) -> bool:
         c = self.controller
         text = buffer.text.strip()
-        self.error = None
+        self.error = self.notice = None
         if self._spectating and text and text.lower() not in COMMANDS:
             # A spectator types a line (or say and a line): all it can send is chat.
             line = text[len(_SAY) :] if text.lower().startswith(_SAY) else text
@@ -1048,6 +1094,10 @@ class GameScreen:
             return True
         if canonical is not None:
             self._submit(p, canonical)
+            if self.error is None and canonical.lower() != text.lower().replace(" ", ""):
+                # Another spelling of the turn (a Hermes one-step turn, builds in another
+                # order): it is recorded in its one written form, and the player is told.
+                self.notice = f"Played as {canonical} (the same turn, as it is written)."
             return False
         if not text or is_prefix(p, text):
             self.open_menu(buffer)

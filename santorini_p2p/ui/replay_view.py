@@ -68,11 +68,16 @@ MARK_SIGNS: Final = {
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One position of a replay and the record that led to it (``text`` its action or event)."""
+    """One position of a replay and the record that led to it (``text`` its action or event).
+
+    ``act`` is true for an action's step (a turn, a placement, a god chosen), false for an
+    event's (a takeback accepted, a resignation, a timeout, the result).
+    """
 
     position: Position
     text: str
     record: int
+    act: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +122,9 @@ class ReplaySteps:
         indexes = [
             i
             for i in range(1, len(self.steps))
-            if self.steps[i].text[:1] in "Habcde" and self.steps[i - 1].position.phase is Phase.PLAY
+            # A turn of play: an action from a position in play (so a turn later taken back
+            # too, as the review judges it), never an event such as an accepted takeback.
+            if self.steps[i].act and self.steps[i - 1].position.phase is Phase.PLAY
         ]
         if len(indexes) != len(review.turns):
             return False
@@ -190,7 +197,7 @@ def load_replay(data: bytes, name: str = "<replay>") -> ReplaySteps:
     from santorini_p2p.replay.verify import verify_bytes
     from santorini_p2p.wire.identity import fingerprint
     from santorini_p2p.wire.log import Validator, iter_frames
-    from santorini_p2p.wire.messages import Act, Resign, Result, Timeout
+    from santorini_p2p.wire.messages import Accept, Act, Resign, Result, Timeout
 
     verdict = verify_bytes(data, name)
     if is_text(data):
@@ -204,6 +211,7 @@ def load_replay(data: bytes, name: str = "<replay>") -> ReplaySteps:
     index = 0
     try:
         for raw in iter_frames(data):
+            asked = v.takeback_offer
             record = v.feed(raw)
             index += 1
             p = v.position
@@ -215,17 +223,25 @@ def load_replay(data: bytes, name: str = "<replay>") -> ReplaySteps:
                 continue
             if p == steps[-1].position and not isinstance(msg, Act):
                 continue
+            names = v.names
+            signer = names[record.seat] if record.seat is not None else "?"
             if isinstance(msg, Act):
-                text = msg.action
-            elif isinstance(msg, Resign):
-                text = f"seat {(record.seat or 0) + 1} resigns"
+                steps.append(Step(p, msg.action, record.index))
+                continue
+            if isinstance(msg, Resign):
+                text = f"{signer} resigns"
             elif isinstance(msg, Timeout):
-                text = f"seat {msg.seat + 1} runs out of time"
+                late = names[msg.seat] if msg.seat < len(names) else f"seat {msg.seat + 1}"
+                text = f"{late} runs out of time"
             elif isinstance(msg, Result):
                 text = f"result: {msg.reason}"
+            elif isinstance(msg, Accept) and msg.kind == "takeback" and asked is not None:
+                text = f"({asked.turn} taken back)"
+            elif isinstance(msg, Accept):
+                text = f"({msg.kind} agreed)"
             else:
                 text = type(msg).__name__.lower()
-            steps.append(Step(p, text, record.index))
+            steps.append(Step(p, text, record.index, act=False))
     except ReplayError as e:
         bad, reason = (e.record_index if e.record_index is not None else index), e.reason
     except WireError as e:
@@ -385,7 +401,7 @@ def board_marks(model: ReplaySteps) -> Marks:
     away) are ``last``; the review's best turn here, when there is one, is ``targets``.
     """
     step = model.current
-    turn = step.text[:1] in "Habcde"
+    turn = step.act and step.text[:1] in "Habcde"
     named = frozenset(squares_in(step.text)) if turn else frozenset()
     best = model.best_here
     targets = frozenset(squares_in(best)) if best is not None else frozenset()

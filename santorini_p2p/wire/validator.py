@@ -304,6 +304,8 @@ class Validator:
         # The last record sealed here and its message: fed back as this peer's own record
         # (``verified``), its body is not decoded again.
         self._sealed: tuple[bytes, Message] | None = None
+        # The numbers of the act records an accepted takeback undid, in order.
+        self._taken_back: list[int] = []
 
     # -- state -----------------------------------------------------------------------------
 
@@ -390,6 +392,16 @@ class Validator:
             self._lockstep = len(self._records)
             if self._chat_run:
                 self._chat_run = {}
+
+    @property
+    def taken_back(self) -> tuple[int, ...]:
+        """The numbers of the act records that accepted takebacks undid (SPEC.md 8.2)."""
+        return tuple(self._taken_back)
+
+    def standing_acts(self) -> list[Record]:
+        """The act records that stand, in order: every act but those taken back."""
+        gone = set(self._taken_back)
+        return [r for r in self._records if isinstance(r.message, Act) and r.index not in gone]
 
     @property
     def next_seq(self) -> int:
@@ -479,6 +491,7 @@ class Validator:
         except (WireError, DesyncError, IllegalTurnError) as e:
             raise _replay_error(e, index) from e
         self._records.append(record)
+        self._note_taken_back(state)
         self._s = state
         self._last = record.hash
         self._appended(record)
@@ -497,9 +510,16 @@ class Validator:
         except (WireError, DesyncError, IllegalTurnError) as e:
             raise _replay_error(e, index) from e
         self._records.append(record)
+        self._note_taken_back(state)
         self._s = state
         self._last = digest
         self._appended(record)
+
+    def _note_taken_back(self, state: _State) -> None:
+        """Remember the act a record took back, when ``state`` (the next one) undoes it."""
+        u = self._s.undo
+        if u is not None and state.undo is None and state.turns < self._s.turns:
+            self._taken_back.append(u.seq)
 
     def _check(self, raw: bytes, index: int, verified: bool = False) -> tuple[Record, _State]:
         if index >= MAX_RECORDS:

@@ -79,8 +79,9 @@ def test_chat_mute_and_a_late_takeback_on_the_game_screen(tmp_path):
             for line in term.text().splitlines():
                 assert len(line) <= 80
             term.send("\x11\x11")  # leave; the game is kept to resume
-            term.wait_exit()
+            assert term.wait_exit() == 0  # leaving is no error
             assert "run the same command again to resume it" in term.text()
+            assert "error" not in term.text()
         finally:
             joiner.kill()
             out = joiner.communicate(timeout=10)[0].decode()
