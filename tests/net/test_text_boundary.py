@@ -38,8 +38,9 @@ from santorini_p2p.net.transport import JoinTransport, bind_host, close_context,
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.wire.text import as_line, check_line, shown
 from tests.net.harness import identity
+from tests.patience import patient
 
-WAIT_S = 20.0
+WAIT_S = patient(20.0)
 ALICE = identity(0, "alice")
 BOB = identity(1, "bob")
 MALLORY = identity(7, "mallory")
