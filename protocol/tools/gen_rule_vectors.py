@@ -194,6 +194,18 @@ CLAIMS: list[tuple[str, list[tuple[int, str, int]], int, int]] = [
         110_000,
         90_000,
     ),
+    (
+        "resumed: a record received before catching up counts from the journal's last write",
+        [(100_000, "resumed", 60_000), (100_500, "record", 0)],
+        128_000,
+        90_000,
+    ),
+    (
+        "resumed and caught up: the next record counts from its arrival",
+        [(100_000, "resumed", 60_000), (100_500, "caught up", 0), (101_000, "record", 0)],
+        128_000,
+        90_000,
+    ),
     ("untimed: the 120 s of abandonment", [(1000, "record", 0)], 118_000, 120_000),
 ]
 
@@ -223,7 +235,7 @@ def claim_cases() -> list[dict[str, Any]]:
                 due.caught_up()
             elif what == "resumed":
                 log.kinds.append("record")
-                due.resumed(log, arg)  # type: ignore[arg-type]
+                due.resumed(log, arg, behind=True)  # type: ignore[arg-type]
                 step["journal_written_ms_ago"] = arg
             steps.append(step)
         clock[0] = claim_at

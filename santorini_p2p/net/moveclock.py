@@ -112,9 +112,17 @@ class DueTimes:
         for k in [k for k in self._at if k > key]:
             del self._at[k]
 
-    def resumed(self, v: Validator, ago_ms: int) -> None:
-        """A resumed process: the log reached its last position ``ago_ms`` before now."""
-        self._at[v.lockstep_count] = self._now() - max(0, ago_ms)
+    def resumed(self, v: Validator, ago_ms: int, *, behind: bool) -> None:
+        """A resumed process: the log reached its last position ``ago_ms`` before now.
+
+        ``behind`` (a joiner): what the host wrote while this process was down may have been
+        due there since then, so until it has caught up, every position it reaches counts
+        from the journal's last write, as after a silence.
+        """
+        then = self._now() - max(0, ago_ms)
+        self._at[v.lockstep_count] = then
+        if behind:
+            self._behind_since = self._own_ms = then
 
     def since(self, v: Validator) -> int:
         """Milliseconds since the log reached its current position here."""

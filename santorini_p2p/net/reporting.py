@@ -36,6 +36,7 @@ from santorini_p2p.wire.messages import (
     Result,
     Timeout,
 )
+from santorini_p2p.wire.text import shown
 
 LOG = logging.getLogger(__name__)
 
@@ -133,7 +134,8 @@ class Reporting(SessionBase):
                 lines.append(f"  {index} refused, signed by {fingerprint(env.signer)}")
             except WireError as e:
                 lines.append(f"  {index} refused, undecodable: {e}")
-        return self.store.write_report(self._game_id, raws, lines)
+        # Each line one line: a reason quoting an error's message cannot forge another.
+        return self.store.write_report(self._game_id, raws, [shown(line) for line in lines])
 
     def _announce(self) -> None:
         """Add a note for every record of play not yet announced."""

@@ -300,7 +300,7 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         # The last position was reached when the journal was last written (a record is
         # journaled as it comes): a claim after the resume is judged from then.
         ago = 0 if written_ms is None else s.sources.wall_ms() - written_ms
-        s._due.resumed(v, ago)
+        s._due.resumed(v, ago, behind=not is_host)
         s._acks_first = True
         if written_ms is not None and not is_host:
             s._resume_move_clock(written_ms)

@@ -403,8 +403,9 @@ class SessionBase:
         self._out.append((peer, encode_frame(frame)))
 
     def _say(self, text: str, kind: NoteKind = NoteKind.INFO) -> None:
-        self.notes.append(Note(text, kind))
-        LOG.info("%s", text)
+        note = Note(text, kind)  # its text escaped for any terminal, and so is the log's
+        self.notes.append(note)
+        LOG.info("%s", note.text)
 
     def _changed(self) -> None:
         self._listeners.notify()

@@ -76,7 +76,10 @@ class Spectator:
         now: Callable[[], int],
         address: str = "",
         identity: Identity | None = None,
+        entropy: Callable[[int], bytes] = os.urandom,
     ) -> None:
+        #: Where the watch nonces come from (a cryptographic source; tests pass fixed bytes).
+        self._entropy = entropy
         self.name = name[:_NAME_LIMIT]
         self.identity = identity or Identity.generate(self.name or "spectator")
         self._cheer_ms = -(10**9)
@@ -236,7 +239,7 @@ class Spectator:
 
     def _new_round(self) -> None:
         """A fresh nonce for a new watch round (the host signs its stop over it)."""
-        self._nonce = os.urandom(NONCE_BYTES)
+        self._nonce = self._entropy(NONCE_BYTES)
         self._nonces.append(self._nonce)
         del self._nonces[:-16]
 
@@ -443,8 +446,9 @@ class Spectator:
             self._say(f"{asker}'s takeback of {was.turn} lapsed: the game went on.")
 
     def _say(self, text: str, kind: NoteKind = NoteKind.INFO) -> None:
-        self.notes.append(Note(text, kind))
-        LOG.info("%s", text)
+        note = Note(text, kind)  # its text escaped for any terminal, and so is the log's
+        self.notes.append(note)
+        LOG.info("%s", note.text)
 
     def _changed(self) -> None:
         self._listeners.notify()

@@ -132,7 +132,7 @@ def test_claim_vectors(case):
             due.caught_up()
         else:
             log.kinds.append("record")
-            due.resumed(log, step["journal_written_ms_ago"])  # type: ignore[arg-type]
+            due.resumed(log, step["journal_written_ms_ago"], behind=True)  # type: ignore[arg-type]
     clock[0] = case["claim_at_ms"]
     seen = due.since(log)  # type: ignore[arg-type]
     assert seen == case["seen_ms"]

@@ -444,3 +444,17 @@ def test_a_host_that_answers_but_offers_nothing_readable_is_left_with_the_reason
         assert control_free(said)
 
     _run(main)
+
+
+def test_a_spectator_refuses_a_host_name_that_is_not_a_display_name():
+    from santorini_p2p.net.spectator import Spectator
+
+    w = Spectator("watcher", now=_now)
+    offer = Welcome(
+        SESSION_VERSION, bytes(16), 2, "none", 0, 0, (), MALLORY.public_key, "eve\x1b[2J", ()
+    )
+    w.receive(b"host", encode_frame(offer))
+    assert w.stopped is not None
+    assert "the host's display name is refused" in w.stopped
+    assert w.welcome is None
+    assert control_free([n.text for n in w.notes])

@@ -185,3 +185,41 @@ def test_after_a_silence_from_the_host_a_fair_claim_is_still_accepted(tmp_path):
     assert watcher.stopped is None, watcher.stopped
     assert host.stopped is None, host.stopped
     assert any(isinstance(r.message, Timeout) for r in watcher.records)
+
+
+def test_a_joiner_resumed_after_its_crash_accepts_the_claim_made_while_it_was_down(tmp_path):
+    """The claim came while it was gone: judged from its journal's last write, not refused."""
+    from santorini_p2p.net.session import Sources
+    from santorini_p2p.net.trust import KnownPeers
+    from tests.net.harness import identity
+
+    net = Net.create(tmp_path, 2, time=TC, seed=45)
+    victim = _due(net, 1)
+    host = net.sessions[0]
+    seat = victim.my_seat
+    assert seat is not None
+    path = victim.journal_path
+    written_ms = path.stat().st_mtime_ns // 1_000_000
+    crashed_at = net.clock.ms
+    net.down.add(1)  # the joiner's process is killed with its move due
+    victim.close()
+    for _ in range(200):
+        if host.validator is not None and host.validator.is_over:
+            break
+        net.step(1000)
+    assert any(isinstance(r.message, Timeout) for r in host.records)
+    # The same command again, as much later by the wall clock as the fake clock has run.
+    home = tmp_path / "p1"
+    wall = Sources(wall_ms=lambda: written_ms + (net.clock.ms - crashed_at))
+    again = Session.resume(
+        identity(1), path, home=home, now=net.clock, known=KnownPeers(home), sources=wall
+    )
+    net.sessions[1] = again
+    net.down.discard(1)
+    net.run(limit=2_000)
+    assert again.stopped is None, again.stopped
+    assert host.stopped is None, host.stopped
+    assert again.journal_path.read_bytes() == host.journal_path.read_bytes()
+    v = read_log(host.journal_path.read_bytes())
+    assert v.result is not None
+    assert v.result[1] == "time"
