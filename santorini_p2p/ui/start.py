@@ -28,7 +28,7 @@ from santorini_p2p.errors import SantoriniError
 from santorini_p2p.ui.app import LEAVE, START_SCREEN, STYLE, run_game
 from santorini_p2p.ui.games import Recording
 from santorini_p2p.ui.local import STANDARD_TIME, LocalGame, Player, TimeControl, ai_chooser
-from santorini_p2p.ui.state import GameController, Rematchable
+from santorini_p2p.ui.state import GameController, features_of
 
 if TYPE_CHECKING:
     from santorini_p2p.net.game import NetworkGame
@@ -557,9 +557,9 @@ async def run_network_game(
         finally:
             if game.position.phase is not Phase.OVER and game.stopped is None:
                 task.cancel()
-            elif isinstance(game, Rematchable):
+            elif (rematch := features_of(game).rematch) is not None:
                 # Leaving at game over declines a rematch: the others need not wait.
-                game.answer_rematch(False)
+                rematch.answer_rematch(False)
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         if result != "rematch" or not isinstance(game, NetworkGame):
