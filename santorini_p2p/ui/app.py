@@ -626,8 +626,11 @@ class GameScreen:
     def _invite(self) -> str | None:
         """While a hosted game waits for players: the address they join, never cut."""
         c = self.controller
-        if c.stopped or len(c.seats()) >= c.position.players:
+        seats = c.seats()
+        if c.stopped or len(seats) >= c.position.players:
             return None
+        if not any(v.seat == 0 and v.local for v in seats):
+            return None  # a joiner (seat 0 is the host's): it is not the one others join
         found = re.match(r"LAN game at (\S+)", c.title)
         if found is None:
             return None
