@@ -88,3 +88,24 @@ def test_an_ipv6_join_where_nothing_listens_fails_at_once_and_says_so_once(
     said = captured.out + captured.err
     assert said.count(f"nothing listens at [::1]:{port} (connection refused)") == 1
     assert "no answer" not in said
+
+
+def test_a_missing_replay_file_is_asked_again_on_the_same_screen(tmp_path):
+    import sys
+
+    from tests.terminal import Terminal, clean_env
+
+    argv = [sys.executable, "-m", "santorini_p2p"]
+    with Terminal(argv, env=clean_env(tmp_path), cwd=tmp_path) as term:
+        term.wait_for("Open a replay")
+        term.send("6")  # no games yet: straight to the file's name
+        term.wait_for("file:")
+        term.send("missing.sntr\r")
+        screen = term.wait_for("cannot read missing.sntr: No such file or directory")
+        assert "Open a replay file" in screen
+        assert "file:" in screen
+        assert "Play the computer" not in screen  # not sent back to the start screen
+        term.send("\x1b")  # Escape: back to the start screen
+        term.wait_for("Play the computer")
+        term.send("\x11")
+        assert term.wait_exit() == 0

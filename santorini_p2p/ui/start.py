@@ -430,12 +430,16 @@ async def _start_game(
             return "LAN games are not available in this build."
         return await (network.host() if choice == "host" else network.join())
     if choice == "replay":
-        name = await _pick_replay()
-        if not name:
-            return None
         from santorini_p2p.ui.replay_view import view_replay_file
 
-        return await view_replay_file(name, mouse=options.mouse)
+        name = await _pick_replay()
+        while name:
+            why = await view_replay_file(name, mouse=options.mouse)
+            if why is None:
+                return None
+            # A file that cannot be opened: asked again, with why, on the same screen.
+            name = await ask(f"Open a replay file\n{why}", "file: ", paths=True)
+        return None
     return None
 
 
