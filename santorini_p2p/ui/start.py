@@ -28,7 +28,7 @@ from santorini_p2p.errors import SantoriniError
 from santorini_p2p.ui.app import LEAVE, START_SCREEN, STYLE, run_game
 from santorini_p2p.ui.games import Recording
 from santorini_p2p.ui.local import STANDARD_TIME, LocalGame, Player, TimeControl, ai_chooser
-from santorini_p2p.ui.state import GameController, features_of
+from santorini_p2p.ui.state import GameController, Note, features_of
 
 if TYPE_CHECKING:
     from santorini_p2p.net.game import NetworkGame
@@ -554,6 +554,8 @@ async def run_network_game(
     if isinstance(game, NetworkGame) and game.played_here:
         # A person plays here: at game over the screen offers a rematch (m; SESSION.md 10).
         game.offer_rematch = True
+    number = 1
+    score: dict[str, float] = {}
     while True:
         task = asyncio.create_task(game.run())
         try:
@@ -568,9 +570,34 @@ async def run_network_game(
                 await task
         if result != "rematch" or not isinstance(game, NetworkGame):
             return result
+        _count_result(game, score)
         game = game.next_game()
+        number += 1
+        # The match so far, as a site shows it: the game's number and the running score.
+        standing = ", ".join(f"{name} {points:g}" for name, points in score.items())
+        game.session.notes.append(Note(f"Rematch: game {number}. Score: {standing}."))
         if on_rematch is not None:
             on_rematch(game)
+
+
+def _count_result(game: NetworkGame, score: dict[str, float]) -> None:
+    """Add a finished game's result to the match ``score``: 1 a win, half each a draw."""
+    v = game.session.validator
+    res = v.result if v is not None else None
+    p = game.position
+    if v is None or res is None:
+        return
+    names = v.names
+    for name in names:
+        score.setdefault(name, 0)
+    winner, _ = res
+    if winner < 0:
+        for name in names:
+            score[name] += 0.5
+        return
+    for seat, name in enumerate(names):
+        if p.side_of(seat) == p.side_of(winner):
+            score[name] += 1
 
 
 def _has_terminal() -> bool:
