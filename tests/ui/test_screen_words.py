@@ -177,3 +177,20 @@ def test_only_the_host_shows_the_address_others_join_while_it_waits():
         assert "192.168.1.20:40000" in invite
         # A joiner still connecting (no seat known yet), or seated beside the host.
         assert GameScreen(_Waiting([]))._invite() is None
+
+
+def test_the_god_draft_menu_shows_each_gods_power():
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from santorini_p2p.engine import find_god
+    from santorini_p2p.ui.completer import ActionCompleter
+
+    game = LocalGame([Player("Ann"), Player("Ben")], gods="draft", seed=1, time_control=None)
+    offered = list(
+        ActionCompleter(lambda: game.position).get_completions(Document(""), CompleteEvent())
+    )
+    assert offered
+    for c in offered:
+        assert c.text.startswith("god ")
+        assert c.display_meta_text == find_god(c.text.split()[-1]).power
