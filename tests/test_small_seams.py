@@ -109,3 +109,22 @@ def test_a_missing_replay_file_is_asked_again_on_the_same_screen(tmp_path):
         term.wait_for("Play the computer")
         term.send("\x11")
         assert term.wait_exit() == 0
+
+
+def test_hot_seat_and_computer_games_record_the_names_the_screen_shows(tmp_path, monkeypatch):
+    from santorini_p2p.ui.lan import remember_name
+    from santorini_p2p.ui.start import GameOptions, computer_game, hotseat_game
+    from santorini_p2p.wire.log import read_log
+
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+    options = GameOptions(timed=False, seed=3)
+
+    def recorded(game) -> list[str]:
+        game.resign()  # seat 1 resigns at once: the game is over, and kept
+        assert game.replay is not None
+        header = read_log(game.replay.read_bytes()).header
+        return [s.name for s in header.seats]
+
+    assert sorted(recorded(hotseat_game(2, options))) == ["Player 1", "Player 2"]
+    remember_name(tmp_path, "ann")  # the display name last given on Host or Join
+    assert sorted(recorded(computer_game("random", 2, options))) == ["Computer (random)", "ann"]

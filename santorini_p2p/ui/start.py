@@ -93,9 +93,17 @@ def journal_path() -> Path:
 
 def _recording(names: Sequence[str], options: GameOptions) -> Recording:
     """A new game's recording: it becomes a replay file under ``$SANTORINI_HOME/games/``."""
-    from santorini_p2p.wire.identity import home_dir, load_or_create_identity
+    from santorini_p2p.ui.lan import last_name
+    from santorini_p2p.wire.identity import Identity, home_dir, load_or_create_identity
 
-    me = load_or_create_identity(home_dir())
+    home = home_dir()
+    me = load_or_create_identity(home)
+    # Seat 1 is recorded under the name the screen shows for it (hot-seat: "Player 1"), or for
+    # the person against the computer the display name last given (Host, Join), never the
+    # key's made-up name.
+    shown = names[0] if names and names[0] else last_name(home)
+    if shown and shown != me.name:
+        me = Identity.from_seed(me.seed, shown)
     t = options.time_control
     return Recording.new(
         me,
