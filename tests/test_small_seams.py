@@ -128,3 +128,24 @@ def test_hot_seat_and_computer_games_record_the_names_the_screen_shows(tmp_path,
     assert sorted(recorded(hotseat_game(2, options))) == ["Player 1", "Player 2"]
     remember_name(tmp_path, "ann")  # the display name last given on Host or Join
     assert sorted(recorded(computer_game("random", 2, options))) == ["Computer (random)", "ann"]
+
+
+def test_ctrl_c_in_a_game_says_it_is_kept(tmp_path):
+    import sys
+
+    from tests.terminal import Terminal, clean_env
+
+    argv = [sys.executable, "-m", "santorini_p2p"]
+    with Terminal(argv, env=clean_env(tmp_path), cwd=tmp_path) as term:
+        term.wait_for("Play the computer")
+        term.send("2")  # hot-seat
+        for _ in range(8):  # the set-up's questions, each answered with its default
+            before = term.wait_for(lambda s: "Play the computer" not in s)
+            if "Place your workers" in before:
+                break
+            term.send("\r")
+            term.wait_for(lambda s, before=before: s != before)
+        term.wait_for("Place your workers")
+        term.send("\x03")
+        assert term.wait_exit() == 0
+        assert "The game is kept: the start screen offers to resume it." in term.text()

@@ -535,6 +535,14 @@ async def console(options: GameOptions, network: LanGames | None = None) -> int:
         run = run_game if isinstance(game, LocalGame) else run_network_game
         review = reviewer(options.think, mouse=options.mouse)
         if await run(game, mouse=options.mouse, review=review) == "quit":
+            if game.position.phase is not Phase.OVER and game.stopped is None:
+                # Ctrl-C in a game not over: it is kept, and the last words say how to go on.
+                how = (
+                    "the start screen offers to resume it"
+                    if isinstance(game, LocalGame)
+                    else "Host or Join again on the start screen (or santorini resume) resumes it"
+                )
+                print(f"The game is kept: {how}.")
             return 0
 
 
