@@ -88,3 +88,64 @@ def test_an_ipv6_join_where_nothing_listens_fails_at_once_and_says_so_once(
     said = captured.out + captured.err
     assert said.count(f"nothing listens at [::1]:{port} (connection refused)") == 1
     assert "no answer" not in said
+
+
+def test_a_missing_replay_file_is_asked_again_on_the_same_screen(tmp_path):
+    import sys
+
+    from tests.terminal import Terminal, clean_env
+
+    argv = [sys.executable, "-m", "santorini_p2p"]
+    with Terminal(argv, env=clean_env(tmp_path), cwd=tmp_path) as term:
+        term.wait_for("Open a replay")
+        term.send("6")  # no games yet: straight to the file's name
+        term.wait_for("file:")
+        term.send("missing.sntr\r")
+        screen = term.wait_for("cannot read missing.sntr: No such file or directory")
+        assert "Open a replay file" in screen
+        assert "file:" in screen
+        assert "Play the computer" not in screen  # not sent back to the start screen
+        term.send("\x1b")  # Escape: back to the start screen
+        term.wait_for("Play the computer")
+        term.send("\x11")
+        assert term.wait_exit() == 0
+
+
+def test_hot_seat_and_computer_games_record_the_names_the_screen_shows(tmp_path, monkeypatch):
+    from santorini_p2p.ui.lan import remember_name
+    from santorini_p2p.ui.start import GameOptions, computer_game, hotseat_game
+    from santorini_p2p.wire.log import read_log
+
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+    options = GameOptions(timed=False, seed=3)
+
+    def recorded(game) -> list[str]:
+        game.resign()  # seat 1 resigns at once: the game is over, and kept
+        assert game.replay is not None
+        header = read_log(game.replay.read_bytes()).header
+        return [s.name for s in header.seats]
+
+    assert sorted(recorded(hotseat_game(2, options))) == ["Player 1", "Player 2"]
+    remember_name(tmp_path, "ann")  # the display name last given on Host or Join
+    assert sorted(recorded(computer_game("random", 2, options))) == ["Computer (random)", "ann"]
+
+
+def test_ctrl_c_in_a_game_says_it_is_kept(tmp_path):
+    import sys
+
+    from tests.terminal import Terminal, clean_env
+
+    argv = [sys.executable, "-m", "santorini_p2p"]
+    with Terminal(argv, env=clean_env(tmp_path), cwd=tmp_path) as term:
+        term.wait_for("Play the computer")
+        term.send("2")  # hot-seat
+        for _ in range(8):  # the set-up's questions, each answered with its default
+            before = term.wait_for(lambda s: "Play the computer" not in s)
+            if "Place your workers" in before:
+                break
+            term.send("\r")
+            term.wait_for(lambda s, before=before: s != before)
+        term.wait_for("Place your workers")
+        term.send("\x03")
+        assert term.wait_exit() == 0
+        assert "The game is kept: the start screen offers to resume it." in term.text()

@@ -78,6 +78,9 @@ class Step:
     text: str
     record: int
     act: bool = True
+    number: int = 0
+    """An action's number as the game's turn list gave it then (setup included; a turn taken
+    back gives its number to the next); 0 for an event, which is an unnumbered note."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +188,9 @@ class ReplaySteps:
                 continue
             note = self.notes.get(i)
             sign = f" {MARK_SIGNS[note.mark]}" if note is not None and note.mark else ""
-            out.append((i == self.index, f"{i:>3}. {s.text}{sign}"))
+            number = s.number or (i if s.act else 0)
+            head = f"{number:>3}. " if number else "     "
+            out.append((i == self.index, f"{head}{s.text}{sign}"))
         if self.bad is not None:
             out.append((False, f"  !! record {self.bad}: {self.bad_reason}"))
         return out
@@ -206,6 +211,7 @@ def load_replay(data: bytes, name: str = "<replay>") -> ReplaySteps:
             data = read_text(data).data
     v = Validator()
     steps: list[Step] = []
+    standing = 0  # the actions that stand: the number the next one gets is one more
     bad: int | None = None
     reason = ""
     index = 0
@@ -226,7 +232,8 @@ def load_replay(data: bytes, name: str = "<replay>") -> ReplaySteps:
             names = v.names
             signer = names[record.seat] if record.seat is not None else "?"
             if isinstance(msg, Act):
-                steps.append(Step(p, msg.action, record.index))
+                standing += 1
+                steps.append(Step(p, msg.action, record.index, number=standing))
                 continue
             if isinstance(msg, Resign):
                 text = f"{signer} resigns"
@@ -237,6 +244,7 @@ def load_replay(data: bytes, name: str = "<replay>") -> ReplaySteps:
                 text = f"result: {msg.reason}"
             elif isinstance(msg, Accept) and msg.kind == "takeback" and asked is not None:
                 text = f"({asked.turn} taken back)"
+                standing -= 1
             elif isinstance(msg, Accept):
                 text = f"({msg.kind} agreed)"
             else:

@@ -158,3 +158,39 @@ def test_a_turn_typed_another_way_is_played_and_its_written_form_is_said():
     assert played == "Hc3,d4^d3"
     assert said == "Played as Hc3,d4^d3 (the same turn, as it is written)."
     assert again == ""
+
+
+def test_only_the_host_shows_the_address_others_join_while_it_waits():
+    class _Waiting(_Over):
+        def __init__(self, seats: list[SeatInfo]) -> None:
+            super().__init__(me=0)
+            self.position = parse_position("00000/00000/00000/00000/00000 1 -,- -")
+            self._seats = seats
+
+        def seats(self) -> Sequence[SeatInfo]:
+            return self._seats
+
+    host = [SeatInfo(0, "ann", local=True, human=True)]
+    with terminal():
+        invite = GameScreen(_Waiting(host))._invite()
+        assert invite is not None
+        assert "192.168.1.20:40000" in invite
+        # A joiner still connecting (no seat known yet), or seated beside the host.
+        assert GameScreen(_Waiting([]))._invite() is None
+
+
+def test_the_god_draft_menu_shows_each_gods_power():
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from santorini_p2p.engine import find_god
+    from santorini_p2p.ui.completer import ActionCompleter
+
+    game = LocalGame([Player("Ann"), Player("Ben")], gods="draft", seed=1, time_control=None)
+    offered = list(
+        ActionCompleter(lambda: game.position).get_completions(Document(""), CompleteEvent())
+    )
+    assert offered
+    for c in offered:
+        assert c.text.startswith("god ")
+        assert c.display_meta_text == find_god(c.text.split()[-1]).power

@@ -131,9 +131,26 @@ def test_the_engine_review_of_a_game_with_takebacks_shows_in_the_viewer(tmp_path
         # On to the first takeback: the acceptance is no turn, so the review stays in step.
         term.send("\x1b[C" * 6)
         screen = term.wait_for(lambda s: " step 6/" in s and "review:" in s)
-        assert re.search(r">\s+6\. \(b1>b2\^a2 taken back\)", screen), screen
+        assert re.search(r">\s+\(b1>b2\^a2 taken back\)", screen), screen  # a note, no number
         term.send("\x1b[C")
         screen = term.wait_for(lambda s: " step 7/" in s and "review: c2>d2^e1:" in s)
         assert "accept" not in screen
         term.send("q")
         term.wait_exit()
+
+
+def test_the_viewer_numbers_actions_as_the_turn_list_did_and_notes_a_takeback():
+    from santorini_p2p.ui.replay_view import load_replay
+
+    model = load_replay(TAKEBACK_REPLAY.read_bytes())
+    lines = [text for _, text in model.lines()][:8]
+    assert lines == [
+        "  1. place a1,c2",
+        "  2. place d2,c3",
+        "  3. a1>b1^b2",
+        "  4. d2>d3^c4",
+        "  5. b1>b2^a2",
+        "     (b1>b2^a2 taken back)",
+        "  5. c2>d2^e1",  # the turn played instead takes the number back
+        "  6. c3>b2^c2",
+    ]
