@@ -12,7 +12,9 @@ Writes a batch of seeded random replays to a temporary directory, then measures 
 The first two are CPU time of this process, interleaved file by file (each file's best of
 ``--repeats``), the last two wall time.
 
-Target: single-core verification at least 80% of the raw rate, near-linear speed-up with jobs.
+Target: single-core verification at least 90% of the raw rate, near-linear speed-up with jobs.
+A last row shows where the time beyond the signatures goes: every other check of a record
+(``Validator.feed`` with the signature taken as checked), per record, acts and the rest apart.
 Run by hand: ``python benchmarks/replay.py [--games N] [--jobs N]``.
 """
 
@@ -33,6 +35,7 @@ from santorini_p2p.engine import format_action, legal_actions
 from santorini_p2p.replay.verify import verify_files
 from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.log import (
+    Validator,
     encode_frames,
     iter_frames,
     open_envelope,
@@ -82,6 +85,28 @@ def timed(fn: Callable[[], object]) -> tuple[float, float]:
     return end - start, cpu
 
 
+def _checks(raws: list[bytes]) -> tuple[float, float, int]:
+    """CPU seconds of every check but the signature, for the acts and for the other records.
+
+    Each record is fed with its signature taken as checked (``verified``) and timed alone;
+    returns the two sums and the number of acts.
+    """
+    v = Validator()
+    acts = other = 0.0
+    n_acts = 0
+    for raw in raws:
+        act = open_envelope(raw).body[1:2] == b"\x03"  # record type 3: an act
+        start = time.process_time()
+        v.feed(raw, verified=True)
+        spent = time.process_time() - start
+        if act:
+            acts += spent
+            n_acts += 1
+        else:
+            other += spent
+    return acts, other, n_acts
+
+
 def main() -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -122,6 +147,13 @@ def main() -> int:
                 single_best = min(single_best, cpu_time(read_log, data))
             floor_s += floor_best
             single_s += single_best
+        act_s = other_s = 0.0
+        n_acts = 0
+        for data in datas:
+            runs = [_checks(list(iter_frames(data))) for _ in range(args.repeats)]
+            act_s += min(r[0] for r in runs)
+            other_s += min(r[1] for r in runs)
+            n_acts += runs[0][2]
         one_s, one_cpu = timed(lambda: list(verify_files(names, 1)))
         many_s, many_cpu = timed(lambda: list(verify_files(names, args.jobs)))
 
@@ -130,8 +162,14 @@ def main() -> int:
     print(f"batch: {args.games} replays, {records} records (= signatures)")
     print(f"raw Ed25519 verify          {floor:10.0f} signatures/s")
     print(f"read_log, one core          {single:10.0f} records/s  ({single / floor:.0%} of raw)")
-    verdict = "met" if single >= 0.8 * floor else "not met"
-    print(f"target (one core at 80% of raw or more): {verdict}")
+    verdict = "met" if single >= 0.9 * floor else "not met"
+    print(f"target (one core at 90% of raw or more): {verdict}")
+    others = records - n_acts
+    print(
+        f"checks but the signature    {1e6 * (act_s + other_s) / records:10.1f} us a record  "
+        f"(an act {1e6 * act_s / max(1, n_acts):.1f} us, any other record "
+        f"{1e6 * other_s / max(1, others):.1f} us; a signature {1e6 / floor:.1f} us)"
+    )
     print(f"verify_files --jobs 1       {records / one_s:10.0f} records/s  (wall clock)")
     print(
         f"verify_files --jobs {args.jobs:<2}      {records / many_s:10.0f} records/s  "

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pyte
 
+from tests.patience import patient
+
 VENV_BIN = Path(sys.executable).parent
 
 
@@ -91,7 +93,7 @@ class Terminal:
 
         Until then the terminal still edits lines and swallows Ctrl-Q as flow control.
         """
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + patient(timeout)
         while termios.tcgetattr(self._master)[3] & termios.ICANON:
             if time.monotonic() > deadline or self.proc.poll() is not None:
                 raise AssertionError(f"the program never read single keys:\n{self.text()}")
@@ -116,7 +118,7 @@ class Terminal:
             AssertionError: it did not hold within ``timeout`` seconds (the screen is shown).
         """
         test = (lambda s: condition in s) if isinstance(condition, str) else condition
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + patient(timeout)
         with self._changed:
             while True:
                 screen = "\n".join(line.rstrip() for line in self.screen.display)
@@ -126,13 +128,15 @@ class Terminal:
                 if left <= 0 or (self._closed and not test(screen)):
                     if self._closed and left > 0:
                         raise AssertionError(f"the program ended; the screen:\n{screen}")
-                    raise AssertionError(f"not on the screen after {timeout} s:\n{screen}")
+                    raise AssertionError(
+                        f"not on the screen after {patient(timeout):g} s:\n{screen}"
+                    )
                 self._changed.wait(left)
 
     def wait_exit(self, timeout: float = 20.0) -> int:
         """Wait for the program to end; return its exit code."""
-        code = self.proc.wait(timeout)
-        self._reader.join(timeout)
+        code = self.proc.wait(patient(timeout))
+        self._reader.join(patient(timeout))
         return code
 
     def close(self) -> None:

@@ -30,6 +30,7 @@ OWNER = {
     "cryptography": ("wire/identity.py",),
     "zmq": ("net/transport.py",),
     "zeroconf": ("net/discovery.py",),
+    "ifaddr": ("net/address.py",),
     "prompt_toolkit": ("ui/",),
 }
 ENGINE_BANNED = {"asyncio", "socket", "time", "random", "os", "pathlib", "threading", "logging"}

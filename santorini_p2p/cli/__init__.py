@@ -24,10 +24,13 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="santorini",
         description="Play Santorini over a LAN with no server; verify and share game records.",
+        epilog="With no command, santorini opens the start screen.",
     )
     parser.add_argument("--version", action="version", version=f"santorini-p2p {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for family in (engine, computer, replay, console, network):
+    # The commands players use first (play, watch, host, join ...); the tools for positions and
+    # the engine (show, moves, perft, analyse, arena) last.
+    for family in (console, network, replay, engine, computer):
         family.add_commands(sub)
     return parser
 

@@ -39,11 +39,10 @@ def _lan_games() -> LanGames:
 
 
 def _console_options(args: argparse.Namespace) -> GameOptions:
-    from santorini_p2p.net.clock import parse_time_control
-    from santorini_p2p.ui.local import TimeControl
+    from santorini_p2p.net.clock import STANDARD, parse_time_control
     from santorini_p2p.ui.start import GameOptions
 
-    clock = TimeControl()
+    clock = STANDARD
     timed = not args.untimed
     if args.time is not None:
         try:
@@ -52,7 +51,7 @@ def _console_options(args: argparse.Namespace) -> GameOptions:
             raise UsageError(str(e)) from None
         timed = timed and tc is not None
         if tc is not None:
-            clock = TimeControl(tc.move_ms, tc.bank_ms)
+            clock = tc
     return GameOptions(
         gods=args.gods,
         pool=god_pool(args),

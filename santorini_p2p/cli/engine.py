@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import textwrap
 from typing import TextIO
 
 from santorini_p2p.cli.common import Subparsers, UsageError, error, position_arg
@@ -113,8 +115,12 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
-def gods_listing(as_json: bool) -> str:
-    """Every god with its card, its set and the player counts it is played with."""
+def gods_listing(as_json: bool, width: int | None = None) -> str:
+    """Every god with its card, its set and the player counts it is played with.
+
+    With ``width`` (a terminal's columns) each power is wrapped under its own column, so that
+    no line is longer; without it, one line a god (for a script).
+    """
     rows = (
         [("simple", g) for g in SIMPLE]
         + [("advanced", g) for g in ADVANCED]
@@ -132,12 +138,19 @@ def gods_listing(as_json: bool) -> str:
     out = []
     for kind, g in rows:
         counts = ",".join(str(n) for n in sorted(g.players))
-        out.append(f"{g.name:<12} {kind:<12} players {counts:<5}  {g.text}")
+        head = f"{g.name:<12} {kind:<12} players {counts:<5}  "
+        if width is None or width - len(head) < 20:
+            out.append(head + g.text)
+            continue
+        lines = textwrap.wrap(g.text, width - len(head)) or [""]
+        out.append(head + lines[0])
+        out.extend(" " * len(head) + line for line in lines[1:])
     return "\n".join(out)
 
 
 def _cmd_gods(args: argparse.Namespace) -> int:
-    print(gods_listing(args.json))
+    width = shutil.get_terminal_size().columns - 1 if sys.stdout.isatty() else None
+    print(gods_listing(args.json, width))
     return 0
 
 

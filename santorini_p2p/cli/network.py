@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -69,7 +68,7 @@ def net_options(args: argparse.Namespace) -> PlayOptions:
         save=Path(args.save) if args.save else None,
         on_note=None if screen else lambda text: print(text, flush=True),
         on_start=None if args.bot or screen else start_prompt,
-        play=_on_screen(Path(args.save) if args.save else None) if screen else None,
+        play=_ScreenPlay(Path(args.save) if args.save else None) if screen else None,
         advertise=not getattr(args, "no_advertise", False),
         takebacks=getattr(args, "takebacks", None) or "refuse",
         rematches=getattr(args, "rematch", 0),
@@ -78,14 +77,20 @@ def net_options(args: argparse.Namespace) -> PlayOptions:
     )
 
 
-def _on_screen(save: Path | None) -> Callable[[NetworkGame], Awaitable[None]]:
-    """Play a network game on the console's game screen (``host``/``join`` on a terminal).
+class _ScreenPlay:
+    """Plays a network game on the console's game screen (``host``/``join`` on a terminal).
 
     At game over m asks for a rematch (SESSION.md 10); with ``save`` (``--save FILE``) game N
-    of the series is copied to ``FILE-N`` when it is complete.
+    of the series is copied to ``FILE-N`` when it is complete. ``left`` is set when the person
+    left the game before its end (kept to resume): no error, the command says how to resume.
     """
 
-    async def play(game: NetworkGame) -> None:
+    def __init__(self, save: Path | None) -> None:
+        self._save = save
+        self.left = False
+
+    async def __call__(self, game: NetworkGame) -> None:
+        """Show ``game`` (and each rematch) until the person leaves or the series ends."""
         from santorini_p2p.engine import Phase
         from santorini_p2p.net.game import save_when_complete
         from santorini_p2p.net.rematch import rematch_save_path
@@ -93,34 +98,49 @@ def _on_screen(save: Path | None) -> Callable[[NetworkGame], Awaitable[None]]:
         from santorini_p2p.ui.start import reviewer, run_network_game
 
         games = [game]
+        save = self._save
 
         def rematch(again: NetworkGame) -> None:
             games.append(again)
             if save is not None:
-                save_when_complete(again, rematch_save_path(save, len(games)))
+                save_when_complete(again, rematch_save_path(save, again.session.series))
 
         await run_network_game(game, leave=LEAVE, review=reviewer(), on_rematch=rematch)
         last = games[-1]
         if last.session.journal is None:
+            self.left = True
             print("left before the game started: the offer is withdrawn", flush=True)
         elif last.position.phase is not Phase.OVER and last.stopped is None:
+            self.left = True
             print("left the game; run the same command again to resume it", flush=True)
         for number, again in enumerate(games[1:], 2):
             if again.replay is not None:
                 print(f"game {number} over: {again.session.result_text()}; replay {again.replay}")
 
-    return play
+
+def _left(opts: PlayOptions) -> bool:
+    """Whether the person left the game on its screen before the end (kept to resume)."""
+    return isinstance(opts.play, _ScreenPlay) and opts.play.left
 
 
-def _net_finish(out: GameOutcome, save: SaveTarget | None) -> int:
+def _net_finish(out: GameOutcome, save: SaveTarget | None, *, left: bool = False) -> int:
     """Report how a network game and each rematch ended; copy the first one's replay.
 
     The first game goes to ``--save``'s file if it finished; ``_run`` wrote each rematch's to
-    ``FILE-N`` already.
+    ``FILE-N`` already. A game the person ``left`` on its screen (kept to resume) is no error.
     """
+    if left and not out.complete and out.stopped is None:
+        return 0
     if out.complete:
         print(f"game over: {out.result}; replay {out.journal}", flush=True)
-        if save is not None and out.journal is not None and not save.copy_from(out.journal):
+        # Game N of a series (a resumed rematch) was copied to FILE-N already: FILE is the first's.
+        first = out.series == 1
+        if (
+            first
+            and save is not None
+            and out.journal is not None
+            and not save.copy_from(out.journal)
+        ):
             return 1
         for number, again in enumerate(out.rematches, 2):
             if not again.complete:
@@ -172,9 +192,12 @@ def _cmd_host(args: argparse.Namespace) -> int:
     _say_set_aside(aside)
     if found is not None:
         print(f"resuming the unfinished game {found[0].stem}", flush=True)
-        return _net_finish(asyncio.run(resume_game(*found, opts)), save)
+        return _net_finish(asyncio.run(resume_game(*found, opts)), save, left=_left(opts))
+    if args.untimed and args.time not in (None, "none"):
+        raise UsageError(f"--untimed and --time {args.time}: give one of them")
     try:
-        tc = parse_time_control(args.time) if args.time is not None else STANDARD
+        time = "none" if args.untimed else args.time
+        tc = parse_time_control(time) if time is not None else STANDARD
         # Chat and takebacks are allowed unless the host turns them off (protocol 2 headers).
         options = tuple(
             o for o, off in (("chat", args.no_chat), ("takeback", args.no_takebacks)) if not off
@@ -194,7 +217,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
     out = asyncio.run(
         host_game(settings, opts, bind=args.bind, port=args.port, on_listening=listening)
     )
-    return _net_finish(out, save)
+    return _net_finish(out, save, left=_left(opts))
 
 
 def game_address(address: str) -> str:
@@ -244,8 +267,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
     _say_set_aside(aside)
     if found is not None:
         print(f"resuming the unfinished game {found[0].stem}", flush=True)
-        return _net_finish(asyncio.run(resume_game(*found, opts)), save)
-    return _net_finish(asyncio.run(join_game(address, opts)), save)
+        return _net_finish(asyncio.run(resume_game(*found, opts)), save, left=_left(opts))
+    return _net_finish(asyncio.run(join_game(address, opts)), save, left=_left(opts))
 
 
 def _cmd_resume(args: argparse.Namespace) -> int:
@@ -267,7 +290,7 @@ def _cmd_resume(args: argparse.Namespace) -> int:
         error("no unfinished network game to resume")
         return 1
     print(f"resuming the unfinished game {games[0][0].stem}", flush=True)
-    return _net_finish(asyncio.run(resume_game(*games[0], opts)), save)
+    return _net_finish(asyncio.run(resume_game(*games[0], opts)), save, left=_left(opts))
 
 
 MAX_SPECTATORS = 64
@@ -435,6 +458,7 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument("--gods", choices=("none", "random", "draft", "challenger"), default="none")
     add_pool_option(p)
     p.add_argument("--time", metavar="MOVE+BANK", help="seconds per move + bank (60+300) or none")
+    p.add_argument("--untimed", action="store_true", help="no clocks (the same as --time none)")
     p.add_argument(
         "--no-advertise", action="store_true", help="do not announce the game on the LAN"
     )

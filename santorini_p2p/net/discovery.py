@@ -20,6 +20,9 @@ from typing import Final
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from santorini_p2p.wire.identity import check_name
+from santorini_p2p.wire.text import line_fault
+
 __all__ = ["SERVICE_TYPE", "Advertiser", "Offer", "browse", "find_offer"]
 
 LOG = logging.getLogger(__name__)
@@ -105,14 +108,22 @@ class Offer:
 
         def text(key: str, limit: int = _MAX_LABEL) -> str:
             raw = props.get(key.encode())
-            return raw.decode("utf-8", "replace")[:limit] if raw else ""
+            value = raw.decode("utf-8", "strict") if raw else ""
+            # Shown in lists and prompts: one printable line, or the offer is ignored.
+            fault = line_fault(value, max_chars=limit) if value else ""
+            if fault:
+                raise ValueError(f"{key}: {fault}")
+            return value
 
         try:
+            if line_fault(name, max_chars=_MAX_TXT):
+                raise ValueError(f"the service name is not a printable line: {name!r}")
+            check_name(text("host", 64))
             return cls(
                 name=name,
                 address=address,
                 port=port,
-                host_name=text("host"),
+                host_name=text("host", 64),
                 fingerprint=text("fp"),
                 players=int(text("players")),
                 gods=text("gods"),
@@ -123,8 +134,8 @@ class Offer:
                 playing=text("state") == "playing",
                 spectator_chat=text("chat") == "spectators",
             )
-        except ValueError:
-            LOG.debug("ignored the malformed offer %r", name)
+        except ValueError as e:  # UnicodeDecodeError included
+            LOG.debug("ignored the malformed offer %r: %s", name, e)
             return None
 
 

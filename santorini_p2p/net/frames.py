@@ -37,7 +37,8 @@ from typing import Final, TypeAlias
 
 from santorini_p2p.errors import DecodeError, SignatureError
 from santorini_p2p.wire.codec import MAX_RECORD_BYTES, Value, decode, encode
-from santorini_p2p.wire.identity import Identity, verify
+from santorini_p2p.wire.identity import MAX_NAME_BYTES, Identity, verify
+from santorini_p2p.wire.text import as_line, line_fault
 from santorini_p2p.wire.validator import check_chat
 
 __all__ = [
@@ -191,8 +192,11 @@ def refuse_bytes(reason: str, nonce: bytes) -> bytes:
 
 
 def sign_refuse(identity: Identity, reason: str, nonce: bytes) -> Refuse:
-    """Return a refuse frame signed by ``identity`` for the connection whose nonce is ``nonce``."""
-    reason = reason[:_MAX_TEXT]
+    """Return a refuse frame signed by ``identity`` for the connection whose nonce is ``nonce``.
+
+    The reason is made one printable line of at most 400 characters first (``as_line``).
+    """
+    reason = as_line(reason, _MAX_TEXT)
     return Refuse(reason, identity.sign(refuse_bytes(reason, nonce)))
 
 
@@ -244,8 +248,11 @@ class Stop:
 def sign_stop(
     identity: Identity, reason: str, index: int, mine: bytes, theirs: bytes, nonce: bytes
 ) -> Stop:
-    """Return a stop frame signed by ``identity`` for the connection whose nonce is ``nonce``."""
-    unsigned = Stop(reason[:_MAX_TEXT], index, mine, theirs)
+    """Return a stop frame signed by ``identity`` for the connection whose nonce is ``nonce``.
+
+    The reason is made one printable line of at most 400 characters first (``as_line``).
+    """
+    unsigned = Stop(as_line(reason, _MAX_TEXT), index, mine, theirs)
     return Stop(unsigned.reason, index, mine, theirs, identity.sign(unsigned.signed_bytes(nonce)))
 
 
@@ -489,6 +496,26 @@ def _text(v: Value, what: str) -> str:
     return v
 
 
+def _spectator_name(v: Value) -> str:
+    """A relayed spectator's name: empty (none given) or a display name (``check_name``)."""
+    text = _text(v, "name")
+    fault = line_fault(text, max_bytes=MAX_NAME_BYTES) if text else ""
+    if fault:
+        raise DecodeError(f"frame: name: {fault}")
+    return text
+
+
+def _line(v: Value, what: str, limit: int = _MAX_TEXT, *, empty: bool = False) -> str:
+    """Text that must be one printable line (``wire.text``): a reason, a name, a god."""
+    text = _text(v, what)
+    if empty and not text:
+        return text
+    fault = line_fault(text, max_chars=limit)
+    if fault:
+        raise DecodeError(f"frame: {what}: {fault}")
+    return text
+
+
 _ARITY: Final = {1: 7, 2: 11, 3: 2, 4: 3, 5: 3, 6: 6, 7: 1, 8: 3, 9: 3, 10: 2, 11: 5, 12: 6, 13: 5}
 _SLOTS: Final = 15
 """The largest set of slots a rematch frame names: bits 0-3."""
@@ -506,7 +533,7 @@ def decode_frame(data: bytes) -> Frame:
         raise DecodeError("frame: expected an array with a known tag")
     tag = v[0]
     if tag == 3 and len(v) == 3:
-        return Refuse(_text(v[1], "reason"), _bin(v[2], "signature", (64,)))
+        return Refuse(_line(v[1], "reason"), _bin(v[2], "signature", (64,)))
     if len(v) != _ARITY[tag]:
         raise DecodeError(f"frame {tag}: expected {_ARITY[tag]} fields, got {len(v)}")
     match tag:
@@ -539,11 +566,15 @@ def decode_frame(data: bytes) -> Frame:
                     f"frame: welcome: pool must be at most {_MAX_POOL} god names "
                     f"of at most {_MAX_GOD} characters"
                 )
+            for o in opts:
+                _line(o, "welcome: option")
+            for g in pool:
+                _line(g, "welcome: god", _MAX_GOD)
             return Welcome(
                 _uint(v[1], "protocol"),
                 _bin(v[2], "game id", (16,)),
                 _uint(v[3], "players", 4),
-                _text(v[4], "gods"),
+                _line(v[4], "gods"),
                 _uint(v[5], "move ms", 2**40),
                 _uint(v[6], "bank ms", 2**40),
                 tuple(str(o) for o in opts),
@@ -552,7 +583,7 @@ def decode_frame(data: bytes) -> Frame:
                 tuple(str(g) for g in pool),
             )
         case 3:
-            return Refuse(_text(v[1], "reason"))
+            return Refuse(_line(v[1], "reason"))
         case 4:
             env = v[2]
             if type(env) is not bytes:
@@ -562,7 +593,7 @@ def decode_frame(data: bytes) -> Frame:
             return Status(_uint(v[1], "have"), _uint(v[2], "clock ms", _MAX_MS))
         case 6:
             return Stop(
-                _text(v[1], "reason"),
+                _line(v[1], "reason"),
                 _uint(v[2], "index"),
                 _bin(v[3], "state hash", (0, 32)),
                 _bin(v[4], "state hash", (0, 32)),
@@ -590,7 +621,10 @@ def decode_frame(data: bytes) -> Frame:
             if bad is not None:
                 raise DecodeError(f"frame: spectator {bad}")
             return Cheer(
-                text, _text(v[2], "name"), _bin(v[3], "key", (32,)), _bin(v[4], "signature", (64,))
+                text,
+                _spectator_name(v[2]),
+                _bin(v[3], "key", (32,)),
+                _bin(v[4], "signature", (64,)),
             )
         case _:
             return Watch(

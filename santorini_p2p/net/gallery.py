@@ -34,8 +34,9 @@ from santorini_p2p.net.frames import (
     sign_refuse,
     sign_stop,
 )
-from santorini_p2p.wire.identity import Identity
+from santorini_p2p.wire.identity import MAX_NAME_BYTES, Identity
 from santorini_p2p.wire.log import Record
+from santorini_p2p.wire.text import line_fault
 
 __all__ = ["CHEER_PERIOD_MS", "DEFAULT_SPECTATORS", "SPECTATOR_CHAT", "Gallery", "Stage"]
 
@@ -66,8 +67,12 @@ class Stage(Protocol):
         ...
 
     @property
-    def records(self) -> tuple[Record, ...]:
-        """Every record of the log so far."""
+    def record_count(self) -> int:
+        """The number of records in the log so far."""
+        ...
+
+    def records_between(self, start: int, stop: int) -> list[Record]:
+        """The records numbered ``start`` up to (not including) ``stop``, as far as held."""
         ...
 
     def offer(self) -> Welcome:
@@ -140,7 +145,7 @@ class Gallery:
 
     def behind(self) -> bool:
         """Whether a spectator is not known to hold every record (the host lingers a while)."""
-        count = len(self._stage.records)
+        count = self._stage.record_count
         return any(w.have < count for w in self._watchers.values())
 
     def outgoing(self) -> list[tuple[bytes, bytes]]:
@@ -162,7 +167,7 @@ class Gallery:
         w.heard_ms = now
         if isinstance(frame, Status):
             # Believed even when lower: the spectator may have restarted with less.
-            w.have = min(frame.have, len(self._stage.records))
+            w.have = min(frame.have, self._stage.record_count)
             return True
         if isinstance(frame, Cheer):
             self._on_cheer(peer, w, frame, now)
@@ -200,6 +205,11 @@ class Gallery:
         if self.limit <= 0:
             self._refuse(peer, "this game takes no spectators", watch.nonce)
             return
+        fault = line_fault(watch.name, max_bytes=MAX_NAME_BYTES) if watch.name else ""
+        if fault:
+            # Checked at the door: the name is shown to the players and other spectators.
+            self._refuse(peer, f"your display name is refused: name: {fault}", watch.nonce)
+            return
         if watch.game_id and watch.game_id != self._stage.game_id:
             self._refuse(peer, "this is not the game you watched: no such game here", watch.nonce)
             return
@@ -213,7 +223,7 @@ class Gallery:
                     watch.nonce,
                 )
                 return
-            count = len(self._stage.records)
+            count = self._stage.record_count
             have = min(watch.have, count)
             w = self._watchers[peer] = _Spectator(watch.nonce, watch.name, have, have, now)
             self._say(
@@ -222,7 +232,7 @@ class Gallery:
             )
         else:
             w.nonce, w.heard_ms = watch.nonce, now
-            w.have = w.next = min(watch.have, len(self._stage.records))
+            w.have = w.next = min(watch.have, self._stage.record_count)
         offer = self._stage.offer()
         if self.chat:
             offer = replace(offer, options=(*offer.options, SPECTATOR_CHAT))
@@ -246,7 +256,7 @@ class Gallery:
     def tick(self) -> None:
         """Forget silent spectators, resend to those behind, keep the others alive."""
         now = self._now()
-        count = len(self._stage.records)
+        count = self._stage.record_count
         for peer, w in list(self._watchers.items()):
             if now - w.heard_ms > _SILENT_MS:
                 self.forget(peer, "is gone")
@@ -277,15 +287,14 @@ class Gallery:
 
     def _catch_up(self, peer: bytes, w: _Spectator, now: int) -> None:
         """Send a batch of the records the spectator lacks, from what it holds."""
-        records = self._stage.records
         w.resent_ms = now
         w.next = w.have
-        for rec in records[w.have : w.have + _BATCH]:
+        for rec in self._stage.records_between(w.have, w.have + _BATCH):
             self._send(peer, RecordFrame(rec.index, rec.raw))
             w.next = rec.index + 1
 
     def _send_status(self, peer: bytes, w: _Spectator) -> None:
-        self._send(peer, Status(len(self._stage.records), self._stage.move_clock_ms()))
+        self._send(peer, Status(self._stage.record_count, self._stage.move_clock_ms()))
 
     def _send(self, peer: bytes, frame: Frame) -> None:
         w = self._watchers.get(peer)

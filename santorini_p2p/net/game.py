@@ -1,11 +1,8 @@
-"""A network game on the event loop: the session, its transport, and a computer player.
+"""Running network games: set up from a ``SANTORINI_HOME``, played to the end, rematched.
 
-:class:`NetworkGame` pumps frames between a :class:`~santorini_p2p.net.session.Session` and a
-:class:`~santorini_p2p.net.transport.FrameLink`, runs a computer player for the local seat
-when asked to (``asyncio.to_thread``), and offers what the console's game controller protocol
-reads (``ui/state.py``): ``messages`` are :class:`~santorini_p2p.net.session.Note` values,
-``seats()`` gives :class:`SeatInfo`. These values are defined here, in the lower layer, and
-the console uses them as they are.
+The pump itself is :class:`~santorini_p2p.net.networkgame.NetworkGame`; the values a screen
+reads are in ``net.views``; ``--save`` copies in ``net.saving``; addresses in
+``net.transport``. Their names are importable from here too, as before.
 
 :func:`host_game`, :func:`join_game` and :func:`resume_game` set everything up from a
 ``SANTORINI_HOME`` and run one game to its end; the command line calls them. The console sets
@@ -18,41 +15,50 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import os
 import random
 import tempfile
-import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from santorini_p2p.ai import CLOCK_MARGIN_MS
-from santorini_p2p.engine import Action, Position, new_game, parse_action
-from santorini_p2p.errors import AddressError, IllegalTurnError, SantoriniError, StorageError
-from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
+from santorini_p2p.errors import AddressError, SantoriniError, StorageError
+from santorini_p2p.net.clock import monotonic_ms
 from santorini_p2p.net.frames import SESSION_VERSION
 from santorini_p2p.net.gallery import DEFAULT_SPECTATORS
-from santorini_p2p.net.listeners import Listeners
+from santorini_p2p.net.networkgame import (
+    BOT_WAIT_MS,
+    DRAIN_MS,
+    FIRST_CONTACT_MS,
+    GIVE_UP_MS,
+    LINGER_MS,
+    POLL_S,
+    SPECTATOR_DEFER_MS,
+    SPECTATOR_LINGER_MS,
+    STOP_LINGER_MS,
+    Bot,
+    Gate,
+    NetworkGame,
+    VoteLink,
+    ai_bot,
+    gated,
+    open_vote,
+    paced,
+    rematch_session,
+)
 from santorini_p2p.net.rematch import (
     RematchVote,
     Verdict,
-    header_check,
-    next_start,
     rematch_save_path,
-    rematch_settings,
 )
+from santorini_p2p.net.saving import recover_unsaved, save_replay, save_when_complete
 from santorini_p2p.net.session import (
     GameSettings,
     Note,
     NoteKind,
-    SeatClock,
     Session,
     SessionError,
-    mark_saved,
     unfinished_games,
-    unsaved_games,
 )
 from santorini_p2p.net.transport import (
     FrameLink,
@@ -61,18 +67,32 @@ from santorini_p2p.net.transport import (
     bind_host,
     check_listening,
     close_context,
+    lan_address,
     new_context,
     parse_address,
     resolve,
+    shown_address,
 )
 from santorini_p2p.net.trust import KnownPeers
-from santorini_p2p.wire.identity import Identity, fingerprint
-from santorini_p2p.wire.messages import Act, Header
+from santorini_p2p.net.views import ConnectionState, GameOutcome, SeatInfo
+from santorini_p2p.wire.identity import Identity
 
 if TYPE_CHECKING:
     from santorini_p2p.net.discovery import Advertiser
 
+LOG = logging.getLogger(__name__)
+
 __all__ = [
+    "BOT_WAIT_MS",
+    "DRAIN_MS",
+    "FIRST_CONTACT_MS",
+    "GIVE_UP_MS",
+    "LINGER_MS",
+    "POLL_S",
+    "SPECTATOR_DEFER_MS",
+    "SPECTATOR_LINGER_MS",
+    "STOP_LINGER_MS",
+    "Bot",
     "ConnectionState",
     "GameOutcome",
     "Gate",
@@ -85,598 +105,20 @@ __all__ = [
     "ai_bot",
     "connect",
     "find_unfinished",
+    "gated",
     "host_game",
     "join_game",
     "lan_address",
     "loopback_game",
+    "paced",
     "recover_unsaved",
     "reopen",
     "resume_game",
     "resumed_title",
     "save_replay",
+    "save_when_complete",
     "shown_address",
 ]
-
-LOG = logging.getLogger(__name__)
-
-POLL_S: Final = 0.05
-"""The longest the pump waits for a frame before it lets time pass in the session."""
-BOT_WAIT_MS: Final = 50
-"""How long a computer player waits for its peers to confirm its last record before thinking.
-
-While a peer checks this peer's acknowledgement, the time to the end of that check is the
-latency of the game; a search started at once competes with it for the CPU when both peers
-share a machine (a tail of several milliseconds where they do, measured by
-``benchmarks/net.py``). The peer's status frame ends the wait, a hop later; a lost one costs
-at most this long."""
-LINGER_MS: Final = 30_000
-"""How long a complete peer keeps answering while a peer may still lack records (then it leaves)."""
-GIVE_UP_MS: Final = 600_000
-"""How long a command-line game waits with no peer heard before it leaves (journal kept)."""
-FIRST_CONTACT_MS: Final = 30_000
-"""How long a joining peer waits for the host's first answer."""
-DRAIN_MS: Final = 300
-"""How long a peer goes on answering after it knows every peer holds the complete game."""
-SPECTATOR_DEFER_MS: Final = 50
-"""The longest the spectators' frames wait for the players to hold every record (SESSION.md 11)."""
-SPECTATOR_LINGER_MS: Final = 10_000
-"""How long a host whose game is complete and settled goes on for spectators still catching up:
-they are owed nothing, but each is a moment from holding the whole game (SESSION.md 11)."""
-STOP_LINGER_MS: Final = 500
-"""How long a stopped peer keeps sending, so that its stop frame reaches the others."""
-
-
-class ConnectionState(Enum):
-    """The link to the peer that plays a seat, as the side panel shows it."""
-
-    CONNECTED = "connected"
-    DISCONNECTED = "disconnected"
-
-
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    """Everything the side panel shows about one seat (0-based ``seat``, as in ``Position``).
-
-    ``local`` is true for a seat played on this terminal, ``human`` for one typed by a person
-    (a computer player has ``human`` false). ``fingerprint`` is the short identity fingerprint
-    of a network seat ("" in local games); ``connection`` is None for seats on this terminal.
-    ``clock`` is None in untimed games.
-    """
-
-    seat: int
-    name: str
-    local: bool
-    human: bool
-    fingerprint: str = ""
-    connection: ConnectionState | None = None
-    clock: SeatClock | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class GameOutcome:
-    """How a network game run ended: complete (every seat signed), or stopped and why."""
-
-    complete: bool
-    stopped: str | None
-    journal: Path | None
-    report: Path | None
-    result: str
-    rematches: tuple[GameOutcome, ...] = ()
-    """The rematches played after it over the same connection, in order (SESSION.md 10)."""
-
-
-Bot = Callable[[Position, random.Random, threading.Event], Action]
-"""A computer player: the action for the seat to move (called in a worker thread). Once the
-event is set it must return at once with the best action it has."""
-
-
-def ai_bot(level: str, think: float | None = None) -> Bot:
-    """Return the computer opponent at ``level``; ``think``: seconds a turn (default: its own)."""
-    from santorini_p2p.ai import choose_action
-
-    def choose(position: Position, rng: random.Random, stop: threading.Event) -> Action:
-        return choose_action(position, level, rng=rng, think=think, stop=stop)
-
-    return choose
-
-
-def paced(bot: Bot, pace_ms: int) -> Bot:
-    """``bot``, taking at least ``pace_ms`` a turn so that people can follow the game."""
-    if pace_ms <= 0:
-        return bot
-
-    def choose(position: Position, rng: random.Random, stop: threading.Event) -> Action:
-        stop.wait(pace_ms / 1000)  # cut short when the computer must answer at once
-        return bot(position, rng, stop)
-
-    return choose
-
-
-class Gate:
-    """Pause and step for computer players choosing in threads (watching them play).
-
-    While paused, each player holds the action it has chosen until ``step`` lets one through
-    or play goes on; a player whose ``stop`` is set (its time is nearly out, the position
-    changed, the run ends) is never held. ``on_hold`` is called, in the player's thread, each
-    time one starts to wait.
-    """
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._paused = False
-        self._steps = 0
-        self.on_hold: Callable[[], None] | None = None
-
-    @property
-    def paused(self) -> bool:
-        """Whether the players hold their actions."""
-        return self._paused
-
-    def pause(self, paused: bool) -> None:
-        """Hold the players' next actions, or let them all through."""
-        with self._cond:
-            self._paused = paused
-            self._steps = 0
-            self._cond.notify_all()
-
-    def step(self) -> None:
-        """While paused: let one more action through."""
-        with self._cond:
-            if self._paused:
-                self._steps += 1
-                self._cond.notify_all()
-
-    def wait(self, stop: threading.Event) -> None:
-        """Return once this player's action may be played (at once unless paused)."""
-        with self._cond:
-            if not self._paused or stop.is_set():
-                return
-            if self._steps == 0 and self.on_hold is not None:
-                self.on_hold()
-            while self._paused and self._steps == 0 and not stop.is_set():
-                # ``stop`` is an event of its own: looked at again every 50 ms.
-                self._cond.wait(0.05)
-            if self._paused and self._steps > 0:
-                self._steps -= 1
-
-
-def gated(bot: Bot, gate: Gate) -> Bot:
-    """``bot``, holding each action it chooses at ``gate`` before it is played."""
-
-    def choose(position: Position, rng: random.Random, stop: threading.Event) -> Action:
-        action = bot(position, rng, stop)
-        gate.wait(stop)
-        return action
-
-    return choose
-
-
-class NetworkGame:
-    """A session, its link and an optional computer player, run on the event loop."""
-
-    def __init__(
-        self,
-        session: Session,
-        link: FrameLink,
-        *,
-        bot: Bot | None = None,
-        rng: random.Random | None = None,
-        now: MonotonicMs = monotonic_ms,
-        title: str = "network game",
-        on_close: Callable[[], Awaitable[None]] | None = None,
-        give_up_ms: int | None = None,
-    ) -> None:
-        self.session = session
-        self._on_close = on_close
-        self.link = link
-        self._bot = bot
-        self._rng = rng or random.Random()
-        self._now = now
-        self._title = title
-        self._listeners = Listeners()
-        self._bot_task: asyncio.Task[None] | None = None
-        self._bot_stop: tuple[Position, threading.Event] | None = None
-        self._bot_waiting: tuple[Position, int] | None = None
-        self._deferred_at: int | None = None
-        self._gave_up: str | None = None
-        self.give_up_ms = give_up_ms
-        #: Offer a rematch once the game is complete (the console): ``run`` then holds the vote
-        #: (SESSION.md 10) and ends when it is over; :meth:`next_game` is the rematch agreed.
-        self.offer_rematch = False
-        self.vote: RematchVote | None = None
-        session.listen(self._notify)
-        # A record goes out the moment it is journaled: the acknowledgement a peer waits for
-        # does not wait for this peer's notes and screen.
-        session.on_record_out = self._flush_players
-
-    # -- the console's game controller protocol, by structure ---------------------------------
-
-    @property
-    def title(self) -> str:
-        """A short description for the title bar."""
-        return self._title
-
-    @property
-    def position(self) -> Position:
-        """The current position (a blank board before the start player is drawn)."""
-        p = self.session.position
-        if p is not None:
-            return p
-        v = self.session.validator
-        players = v.header.players if v is not None and v.header is not None else 2
-        return new_game(players)
-
-    @property
-    def actions(self) -> Sequence[Action]:
-        """Every action played so far, in order."""
-        return [
-            parse_action(r.message.action)
-            for r in self.session.records
-            if isinstance(r.message, Act)
-        ]
-
-    @property
-    def messages(self) -> Sequence[Note]:
-        """Every note so far, oldest first."""
-        return self.session.notes
-
-    @property
-    def awaiting(self) -> int | None:
-        """The local seat whose action a person should type now (None with a bot)."""
-        return None if self._bot is not None else self.session.awaiting
-
-    @property
-    def can_undo(self) -> bool:
-        """Never: a signed record cannot be taken back."""
-        return False
-
-    @property
-    def stopped(self) -> str | None:
-        """Why the game stopped (with the report file), or None."""
-        s = self.session.stopped
-        if s is None:
-            return None
-        return f"{s} (report: {self.session.report_path})" if self.session.report_path else s
-
-    @property
-    def replay(self) -> Path | None:
-        """The finished game's replay file: its journal, under ``$SANTORINI_HOME/games/``.
-
-        None until every seat has signed the result.
-        """
-        s = self.session
-        return s.journal_path if s.is_complete else None
-
-    def seats(self) -> Sequence[SeatInfo]:
-        """One view per seat in seat order, clocks read now."""
-        s = self.session
-        keys = s.seat_keys()
-        names = s.seat_names()
-        clocks = s.clocks()
-        out = []
-        for i, (k, n) in enumerate(zip(keys, names, strict=False)):
-            local = k == s.identity.public_key
-            out.append(
-                SeatInfo(
-                    seat=i,
-                    name=n,
-                    local=local,
-                    human=self._bot is None if local else True,
-                    fingerprint=fingerprint(k),
-                    connection=None
-                    if local
-                    else ConnectionState.CONNECTED
-                    if s.is_connected(k)
-                    else ConnectionState.DISCONNECTED,
-                    clock=clocks[i] if i < len(clocks) else None,
-                )
-            )
-        return out
-
-    def submit(self, action: Action) -> None:
-        """Play ``action`` for the local seat (signed, journaled and sent at once).
-
-        Raises:
-            IllegalTurnError: no local action is awaited or it is not legal.
-        """
-        self.session.submit(action)
-        self._flush()
-
-    def resign(self) -> None:
-        """Resign the local seat.
-
-        Raises:
-            IllegalTurnError: no game in play.
-        """
-        self.session.resign()
-        self._flush()
-
-    def ask_takeback(self) -> None:
-        """Ask the other players to take back this player's last turn (SPEC.md 8.2).
-
-        Raises:
-            IllegalTurnError: the game allows none, or there is no turn of this player's to
-                take back now.
-        """
-        self.session.ask_takeback()
-        self._flush()
-
-    @property
-    def takeback_asked(self) -> str | None:
-        """The turn another player asks this one to take back (awaiting y or n), or None."""
-        o = self.session.takeback_asked
-        return None if o is None or self._bot is not None else o.turn
-
-    def answer_takeback(self, accept: bool) -> None:
-        """Accept or refuse the takeback this player is asked for.
-
-        Raises:
-            IllegalTurnError: no takeback request awaits an answer.
-        """
-        self.session.answer_takeback(accept)
-        self._flush()
-
-    def say(self, text: str) -> None:
-        """Say ``text`` to the other players (a signed chat line in the log).
-
-        Raises:
-            SessionError: the game has no chat, or the line is refused (the message says why).
-        """
-        self.session.say(text)
-        self._flush()
-
-    def undo(self) -> None:
-        """Network games cannot undo.
-
-        Raises:
-            IllegalTurnError: always.
-        """
-        raise IllegalTurnError("a network game cannot take back a signed action")
-
-    def listen(self, listener: Callable[[], None]) -> Callable[[], None]:
-        """Call ``listener`` after every change; return a function that stops the calls."""
-        return self._listeners.add(listener)
-
-    # -- running --------------------------------------------------------------------------------
-
-    async def run(self) -> None:
-        """Pump frames, play the bot, let time pass, until the game is over or stopped.
-
-        When it returns (or is cancelled) the session's journal is closed.
-        """
-        s = self.session
-        done_at: int | None = None
-        settled_at: int | None = None
-        heard = self._now()
-        ever = False
-        try:
-            while True:
-                self._flush()
-                now = self._now()
-                limit = self.give_up_ms
-                if limit is not None and not ever and not s.is_host:
-                    limit = min(limit, FIRST_CONTACT_MS)
-                if limit is not None and now - heard > limit:
-                    self._gave_up = (
-                        f"no peer heard for {limit // 1000} s; the journal (if any) is kept: "
-                        "run the same command again to resume"
-                        if ever or s.is_host
-                        else f"no answer from {s.address or 'the host'} in {limit // 1000} s"
-                    )
-                    s.notes.append(Note(self._gave_up, NoteKind.ERROR))
-                    break
-                if s.stopped is not None or s.is_complete:
-                    done_at = now if done_at is None else done_at
-                    linger = STOP_LINGER_MS if s.stopped is not None else LINGER_MS
-                    if s.is_settled and settled_at is None:
-                        settled_at = now
-                        try:
-                            s.mark_settled()
-                        except StorageError as e:
-                            LOG.error("%s", e)
-                    # Settled: go on answering a moment, so that this peer's last frames
-                    # (and answers to a peer still resending) leave before the socket closes.
-                    vote = self._vote_now()
-                    if vote is not None:
-                        vote.tick()
-                        self._flush()
-                    drained = settled_at is not None and now - settled_at >= DRAIN_MS
-                    if drained:
-                        assert settled_at is not None
-                        waiting = s.spectators_behind and s.stopped is None
-                        drained = not waiting or now - settled_at >= SPECTATOR_LINGER_MS
-                    if (drained or now - done_at >= linger) and (vote is None or vote.is_done):
-                        break
-                self._play_bot()
-                got = await self.link.receive(POLL_S)
-                if got is not None:
-                    heard = self._now()
-                    ever = True
-                for _ in range(256):
-                    if got is None:
-                        break
-                    vote = self.vote
-                    if vote is None or got[1][:2] != REMATCH_PREFIX or not vote.receive(*got):
-                        s.receive(*got)
-                    # Answer at once: the acknowledgement is on the critical path.
-                    self._flush()
-                    got = await self.link.receive(0)
-                s.tick()
-                if self._bot_stop is not None and self._bot_stop[0] is not s.position:
-                    self._bot_stop[1].set()
-                if self._bot_task is not None and self._bot_task.done():
-                    task, self._bot_task = self._bot_task, None
-                    task.result()
-            self._flush()
-        finally:
-            if self._bot_stop is not None:
-                self._bot_stop[1].set()
-            if self._bot_task is not None:
-                self._bot_task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, IllegalTurnError):
-                    await self._bot_task
-            # Let go of the journal (and its lock): the same game may be resumed at once,
-            # from this process too (the console's Join after leaving a game).
-            s.close()
-            agreed = self.vote is not None and self.vote.verdict is Verdict.AGREED
-            # An agreed rematch goes on over the same link (next_game), which closes it.
-            if self._on_close is not None and not agreed:
-                close, self._on_close = self._on_close, None
-                await close()
-
-    def _play_bot(self) -> None:
-        if self._bot is None or self._bot_task is not None:
-            return
-        seat = self.session.awaiting
-        p = self.session.position
-        # The engine settles a seat with no legal action at once, so one is to move here.
-        if seat is None or p is None or p.winner >= 0:
-            return
-        if not self.session.peers_hold_all:
-            now = self._now()
-            if self._bot_waiting is None or self._bot_waiting[0] is not p:
-                self._bot_waiting = (p, now)
-            if now - self._bot_waiting[1] < BOT_WAIT_MS:
-                return
-        self._bot_waiting = None
-        self._bot_task = asyncio.create_task(self._bot_turn(p))
-
-    async def _bot_turn(self, p: Position) -> None:
-        """Let the computer choose off the event loop, stopped when its time runs short.
-
-        It is also stopped when the position changes under it (a resignation, a timeout)
-        and when the run ends.
-        """
-        assert self._bot is not None
-        stop = threading.Event()
-        self._bot_stop = (p, stop)
-        timer: asyncio.TimerHandle | None = None
-        clocks = self.session.clocks()
-        if clocks and clocks[p.to_move].running:
-            c = clocks[p.to_move]
-            left_s = max(0, c.move_ms + c.bank_ms - CLOCK_MARGIN_MS) / 1000
-            timer = asyncio.get_running_loop().call_later(left_s, stop.set)
-        try:
-            action = await asyncio.to_thread(self._bot, p, self._rng, stop)
-        finally:
-            stop.set()
-            if timer is not None:
-                timer.cancel()
-        if self.session.position is p and self.session.awaiting is not None:
-            try:
-                self.session.submit(action)
-            except IllegalTurnError as e:
-                LOG.error("the computer player chose an action the log refused: %s", e)
-            self._flush()
-
-    def _flush_players(self) -> None:
-        """Send the players' frames now; the spectators' go at the next ``_flush``.
-
-        That is once this peer has done its own work on the record: sending to spectators
-        never delays a player.
-        """
-        for peer, frame in self.session.outgoing(spectators=False):
-            self.link.send(peer, frame)
-
-    # -- the rematch (SESSION.md 10) -------------------------------------------------------------
-
-    def _vote_now(self) -> RematchVote | None:
-        """The rematch vote, opened once the game is complete when a rematch is offered."""
-        s = self.session
-        if self.vote is None and self.offer_rematch and s.is_complete and s.stopped is None:
-            self.vote = open_vote(s)
-            self.vote.listen(self._notify)
-            self._notify()
-        return self.vote
-
-    @property
-    def played_here(self) -> bool:
-        """Whether a person plays this peer's seat (no computer player): a rematch is theirs."""
-        return self._bot is None
-
-    @property
-    def rematch_line(self) -> str | None:
-        """The vote in words once there is something to say (an ask, an answer, the end)."""
-        v = self.vote
-        if v is None or (v.verdict is Verdict.OPEN and not v.answers):
-            return None
-        return v.describe()
-
-    @property
-    def can_answer_rematch(self) -> bool:
-        """Whether this seat may still ask for (or accept, or decline) a rematch."""
-        v = self.vote
-        return v is not None and v.verdict is Verdict.OPEN and v.slot not in v.answers
-
-    @property
-    def rematch_agreed(self) -> bool:
-        """Whether every seat asked: :meth:`next_game` is the new game."""
-        return self.vote is not None and self.vote.verdict is Verdict.AGREED
-
-    def answer_rematch(self, yes: bool) -> None:
-        """Ask for a rematch or accept one (True), or decline (False)."""
-        if self.can_answer_rematch:
-            assert self.vote is not None
-            self.vote.answer(yes)
-            self._flush()
-            self._notify()
-
-    def next_game(self) -> NetworkGame:
-        """The rematch the vote agreed: a new game over the same link (SESSION.md 10)."""
-        vote = self.vote
-        assert vote is not None
-        assert vote.verdict is Verdict.AGREED
-        session = rematch_session(self.session, vote.header)
-        game = NetworkGame(
-            session,
-            _VoteLink(self.link, vote),
-            bot=self._bot,
-            rng=self._rng,
-            now=self._now,
-            title=self._title,
-            on_close=self._on_close,
-            give_up_ms=self.give_up_ms,
-        )
-        self._on_close = None
-        game.offer_rematch = self.offer_rematch
-        return game
-
-    def _flush(self) -> None:
-        s = self.session
-        # Spectators' frames wait while a player still lacks a record (its acknowledgement is
-        # on the way: the host's CPU is the players' until it comes), at most SPECTATOR_DEFER_MS.
-        now = self._now()
-        spectators = s.peers_hold_all
-        if not spectators:
-            self._deferred_at = now if self._deferred_at is None else self._deferred_at
-            spectators = now - self._deferred_at >= SPECTATOR_DEFER_MS
-        if spectators:
-            self._deferred_at = None
-        for peer, frame in s.outgoing(spectators=spectators):
-            if not self.link.send(peer, frame):
-                # A spectator whose queue is full is dropped (it may come back); a player's
-                # frame is sent again by the session's timer.
-                self.session.undelivered(peer)
-        if self.vote is not None:
-            for peer, frame in self.vote.outgoing():
-                self.link.send(peer, frame)
-
-    def _notify(self) -> None:
-        self._listeners.notify()
-
-    def outcome(self) -> GameOutcome:
-        """Return how the run ended."""
-        s = self.session
-        return GameOutcome(
-            complete=s.is_complete,
-            stopped=s.stopped or self._gave_up,
-            journal=s.journal_path if s.journal is not None else None,
-            report=s.report_path,
-            result=s.result_text(),
-        )
-
-
-# -- setting games up -----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -707,93 +149,22 @@ class PlayOptions:
     after each complete game is answered yes while fewer were played, else no."""
 
 
-def save_replay(journal: Path, dest: Path) -> None:
-    """Copy a finished game's journal to ``dest`` whole or not at all (fsynced, then renamed).
-
-    Raises:
-        SessionError: it cannot be written (naming the file and the cause).
-    """
-    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
-    try:
-        data = journal.read_bytes()
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, dest)
-    except OSError as e:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise SessionError(
-            f"cannot write the replay to {dest}: {e.strerror or e}; the game is kept in "
-            f"{journal}, and running the same command again with --save writes it"
-        ) from None
-
-
-def save_when_complete(game: NetworkGame, dest: Path) -> None:
-    """Copy ``game``'s replay to ``dest`` the moment it is complete (a rematch's ``FILE-N``).
-
-    A copy that cannot be written is said in the game's messages; the game stays in ``games/``.
-    """
-
-    def save() -> None:
-        s = game.session
-        if s.saved or not s.is_complete:
-            return
-        try:
-            save_replay(s.journal_path, dest)
-            s.mark_saved()
-        except SantoriniError as e:
-            s.saved = True  # said once
-            s.notes.append(Note(str(e), NoteKind.ERROR))
-
-    game.session.set_save(str(dest.resolve()))
-    game.listen(save)
-
-
-def recover_unsaved(
-    home: Path, *, role: str | None, address: str | None = None, save: Path | None = None
-) -> list[str]:
-    """Write the missing ``--save`` copy of each finished game of this role (and address).
-
-    A peer killed after its game was over (the journal holds it all) may not have copied it;
-    the same command run again writes it, to ``save`` or else where the note says, and the
-    lines returned say so.
-
-    Raises:
-        SessionError: a copy cannot be written.
-    """
-    said = []
-    for journal, note in unsaved_games(home):
-        if role is not None and note.get("role") != role:
-            continue
-        if address is not None and note.get("address") != address:
-            continue
-        dest = save or Path(str(note["save"]))
-        save_replay(journal, dest)
-        mark_saved(journal)
-        said.append(
-            f"the game {journal.stem} was over, but its replay had not been saved: "
-            f"written to {dest} from the journal"
-        )
-        if save is not None:
-            break  # one file: the newest game
-    return said
-
-
 async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
     shown = 0
     save_error: list[str] = []
     if opts.save is not None:
-        game.session.set_save(str(opts.save.resolve()))
+        # Game N of a series (a rematch, resumed or not) has its own copy, FILE-N: --save
+        # names the series' first file, never another game's (SESSION.md 10).
+        own = rematch_save_path(opts.save, game.session.series)
+        game.session.set_save(str(own.resolve()))
     if game.session.gallery is not None:
         game.session.gallery.limit = opts.spectators
         game.session.gallery.chat = opts.spectator_chat
 
     def target() -> Path | None:
-        """Where the replay goes: ``--save``, or where the game was first told to save it."""
+        """Where the replay goes: this game's own ``--save`` copy, as its note says."""
         to = game.session.save_to
-        return opts.save or (Path(to) if to else None)
+        return Path(to) if to else None
 
     def save_now() -> None:
         """Copy the replay the moment the game is complete, before the end is shown."""
@@ -842,42 +213,6 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
     return out
 
 
-REMATCH_PREFIX: Final = b"\x95\x0b"
-"""The first two bytes of every rematch frame: a 5-element array, tag 11 (``net.frames``)."""
-
-
-class _VoteLink:
-    """A link whose rematch frames go to a finished game's vote, the rest to the new game.
-
-    A joiner that missed the host's last word on the vote sends its answer again; the host,
-    already in the rematch, answers it from the vote (SESSION.md 10).
-    """
-
-    def __init__(self, link: FrameLink, vote: RematchVote) -> None:
-        self._link = link
-        self._vote = vote
-
-    def send(self, peer: bytes, frame: bytes) -> bool:
-        """Send as the link does."""
-        return self._link.send(peer, frame)
-
-    async def receive(self, limit: float) -> tuple[bytes, bytes] | None:
-        """The next frame that is not a rematch frame, or None after ``limit`` seconds."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + limit
-        while True:
-            got = await self._link.receive(max(0.0, deadline - loop.time()))
-            # A rematch frame is a 5-element array with tag 11 (net.frames).
-            if got is None or got[1][:2] != REMATCH_PREFIX or not self._vote.receive(*got):
-                return got
-            for peer, data in self._vote.outgoing():
-                self._link.send(peer, data)
-
-    def close(self) -> None:
-        """Close the link."""
-        self._link.close()
-
-
 async def _vote(vote: RematchVote, link: FrameLink, opts: PlayOptions, yes: bool) -> Verdict:
     """Run the rematch vote over ``link`` to its end; this peer answers ``yes``."""
     said: set[str] = set()
@@ -905,39 +240,6 @@ async def _vote(vote: RematchVote, link: FrameLink, opts: PlayOptions, yes: bool
     return vote.verdict
 
 
-def open_vote(s: Session) -> RematchVote:
-    """The rematch vote after ``s``'s complete game, over its proven connections."""
-    v = s.validator
-    assert v is not None
-    assert v.header is not None
-    return RematchVote(s.identity, v.header, s.proven_links(), is_host=s.is_host, now=s.now)
-
-
-def rematch_session(s: Session, h: Header) -> Session:
-    """The session of the rematch of ``s``'s game ``h``: the host's offer, or a joiner's."""
-    start = next_start(h, s.records)
-    known = KnownPeers(s.home)
-    if s.is_host:
-        # The finished game's spectators hold it complete and have left (SESSION.md 11); the
-        # rematch takes as many new ones.
-        session = Session.host(
-            s.identity,
-            rematch_settings(h, start),
-            home=s.home,
-            now=s.now,
-            known=known,
-            address=s.address,
-            seats=tuple((seat.public_key, seat.name) for seat in h.seats),
-        )
-        if s.gallery is not None and session.gallery is not None:
-            session.gallery.limit = s.gallery.limit
-            session.gallery.chat = s.gallery.chat
-        return session
-    session = Session.join(s.identity, home=s.home, now=s.now, known=known, address=s.address)
-    session.check_header = header_check(h, start)
-    return session
-
-
 async def _rematches(
     game: NetworkGame, link: FrameLink, opts: PlayOptions, first: GameOutcome, title: str
 ) -> GameOutcome:
@@ -960,9 +262,8 @@ async def _rematches(
             break
         session = rematch_session(s, v.header)
         number = len(played) + 2
-        game = _network_game(session, _VoteLink(link, vote), opts, f"{title}, game {number}")
-        save = rematch_save_path(opts.save, number) if opts.save is not None else None
-        out = await _run(game, replace(opts, save=save))
+        game = _network_game(session, VoteLink(link, vote), opts, f"{title}, game {number}")
+        out = await _run(game, opts)  # its copy: FILE-N (``_run``, from the series number)
         played.append(out)
     return replace(first, rematches=tuple(played))
 
@@ -1076,26 +377,6 @@ async def advertise(
     )
     adv = Advertiser(offer)
     return adv if await adv.start() else None
-
-
-def shown_address(bind: str) -> str:
-    """Return the address to give other players for a host bound to ``bind``.
-
-    An IPv6 address is put in brackets, so that ``ADDRESS:PORT`` reads as one.
-    """
-    shown = bind if bind not in ("0.0.0.0", "") else lan_address()
-    return f"[{shown}]" if ":" in shown and not shown.startswith("[") else shown
-
-
-def lan_address() -> str:
-    """Return this machine's address on the LAN as best known (127.0.0.1 if none)."""
-    import socket
-
-    try:
-        addr = socket.gethostbyname(socket.gethostname())
-    except OSError:
-        return "127.0.0.1"
-    return addr
 
 
 async def join_game(address: str, opts: PlayOptions) -> GameOutcome:

@@ -110,8 +110,11 @@ def header_check(old: Header, start: int) -> Callable[[Header], str | None]:
 
 
 def rematch_save_path(save: Path, number: int) -> Path:
-    """Where ``--save FILE`` puts game ``number`` (2, 3, ...) of a series: ``FILE-N.ext``."""
-    return save.with_name(f"{save.stem}-{number}{save.suffix}")
+    """Where ``--save FILE`` puts game ``number`` of a series: FILE, or ``FILE-N.ext``.
+
+    The first game's copy is FILE itself; game N (2, 3, ...) goes to ``FILE-N.ext``.
+    """
+    return save if number <= 1 else save.with_name(f"{save.stem}-{number}{save.suffix}")
 
 
 class RematchVote:

@@ -41,6 +41,7 @@ from santorini_p2p.net.frames import (
 )
 from santorini_p2p.net.gallery import CHEER_PERIOD_MS, SPECTATOR_CHAT
 from santorini_p2p.net.listeners import Listeners
+from santorini_p2p.net.moveclock import MoveClock
 from santorini_p2p.net.session import (
     DISCONNECT_MS,
     HOST_ID,
@@ -49,9 +50,10 @@ from santorini_p2p.net.session import (
     NoteKind,
     SeatClock,
 )
-from santorini_p2p.wire.identity import Identity, fingerprint
-from santorini_p2p.wire.log import Record, Validator, encode_frames
-from santorini_p2p.wire.messages import Act, Chat, Resign, Result, Timeout
+from santorini_p2p.replay.timeline import describe_result
+from santorini_p2p.wire.identity import Identity, check_name, fingerprint
+from santorini_p2p.wire.log import Record, TakebackOffer, Validator, encode_frames
+from santorini_p2p.wire.messages import Accept, Act, Chat, Offer, Resign, Result, Timeout
 
 __all__ = ["Spectator"]
 
@@ -74,7 +76,10 @@ class Spectator:
         now: Callable[[], int],
         address: str = "",
         identity: Identity | None = None,
+        entropy: Callable[[int], bytes] = os.urandom,
     ) -> None:
+        #: Where the watch nonces come from (a cryptographic source; tests pass fixed bytes).
+        self._entropy = entropy
         self.name = name[:_NAME_LIMIT]
         self.identity = identity or Identity.generate(self.name or "spectator")
         self._cheer_ms = -(10**9)
@@ -97,9 +102,9 @@ class Spectator:
         self._sent_ms = -(10**9)
         self._watch_ms = -(10**9)
         self._announced = 0
+        self._takeback_open: TakebackOffer | None = None
         self._listeners = Listeners()
-        self._move_key = -1
-        self._move_started = now()
+        self._clock = MoveClock(now)
         self._new_round()
         self._say(f"Watching the game at {address or 'the host'}; waiting for the host.")
 
@@ -187,24 +192,19 @@ class Spectator:
         out = []
         for seat, bank in enumerate(v.clocks):
             if running and seat == p.to_move:
-                move_left, bank_left = read_clock(tc, bank, self._now() - self._move_started)
+                move_left, bank_left = read_clock(tc, bank, self._now() - self._clock.started)
                 out.append(SeatClock(move_left, bank_left, True))
             else:
                 out.append(SeatClock(tc.move_ms, bank, False))
         return tuple(out)
 
     def result_text(self) -> str:
-        """The result in words ("alice wins (win)"), or "unfinished"."""
+        """The result in words ("alice won", "bob won by resignation"), or "unfinished"."""
         v = self.validator
         res = v.result
-        p = v.position
-        if res is None or p is None:
+        if res is None or v.position is None:
             return "unfinished"
-        winner, reason = res
-        if winner < 0:
-            return f"no winner ({reason})"
-        names = [n for i, n in enumerate(v.names) if p.side_of(i) == p.side_of(winner)]
-        return f"{' and '.join(names)} {'wins' if len(names) == 1 else 'win'} ({reason})"
+        return describe_result(res, list(v.names))
 
     def replay_bytes(self) -> bytes:
         """The verified log as a replay file (the players' journal bytes once complete)."""
@@ -239,7 +239,7 @@ class Spectator:
 
     def _new_round(self) -> None:
         """A fresh nonce for a new watch round (the host signs its stop over it)."""
-        self._nonce = os.urandom(NONCE_BYTES)
+        self._nonce = self._entropy(NONCE_BYTES)
         self._nonces.append(self._nonce)
         del self._nonces[:-16]
 
@@ -303,6 +303,11 @@ class Spectator:
         if self.game_id and w.game_id != self.game_id:
             self._end("the host now offers another game than the one watched")
             return
+        try:
+            check_name(w.host_name)
+        except ValueError as e:
+            self._end(f"the host's display name is refused: {e}")
+            return
         if self.welcome is None:
             tc = f"{w.move_ms // 1000}+{w.bank_ms // 1000}" if w.move_ms else "untimed"
             self._say(
@@ -345,7 +350,7 @@ class Spectator:
         # The host's reading of the move's clock: shown as the host shows it.
         if v.position is not None and not v.pending_acks and not v.is_over:
             self._track_move()
-            self._move_started = self._now() - st.clock_ms
+            self._clock.started = self._now() - st.clock_ms
 
     def _on_record(self, rf: RecordFrame) -> None:
         v = self.validator
@@ -353,7 +358,7 @@ class Spectator:
         if self.welcome is None:
             return  # the offer first: the host sends everything again
         if rf.index < n:
-            if v.records[rf.index].raw != rf.envelope:
+            if v.record(rf.index).raw != rf.envelope:
                 self._refused(
                     rf.index,
                     rf.envelope,
@@ -398,17 +403,8 @@ class Spectator:
     # -- notes --------------------------------------------------------------------------------
 
     def _track_move(self) -> None:
-        """Start the shown move clock when a new move becomes due."""
-        v = self.validator
-        if v.position is None or v.pending_acks or v.is_over:
-            return
-        # As the players key it: a chat line neither restarts nor stops a move's clock.
-        key = v.next_seq
-        while key > 0 and isinstance(v.records_since(key - 1)[0].message, Chat):
-            key -= 1
-        if key != self._move_key:
-            self._move_key = key
-            self._move_started = self._now()
+        """Restart the move clock when a new move becomes due (``MoveClock``)."""
+        self._clock.track(self.validator)
 
     def _announce(self) -> None:
         v = self.validator
@@ -428,11 +424,31 @@ class Spectator:
                 self._say(f"{late} ran out of time{claim}.", NoteKind.WARNING)
             elif isinstance(m, Result) and v.is_complete and rec is recs[-1]:
                 self._say(f"The game is over: {self.result_text()}.", NoteKind.WARNING)
+            self._announce_takeback(rec, who)
         self._announced = v.next_seq
 
+    def _announce_takeback(self, rec: Record, who: str) -> None:
+        """Say what a record did to a takeback, as the players are told (SPEC.md 8.2)."""
+        v = self.validator
+        was, now = self._takeback_open, v.takeback_offer
+        self._takeback_open = now
+        m = rec.message
+        if isinstance(m, Offer) and now is not None and now.seq == rec.index:
+            self._say(f"{who} asks to take back {now.turn}.")
+        elif isinstance(m, Accept) and m.kind == "takeback" and was is not None:
+            if now is None:
+                mover = v.names[was.seat] if was.seat < len(v.names) else who
+                self._say(f"Taken back: {was.turn}. {mover} to move again.", NoteKind.WARNING)
+            else:
+                self._say(f"{who} accepts the takeback.")
+        elif was is not None and now is None:
+            asker = v.names[was.seat] if was.seat < len(v.names) else "A player"
+            self._say(f"{asker}'s takeback of {was.turn} lapsed: the game went on.")
+
     def _say(self, text: str, kind: NoteKind = NoteKind.INFO) -> None:
-        self.notes.append(Note(text, kind))
-        LOG.info("%s", text)
+        note = Note(text, kind)  # its text escaped for any terminal, and so is the log's
+        self.notes.append(note)
+        LOG.info("%s", note.text)
 
     def _changed(self) -> None:
         self._listeners.notify()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import socket
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -41,9 +42,11 @@ __all__ = [
     "bind_host",
     "check_listening",
     "close_context",
+    "lan_address",
     "new_context",
     "parse_address",
     "resolve",
+    "shown_address",
 ]
 
 LOG = logging.getLogger(__name__)
@@ -171,17 +174,25 @@ class _Base:
         """Return the next ``(peer, frame)``, or None after ``limit`` seconds (0: no wait).
 
         A message already queued is taken at once, with no timer and no wait on the loop.
+        The wait is a poll, never a receive cut off by a timeout: a receive cancelled at its
+        deadline loses a message that arrived in the same turn of the loop (which a loaded
+        machine makes common), and a frame nobody sends again (a spectator's chat line) is
+        then gone for good.
         """
+        deadline: float | None = None
         while True:
             parts = self._ready()
             if parts is None:
                 if limit <= 0:
                     return None
-                try:
-                    async with asyncio.timeout(limit):
-                        parts = await self._sock.recv_multipart()
-                except TimeoutError:
+                loop = asyncio.get_running_loop()
+                if deadline is None:
+                    deadline = loop.time() + limit
+                left = deadline - loop.time()
+                if left <= 0:
                     return None
+                await self._sock.poll(timeout=max(1, math.ceil(left * 1000)))  # POLLIN
+                continue
             got = self._split(parts)
             if got is not None:
                 return got
@@ -353,11 +364,10 @@ async def check_listening(address: str, limit: float = 2.0) -> None:
         AddressError: the connection was refused: no game is offered on that port.
     """
     host, port = parse_address(address)
-    if ":" in host:
-        return  # an IPv6 literal: the sockets here speak IPv4, and ZeroMQ reports the rest
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # an IPv6 literal: IPv6
     try:
         async with asyncio.timeout(limit):
-            _, writer = await asyncio.open_connection(host, port, family=socket.AF_INET)
+            _, writer = await asyncio.open_connection(host, port, family=family)
     except ConnectionRefusedError as e:
         raise AddressError(
             f"nothing listens at {address} (connection refused): check the address the host "
@@ -382,3 +392,19 @@ async def close_context(context: zmq.asyncio.Context, limit: float = 5.0) -> Non
             await asyncio.to_thread(context.term)
     except TimeoutError:
         LOG.warning("the ZeroMQ context did not end within %.1f s", limit)
+
+
+def shown_address(bind: str) -> str:
+    """Return the address to give other players for a host bound to ``bind``.
+
+    An IPv6 address is put in brackets, so that ``ADDRESS:PORT`` reads as one.
+    """
+    shown = bind if bind not in ("0.0.0.0", "", "::", "[::]") else lan_address()
+    return f"[{shown}]" if ":" in shown and not shown.startswith("[") else shown
+
+
+def lan_address() -> str:
+    """Return this machine's address on the LAN, to give other players (127.0.0.1 if none)."""
+    from santorini_p2p.net import address
+
+    return address.lan_address()

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Final
 
 from santorini_p2p.errors import PeerError
-from santorini_p2p.wire.identity import fingerprint, home_dir
+from santorini_p2p.wire.identity import MAX_NAME_BYTES, check_name, fingerprint, home_dir
 from santorini_p2p.wire.storage import cannot_write
+from santorini_p2p.wire.text import line_fault
 
 __all__ = ["KNOWN_PEERS_FILE", "ChangedKeyError", "KnownPeers"]
 
@@ -70,7 +71,7 @@ class KnownPeers:
                 key = bytes.fromhex(key_hex)
             except ValueError:
                 key = b""
-            if len(key) != 32 or not name:
+            if len(key) != 32 or line_fault(name, max_bytes=MAX_NAME_BYTES):
                 LOG.warning("%s:%d: ignored a malformed line", self.path, number)
                 continue
             self._keys[name] = key
@@ -79,17 +80,29 @@ class KnownPeers:
         """Return the key remembered for ``name``, or None."""
         return self._keys.get(name)
 
-    def check(self, name: str, key: bytes) -> bool:
-        """Accept ``key`` for ``name``; return True if it was new and has been remembered.
+    def check(self, name: str, key: bytes, *, remember: bool = True) -> bool:
+        """Accept ``key`` for ``name``; return True if it was new (then remembered if told).
+
+        With ``remember`` false a new key is accepted but not written. A peer checks a key
+        when it is offered and remembers it only once a game with that player starts (the
+        header written or received): a stranger who joins a lobby and leaves, or a host that
+        never starts its game, leaves ``known_peers`` as it was.
 
         Raises:
             ChangedKeyError: ``name`` is remembered with another key.
+            ValueError: ``name`` is not a display name (``check_name``) or ``key`` not 32
+                bytes: nothing is remembered, so that no text from a peer shapes the file.
         """
+        check_name(name)
+        if len(key) != 32:
+            raise ValueError(f"known_peers: a key is 32 bytes, got {len(key)}")
         known = self._keys.get(name)
         if known is not None:
             if known != key:
                 raise ChangedKeyError(name, known, key)
             return False
+        if not remember:
+            return True
         self._keys[name] = key
         self._save()
         LOG.info("remembered %s as %s (first use)", name, fingerprint(key))

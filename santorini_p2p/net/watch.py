@@ -110,12 +110,9 @@ class SpectatorGame:
 
     @property
     def actions(self) -> Sequence[Action]:
-        """Every action played so far, in order."""
-        return [
-            parse_action(r.message.action)
-            for r in self.spectator.records
-            if isinstance(r.message, Act)
-        ]
+        """Every action that stands, in order (a turn taken back is not one)."""
+        acts = self.spectator.validator.standing_acts()
+        return [parse_action(r.message.action) for r in acts if isinstance(r.message, Act)]
 
     @property
     def messages(self) -> Sequence[Note]:

@@ -292,5 +292,9 @@ def save_review(path: str | os.PathLike[str], review: Review) -> None:
     """
     target = Path(path)
     tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(review.to_file(), encoding="utf-8")
+    # Private like the replay beside it (0600): a review says how each player played.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        os.fchmod(f.fileno(), 0o600)
+        f.write(review.to_file())
     os.replace(tmp, target)

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
-from typing import Final, Protocol, cast, runtime_checkable
+from typing import Final
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
@@ -87,7 +87,7 @@ from santorini_p2p.ui.completer import (
     step_kinds,
     step_starts,
 )
-from santorini_p2p.ui.state import GameController, Pausable, Rematchable
+from santorini_p2p.ui.state import GameController, features_of
 from santorini_p2p.ui.validator import ActionValidator, find_action
 
 __all__ = ["COMMANDS", "STYLE", "GameScreen", "help_text", "run_game", "text_marks"]
@@ -99,29 +99,6 @@ COMMANDS: Final = ("undo", "resign", "quit", "help", "takeback", "mute", "say")
 
 _ANSWERS: Final = {"y": True, "yes": True, "n": False, "no": False}
 """What the input line takes as the answer to a takeback request."""
-
-
-@runtime_checkable
-class Takebacks(Protocol):
-    """A game whose players may ask to take back a turn (a network game, SPEC.md 8.2)."""
-
-    def ask_takeback(self) -> None:
-        """Ask the others to take back this player's last turn."""
-
-    @property
-    def takeback_asked(self) -> str | None:
-        """The turn another player asks this one to take back, or None."""
-
-    def answer_takeback(self, accept: bool) -> None:
-        """Accept or refuse the takeback this player is asked for."""
-
-
-@runtime_checkable
-class Chatting(Protocol):
-    """A game whose players may chat (a network game, SPEC.md 8.3)."""
-
-    def say(self, text: str) -> None:
-        """Say ``text`` to the other players."""
 
 
 _SAY: Final = "say "
@@ -155,6 +132,7 @@ STYLE: Final = Style.from_dict(
         "panel.tomove": "bold",
         "panel.heading": "bold underline",
         "panel.god": "italic",
+        "clock.low": "#ef4444 bold reverse",
         "msg.error": "#ef4444 bold",
         "msg.loss": "#ef4444 bold",
         "msg.win": "#22c55e bold",
@@ -231,15 +209,28 @@ MIN_ROWS: Final = 18
 """The smallest terminal the game screen fits (the board is 35 x 13)."""
 
 
-def help_text(p: Position, width: int = _HELP_WIDTH) -> str:
+_KEYS_FOR: Final = {
+    "Ctrl-Z, undo": "local",
+    "takeback": "network",
+    "say TEXT, mute": "network",
+    "m": "network",
+    "p, n": "watching",
+}
+"""The keys that only some games take: ``local`` (this terminal's games), ``network`` (a LAN
+game's players) or ``watching`` (computer players watched); the others work in every game."""
+
+
+def help_text(p: Position, width: int = _HELP_WIDTH, kinds: frozenset[str] | None = None) -> str:
     """Return the help: the keys, the notation, and the gods in play with their powers.
 
-    Lines are wrapped between words to ``width`` columns.
+    Lines are wrapped between words to ``width`` columns. With ``kinds`` (of ``_KEYS_FOR``)
+    the keys only other games take are left out; without it every key is listed.
     """
     width = max(30, min(width, _HELP_WIDTH))
     lines = [
         textwrap.fill(what, width, initial_indent=f"{key:<16}", subsequent_indent=" " * 16)
         for key, what in _KEYS_HELP
+        if kinds is None or _KEYS_FOR.get(key, "") in ("", *kinds)
     ]
     for note in _NOTES_HELP:
         lines.append("")
@@ -325,9 +316,13 @@ class GameScreen:
         self.muted = False
         self._leaving = False
         self.error: str | None = None
+        #: A word about the last input that is no error (a turn played in its written form).
+        self.notice: str | None = None
         self._completer = ActionCompleter(self._input_position)
         # A spectator's game (``net/watch.py``) is shown read-only: no input line, q leaves.
-        self._spectating = bool(getattr(controller, "spectating", False))
+        #: What the game offers beyond the core contract (takebacks, chat, rematch, pause).
+        self.features = features_of(controller)
+        self._spectating = self.features.spectating
         self.input = TextArea(
             multiline=False,
             height=1,
@@ -357,6 +352,7 @@ class GameScreen:
         # What powers did to the others, worded: (messages before it, action count, text).
         self._effects: list[tuple[int, int, str]] = []
         self._heard = len(controller.messages)
+        self._was_mine = controller.awaiting is not None
         self._unlisten = controller.listen(self._changed)
 
     # -- state the layout reads ---------------------------------------------------------------
@@ -376,8 +372,15 @@ class GameScreen:
                 self._last = ()  # taken back
             self._effects = [e for e in self._effects if e[1] <= len(c.actions)]
             self._seen = (len(c.actions), c.position)
-        if isinstance(c, Rematchable) and c.rematch_agreed:
+        rematch = self.features.rematch
+        if rematch is not None and rematch.rematch_agreed:
             self.close("rematch")
+        # The terminal's bell when it becomes this player's turn after another player's move
+        # (a network game): the window may be behind another one.
+        mine = c.awaiting is not None and c.position.phase is not Phase.OVER
+        if mine and not self._was_mine and self._with_others():
+            self.app.output.bell()
+        self._was_mine = mine
         self.app.invalidate()
 
     def _follow(self, before: Position, count: int, heard: int) -> tuple[tuple[int, str], ...]:
@@ -426,7 +429,7 @@ class GameScreen:
             result = outcome(p)
             if result.winner is None:
                 return "game over"
-            return f"game over: {winner_text(p, result.winner)} won"
+            return f"game over: {self._winner_words(p, result.winner)} won"
         seats = c.seats()
         if p.to_move >= len(seats):
             # A spectator before the host has written the header: no seat is known yet.
@@ -435,11 +438,24 @@ class GameScreen:
         who = f"seat {p.to_move + 1} ({letter_of(p, p.side_of(p.to_move))}) {view.name}"
         if c.awaiting is not None:
             return f"{who}: your turn"
-        if not view.human and self._watching() and cast(Pausable, c).paused:
+        pause = self.features.pause
+        if not view.human and self._watching() and pause is not None and pause.paused:
             return f"{who}: paused"
         if not view.human:
             return f"{who}: thinking"
         return f"{who}: waiting"
+
+    def _winner_words(self, p: Position, winner: int) -> str:
+        """Who won, for the title: ``You`` when this screen's player did, else their names."""
+        seats = self.controller.seats()
+        side = p.side_of(winner)
+        team = [v for v in seats if v.seat < p.players and p.side_of(v.seat) == side]
+        people = [v for v in seats if v.local and v.human]
+        if team and people and len(people) < len(seats) and all(v in people for v in team):
+            return "You"
+        if team and all(v.name for v in team):
+            return " and ".join(v.name for v in team)
+        return winner_text(p, winner)
 
     def _title(self) -> StyleAndTextTuples:
         """The title bar; on a narrow terminal the game's title gives way to the status."""
@@ -529,10 +545,13 @@ class GameScreen:
             out.append((style, text + "\n"))
         if self.error:
             out.append(("class:msg.error", " " + self.error + "\n"))
+        elif self.notice:
+            out.append(("class:msg.effect", " " + self.notice + "\n"))
         return out
 
     def _message_cursor(self) -> Point:
-        return Point(0, max(0, len(self._lines()) + (1 if self.error else 0) - 1))
+        extra = 1 if self.error or self.notice else 0
+        return Point(0, max(0, len(self._lines()) + extra - 1))
 
     def _help_cursor(self) -> Point:
         last = self._help().count("\n")
@@ -547,8 +566,9 @@ class GameScreen:
             return [("class:hint.error", f" ! {error.message}")]
         if c.stopped:
             return [("class:hint.error", f" {c.stopped}")]
-        if p.phase is Phase.OVER and isinstance(c, Rematchable) and c.rematch_line:
-            return [("class:hint.invite", f" {c.rematch_line}")]
+        rematch = self.features.rematch
+        if p.phase is Phase.OVER and rematch is not None and rematch.rematch_line:
+            return [("class:hint.invite", f" {rematch.rematch_line}")]
         if p.phase is Phase.OVER:
             undo = ", Ctrl-Z to undo" if c.can_undo else ""
             reviews = (", r to review it with the engine", ", r reviews it", "")
@@ -557,8 +577,9 @@ class GameScreen:
             said = [f" Game over: {self._leave}{r}{undo}." for r in reviews if self._can_review()]
             fits = [h for h in said if len(h) <= width]
             return [("class:hint", fits[0] if fits else f" Game over: {self._leave}{undo}.")]
-        if isinstance(c, Takebacks) and c.takeback_asked is not None:
-            text = f" Take back {c.takeback_asked}? y accepts, n refuses (Enter)."
+        takebacks = self.features.takebacks
+        if takebacks is not None and takebacks.takeback_asked is not None:
+            text = f" Take back {takebacks.takeback_asked}? y accepts, n refuses (Enter)."
             return [("class:hint.invite", text)]
         if c.awaiting is None:
             invite = self._invite()
@@ -605,8 +626,11 @@ class GameScreen:
     def _invite(self) -> str | None:
         """While a hosted game waits for players: the address they join, never cut."""
         c = self.controller
-        if c.stopped or len(c.seats()) >= c.position.players:
+        seats = c.seats()
+        if c.stopped or len(seats) >= c.position.players:
             return None
+        if not any(v.seat == 0 and v.local for v in seats):
+            return None  # a joiner (seat 0 is the host's): it is not the one others join
         found = re.match(r"LAN game at (\S+)", c.title)
         if found is None:
             return None
@@ -632,17 +656,19 @@ class GameScreen:
 
     def _help(self) -> str:
         """The help, wrapped to the help box (the screen's width less its frame)."""
-        return help_text(self.controller.position, get_app().output.get_size().columns - 2)
+        c = self.controller
+        network = self.features.takebacks is not None
+        kinds = set() if self._spectating else {"network" if network else "local"}
+        if self._watching():
+            kinds.add("watching")
+        return help_text(c.position, get_app().output.get_size().columns - 2, frozenset(kinds))
 
     def _toolbar(self) -> StyleAndTextTuples:
         c = self.controller
         keys = " Tab complete  Enter play " if any(v.local and v.human for v in c.seats()) else " "
-        if self._watching():
-            keys = (
-                " p pause  n one move "
-                if not cast(Pausable, c).paused
-                else " p play on  n one move "
-            )
+        pause = self.features.pause
+        if self._watching() and pause is not None:
+            keys = " p pause  n one move " if not pause.paused else " p play on  n one move "
         undo = " Ctrl-Z undo " if c.can_undo else ""
         if self._can_review():
             keys = " r review "
@@ -786,27 +812,30 @@ class GameScreen:
                 b.cancel_completion()
             else:
                 b.reset()
+            # What the cleared message asked for is dropped with it: a pending leave or
+            # resignation needs its Ctrl-Q or resign typed afresh.
             self.error = None
+            self._leaving = self._resigning = False
 
         @kb.add("c-u", filter=~helping)
         def _clear_line(event: KeyPressEvent) -> None:
             event.current_buffer.reset()
             self.error = None
+            self._leaving = self._resigning = False
 
         watching = Condition(self._watching)
 
         @kb.add("p", filter=watching)
         @kb.add("space", filter=watching)
         def _pause(event: KeyPressEvent) -> None:
-            c = self.controller
-            assert isinstance(c, Pausable)
-            c.pause(not c.paused)
+            pause = self.features.pause
+            if pause is not None:
+                pause.pause(not pause.paused)
 
         @kb.add("n", filter=watching)
         def _step(event: KeyPressEvent) -> None:
-            c = self.controller
-            assert isinstance(c, Pausable)
-            c.step()
+            if self.features.pause is not None:
+                self.features.pause.step()
 
         @kb.add("r", filter=Condition(self._can_review) & ~helping)
         def _review(event: KeyPressEvent) -> None:
@@ -817,11 +846,13 @@ class GameScreen:
         @kb.add("m", filter=rematch)
         @kb.add("y", filter=rematch)
         def _ask_rematch(event: KeyPressEvent) -> None:
-            cast(Rematchable, self.controller).answer_rematch(True)
+            if self.features.rematch is not None:
+                self.features.rematch.answer_rematch(True)
 
         @kb.add("n", filter=rematch)
         def _decline_rematch(event: KeyPressEvent) -> None:
-            cast(Rematchable, self.controller).answer_rematch(False)
+            if self.features.rematch is not None:
+                self.features.rematch.answer_rematch(False)
 
         @kb.add("c-z")
         def _undo(event: KeyPressEvent) -> None:
@@ -902,7 +933,7 @@ class GameScreen:
         """Whether only computer players play here, in a game that can be paused."""
         c = self.controller
         return (
-            isinstance(c, Pausable)
+            self.features.pause is not None
             and c.position.phase is not Phase.OVER
             and not any(v.human for v in c.seats())
         )
@@ -925,11 +956,11 @@ class GameScreen:
 
     def _can_rematch(self) -> bool:
         """Whether m (or y, n) answers the rematch vote: the game is over, nothing is typed."""
-        c = self.controller
+        rematch = self.features.rematch
         return (
-            isinstance(c, Rematchable)
-            and c.can_answer_rematch
-            and c.position.phase is Phase.OVER
+            rematch is not None
+            and rematch.can_answer_rematch
+            and self.controller.position.phase is Phase.OVER
             and not self.input.buffer.text
         )
 
@@ -977,8 +1008,8 @@ class GameScreen:
                 self.leave()
             elif word == "help":
                 self.show_help = True
-            elif word == "takeback" and isinstance(self.controller, Takebacks):
-                self.controller.ask_takeback()
+            elif word == "takeback" and self.features.takebacks is not None:
+                self.features.takebacks.ask_takeback()
             elif word == "takeback":
                 self.error = "Only a network game takes a takeback request; here, undo."
             elif word == "say":
@@ -1003,27 +1034,29 @@ class GameScreen:
     def _accept_text(self, buffer: Buffer) -> bool:
         c = self.controller
         text = buffer.text.strip()
-        self.error = None
-        if self._spectating and text and text.lower() not in COMMANDS:
+        self.error = self.notice = None
+        chat = self.features.chat
+        if self._spectating and chat is not None and text and text.lower() not in COMMANDS:
             # A spectator types a line (or say and a line): all it can send is chat.
             line = text[len(_SAY) :] if text.lower().startswith(_SAY) else text
             try:
-                cast(Chatting, c).say(line)
+                chat.say(line)
             except SantoriniError as e:
                 self.error = str(e)
             buffer.reset()
             return False
-        if text.lower().startswith(_SAY) and isinstance(c, Chatting):
+        if text.lower().startswith(_SAY) and chat is not None:
             try:
-                c.say(text[len(_SAY) :])
+                chat.say(text[len(_SAY) :])
             except SantoriniError as e:
                 self.error = str(e)
             buffer.reset()
             return False
         answer = _ANSWERS.get(text.lower())
-        if answer is not None and isinstance(c, Takebacks) and c.takeback_asked is not None:
+        takebacks = self.features.takebacks
+        if answer is not None and takebacks is not None and takebacks.takeback_asked is not None:
             try:
-                c.answer_takeback(answer)
+                takebacks.answer_takeback(answer)
             except SantoriniError as e:
                 self.error = str(e)
             buffer.reset()
@@ -1048,6 +1081,10 @@ class GameScreen:
             return True
         if canonical is not None:
             self._submit(p, canonical)
+            if self.error is None and canonical.lower() != text.lower().replace(" ", ""):
+                # Another spelling of the turn (a Hermes one-step turn, builds in another
+                # order): it is recorded in its one written form, and the player is told.
+                self.notice = f"Played as {canonical} (the same turn, as it is written)."
             return False
         if not text or is_prefix(p, text):
             self.open_menu(buffer)

@@ -21,7 +21,7 @@ from santorini_p2p.engine import (
     outcome,
     standing_effects,
 )
-from santorini_p2p.net.game import SeatInfo
+from santorini_p2p.net.views import SeatClock, SeatInfo
 
 __all__ = [
     "BOARD_HEIGHT",
@@ -278,6 +278,15 @@ def format_clock(ms: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+LOW_TIME_MS: Final = 10_000
+"""A running clock with less than this left (move allowance and bank) is shown as low."""
+
+
+def is_low(clock: SeatClock) -> bool:
+    """Whether ``clock`` is low on time: under ``LOW_TIME_MS`` left in all (lichess's red)."""
+    return clock.move_ms + clock.bank_ms < LOW_TIME_MS
+
+
 def _clock_text(view: SeatInfo) -> str:
     c = view.clock
     if c is None:
@@ -355,7 +364,8 @@ def render_panel(
         style = "class:panel.tomove" if mark == ">" else "class:panel.seat"
         out.append((style, head))
         out.append((f"{style} class:worker.{letter.lower()}.name", name))
-        out.append(("class:panel.clock", " " + clock + "\n"))
+        low = view.clock is not None and view.clock.running and is_low(view.clock)
+        out.append(("class:panel.clock" + (" class:clock.low" if low else ""), " " + clock + "\n"))
         god = p.gods[seat] if seat < len(p.gods) else ""
         if god in ("", "?"):
             lines = ["    no god" if god == "" else "    god not chosen yet"]

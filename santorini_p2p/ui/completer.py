@@ -31,6 +31,7 @@ from santorini_p2p.engine import (
     Place,
     Position,
     Turn,
+    find_god,
     legal_actions,
     limits,
     parse_action,
@@ -535,6 +536,11 @@ def _meta(p: Position, step: str) -> str:
         if isinstance(action, Turn) and action.is_win:
             return "wins"
     kind = step_kind(step)
+    if kind == "god":
+        # A god to choose (draft, challenger): its power, as the card says (the menu cuts it).
+        name = step.split()[-1].lower()
+        if name in ALL_GOD_NAMES:
+            return find_god(name).power
     return "" if kind == "dome" else kind
 
 

@@ -186,6 +186,9 @@ class Recording:
         pool = data.get("pool", [])
         if not isinstance(pool, list):
             raise ValueError("pool: expected a list")
+        first = str(names[0]) if names and names[0] else me.name
+        if first != me.name:  # seat 1's name as the game was begun under (Player 1, ann)
+            me = Identity.from_seed(me.seed, first)
         return cls(
             me,
             bytes.fromhex(str(data["game_id"])),

@@ -16,7 +16,6 @@ import json
 import logging
 import random
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -45,9 +44,9 @@ from santorini_p2p.engine import (
 )
 from santorini_p2p.engine.setup import redraw_banned
 from santorini_p2p.errors import IllegalTurnError, SantoriniError
-from santorini_p2p.net.game import SeatInfo
+from santorini_p2p.net.clock import STANDARD, TimeControl, monotonic_ms
 from santorini_p2p.net.listeners import Listeners
-from santorini_p2p.net.session import Note, NoteKind, SeatClock
+from santorini_p2p.net.views import Note, NoteKind, SeatClock, SeatInfo
 from santorini_p2p.ui.games import Event, Recording, write_private
 from santorini_p2p.ui.state import Listener
 from santorini_p2p.wire.identity import Identity
@@ -71,11 +70,6 @@ JOURNAL_FORMAT: Final = "santorini-local-game-1"
 """The ``format`` field of a local game's journal (JSON: players, start position, actions)."""
 
 
-def monotonic_ms() -> int:
-    """Return the monotonic clock in integer milliseconds."""
-    return time.monotonic_ns() // 1_000_000
-
-
 def side_letter(p: Position, seat: int) -> str:
     """Return the letter of ``seat``'s workers: its side, A to C (teams A and B with 4 players)."""
     return "ABC"[p.side_of(seat)]
@@ -89,16 +83,9 @@ class Player:
     bot: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class TimeControl:
-    """A time control: an allowance per move plus a bank that drains after it (milliseconds)."""
-
-    move_ms: int = 60_000
-    bank_ms: int = 300_000
-
-
-STANDARD_TIME: Final = TimeControl()
-"""RULES.md section 5: one minute per move plus a five-minute bank per player."""
+STANDARD_TIME: Final = STANDARD
+"""RULES.md section 5: one minute per move plus a five-minute bank per player (the network
+games' time control: one type and one monotonic clock, ``net.clock``, for every game)."""
 
 
 class Chooser(Protocol):

@@ -31,7 +31,7 @@ from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, VSplit, 
 
 from santorini_p2p.engine import Phase, Position, find_turn, turn_effects
 from santorini_p2p.errors import ReplayError, SantoriniError, WireError
-from santorini_p2p.net.game import SeatInfo
+from santorini_p2p.net.views import SeatInfo
 from santorini_p2p.replay.review import Review, load_review, review_path
 from santorini_p2p.ui.app import STYLE
 from santorini_p2p.ui.board_view import (
@@ -68,11 +68,19 @@ MARK_SIGNS: Final = {
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One position of a replay and the record that led to it (``text`` its action or event)."""
+    """One position of a replay and the record that led to it (``text`` its action or event).
+
+    ``act`` is true for an action's step (a turn, a placement, a god chosen), false for an
+    event's (a takeback accepted, a resignation, a timeout, the result).
+    """
 
     position: Position
     text: str
     record: int
+    act: bool = True
+    number: int = 0
+    """An action's number as the game's turn list gave it then (setup included; a turn taken
+    back gives its number to the next); 0 for an event, which is an unnumbered note."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +125,9 @@ class ReplaySteps:
         indexes = [
             i
             for i in range(1, len(self.steps))
-            if self.steps[i].text[:1] in "Habcde" and self.steps[i - 1].position.phase is Phase.PLAY
+            # A turn of play: an action from a position in play (so a turn later taken back
+            # too, as the review judges it), never an event such as an accepted takeback.
+            if self.steps[i].act and self.steps[i - 1].position.phase is Phase.PLAY
         ]
         if len(indexes) != len(review.turns):
             return False
@@ -178,7 +188,9 @@ class ReplaySteps:
                 continue
             note = self.notes.get(i)
             sign = f" {MARK_SIGNS[note.mark]}" if note is not None and note.mark else ""
-            out.append((i == self.index, f"{i:>3}. {s.text}{sign}"))
+            number = s.number or (i if s.act else 0)
+            head = f"{number:>3}. " if number else "     "
+            out.append((i == self.index, f"{head}{s.text}{sign}"))
         if self.bad is not None:
             out.append((False, f"  !! record {self.bad}: {self.bad_reason}"))
         return out
@@ -190,7 +202,7 @@ def load_replay(data: bytes, name: str = "<replay>") -> ReplaySteps:
     from santorini_p2p.replay.verify import verify_bytes
     from santorini_p2p.wire.identity import fingerprint
     from santorini_p2p.wire.log import Validator, iter_frames
-    from santorini_p2p.wire.messages import Act, Resign, Result, Timeout
+    from santorini_p2p.wire.messages import Accept, Act, Resign, Result, Timeout
 
     verdict = verify_bytes(data, name)
     if is_text(data):
@@ -199,11 +211,13 @@ def load_replay(data: bytes, name: str = "<replay>") -> ReplaySteps:
             data = read_text(data).data
     v = Validator()
     steps: list[Step] = []
+    standing = 0  # the actions that stand: the number the next one gets is one more
     bad: int | None = None
     reason = ""
     index = 0
     try:
         for raw in iter_frames(data):
+            asked = v.takeback_offer
             record = v.feed(raw)
             index += 1
             p = v.position
@@ -215,17 +229,27 @@ def load_replay(data: bytes, name: str = "<replay>") -> ReplaySteps:
                 continue
             if p == steps[-1].position and not isinstance(msg, Act):
                 continue
+            names = v.names
+            signer = names[record.seat] if record.seat is not None else "?"
             if isinstance(msg, Act):
-                text = msg.action
-            elif isinstance(msg, Resign):
-                text = f"seat {(record.seat or 0) + 1} resigns"
+                standing += 1
+                steps.append(Step(p, msg.action, record.index, number=standing))
+                continue
+            if isinstance(msg, Resign):
+                text = f"{signer} resigns"
             elif isinstance(msg, Timeout):
-                text = f"seat {msg.seat + 1} runs out of time"
+                late = names[msg.seat] if msg.seat < len(names) else f"seat {msg.seat + 1}"
+                text = f"{late} runs out of time"
             elif isinstance(msg, Result):
                 text = f"result: {msg.reason}"
+            elif isinstance(msg, Accept) and msg.kind == "takeback" and asked is not None:
+                text = f"({asked.turn} taken back)"
+                standing -= 1
+            elif isinstance(msg, Accept):
+                text = f"({msg.kind} agreed)"
             else:
                 text = type(msg).__name__.lower()
-            steps.append(Step(p, text, record.index))
+            steps.append(Step(p, text, record.index, act=False))
     except ReplayError as e:
         bad, reason = (e.record_index if e.record_index is not None else index), e.reason
     except WireError as e:
@@ -385,7 +409,7 @@ def board_marks(model: ReplaySteps) -> Marks:
     away) are ``last``; the review's best turn here, when there is one, is ``targets``.
     """
     step = model.current
-    turn = step.text[:1] in "Habcde"
+    turn = step.act and step.text[:1] in "Habcde"
     named = frozenset(squares_in(step.text)) if turn else frozenset()
     best = model.best_here
     targets = frozenset(squares_in(best)) if best is not None else frozenset()

@@ -28,7 +28,7 @@ from santorini_p2p.errors import SantoriniError
 from santorini_p2p.ui.app import LEAVE, START_SCREEN, STYLE, run_game
 from santorini_p2p.ui.games import Recording
 from santorini_p2p.ui.local import STANDARD_TIME, LocalGame, Player, TimeControl, ai_chooser
-from santorini_p2p.ui.state import GameController, Rematchable
+from santorini_p2p.ui.state import GameController, Note, features_of
 
 if TYPE_CHECKING:
     from santorini_p2p.net.game import NetworkGame
@@ -93,9 +93,17 @@ def journal_path() -> Path:
 
 def _recording(names: Sequence[str], options: GameOptions) -> Recording:
     """A new game's recording: it becomes a replay file under ``$SANTORINI_HOME/games/``."""
-    from santorini_p2p.wire.identity import home_dir, load_or_create_identity
+    from santorini_p2p.ui.lan import last_name
+    from santorini_p2p.wire.identity import Identity, home_dir, load_or_create_identity
 
-    me = load_or_create_identity(home_dir())
+    home = home_dir()
+    me = load_or_create_identity(home)
+    # Seat 1 is recorded under the name the screen shows for it (hot-seat: "Player 1"), or for
+    # the person against the computer the display name last given (Host, Join), never the
+    # key's made-up name.
+    shown = names[0] if names and names[0] else last_name(home)
+    if shown and shown != me.name:
+        me = Identity.from_seed(me.seed, shown)
     t = options.time_control
     return Recording.new(
         me,
@@ -430,12 +438,16 @@ async def _start_game(
             return "LAN games are not available in this build."
         return await (network.host() if choice == "host" else network.join())
     if choice == "replay":
-        name = await _pick_replay()
-        if not name:
-            return None
         from santorini_p2p.ui.replay_view import view_replay_file
 
-        return await view_replay_file(name, mouse=options.mouse)
+        name = await _pick_replay()
+        while name:
+            why = await view_replay_file(name, mouse=options.mouse)
+            if why is None:
+                return None
+            # A file that cannot be opened: asked again, with why, on the same screen.
+            name = await ask(f"Open a replay file\n{why}", "file: ", paths=True)
+        return None
     return None
 
 
@@ -523,6 +535,14 @@ async def console(options: GameOptions, network: LanGames | None = None) -> int:
         run = run_game if isinstance(game, LocalGame) else run_network_game
         review = reviewer(options.think, mouse=options.mouse)
         if await run(game, mouse=options.mouse, review=review) == "quit":
+            if game.position.phase is not Phase.OVER and game.stopped is None:
+                # Ctrl-C in a game not over: it is kept, and the last words say how to go on.
+                how = (
+                    "the start screen offers to resume it"
+                    if isinstance(game, LocalGame)
+                    else "Host or Join again on the start screen (or santorini resume) resumes it"
+                )
+                print(f"The game is kept: {how}.")
             return 0
 
 
@@ -550,6 +570,8 @@ async def run_network_game(
     if isinstance(game, NetworkGame) and game.played_here:
         # A person plays here: at game over the screen offers a rematch (m; SESSION.md 10).
         game.offer_rematch = True
+    number = 1
+    score: dict[str, float] = {}
     while True:
         task = asyncio.create_task(game.run())
         try:
@@ -557,16 +579,41 @@ async def run_network_game(
         finally:
             if game.position.phase is not Phase.OVER and game.stopped is None:
                 task.cancel()
-            elif isinstance(game, Rematchable):
+            elif (rematch := features_of(game).rematch) is not None:
                 # Leaving at game over declines a rematch: the others need not wait.
-                game.answer_rematch(False)
+                rematch.answer_rematch(False)
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         if result != "rematch" or not isinstance(game, NetworkGame):
             return result
+        _count_result(game, score)
         game = game.next_game()
+        number += 1
+        # The match so far, as a site shows it: the game's number and the running score.
+        standing = ", ".join(f"{name} {points:g}" for name, points in score.items())
+        game.session.notes.append(Note(f"Rematch: game {number}. Score: {standing}."))
         if on_rematch is not None:
             on_rematch(game)
+
+
+def _count_result(game: NetworkGame, score: dict[str, float]) -> None:
+    """Add a finished game's result to the match ``score``: 1 a win, half each a draw."""
+    v = game.session.validator
+    res = v.result if v is not None else None
+    p = game.position
+    if v is None or res is None:
+        return
+    names = v.names
+    for name in names:
+        score.setdefault(name, 0)
+    winner, _ = res
+    if winner < 0:
+        for name in names:
+            score[name] += 0.5
+        return
+    for seat, name in enumerate(names):
+        if p.side_of(seat) == p.side_of(winner):
+            score[name] += 1
 
 
 def _has_terminal() -> bool:

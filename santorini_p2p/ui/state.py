@@ -13,16 +13,18 @@ are: a message is a :class:`Note` of a :class:`NoteKind`, a seat a :class:`SeatI
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from santorini_p2p.engine import Action, Position
-from santorini_p2p.net.game import ConnectionState, SeatInfo
 from santorini_p2p.net.listeners import Listener
-from santorini_p2p.net.session import Note, NoteKind, SeatClock
+from santorini_p2p.net.views import ConnectionState, Note, NoteKind, SeatClock, SeatInfo
 
 __all__ = [
+    "Chatting",
     "ConnectionState",
+    "Features",
     "GameController",
     "Listener",
     "Note",
@@ -31,6 +33,8 @@ __all__ = [
     "Rematchable",
     "SeatClock",
     "SeatInfo",
+    "Takebacks",
+    "features_of",
 ]
 
 
@@ -74,6 +78,63 @@ class Rematchable(Protocol):
     def answer_rematch(self, yes: bool) -> None:
         """Ask for or accept a rematch (True), or decline (False)."""
         ...
+
+
+@runtime_checkable
+class Takebacks(Protocol):
+    """A game whose players may ask to take back a turn (a network game, SPEC.md 8.2)."""
+
+    def ask_takeback(self) -> None:
+        """Ask the others to take back this player's last turn."""
+
+    @property
+    def takeback_asked(self) -> str | None:
+        """The turn another player asks this one to take back, or None."""
+
+    def answer_takeback(self, accept: bool) -> None:
+        """Accept or refuse the takeback this player is asked for."""
+
+
+@runtime_checkable
+class Chatting(Protocol):
+    """A game whose players (or spectators) may chat (a network game, SPEC.md 8.3)."""
+
+    def say(self, text: str) -> None:
+        """Say ``text`` to the others."""
+
+
+@dataclass(frozen=True, slots=True)
+class Features:
+    """The optional parts of a game's interface the screen may use; None where it has none.
+
+    The screen asks for them once (:func:`features_of`) and then uses each part through its
+    own protocol, with no type tests or casts at each use.
+    """
+
+    takebacks: Takebacks | None = None
+    chat: Chatting | None = None
+    rematch: Rematchable | None = None
+    pause: Pausable | None = None
+    spectating: bool = False
+    """A spectator's game: shown read-only (no turn, no undo), q leaves."""
+
+
+def features_of(game: object) -> Features:
+    """The optional parts ``game`` offers.
+
+    Its ``features`` when it names them, else each protocol it implements (and its
+    ``spectating`` flag).
+    """
+    named = getattr(game, "features", None)
+    if isinstance(named, Features):
+        return named
+    return Features(
+        takebacks=game if isinstance(game, Takebacks) else None,
+        chat=game if isinstance(game, Chatting) else None,
+        rematch=game if isinstance(game, Rematchable) else None,
+        pause=game if isinstance(game, Pausable) else None,
+        spectating=bool(getattr(game, "spectating", False)),
+    )
 
 
 @runtime_checkable

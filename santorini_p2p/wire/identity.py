@@ -25,7 +25,6 @@ import getpass
 import hashlib
 import os
 import sys
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -38,6 +37,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from santorini_p2p.errors import IdentityError
 from santorini_p2p.wire.storage import cannot_write
+from santorini_p2p.wire.text import line_fault
 
 __all__ = [
     "KEY_FILE",
@@ -79,15 +79,13 @@ def check_name(name: str) -> str:
     """
     if not isinstance(name, str):
         raise ValueError(f"name: expected text, got {type(name).__name__}")
-    size = len(name.encode("utf-8", "surrogatepass"))
-    if not name or size > MAX_NAME_BYTES:
-        raise ValueError(f"name: expected 1 to {MAX_NAME_BYTES} bytes of UTF-8, got {size}")
-    if name != name.strip(" "):
-        raise ValueError(f"name: no spaces at either end: {name!r}")
-    for i, ch in enumerate(name):
-        cat = unicodedata.category(ch)
-        if ch != " " and cat[0] in "CZ":
-            raise ValueError(f"name: character {i + 1} ({ch!r}) is not printable in {name!r}")
+    fault = line_fault(name, max_bytes=MAX_NAME_BYTES)
+    if fault.startswith("no spaces"):
+        raise ValueError(f"name: {fault}: {name!r}")
+    if fault.startswith("character"):
+        raise ValueError(f"name: {fault} in {name!r}")
+    if fault:
+        raise ValueError(f"name: {fault}")
     return name
 
 

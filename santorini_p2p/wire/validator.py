@@ -7,7 +7,6 @@ record for an identity. Re-exported by ``wire.log``.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -85,6 +84,7 @@ from santorini_p2p.wire.messages import (
     decode_body,
     start_slot,
 )
+from santorini_p2p.wire.text import line_fault
 
 __all__ = [
     "MAX_RECORDS",
@@ -280,13 +280,9 @@ def check_chat(text: str) -> str:
     Raises:
         ValueError: the line breaks one of these rules; the message says which.
     """
-    if not text or len(text) > MAX_CHAT_CHARS:
-        raise ValueError(f"chat: expected 1 to {MAX_CHAT_CHARS} characters, got {len(text)}")
-    if text != text.strip(" "):
-        raise ValueError("chat: no spaces at either end")
-    for i, ch in enumerate(text):
-        if ch != " " and unicodedata.category(ch)[0] in "CZ":
-            raise ValueError(f"chat: character {i + 1} ({ch!r}) is not printable")
+    fault = line_fault(text, max_chars=MAX_CHAT_CHARS)
+    if fault:
+        raise ValueError(f"chat: {fault}")
     return text
 
 
@@ -296,6 +292,11 @@ class Validator:
     def __init__(self) -> None:
         self._s = _State()
         self._records: list[Record] = []
+        # The number of records up to the last one that is not a chat line, and how many chat
+        # lines each key wrote after it: kept as records come, so reading them costs the same
+        # however long the chat (SESSION.md 5, 7).
+        self._lockstep = 0
+        self._chat_run: dict[bytes, int] = {}
         self._last = ZERO_HASH
         # The last action made here: (position before, action text, position after, hash),
         # so feeding that record back does not play and hash it again (a pure function).
@@ -303,6 +304,8 @@ class Validator:
         # The last record sealed here and its message: fed back as this peer's own record
         # (``verified``), its body is not decoded again.
         self._sealed: tuple[bytes, Message] | None = None
+        # The numbers of the act records an accepted takeback undid, in order.
+        self._taken_back: list[int] = []
 
     # -- state -----------------------------------------------------------------------------
 
@@ -365,6 +368,40 @@ class Validator:
     def records_since(self, start: int) -> list[Record]:
         """The records from number ``start`` on (a copy of just those)."""
         return self._records[start:]
+
+    def record(self, index: int) -> Record:
+        """Record number ``index`` (negative: from the end), without copying the log."""
+        return self._records[index]
+
+    @property
+    def lockstep_count(self) -> int:
+        """The number of records up to the last one that is not a chat line.
+
+        A move's clock runs from there (SESSION.md 7): chat lines after it move no clock.
+        """
+        return self._lockstep
+
+    def chat_run(self, public_key: bytes) -> int:
+        """How many chat lines ``public_key`` wrote since the last record that is not one."""
+        return self._chat_run.get(public_key, 0)
+
+    def _appended(self, record: Record) -> None:
+        if isinstance(record.message, Chat):
+            self._chat_run[record.signer] = self._chat_run.get(record.signer, 0) + 1
+        else:
+            self._lockstep = len(self._records)
+            if self._chat_run:
+                self._chat_run = {}
+
+    @property
+    def taken_back(self) -> tuple[int, ...]:
+        """The numbers of the act records that accepted takebacks undid (SPEC.md 8.2)."""
+        return tuple(self._taken_back)
+
+    def standing_acts(self) -> list[Record]:
+        """The act records that stand, in order: every act but those taken back."""
+        gone = set(self._taken_back)
+        return [r for r in self._records if isinstance(r.message, Act) and r.index not in gone]
 
     @property
     def next_seq(self) -> int:
@@ -454,8 +491,10 @@ class Validator:
         except (WireError, DesyncError, IllegalTurnError) as e:
             raise _replay_error(e, index) from e
         self._records.append(record)
+        self._note_taken_back(state)
         self._s = state
         self._last = record.hash
+        self._appended(record)
         return record
 
     def _feed_opened(self, opened: OpenedRecord) -> None:
@@ -471,8 +510,16 @@ class Validator:
         except (WireError, DesyncError, IllegalTurnError) as e:
             raise _replay_error(e, index) from e
         self._records.append(record)
+        self._note_taken_back(state)
         self._s = state
         self._last = digest
+        self._appended(record)
+
+    def _note_taken_back(self, state: _State) -> None:
+        """Remember the act a record took back, when ``state`` (the next one) undoes it."""
+        u = self._s.undo
+        if u is not None and state.undo is None and state.turns < self._s.turns:
+            self._taken_back.append(u.seq)
 
     def _check(self, raw: bytes, index: int, verified: bool = False) -> tuple[Record, _State]:
         if index >= MAX_RECORDS:

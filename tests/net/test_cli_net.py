@@ -116,9 +116,9 @@ def test_save_into_a_missing_directory_is_a_usage_error(home, capsys):
 
 
 def test_a_resumed_host_shows_the_address_it_gave_out_not_the_wildcard(monkeypatch):
-    from santorini_p2p.net import game
+    from santorini_p2p.net import game, transport
 
-    monkeypatch.setattr(game, "lan_address", lambda: "192.168.1.20")
+    monkeypatch.setattr(transport, "lan_address", lambda: "192.168.1.20")
     # A host bound to every interface gave out its LAN address; resumed, it shows that again.
     assert game.resumed_title({"role": "host", "address": "0.0.0.0:34567"}) == (
         "LAN game at 192.168.1.20:34567 (resumed)"

@@ -18,6 +18,7 @@ from santorini_p2p.net.game import NetworkGame
 from santorini_p2p.ui.lan import LanGames
 from santorini_p2p.wire.log import read_log
 from tests.net.harness import identity
+from tests.patience import patient
 
 
 def _answers(*replies: str):
@@ -309,7 +310,7 @@ def test_a_network_game_on_the_console_screen(tmp_path):
 
 async def _poll(condition, limit: float = 20.0) -> None:
     """Wait, at most ``limit`` seconds, for ``condition`` (screen input has no event)."""
-    async with asyncio.timeout(limit):
+    async with asyncio.timeout(patient(limit)):
         while not condition():  # noqa: ASYNC110
             await asyncio.sleep(0.005)
 

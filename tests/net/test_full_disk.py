@@ -143,3 +143,41 @@ def test_a_full_disk_writing_the_saved_replay_names_it_and_keeps_the_journal(tmp
         save_replay(journal, tmp_path / "out.sntr")
     assert not (tmp_path / "out.sntr").exists()
     assert [p.name for p in tmp_path.iterdir()] == ["game.sntr"]
+
+
+def test_a_host_whose_disk_is_full_as_the_game_starts_says_nothing_was_kept(tmp_path):
+    """Finding 6: no journal, so the host says so, its joiners are told, and re-runs play."""
+    from santorini_p2p.errors import StorageError as Full
+    from santorini_p2p.net.session import GameSettings
+
+    net = Net.create(tmp_path, 2, seed=41)
+    host, joiner = net.sessions
+    game_id = host.game_id
+
+    def full(*args: object, **kwargs: object) -> object:
+        raise Full(f"cannot write the journal {host.journal_path}: No space left on device")
+
+    host.store.create_journal = full  # type: ignore[method-assign]
+    _run(net, until=lambda: joiner.stopped is not None)
+    assert host.stopped is not None
+    assert "nothing of this game was kept" in host.stopped
+    assert any("the same command offers a new game" in n.text for n in host.notes)
+    assert joiner.stopped is not None
+    assert "cannot start the game" in joiner.stopped
+    assert "No space left on device" in joiner.stopped
+    assert "join the new game" in joiner.stopped
+    # Nothing left to resume, so the same command offers a new game...
+    assert not host.journal_path.exists()
+    assert not (host.store.journal_path(game_id).with_suffix(".json")).exists()
+    host.close()
+    joiner.close()
+    home0, home1 = tmp_path / "p0", tmp_path / "p1"
+    net.sessions[0] = Session.host(
+        identity(0), GameSettings(2), home=home0, now=net.clock, known=KnownPeers(home0)
+    )
+    # ... and the joiners join it again, as they were told.
+    net.sessions[1] = Session.join(identity(1), home=home1, now=net.clock, known=KnownPeers(home1))
+    _run(net)
+    data = net.journals()
+    assert data[0] == data[1]
+    assert read_log(data[0]).is_complete

@@ -19,7 +19,7 @@ import pytest
 from santorini_p2p.cli import _build_parser, main
 from santorini_p2p.cli.common import god_pool
 from santorini_p2p.engine.gods import ADVANCED
-from santorini_p2p.net import session as session_module
+from santorini_p2p.net import handshake as session_module
 from santorini_p2p.net.game import PlayOptions, host_game, join_game
 from santorini_p2p.net.session import GameSettings
 from santorini_p2p.replay.verify import verify_file

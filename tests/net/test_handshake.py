@@ -114,3 +114,38 @@ def test_a_host_resumed_after_the_end_gives_a_joiner_the_records_it_lacks(tmp_pa
     data = net.journals()
     assert data[0] == data[1]
     assert read_log(data[0]).is_complete
+
+
+def test_a_session_draws_its_randomness_and_wall_time_from_the_sources_it_is_given(tmp_path):
+    """Game id, commit nonce, challenge and hello nonces, header date: all passed in."""
+    from itertools import count
+
+    from santorini_p2p.net.frames import Challenge, decode_frame, encode_frame, sign_hello
+    from santorini_p2p.net.session import GameSettings, Session, Sources
+    from santorini_p2p.net.trust import KnownPeers
+    from tests.net.harness import FakeClock, identity
+
+    drawn = count(1)
+
+    def entropy(n: int) -> bytes:
+        return bytes([next(drawn)]) * n
+
+    sources = Sources(entropy=entropy, wall_ms=lambda: 1_700_000_000_000)
+    home = tmp_path / "h"
+    clock = FakeClock()
+    host = Session.host(
+        identity(0), GameSettings(2), home=home, now=clock, known=KnownPeers(home), sources=sources
+    )
+    assert host.game_id == bytes([1]) * 16
+    assert host._nonce == bytes([2]) * 32
+    assert host._created_ms == 1_700_000_000_000
+    host.receive(b"j", encode_frame(sign_hello(identity(1), 3, b"", 0)))
+    challenge = decode_frame(host.outgoing()[-1][1])
+    assert isinstance(challenge, Challenge)
+    assert challenge.nonce == bytes([3]) * 32
+    jhome = tmp_path / "j"
+    joiner = Session.join(
+        identity(1), home=jhome, now=clock, known=KnownPeers(jhome), sources=sources
+    )
+    assert joiner._round_nonce == bytes([4]) * 32
+    assert joiner._nonce == bytes([5]) * 32

@@ -188,6 +188,7 @@ def test_joiner_killed_mid_game_resumes_with_the_same_command(tmp_path):
     assert host.finish() == 0, host.text()
     assert joiner.finish() == 0, joiner.text()
     assert "resuming the unfinished game" in joiner.text()
+    assert re.search(r"\n\S+ is back\.\n", host.text()), host.text()  # the host is told
     _check_replays(tmp_path, 2)
 
 
@@ -298,7 +299,7 @@ def test_a_journal_a_crash_left_unreadable_does_not_block_the_same_host_command(
 def test_a_host_killed_after_game_over_keeps_its_replay_and_a_rerun_rewrites_it(tmp_path):
     host, port = _host(tmp_path, 2, "none")
     joiner = _join(tmp_path, 1, port)
-    host.wait_for(r"You (win|lose)")
+    host.wait_for(r"You (won|lost)")
     host.kill()
     # The copy is written before the end is shown on screen.
     assert (tmp_path / "r0").exists(), host.text()

@@ -95,3 +95,32 @@ def test_a_declined_rematch_ends_both_peers_cleanly(tmp_path):
     assert "you decline a rematch" in joiner.text()
     assert "game 2 over" not in host.text()
     assert not (tmp_path / "r0-2.sntr").exists()
+
+
+def test_a_rematch_killed_and_resumed_keeps_each_games_own_save_file(tmp_path):
+    """Finding 5: game 2 resumed writes FILE-2, and FILE keeps game 1, on both peers."""
+    host, port = _host(tmp_path, 2, "none", "--rematch", "1")
+    slow = ("--bot", "easy", "--think", "0.05")
+    joiner = _join(tmp_path, 1, port, "--rematch", "1", *slow)
+    # Into game 2 a few moves, then the joiner is killed.
+    joiner.wait_for(r"(?s)rematch agreed.*The game starts.*: place .*: place ")
+    assert "game 2 over" not in joiner.text()
+    joiner.kill()
+    first = (tmp_path / "r1.sntr").read_bytes()
+    assert read_log(first).is_complete
+    # The same command again resumes game 2 and finishes it.
+    joiner.proc = joiner.start()
+    codes = [p.finish() for p in (host, joiner)]
+    assert codes == [0, 0], host.text() + joiner.text()
+    for i in (0, 1):
+        one = tmp_path / f"r{i}.sntr"
+        two = tmp_path / f"r{i}-2.sntr"
+        assert two.exists(), (host.text(), joiner.text())
+        assert verify_file(one).ok
+        assert verify_file(two).ok
+        _, gid1 = _first_slot(one)
+        _, gid2 = _first_slot(two)
+        assert gid1 != gid2
+    assert (tmp_path / "r1.sntr").read_bytes() == first  # game 1's copy, untouched
+    assert (tmp_path / "r0.sntr").read_bytes() == first
+    assert (tmp_path / "r0-2.sntr").read_bytes() == (tmp_path / "r1-2.sntr").read_bytes()

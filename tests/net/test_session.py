@@ -514,7 +514,7 @@ def test_a_clock_reading_far_below_what_was_observed_is_reported(tmp_path):
     for _ in range(10):
         net.step(1000)
     # The mover under-reports: its own reading starts now, 10 s after the move was due.
-    mover._move_started = net.clock.ms
+    mover._clock.started = net.clock.ms
     mover.submit(legal_actions(mover.position)[0])
     for _ in range(5):
         net.step()

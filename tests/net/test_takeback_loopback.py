@@ -19,11 +19,12 @@ from santorini_p2p.replay.timeline import read_timeline
 from santorini_p2p.replay.verify import verify_bytes
 from santorini_p2p.wire.messages import Accept, Offer
 from tests.net.harness import identity
+from tests.patience import patient
 
 
 async def _poll(condition, limit: float = 30.0) -> None:
     """Wait, at most ``limit`` seconds, for ``condition``."""
-    async with asyncio.timeout(limit):
+    async with asyncio.timeout(patient(limit)):
         while not condition():  # noqa: ASYNC110
             await asyncio.sleep(0.005)
 

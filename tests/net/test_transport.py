@@ -287,3 +287,34 @@ def test_frames_both_ways_over_ipv6_loopback():
             await close_context(ctx)
 
     asyncio.run(main())
+
+
+def test_a_frame_that_arrives_as_a_timed_receive_ends_is_not_lost():
+    """A loaded machine: the loop is held while a frame arrives and the receive's time runs
+    out, so both happen in one turn of the loop. The frame must still come out, of this
+    receive or the next (a spectator's chat line is sent once and never again)."""
+    import time
+
+    async def main() -> list[bytes | None]:
+        ctx = new_context()
+        host = await bind_host(ctx, "127.0.0.1", 0)
+        join = JoinTransport(ctx, f"127.0.0.1:{host.port}")
+        out: list[bytes | None] = []
+        try:
+            await _send_until_received(join, host, b"", b"hello")
+            while await host.receive(0.2) is not None:  # any hello sent twice
+                pass
+            for i in range(5):
+                receiving = asyncio.create_task(host.receive(0.05))
+                await asyncio.sleep(0)  # the receive is waiting, its deadline set
+                assert join.send(b"", str(i).encode())
+                time.sleep(0.2)  # noqa: ASYNC251 - the load: the loop is held past the deadline
+                got = await receiving or await host.receive(2)
+                out.append(got[1] if got is not None else None)
+        finally:
+            join.close()
+            host.close()
+            await close_context(ctx)
+        return out
+
+    assert asyncio.run(main()) == [str(i).encode() for i in range(5)]

@@ -23,6 +23,7 @@ from santorini_p2p.ui.app import GameScreen, help_text
 from santorini_p2p.ui.board_view import fragments_text
 from santorini_p2p.ui.local import LocalGame, Player
 from santorini_p2p.ui.start import GameOptions, choose, console
+from tests.patience import patient
 
 TAB, ENTER, CTRL_Q, CTRL_Z = "\t", "\r", "\x11", "\x1a"
 
@@ -35,7 +36,7 @@ def terminal():
 
 async def poll(condition, limit: float = 10.0) -> None:
     """Wait, at most ``limit`` seconds, for ``condition``: key handling has no event to await."""
-    async with asyncio.timeout(limit):
+    async with asyncio.timeout(patient(limit)):
         while not condition():  # noqa: ASYNC110
             await asyncio.sleep(0.002)
 

@@ -41,7 +41,10 @@ def test_a_person_accepts_a_rematch_with_y_and_the_other_player_moves_first(tmp_
             # The computer asks at once: the person is asked, with the keys to answer.
             term.wait_for("Bot asks for a rematch: accept (y) / decline (n)")
             term.send("y")
-            # The rematch: a new game on the same screen; the person resigns it too.
+            # The rematch: a new game on the same screen, numbered, with the match's score (the
+            # person resigned game 1); the person resigns it too.
+            term.wait_for("Rematch: game 2. Score: ")
+            assert re.search(r"Score: (root-\w+ 0, Bot 1|Bot 1, root-\w+ 0)\.", term.text())
             _resign(term)
             # The computer accepted one rematch only: it declines the next; m asked first.
             term.wait_for("m rematch")

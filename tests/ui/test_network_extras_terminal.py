@@ -22,6 +22,11 @@ def _board(screen: str) -> dict[str, str]:
     return {f + str(r): rows[r][1 + 6 * i : 6 + 6 * i] for r in rows for i, f in enumerate("abcde")}
 
 
+def _turns_listed(screen: str) -> int:
+    """The number of the Turns panel's last entry (0 before the first)."""
+    return max((int(n) for n in re.findall(r"(\d+)\. (?:place|[a-eH])", screen)), default=0)
+
+
 def _my_turn(screen: str, mine: str) -> str | None:
     """A legal-looking turn for side ``mine``: a worker steps to a free level-0 square next to
     it and builds back where it stood (legal on an empty board of level 0)."""
@@ -64,11 +69,14 @@ def test_chat_mute_and_a_late_takeback_on_the_game_screen(tmp_path):
             term.wait_for("ann says: good luck, bob")
             turn = _my_turn(screen, mine)
             assert turn is not None, screen
-            moves = term.text().count("bob: ")
+            played = _turns_listed(term.text())
             term.send(turn + "\r")
             # The computer moves at once: once it has, the turn cannot be taken back, and the
-            # screen says why (the game goes on).
-            term.wait_for(lambda s: s.count("bob: ") > moves and "Your turn:" in s, timeout=30)
+            # screen says why (the game goes on). Its move is the Turns panel's next entry (the
+            # message log scrolls, so its lines are not counted).
+            term.wait_for(
+                lambda s: _turns_listed(s) >= played + 2 and "Your turn:" in s, timeout=30
+            )
             term.send("takeback\r")
             term.wait_for("there is no turn of yours to take back now")
             term.send("mute\r")
@@ -79,8 +87,9 @@ def test_chat_mute_and_a_late_takeback_on_the_game_screen(tmp_path):
             for line in term.text().splitlines():
                 assert len(line) <= 80
             term.send("\x11\x11")  # leave; the game is kept to resume
-            term.wait_exit()
+            assert term.wait_exit() == 0  # leaving is no error
             assert "run the same command again to resume it" in term.text()
+            assert "error" not in term.text()
         finally:
             joiner.kill()
             out = joiner.communicate(timeout=10)[0].decode()
