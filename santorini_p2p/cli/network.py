@@ -162,9 +162,17 @@ def _cmd_host(args: argparse.Namespace) -> int:
         raise UsageError(
             f"spectators: expected 0 (none) to {MAX_SPECTATORS}, got {args.spectators}"
         )
-    pool = god_pool(args)
     save = save_target(args.save)
     opts = net_options(args)
+    event_start: tuple[str, ...] = ()
+    if args.tournament is not None:
+        from santorini_p2p.cli.tournament import tournament_game
+
+        board = tournament_game(args.tournament, opts.identity.fingerprint)
+        args.players, args.gods, args.gods_from, args.time = 2, *board.settings
+        event_start = (f"start={board.start_slot}",)
+        print(board.description, flush=True)
+    pool = god_pool(args)
     if _recovered(opts.home, "host", None, opts.save):
         return 0
     aside: list[str] = []
@@ -179,6 +187,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         options = tuple(
             o for o, off in (("chat", args.no_chat), ("takeback", args.no_takebacks)) if not off
         )
+        options += event_start
         settings = GameSettings(args.players, args.gods, tc, options, pool=pool)
     except ValueError as e:
         raise UsageError(str(e)) from None
@@ -460,6 +469,12 @@ def add_commands(sub: Subparsers) -> None:
         "--spectator-chat",
         action="store_true",
         help="let spectators say lines to the players and each other (never in the log)",
+    )
+    p.add_argument(
+        "--tournament",
+        metavar="EVENT",
+        help="host this player's board of a club event's round being played (EVENT: the "
+        "event directory or its event.snte): its settings, and its first player moving first",
     )
     common(p)
     rematch_option(p)
