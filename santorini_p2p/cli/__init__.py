@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from santorini_p2p import __version__
-from santorini_p2p.cli import computer, console, engine, network, replay, tournament
+from santorini_p2p.cli import computer, console, engine, network, post, replay, tournament
 from santorini_p2p.cli.common import Handler, run
 
 __all__ = ["main"]
@@ -27,7 +27,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"santorini-p2p {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for family in (engine, computer, replay, console, network, tournament):
+    for family in (engine, computer, replay, console, network, tournament, post):
         family.add_commands(sub)
     return parser
 
