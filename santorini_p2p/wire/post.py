@@ -273,7 +273,7 @@ def unarmour(text: str) -> bytes:
         ) from None
     head = len(PAYLOAD_MAGIC) + 5
     if payload[:4] != PAYLOAD_MAGIC:
-        raise BlockError("not a santorini post block (no SNTP magic)")
+        raise BlockError("damaged block: it does not start with SNTP (changed, or not a block)")
     if len(payload) < head + 4:
         raise BlockError("truncated block: too short to hold a block")
     if payload[4] != BLOCK_VERSION:
