@@ -82,7 +82,10 @@ def _bot(level: str | None) -> Bot | None:
 
 def _send(game: PostGame, out: str | None) -> None:
     """Write the block the other side needs: to ``out``, or printed after the messages."""
-    text = game.block_text(_now_ms())
+    now = _now_ms()
+    text = game.block_text(now)
+    game.mark_sent(now)
+    game.save()
     if out is None or out == "-":
         print(text, end="", flush=True)
         return
@@ -100,9 +103,14 @@ def _check_out(out: str | None) -> None:
 
 def _show(game: PostGame, start: int) -> None:
     """Print what changed since record ``start``, the board, and whose turn it is."""
+    from santorini_p2p.net.post import span
     from santorini_p2p.ui.board_view import render_text
 
     changes = game.changes(start)
+    if game.waited_ms is not None and any(not c.mine for c in changes):
+        print(
+            f"{game.opponent_name}'s block came {span(game.waited_ms)} after yours, by your clock"
+        )
     for c in changes:
         print(f"{c.who}: {c.text}")
     p = game.position
@@ -279,12 +287,9 @@ def _cmd_resend(args: argparse.Namespace) -> int:
 
 
 def _ago(ms: int, now: int) -> str:
-    minutes = max(0, now - ms) // 60_000
-    if minutes < 60:
-        return f"{minutes} min"
-    if minutes < 48 * 60:
-        return f"{minutes // 60} h"
-    return f"{minutes // 1440} days"
+    from santorini_p2p.net.post import span
+
+    return span(now - ms)
 
 
 def _cmd_list(args: argparse.Namespace) -> int:

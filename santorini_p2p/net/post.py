@@ -71,6 +71,7 @@ __all__ = [
     "find_game",
     "list_games",
     "read_block_text",
+    "span",
 ]
 
 POST_DIR: Final = "post"
@@ -153,6 +154,8 @@ class PostGame:
     state: dict[str, object]
     records: list[bytes] = field(default_factory=list)
     validator: Validator = field(default_factory=Validator)
+    waited_ms: int | None = None
+    """By this side's clock, how long after its last block the block just read came."""
 
     # -- creation and storage ------------------------------------------------------------
 
@@ -339,7 +342,11 @@ class PostGame:
                     return Change(index, who, f"reveals; the draw: {first} is seat 1", mine)
                 return Change(index, who, "reveals", mine)
             case Act():
-                return Change(index, who, msg.action, mine)
+                # The mover's own claim (POST.md 6): shown, never trusted as a fact.
+                claim = (
+                    "" if mine or msg.clock_ms < 60_000 else f" ({span(msg.clock_ms)}, says {who})"
+                )
+                return Change(index, who, msg.action + claim, mine)
             case Resign():
                 return Change(index, who, "resigns", mine)
             case Offer():
@@ -416,6 +423,8 @@ class PostGame:
             self.records = [r.raw for r in trial.records]
             self.validator = trial
             self.state["since_ms"] = now_ms
+            sent = self.state.get("sent_ms")
+            self.waited_ms = None if sent is None else max(0, now_ms - int(str(sent)))
             if self._my_step() == "act":
                 self.state["turn_ms"] = now_ms
         if block.have > self.their_have:
@@ -578,6 +587,10 @@ class PostGame:
 
     # -- sending -------------------------------------------------------------------------
 
+    def mark_sent(self, now_ms: int) -> None:
+        """Note that a block went out now (the start of the wait this side's clock measures)."""
+        self.state["sent_ms"] = now_ms
+
     def outgoing(self) -> bool:
         """Whether the other side lacks records of this side's log."""
         if self.state["role"] == "inviter" and self.opponent_key is None:
@@ -675,6 +688,16 @@ class PostGame:
         """The game's phase (None before the draw)."""
         p = self.validator.position
         return None if p is None else p.phase
+
+
+def span(ms: int) -> str:
+    """A duration as people say it: ``45 min``, ``5 h``, ``3 days``."""
+    minutes = max(0, ms) // 60_000
+    if minutes < 60:
+        return f"{minutes} min"
+    if minutes < 48 * 60:
+        return f"{minutes // 60} h"
+    return f"{minutes // 1440} days"
 
 
 def list_games(home: Path, me: Identity) -> list[PostGame]:

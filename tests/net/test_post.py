@@ -295,3 +295,35 @@ def test_play_by_hand_refusals_and_a_resignation(homes, tmp_path):
         assert game["turn"] == "over"
         assert game["result"].endswith("won by resignation")
         assert verify_file(game["replay"]).ok
+
+
+def test_a_second_taker_of_an_open_invitation_and_a_forged_record_are_refused(homes, tmp_path):
+    a, b = homes
+    carol = tmp_path / "carol"
+    load_or_create_identity(carol, "carol")
+    run_cli(a, "post", "new", "-o", str(tmp_path / "inv"))
+    assert run_cli(b, "post", "read", str(tmp_path / "inv"), "-o", str(tmp_path / "b1"))[0] == 0
+    assert run_cli(carol, "post", "read", str(tmp_path / "inv"), "-o", str(tmp_path / "c1"))[0] == 0
+    assert run_cli(a, "post", "read", str(tmp_path / "b1"), "-o", str(tmp_path / "a1"))[0] == 0
+    code, _, err = run_cli(a, "post", "read", str(tmp_path / "c1"), "-o", str(tmp_path / "x"))
+    assert code == 1
+    assert "not by bob" in err
+    assert "nothing of game" in err
+    # A record bob's key signed that breaks the log (a commit where his reveal is due).
+    from santorini_p2p.net.post import PostGame
+    from santorini_p2p.wire.log import seal
+    from santorini_p2p.wire.messages import Commit
+
+    bob = load_or_create_identity(b)
+    alice = load_or_create_identity(a)
+    game = PostGame.load(a, alice, _block_of(tmp_path / "b1").game_id)
+    v = game.validator
+    bad = seal(bob, Commit(v.next_seq, v.last_hash, bytes(32)))
+    block = RecordsBlock(game.game_id, bob.public_key, v.next_seq + 1, v.next_seq, (bad,), 0)
+    (tmp_path / "forged").write_text(armour(seal_block(bob, block), "forged"))
+    code, _, err = run_cli(a, "post", "read", str(tmp_path / "forged"))
+    assert code == 1
+    assert f"record {v.next_seq}: " in err
+    # The real next block still reads.
+    assert run_cli(b, "post", "read", str(tmp_path / "a1"), "-o", str(tmp_path / "b2"))[0] == 0
+    assert run_cli(a, "post", "read", str(tmp_path / "b2"))[0] == 0
