@@ -425,8 +425,7 @@ class PostGame:
             self.state["since_ms"] = now_ms
             sent = self.state.get("sent_ms")
             self.waited_ms = None if sent is None else max(0, now_ms - int(str(sent)))
-            if self._my_step() == "act":
-                self.state["turn_ms"] = now_ms
+            self.state["turn_ms"] = now_ms
         if block.have > self.their_have:
             self.state["their_have"] = min(block.have, len(self.records))
         return new
