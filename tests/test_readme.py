@@ -62,6 +62,7 @@ EXAMPLES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "--player cat=b6e8-cee2-69bf-6989 --player dan=96be-8a58-3bbf-27bd": (RUN, "", ()),
     "santorini tournament pair club": (RUN, "", ()),
     "santorini host --tournament club": (LAN, "", ()),
+    "santorini join --tournament club": (LAN, "", ()),
     "santorini tournament result club r1-*.sntr": (LAN, "", ()),
     "santorini tournament standings club --html standings.html": (RUN, "", ()),
     "santorini tournament verify club club/games": (RUN, "", ()),

@@ -245,6 +245,15 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
     save = save_target(args.save)
     opts = net_options(args)
+    if args.tournament is not None:
+        from santorini_p2p.cli.tournament import tournament_game
+
+        board = tournament_game(args.tournament, opts.identity.fingerprint)
+        print(board.description, flush=True)
+        # The board's other player hosts it: found on the LAN by its fingerprint.
+        args.address = args.address or board.opponent
+    elif args.address is None:
+        raise UsageError("address: give host:port or a game's name (or --tournament EVENT)")
     address = game_address(args.address)
     if _recovered(opts.home, "join", address, opts.save):
         return 0
@@ -486,7 +495,13 @@ def add_commands(sub: Subparsers) -> None:
         description="Join the game at ADDRESS (host:port, or a game name from 'santorini games'). "
         "Running it again resumes an unfinished game with that host.",
     )
-    p.add_argument("address", help="host:port, or a game name on the LAN")
+    p.add_argument("address", nargs="?", help="host:port, or a game name on the LAN")
+    p.add_argument(
+        "--tournament",
+        metavar="EVENT",
+        help="join this player's board of a club event's round being played, hosted by the "
+        "other player (found on the LAN by fingerprint unless ADDRESS is given)",
+    )
     common(p)
     rematch_option(p)
     p.set_defaults(handler=_cmd_join)

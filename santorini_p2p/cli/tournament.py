@@ -50,6 +50,7 @@ class EventBoard:
     settings: tuple[str, str | None, str]
     start_slot: int
     description: str
+    opponent: str
 
 
 def tournament_game(event_dir: str, me: str) -> EventBoard:
@@ -74,9 +75,10 @@ def tournament_game(event_dir: str, me: str) -> EventBoard:
     text = (
         f"tournament {h.name}: round {board.round} board {board.number}: "
         f"{event.name_of(board.first)} (first) - {event.name_of(board.second)}; "
-        f"{event.name_of(other)} joins with: santorini join {me}"
+        f"the other joins with: santorini join --tournament EVENT (or santorini join {me})"
     )
-    return EventBoard(settings, 0 if mine == board.first else 1, text)
+    opponent = h.players[other].fingerprint
+    return EventBoard(settings, 0 if mine == board.first else 1, text, opponent)
 
 
 def _now_ms() -> int:
@@ -210,8 +212,8 @@ def _print_round(event: Event, rnd: Round, directory: str, as_json: bool) -> Non
     if rnd.bye is not None:
         print(f"bye: {names[rnd.bye]}")
     print(
-        f"each board: one player runs `santorini host --tournament EVENT` (EVENT: {directory} "
-        "or a copy of its event.snte), the other `santorini join` with the host's fingerprint"
+        f"each board: one player runs `santorini host --tournament EVENT`, the other `santorini "
+        f"join --tournament EVENT` (EVENT: {directory} or a copy of its event.snte)"
     )
 
 

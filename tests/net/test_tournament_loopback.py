@@ -62,7 +62,8 @@ def _play_board(tmp: Path, event: Path, rnd: int, board: int, first: str, second
         tmp,
         f"r{rnd}b{board}-{joiner}",
         [
-            "join", f"127.0.0.1:{port}", "--seed", str(rnd * 10 + board + 5),
+            "join", f"127.0.0.1:{port}", "--tournament", str(event),
+            "--seed", str(rnd * 10 + board + 5),
             "--save", str(saves[joiner]), *common,
         ],
         home=tmp / "homes" / joiner,
@@ -112,6 +113,8 @@ def swiss(tmp_path_factory):
             saved.append((game, saves))
         codes = [p.finish() for p in peers]
         assert codes == [0] * len(peers), "\n".join(p.text() for p in peers)
+        # Host and joiner each found their board in the event's file.
+        assert all(f"Friday club: round {rnd} board " in p.text() for p in peers)
         files = []
         for game, saves in saved:
             a, b = (saves[game["first"]], saves[game["second"]])
