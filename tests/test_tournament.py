@@ -193,3 +193,66 @@ def test_an_event_is_not_created_over_another(tmp_path):
     with pytest.raises(SantoriniError, match="already holds an event"):
         create_event(tmp_path / "club", DIRECTOR, event.header)
     assert (tmp_path / "club" / "event.snte").read_bytes() == before
+
+
+def _cli(home, *args):
+    import contextlib
+    import io
+    import os
+    from unittest import mock
+
+    from santorini_p2p import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        mock.patch.dict(os.environ, {"SANTORINI_HOME": str(home)}),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        code = cli.main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+PLAYER_ARGS = [a for p in PLAYERS for a in ("--player", f"{p.name}={p.fingerprint}")]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--player", "e=12"], "player 'e': fingerprint '12' is not xxxx-xxxx-xxxx-xxxx"),
+        (["--player", f"A={PLAYERS[1].fingerprint}"], "player: 'A' is named twice"),
+        (["--player", "nofingerprint"], "player: expected NAME=FINGERPRINT"),
+        (["--rounds", "4"], "rounds: a Swiss event of 4 players has 1 to 3 rounds, got 4"),
+        (["--time", "fast"], "time: expected MOVE+BANK"),
+        (["--gods-from", "zeus"], "gods-from: a god pool needs --gods"),
+    ],
+)
+def test_tournament_new_refuses_bad_input_naming_it(tmp_path, extra, message):
+    code, _, err = _cli(
+        tmp_path / "home", "tournament", "new", str(tmp_path / "club"), *PLAYER_ARGS,
+        "--format", "swiss", *extra,
+    )  # fmt: skip
+    assert code == 2
+    assert message in err
+    assert not (tmp_path / "club").exists()
+
+
+def test_tournament_commands_on_a_missing_event_say_so(tmp_path):
+    for action in ("pair", "standings"):
+        code, _, err = _cli(tmp_path / "home", "tournament", action, str(tmp_path / "nowhere"))
+        assert code == 2
+        assert "no event at" in err
+
+
+def test_round_robin_of_five_pairs_every_round_with_one_bye_and_ends(tmp_path):
+    players = [Identity.from_seed(bytes([i]) * 32, f"p{i}") for i in range(1, 6)]
+    args = [a for p in players for a in ("--player", f"{p.name}={p.fingerprint}")]
+    home, club = tmp_path / "home", tmp_path / "club"
+    code, out, err = _cli(home, "tournament", "new", str(club), *args, "--format", "roundrobin")
+    assert code == 0, err
+    assert "roundrobin, 5 rounds, 5 players; gods none; time 60+300" in out
+    code, out, err = _cli(home, "tournament", "pair", str(club))
+    assert code == 0, err
+    assert "round 1 of 5" in out
+    assert "bye: p1" in out
+    assert out.count("board ") == 2
