@@ -256,3 +256,18 @@ def test_round_robin_of_five_pairs_every_round_with_one_bye_and_ends(tmp_path):
     assert "round 1 of 5" in out
     assert "bye: p1" in out
     assert out.count("board ") == 2
+
+
+def test_a_game_played_the_other_way_round_stands_and_counts_as_played(tmp_path):
+    event = _event(tmp_path)
+    # Board 1 pairs 0 (first) and 1; the replay has 1 moving first.
+    board, new = event.record(DIRECTOR, _facts(1, 0, 1), T0)
+    assert new
+    assert board.reversed
+    assert (board.first, board.second, board.winner) == (0, 1, 1)
+    h = event.history()
+    assert (h.firsts[1], h.seconds[0]) == (1, 1)
+    assert (h.firsts[0], h.seconds[1]) == (0, 0)
+    # The file reads back to the same boards, the record naming who moved first.
+    back = read_event(event.log.to_bytes())
+    assert back.records[-1].first == 1

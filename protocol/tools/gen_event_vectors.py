@@ -95,8 +95,9 @@ def build() -> dict[str, Any]:
     two = _header(PLAYERS, "roundrobin", 1)
     pairing = PairingRecord(0, ZERO, 1, T0, ((0, 1),), None)
     bob_won = 1 if game.winner == PLAYERS[1].fingerprint else 0
+    first = 0 if game.first == PLAYERS[0].fingerprint else 1
     result = ResultRecord(
-        0, ZERO, 1, 1, bob_won, game.reason, game.game_id, game.sha256, T0 + 600_000
+        0, ZERO, 1, 1, first, bob_won, game.reason, game.game_id, game.sha256, T0 + 600_000
     )
     good = [_auto(two), _auto(pairing), _auto(result)]
     four = _header(PLAYERS + MORE, "swiss", 3)
@@ -204,6 +205,14 @@ def build() -> dict[str, Any]:
             ["rules"],
             _raw([_auto(two), _auto(pairing), _auto(replace(result, board=2))]),
             error="which is not paired",
+            record=2,
+        ),
+        case(
+            "result-first-not-on-board",
+            "a result whose first player is not one of the board's two",
+            ["rules"],
+            _raw([_auto(two), _auto(pairing), _auto(replace(result, first=5))]),
+            error="the first player is not on it",
             record=2,
         ),
         case(

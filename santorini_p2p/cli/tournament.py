@@ -272,6 +272,9 @@ def _cmd_result(args: argparse.Namespace) -> int:
             loser = second if board.winner == board.first else first
             what = f"{names[board.winner]} beat {loser} ({board.reason})"
         again = "" if new else " (already recorded)"
+        if board.reversed:
+            # As when colours are reversed in chess: the game stands as played.
+            what += f"; played the other way round, {second} first: it stands as played"
         print(f"{file}: round {board.round} board {board.number}: {what}{again}")
     return 1 if refused else 0
 
@@ -383,8 +386,9 @@ def add_commands(sub: Subparsers) -> None:
         "result",
         help="record results from replay files",
         description="Read each replay: it must verify, be finished, be signed by both players "
-        "of a board, with the board's first player first, under the event's settings. A "
-        "replay already recorded changes nothing. Any refused: its file and the reason, exit 1.",
+        "of a board and played under the event's settings (a game played the other way round "
+        "stands as played, and says so). A replay already recorded changes nothing. Any "
+        "refused: its file and the reason, exit 1.",
     )
     p.add_argument("event_dir", metavar="EVENT_DIR")
     p.add_argument("replays", nargs="+", metavar="REPLAY")

@@ -77,10 +77,14 @@ def event_path(directory: Path) -> Path:
     return directory if directory.is_file() else directory / EVENT_FILE
 
 
-def _points(b: Board) -> tuple[int, int]:
+def _played(b: Board) -> Played:
+    """A board as it was played (its first mover first), with the points once known."""
+    first, second = (b.second, b.first) if b.reversed else (b.first, b.second)
+    if not b.done:
+        return Played(first, second, None)
     if b.winner is None:
-        return (1, 1)
-    return (2, 0) if b.winner == b.first else (0, 2)
+        return Played(first, second, (1, 1))
+    return Played(first, second, (2, 0) if b.winner == first else (0, 2))
 
 
 @dataclass(slots=True)
@@ -126,10 +130,7 @@ class Event:
         """The rounds so far, as the pairing rules read them."""
         rounds = []
         for r in range(1, self.rounds_paired + 1):
-            played = [
-                Played(b.first, b.second, _points(b) if b.done else None)
-                for b in self.round_boards(r)
-            ]
+            played = [_played(b) for b in self.round_boards(r)]
             rounds.append((played, self.byes.get(r)))
         return History.of(len(self.header.players), rounds)
 
@@ -166,7 +167,9 @@ class Event:
             return
         for i, b in enumerate(self.boards):
             if (b.round, b.number) == (r.round, r.board):
-                self.boards[i] = replace(b, done=True, winner=r.winner, reason=r.reason)
+                self.boards[i] = replace(
+                    b, done=True, winner=r.winner, reason=r.reason, reversed=r.first != b.first
+                )
         self.results[(r.round, r.board)] = r
 
     def check(self, r: PairingRecord | ResultRecord) -> None:
@@ -194,6 +197,8 @@ class Event:
             raise EventError(f"a second result for round {r.round} board {r.board}")
         if r.winner is not None and r.winner not in (board.first, board.second):
             raise EventError(f"round {r.round} board {r.board}: the winner is not on the board")
+        if r.first not in (board.first, board.second):
+            raise EventError(f"round {r.round} board {r.board}: the first player is not on it")
         if (r.winner is None) != (r.reason in ("draw", "none")):
             raise EventError(f"round {r.round} board {r.board}: reason {r.reason!r}")
         if any(x.game_id == r.game_id or x.replay == r.replay for x in self.results.values()):
@@ -252,10 +257,6 @@ class Event:
             )
         board = boards[-1]
         where = f"round {board.round} board {board.number}"
-        if (board.first, board.second) != (a, b):
-            raise ResultRefused(
-                f"{self.name_of(a)} moved first, but {where} has {self.name_of(board.first)} first"
-            )
         settings = [
             ("gods", g.gods, h.gods),
             ("god pool", ",".join(g.pool) or "simple", ",".join(h.pool) or "simple"),
@@ -291,6 +292,7 @@ class Event:
             self.log.last_hash,
             board.round,
             board.number,
+            a,
             winner,
             g.reason,
             g.game_id,
@@ -513,6 +515,7 @@ def _same_result(event: Event, r: ResultRecord, g: GameFacts) -> str:
     if (board.round, board.number) != (r.round, r.board):
         return f"the replay is the game of round {board.round} board {board.number}"
     winner = None if g.winner is None else event.index_of(g.winner)
-    if (winner, g.reason, g.game_id) != (r.winner, r.reason, r.game_id):
+    first = event.index_of(g.first)
+    if (winner, g.reason, g.game_id, first) != (r.winner, r.reason, r.game_id, r.first):
         return "the replay's result is not the one recorded"
     return ""

@@ -146,6 +146,8 @@ class PairingRecord:
 class ResultRecord:
     """One board's result, read from a replay: ``winner`` a player index, or None for a draw.
 
+    ``first`` is the player who made the game's first action: the board's first player, or
+    the other one when the game was played the other way round (it stands, as played).
     ``replay`` is the SHA-256 of the replay file's exact bytes and ``game_id`` its header's
     game id, so that anyone holding the replays finds and re-checks each one.
     """
@@ -154,6 +156,7 @@ class ResultRecord:
     prev: bytes
     round: int
     board: int
+    first: int
     winner: int | None
     reason: str
     game_id: bytes
@@ -201,6 +204,7 @@ def encode_record(r: EventRecord) -> bytes:
                 r.prev,
                 r.round,
                 r.board,
+                r.first,
                 -1 if r.winner is None else r.winner,
                 r.reason,
                 r.game_id,
@@ -293,18 +297,19 @@ def decode_record(body: bytes) -> EventRecord:
                 None if bye < 0 else bye,
             )
         if kind == TYPE_RESULT:
-            _tuple(v, "result", 10)
-            winner = _int(fields[5], "winner", -1, MAX_PLAYERS - 1)
+            _tuple(v, "result", 11)
+            winner = _int(fields[6], "winner", -1, MAX_PLAYERS - 1)
             return ResultRecord(
                 seq,
                 prev,
                 _int(fields[3], "round", 1, 255),
                 _int(fields[4], "board", 1, MAX_PLAYERS),
+                _int(fields[5], "first", 0, MAX_PLAYERS - 1),
                 None if winner < 0 else winner,
-                _text(fields[6], "reason", 20),
-                _bytes(fields[7], "game_id", 16),
-                _bytes(fields[8], "replay", 32),
-                _int(fields[9], "recorded_ms", 0, _BIG),
+                _text(fields[7], "reason", 20),
+                _bytes(fields[8], "game_id", 16),
+                _bytes(fields[9], "replay", 32),
+                _int(fields[10], "recorded_ms", 0, _BIG),
             )
         raise ValueError(f"unknown record type {kind}")
     except ValueError as e:

@@ -29,6 +29,8 @@ class Board:
     done: bool = False
     winner: int | None = None
     reason: str = ""
+    reversed: bool = False
+    """The game was played the other way round: ``second`` made its first action."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +163,8 @@ def render_html(
                 res = "&frac12;&ndash;&frac12;"
             else:
                 res = "1&ndash;0" if b.winner == b.first else "0&ndash;1"
-            how = f" <span class=muted>({e(b.reason)})</span>" if b.done else ""
+            swap = "; played the other way round" if b.reversed else ""
+            how = f" <span class=muted>({e(b.reason)}{swap})</span>" if b.done else ""
             items.append(
                 f"<tr><td>{b.number}</td><td>{e(names[b.first])}</td><td>{res}{how}</td>"
                 f"<td>{e(names[b.second])}</td></tr>"

@@ -260,13 +260,14 @@ def test_forged_tampered_and_mismatched_results_are_refused(swiss, tmp_path):
     a, b = first_game["first"], first_game["second"]
     others = [n for n in NAMES if n not in (a, b)]
 
-    # The same two players, the other one first.
+    # The same two players, the other one first: it stands as played (as a chess game
+    # played with colours reversed does), and says so.
     club = tmp_path / "swapped"
     _new_event(home, club, prints, [b, a, *others], "--preset", "tournament")
     code, out, err = run_cli(home, "tournament", "result", str(club), str(replay))
-    assert code == 1
-    assert f"{replay}: refused: {a} moved first, but round 1 board 1 has {b} first" in err
-    assert not any((club / "games").iterdir())
+    assert code == 0, err
+    assert f"played the other way round, {a} first: it stands as played" in out
+    assert load_event(club).round_boards(1)[0].reversed
 
     # Other settings: no gods, untimed.
     club = tmp_path / "plain"
