@@ -330,6 +330,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
         if s.days and s.turn not in ("over", "invited"):
             late = now - s.since_ms > s.days * 86_400_000
             clock = f"; {s.days} days a move" + (" (overdue, by this clock)" if late else "")
+        if g.position is None and s.turn not in ("over", "invited"):
+            turn += " (the draw for the first player)"
         opp = f"{s.opponent} ({s.fingerprint})" if s.fingerprint else s.opponent
         print(f"{g.short}  {opp}  {turn}  since {when} ({_ago(s.since_ms, now)} ago){clock}")
     return 0

@@ -660,10 +660,9 @@ class PostGame:
             turn = "invited"
         elif self.my_turn:
             turn = "you"
-        elif v.position is not None and self._my_step() is None:
-            turn = self.opponent_name
         else:
-            turn = "draw" if v.position is None else self.opponent_name
+            # This side signs whatever else it owes at once: the wait is for the other side.
+            turn = self.opponent_name
         key = self.opponent_key
         return Status(
             self.game_id.hex(),
