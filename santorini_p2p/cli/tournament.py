@@ -21,7 +21,6 @@ from santorini_p2p.cli.common import (
     add_pool_option,
     error,
     god_pool,
-    output_target,
     read_input,
     usage,
     write_output,
@@ -284,8 +283,10 @@ def _cmd_standings(args: argparse.Namespace) -> int:
 
     event = _load(args.event_dir)
     table = event.table()
-    if args.html is not None:
-        output_target(args.html, args.force)
+    if args.html not in (None, "-"):
+        page_at = Path(args.html)
+        if page_at.is_dir() or not page_at.parent.is_dir():
+            raise UsageError(f"html: cannot write a page at {args.html!r}")
     print(render_text(event.header, table, event.status()), end="")
     if args.html is not None:
         page = render_html(event.header, table, event.boards, event.byes, event.status())
@@ -401,8 +402,9 @@ def add_commands(sub: Subparsers) -> None:
         "losses and byes. --html FILE writes them, with every round, as one offline page.",
     )
     p.add_argument("event_dir", metavar="EVENT_DIR")
-    p.add_argument("--html", metavar="FILE", help="write the standings page to FILE")
-    p.add_argument("--force", action="store_true", help="overwrite an existing --html FILE")
+    p.add_argument(
+        "--html", metavar="FILE", help="write the standings page to FILE (replaced each time)"
+    )
     p.set_defaults(handler=_cmd_standings)
 
     p = actions.add_parser(

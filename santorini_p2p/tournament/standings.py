@@ -186,7 +186,8 @@ def render_html(
 <title>{e(h.name)}: standings</title><style>{_STYLE}</style></head>
 <body>
 <h1>{e(h.name)}</h1>
-<p>{e(status)}. {e(h.format)}, {h.rounds} rounds; gods {e(gods)}; time {e(h.time_text)}.</p>
+<p>{e(status[:1].upper() + status[1:])}. {e(h.format)}, {h.rounds} rounds; gods {e(gods)};
+time {e(h.time_text)}.</p>
 <h2>Standings</h2>
 <table><tr><th>rank</th><th>player</th><th>points</th><th>Buchholz</th>
 <th>Sonneborn-Berger</th><th>w-d-l</th><th>byes</th></tr>

@@ -186,12 +186,13 @@ def test_standings_page_is_one_offline_file(swiss, tmp_path):
         assert f"<td>{name}</td>" in text
     assert "http" not in text
     assert "<script" not in text
-    # An existing page is replaced only with --force.
+    # The page is made anew each time (after every round).
+    page.write_text("old")
     code, _, err = run_cli(
         swiss["director"], "tournament", "standings", str(swiss["event"]), "--html", str(page)
     )
-    assert code == 2
-    assert "--force" in err
+    assert code == 0, err
+    assert page.read_text() == text
 
 
 def test_event_reverifies_from_the_replays_alone(swiss, tmp_path):
