@@ -32,10 +32,18 @@ from pathlib import Path
 from typing import Final
 
 from santorini_p2p.engine import Phase, Position, format_action, legal_form, parse_action
+from santorini_p2p.engine.gods import GOD_NAMES
 from santorini_p2p.errors import IllegalTurnError, NotationError, ReplayError, SantoriniError
 from santorini_p2p.net.trust import ChangedKeyError, KnownPeers
 from santorini_p2p.wire.identity import Identity, fingerprint
-from santorini_p2p.wire.log import Validator, encode_frames, make_header, read_log, validate
+from santorini_p2p.wire.log import (
+    Validator,
+    encode_frames,
+    make_header,
+    read_log,
+    seal,
+    validate,
+)
 from santorini_p2p.wire.messages import (
     Accept,
     Act,
@@ -258,8 +266,6 @@ class PostGame:
             "replay": None,
         }
         game = cls(home, me, state)
-        from santorini_p2p.wire.log import seal
-
         try:
             game._add(seal(me, header))
         except ReplayError as e:
@@ -445,8 +451,6 @@ class PostGame:
             )
         pool = h.pool if h.gods != "none" else ()
         want_pool = inv.pool if inv.gods != "none" else ()
-        from santorini_p2p.engine.gods import GOD_NAMES
-
         if pool == GOD_NAMES:
             pool = ()
         if want_pool == GOD_NAMES:
