@@ -76,6 +76,8 @@ class History:
     seconds: tuple[int, ...]
     last_first: tuple[bool | None, ...]
     rounds: int
+    streaks: tuple[int, ...] = ()
+    """Per player, the games in a row moved first (positive) or second (negative), lately."""
 
     @classmethod
     def of(cls, players: int, rounds: Sequence[tuple[Sequence[Played], int | None]]) -> History:
@@ -85,6 +87,7 @@ class History:
         firsts = [0] * players
         seconds = [0] * players
         last: list[bool | None] = [None] * players
+        streaks = [0] * players
         met: set[tuple[int, int]] = set()
         for boards, bye in rounds:
             for b in boards:
@@ -92,6 +95,8 @@ class History:
                 firsts[b.first] += 1
                 seconds[b.second] += 1
                 last[b.first], last[b.second] = True, False
+                streaks[b.first] = max(streaks[b.first], 0) + 1
+                streaks[b.second] = min(streaks[b.second], 0) - 1
                 if b.points is not None:
                     scores[b.first] += b.points[0]
                     scores[b.second] += b.points[1]
@@ -107,6 +112,7 @@ class History:
             tuple(seconds),
             tuple(last),
             len(rounds),
+            tuple(streaks),
         )
 
     def has_met(self, a: int, b: int) -> bool:
@@ -134,13 +140,43 @@ def _first_of(h: History, high: int, low: int, number: int) -> tuple[int, int]:
     return (high, low) if number % 2 == 1 else (low, high)
 
 
+MAX_IMBALANCE: Final = 2
+"""The most first moves over second moves (or the other way) a pairing gives a player."""
+MAX_STREAK: Final = 2
+"""The most games in a row a pairing has a player move first (or second)."""
+
+
+def _fits(h: History, first: int, second: int) -> bool:
+    """Whether ``first`` may move first against ``second`` under the balance limits."""
+    return (
+        h.firsts[first] - h.seconds[first] < MAX_IMBALANCE
+        and h.seconds[second] - h.firsts[second] < MAX_IMBALANCE
+        and h.streaks[first] < MAX_STREAK
+        and h.streaks[second] > -MAX_STREAK
+    )
+
+
+def _oriented(h: History, high: int, low: int, number: int, strict: bool) -> tuple[int, int] | None:
+    """The pair in the order it plays: the balance's choice, else the other way, else None.
+
+    Without ``strict`` the balance's choice always stands.
+    """
+    first, second = _first_of(h, high, low, number)
+    if not strict or _fits(h, first, second):
+        return first, second
+    if _fits(h, second, first):
+        return second, first
+    return None
+
+
 def swiss_round(h: History) -> Round:
     """Pair the next Swiss round (EVENT.md 4.1).
 
     Players are ranked by score, then seed; with an odd number, the lowest-ranked player
     who has had no bye (or the fewest) sits out with a bye. The rest are paired top down,
     each with the next-ranked player they have not met (Monrad), backtracking where that
-    leaves someone without an opponent.
+    leaves someone without an opponent. A pairing is first sought in which no player moves
+    first (or second) more than twice over the other, nor three games in a row.
 
     Raises:
         PairingError: every pairing would repeat a game (too many rounds for the players).
@@ -149,7 +185,7 @@ def swiss_round(h: History) -> Round:
     ranked = h.ranking()
     steps = [0]
 
-    def pair(rest: list[int]) -> list[tuple[int, int]] | None:
+    def pair(rest: list[int], strict: bool) -> list[tuple[int, int]] | None:
         if not rest:
             return []
         top, others = rest[0], rest[1:]
@@ -159,9 +195,12 @@ def swiss_round(h: History) -> Round:
                 raise PairingError(f"round {number}: no pairing found within the search limit")
             if h.has_met(top, other):
                 continue
-            tail = pair(others[:k] + others[k + 1 :])
+            game = _oriented(h, top, other, number, strict)
+            if game is None:
+                continue
+            tail = pair(others[:k] + others[k + 1 :], strict)
             if tail is not None:
-                return [(top, other), *tail]
+                return [game, *tail]
         return None
 
     if len(ranked) % 2 == 0:
@@ -171,11 +210,12 @@ def swiss_round(h: History) -> Round:
         low_first = list(reversed(ranked))
         choices = [p for p in low_first if h.byes[p] == fewest]
         choices += [p for p in low_first if h.byes[p] != fewest]
-    for bye in choices:
-        found = pair([p for p in ranked if p != bye])
-        if found is not None:
-            games = tuple(_first_of(h, a, b, number) for a, b in found)
-            return Round(number, games, bye)
+    # First within the balance limits; only when no pairing keeps them, without.
+    for strict in (True, False):
+        for bye in choices:
+            found = pair([p for p in ranked if p != bye], strict)
+            if found is not None:
+                return Round(number, tuple(found), bye)
     raise PairingError(
         f"round {number}: every pairing of the {h.players} players repeats a game "
         "(a Swiss event has at most players - 1 rounds, fewer when early rounds block later ones)"
