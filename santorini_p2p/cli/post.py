@@ -159,7 +159,28 @@ def _cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def _paste() -> str:
+    """On a terminal: read pasted lines until the block's END line (or an empty input)."""
+    from santorini_p2p.wire.post import END_LINE
+
+    end = re.sub(r"[\s>]+", "", END_LINE)
+    print("paste the block (reading stops at its END line):", file=sys.stderr, flush=True)
+    lines: list[str] = []
+    size = 0
+    while size <= MAX_INPUT:
+        line = sys.stdin.readline()
+        if not line:
+            break
+        lines.append(line)
+        size += len(line)
+        if end in re.sub(r"[\s>]+", "", "".join(lines[-3:])):
+            break
+    return "".join(lines)
+
+
 def _read_text(source: str | None) -> str:
+    if (source is None or source == "-") and sys.stdin.isatty():
+        return _paste()
     if source is None or source == "-":
         data = sys.stdin.buffer.read(MAX_INPUT + 1)
         where = "standard input"

@@ -335,3 +335,41 @@ def test_a_second_taker_of_an_open_invitation_and_a_forged_record_are_refused(ho
     # The real next block still reads.
     assert run_cli(b, "post", "read", str(tmp_path / "a1"), "-o", str(tmp_path / "b2"))[0] == 0
     assert run_cli(a, "post", "read", str(tmp_path / "b2"))[0] == 0
+
+
+def test_on_a_terminal_the_block_is_pasted_and_the_turn_asked(homes, tmp_path):
+    import sys
+
+    from tests.terminal import Terminal
+
+    a, b = homes
+    run_cli(a, "post", "new", "-o", str(tmp_path / "0"))
+    sides, block, n = [b, a], tmp_path / "0", 0
+    # Pass the blocks until the draw is done and bob is to place his workers.
+    while True:
+        n += 1
+        reader = sides[(n - 1) % 2]
+        code, out, err = run_cli(reader, "post", "read", str(block), "-o", str(tmp_path / f"{n}"))
+        assert code == 0, err
+        if reader == b and "your turn" in out:
+            break
+        if reader == a and "your turn" in out:
+            code, out, err = run_cli(
+                a, "post", "play", "place", "a1,e5", "-o", str(tmp_path / f"{n}")
+            )
+            assert code == 0, err
+        block = tmp_path / f"{n}"
+        assert n < 12
+    env = {**os.environ, "SANTORINI_HOME": str(b)}
+    command = [sys.executable, "-m", "santorini_p2p", "post", "read"]
+    with Terminal(command, env=env, columns=100, lines=60) as term:
+        term.wait_for("paste the block")
+        # Bob pastes the block again (quoted by his mail client): read already, his turn.
+        term.type_lines("".join(f"> {line}\n" for line in block.read_text().splitlines()))
+        term.wait_for("your turn (a turn, resign")
+        term.type_lines("place z9\n")
+        term.wait_for("'place z9'")
+        term.type_lines("place b2,c3\n")
+        term.wait_for("-----END SANTORINI POST-----")
+        assert term.wait_exit(30) == 0, term.text()
+        assert "bob: place b2,c3" in term.text()
