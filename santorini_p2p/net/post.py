@@ -455,9 +455,10 @@ class PostGame:
             pool = ()
         if want_pool == GOD_NAMES:
             want_pool = ()
-        if (h.gods, pool, h.move_ms, h.bank_ms, h.options) != (
+        # The header lists the pool in god order; an invitation may list it in any.
+        if (h.gods, sorted(pool), h.move_ms, h.bank_ms, h.options) != (
             inv.gods,
-            want_pool,
+            sorted(want_pool),
             0,
             0,
             OPTIONS,

@@ -373,3 +373,36 @@ def test_on_a_terminal_the_block_is_pasted_and_the_turn_asked(homes, tmp_path):
         term.wait_for("-----END SANTORINI POST-----")
         assert term.wait_exit(30) == 0, term.text()
         assert "bob: place b2,c3" in term.text()
+
+
+@pytest.mark.parametrize(
+    ("gods", "pool"),
+    [
+        ("random", ("zeus", "bia", "medusa")),
+        ("challenger", ()),
+        ("draft", ("pan", "ares", "bia", "eros")),
+    ],
+)
+def test_games_of_every_god_rule_and_pool_finish_the_same_on_both_sides(tmp_path, gods, pool):
+    from santorini_p2p.net.post import PostGame, random_bot, read_block_text
+
+    alice = load_or_create_identity(tmp_path / "a", "alice")
+    bob = load_or_create_identity(tmp_path / "b", "bob")
+    # The pool in any order: the header lists it in god order.
+    ga, _ = PostGame.invite(tmp_path / "a", alice, gods=gods, pool=pool, days=0, now_ms=1)
+    invitation, data = read_block_text(ga.block_text(1))
+    gb = PostGame.accept(tmp_path / "b", bob, invitation, data, 2, None)
+    games, bots = [ga, gb], [random_bot("random", 1), random_bot("random", 2)]
+    text, reader = gb.block_text(3), 0
+    for n in range(600):
+        game = games[reader]
+        block, _ = read_block_text(text)
+        game.receive(block, 10 + n)
+        game.advance(bots[reader], 10 + n)
+        if not game.outgoing():
+            break
+        text, reader = game.block_text(10 + n), 1 - reader
+    assert ga.is_complete
+    assert gb.is_complete
+    assert ga.records == gb.records
+    assert verify_file(ga.status().replay).ok
