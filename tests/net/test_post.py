@@ -406,3 +406,29 @@ def test_games_of_every_god_rule_and_pool_finish_the_same_on_both_sides(tmp_path
     assert gb.is_complete
     assert ga.records == gb.records
     assert verify_file(ga.status().replay).ok
+
+
+def test_several_games_at_once_are_listed_and_named_by_id_or_opponent(homes, tmp_path):
+    a, b = homes
+    carol = tmp_path / "carol"
+    load_or_create_identity(carol, "carol")
+    run_cli(a, "post", "new", "-o", str(tmp_path / "i1"))
+    run_cli(a, "post", "new", "-o", str(tmp_path / "i2"))
+    assert run_cli(b, "post", "read", str(tmp_path / "i1"), "-o", str(tmp_path / "b1"))[0] == 0
+    assert run_cli(carol, "post", "read", str(tmp_path / "i2"), "-o", str(tmp_path / "c1"))[0] == 0
+    assert run_cli(a, "post", "read", str(tmp_path / "b1"), "-o", str(tmp_path / "a1"))[0] == 0
+    assert run_cli(a, "post", "read", str(tmp_path / "c1"), "-o", str(tmp_path / "a2"))[0] == 0
+    code, out, _ = run_cli(a, "post", "list", "--json")
+    games = json.loads(out)
+    assert sorted(g["opponent"] for g in games) == ["bob", "carol"]
+    assert all(g["turn"] in ("bob", "carol") for g in games)
+    code, out, _ = run_cli(a, "post", "list")
+    assert len(out.strip().splitlines()) == 2
+    # With two games, resend must be told which: by the opponent's name, or the id's start.
+    code, _, err = run_cli(a, "post", "resend", "-o", str(tmp_path / "r"))
+    assert code == 1
+    assert "2 games match" in err
+    assert run_cli(a, "post", "resend", "carol", "-o", str(tmp_path / "r"))[0] == 0
+    carol_game = next(g for g in games if g["opponent"] == "carol")["game"]
+    assert _block_of(tmp_path / "r").game_id.hex() == carol_game
+    assert run_cli(a, "post", "resend", carol_game[:6], "-o", str(tmp_path / "r2"))[0] == 0
