@@ -106,6 +106,11 @@ class Terminal:
         with contextlib.suppress(OSError):
             os.write(self._master, data)
 
+    def type_lines(self, text: str) -> None:
+        """Type ``text`` into a program that reads whole lines (no full-screen set-up)."""
+        with contextlib.suppress(OSError):
+            os.write(self._master, text.replace("\n", "\r").encode())
+
     def text(self) -> str:
         """The screen as lines of text (trailing spaces removed)."""
         with self._changed:

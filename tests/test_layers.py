@@ -17,6 +17,7 @@ RANK = {
     "ai": 3,
     "replay": 3,
     "study": 4,
+    "tournament": 4,
     "net": 5,
     "ui": 6,
     "cli": 7,

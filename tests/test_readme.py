@@ -52,6 +52,20 @@ EXAMPLES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "santorini replay export game.sntr -o game.html": (RUN, "", ()),
     "santorini replay verify game.santorini.txt": (RUN, "", ()),
     "santorini replay import game.santorini.txt -o copy.sntr": (RUN, "", ()),
+    "santorini post new --gods draft --time 3d -o invite.txt": (RUN, "", ()),
+    "santorini post read reply.txt -o mine.txt": (LAN, "", ()),
+    'santorini post play "b2>c3^d4" -o mine.txt': (LAN, "", ()),
+    "santorini post list": (RUN, "", ()),
+    "santorini post resend -o again.txt": (RUN, "", ()),
+    "santorini tournament new club --format swiss --rounds 3 --preset tournament "
+    "--player ann=c5e2-1ab1-c9f6-022d --player ben=c11a-e409-2c56-1014 "
+    "--player cat=b6e8-cee2-69bf-6989 --player dan=96be-8a58-3bbf-27bd": (RUN, "", ()),
+    "santorini tournament pair club": (RUN, "", ()),
+    "santorini host --tournament club": (LAN, "", ()),
+    "santorini join --tournament club": (LAN, "", ()),
+    "santorini tournament result club r1-*.sntr": (LAN, "", ()),
+    "santorini tournament standings club --html standings.html": (RUN, "", ()),
+    "santorini tournament verify club club/games": (RUN, "", ()),
     "santorini gods": (RUN, "", ()),
     'santorini moves "0A0000A/00000/00000B/00000/00000B 1 bia,chronus -"': (RUN, "", ()),
 }

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from santorini_p2p import __version__
-from santorini_p2p.cli import computer, console, engine, network, replay
+from santorini_p2p.cli import computer, console, engine, network, post, replay, tournament
 from santorini_p2p.cli.common import Handler, run
 
 __all__ = ["main"]
@@ -30,7 +30,7 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     # The commands players use first (play, watch, host, join ...); the tools for positions and
     # the engine (show, moves, perft, analyse, arena) last.
-    for family in (console, network, replay, engine, computer):
+    for family in (console, network, post, tournament, replay, engine, computer):
         family.add_commands(sub)
     return parser
 

@@ -182,9 +182,17 @@ def _cmd_host(args: argparse.Namespace) -> int:
         raise UsageError(
             f"spectators: expected 0 (none) to {MAX_SPECTATORS}, got {args.spectators}"
         )
-    pool = god_pool(args)
     save = save_target(args.save)
     opts = net_options(args)
+    event_start: tuple[str, ...] = ()
+    if args.tournament is not None:
+        from santorini_p2p.cli.tournament import tournament_game
+
+        board = tournament_game(args.tournament, opts.identity.fingerprint)
+        args.players, args.gods, args.gods_from, args.time = 2, *board.settings
+        event_start = (f"start={board.start_slot}",)
+        print(board.description, flush=True)
+    pool = god_pool(args)
     if _recovered(opts.home, "host", None, opts.save):
         return 0
     aside: list[str] = []
@@ -202,6 +210,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         options = tuple(
             o for o, off in (("chat", args.no_chat), ("takeback", args.no_takebacks)) if not off
         )
+        options += event_start
         settings = GameSettings(args.players, args.gods, tc, options, pool=pool)
     except ValueError as e:
         raise UsageError(str(e)) from None
@@ -259,6 +268,15 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
     save = save_target(args.save)
     opts = net_options(args)
+    if args.tournament is not None:
+        from santorini_p2p.cli.tournament import tournament_game
+
+        board = tournament_game(args.tournament, opts.identity.fingerprint)
+        print(board.description, flush=True)
+        # The board's other player hosts it: found on the LAN by its fingerprint.
+        args.address = args.address or board.opponent
+    elif args.address is None:
+        raise UsageError("address: give host:port or a game's name (or --tournament EVENT)")
     address = game_address(args.address)
     if _recovered(opts.home, "join", address, opts.save):
         return 0
@@ -485,6 +503,12 @@ def add_commands(sub: Subparsers) -> None:
         action="store_true",
         help="let spectators say lines to the players and each other (never in the log)",
     )
+    p.add_argument(
+        "--tournament",
+        metavar="EVENT",
+        help="host this player's board of a club event's round being played (EVENT: the "
+        "event directory or its event.snte): its settings, and its first player moving first",
+    )
     common(p)
     rematch_option(p)
     p.set_defaults(handler=_cmd_host)
@@ -495,7 +519,13 @@ def add_commands(sub: Subparsers) -> None:
         description="Join the game at ADDRESS (host:port, or a game name from 'santorini games'). "
         "Running it again resumes an unfinished game with that host.",
     )
-    p.add_argument("address", help="host:port, or a game name on the LAN")
+    p.add_argument("address", nargs="?", help="host:port, or a game name on the LAN")
+    p.add_argument(
+        "--tournament",
+        metavar="EVENT",
+        help="join this player's board of a club event's round being played, hosted by the "
+        "other player (found on the LAN by fingerprint unless ADDRESS is given)",
+    )
     common(p)
     rematch_option(p)
     p.set_defaults(handler=_cmd_join)

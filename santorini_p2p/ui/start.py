@@ -482,6 +482,18 @@ _START_MENU: Final = (
 )
 
 
+async def _correspondence() -> None:
+    """The correspondence games (``santorini post`` on the console's screens)."""
+    from santorini_p2p.ui.post_screen import PostGames, paste_block, show_page
+    from santorini_p2p.wire.identity import home_dir, load_or_create_identity
+
+    async def menu(title: str, items: Sequence[tuple[str, str]]) -> str | None:
+        return await choose(title, items, logo=False)
+
+    home = home_dir()
+    await PostGames(home, load_or_create_identity(home), menu, paste_block, show_page).run()
+
+
 def resume_local(think: float | None = None) -> LocalGame | str | None:
     """Return the unfinished game kept on this terminal, why it cannot resume, or None."""
     from santorini_p2p.wire.identity import home_dir, load_or_create_identity
@@ -513,6 +525,7 @@ async def console(options: GameOptions, network: LanGames | None = None) -> int:
                 default = len(menu) - 1
         elif isinstance(unfinished, str):
             note = note or unfinished
+        menu.append(("post", "Correspondence games"))
         default = min(default, len(menu) - 1)
         choice = await choose(
             "What would you like to do?", menu, default=default, note=note, top=True
@@ -523,6 +536,9 @@ async def console(options: GameOptions, network: LanGames | None = None) -> int:
         default = [k for k, _ in menu].index(choice)
         chosen_before = True
         game: GameController | str | None
+        if choice == "post":
+            await _correspondence()
+            continue
         if choice == "resume" and isinstance(unfinished, LocalGame):
             game = unfinished
         else:

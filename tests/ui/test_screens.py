@@ -221,8 +221,9 @@ def test_a_long_note_on_the_start_screen_is_wrapped_not_cut(tmp_path):
     journal = home / "local-game.json"
     journal.write_text('{"format": "santorini-local-game-1", "players": "not a list"}')
     with Terminal(SANTORINI, env=env, cwd=tmp_path, columns=60, lines=24) as term:
-        screen = term.wait_for("Quit")
-        note = "".join(screen.split("7. Quit")[1].split())  # the note's words, wrapped or not
+        screen = term.wait_for("Correspondence games")
+        # The note follows the last entry; its words, wrapped or not.
+        note = "".join(screen.split("8. Correspondence games")[1].split())
         assert note.startswith("".join(f"{journal}: cannot resume:".split()))
         assert all(len(line) <= 60 for line in screen.splitlines())
         term.send("\x11")
