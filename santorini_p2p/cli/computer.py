@@ -1,4 +1,4 @@
-"""``analyse`` and ``arena``: the computer player on the command line."""
+"""``analyse``, ``arena`` and ``train``: the computer player on the command line."""
 
 from __future__ import annotations
 
@@ -132,9 +132,70 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_train(args: argparse.Namespace) -> int:
+    import os
+    import shlex
+    import sys
+
+    from santorini_p2p.study.train import Config, export, run
+
+    for name in ("generations", "games", "nodes", "arena_games", "epochs", "hidden"):
+        if getattr(args, name) < 1:
+            raise UsageError(
+                f"{name.replace('_', '-')}: expected a whole number of at least 1, "
+                f"got {getattr(args, name)}"
+            )
+    if not 0.0 <= args.gods_share <= 1.0:
+        raise UsageError(f"gods-share: expected a number from 0 to 1, got {args.gods_share}")
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
+    config = Config(
+        games=args.games,
+        nodes=args.nodes,
+        arena_games=args.arena_games,
+        epochs=args.epochs,
+        hidden=args.hidden,
+        gods_share=args.gods_share,
+        seed=args.seed,
+    )
+    command = (
+        f"santorini train {shlex.quote(args.dir)} --generations {args.generations} "
+        f"--games {args.games} --nodes {args.nodes} --arena-games {args.arena_games} "
+        f"--epochs {args.epochs} --hidden {args.hidden} --gods-share {args.gods_share} "
+        f"--seed {args.seed}"
+    )
+    directory = Path(args.dir)
+    try:
+        state = run(
+            directory,
+            args.generations,
+            config,
+            workers=jobs,
+            scheduler=args.scheduler,
+            command=command,
+            log=lambda line: print(line, file=sys.stderr, flush=True),
+        )
+        history = state["history"]
+        assert isinstance(history, list)
+        for h in history:
+            print(
+                f"generation {h['generation']}: {h['positions']} positions, "
+                f"{h['arena_score']:.3f} in {h['arena_games']} games against {h['against']}"
+                f" ({'kept' if h['accepted'] else 'dropped'})"
+            )
+        print(f"best: {state['best'] or 'none yet'}")
+        if args.export is not None:
+            export(directory, Path(args.export))
+            print(f"wrote {args.export}")
+    except (ValueError, OSError) as e:
+        raise UsageError(str(e)) from None
+    return 0
+
+
 def add_commands(sub: Subparsers) -> None:
-    """Add ``analyse`` and ``arena``."""
-    from santorini_p2p.ai.search import LEVELS
+    """Add ``analyse``, ``arena`` and ``train``."""
+    from santorini_p2p.ai.search import STUDY_LEVELS as LEVELS
 
     p = sub.add_parser(
         "analyse",
@@ -187,3 +248,30 @@ def add_commands(sub: Subparsers) -> None:
     )
     p.add_argument("--save", metavar="DIR", help="write each game to DIR/game-NNNN.sntr")
     p.set_defaults(handler=_cmd_arena)
+
+    p = sub.add_parser(
+        "train",
+        help="train the computer's evaluation by self-play",
+        description="Run or resume a training run in DIR: each generation the best player "
+        "plays itself, a network is trained on the last generations' positions, and it "
+        "becomes the best only if it beats the best in the arena. Run it again to resume; "
+        "--export writes the best network, with the record of its making, for "
+        "santorini_p2p/ai/weights. Levels 'hard' and 'classic' (hard without the network) "
+        "play the games. Needs only numpy; --scheduler spreads self-play over a Dask cluster "
+        "(pip install 'santorini-p2p[train]').",
+    )
+    p.add_argument("dir", help="the run's directory (made if missing)")
+    p.add_argument("--generations", type=int, default=1, help="generations to reach (1)")
+    p.add_argument("--games", type=int, default=200, help="self-play games a generation (200)")
+    p.add_argument("--nodes", type=int, default=800, help="search nodes a turn (800)")
+    p.add_argument("--arena-games", type=int, default=40, help="gating games (40)")
+    p.add_argument("--epochs", type=int, default=6, help="training epochs (6)")
+    p.add_argument("--hidden", type=int, default=128, help="hidden units a layer (128)")
+    p.add_argument(
+        "--gods-share", type=float, default=0.5, help="share of games with a god pair (0.5)"
+    )
+    p.add_argument("--seed", type=int, default=1, help="seed of the run (1)")
+    p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
+    p.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler's address")
+    p.add_argument("--export", metavar="FILE", help="write the best network to FILE (.npz)")
+    p.set_defaults(handler=_cmd_train)
