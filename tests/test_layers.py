@@ -31,6 +31,8 @@ OWNER = {
     "zmq": ("net/transport.py",),
     "zeroconf": ("net/discovery.py",),
     "prompt_toolkit": ("ui/",),
+    "numpy": ("ai/net.py", "study/train.py"),
+    "dask": ("study/train.py",),
 }
 ENGINE_BANNED = {"asyncio", "socket", "time", "random", "os", "pathlib", "threading", "logging"}
 

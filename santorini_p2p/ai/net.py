@@ -18,7 +18,6 @@ from __future__ import annotations
 import io
 import json
 import math
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -26,16 +25,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
-# One search evaluates batches of a few dozen positions: BLAS threads only slow those down
-# (tenfold on a busy machine). Set before numpy loads; an earlier import keeps its own.
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
+import numpy as np
+from numpy.typing import NDArray
 
-import numpy as np  # noqa: E402
-from numpy.typing import NDArray  # noqa: E402
-
-from santorini_p2p.engine import Position, Turn  # noqa: E402
-from santorini_p2p.engine.squares import NEIGHBOURS  # noqa: E402
+from santorini_p2p.ai.evaluate import evaluate as hand_evaluate
+from santorini_p2p.engine import Position, Turn
+from santorini_p2p.engine.squares import NEIGHBOURS
 
 __all__ = [
     "FEATURE_VERSION",
@@ -45,6 +40,7 @@ __all__ = [
     "Net",
     "encode",
     "feature_count",
+    "hand_offsets",
     "shipped",
     "symmetries",
     "turn_indices",
@@ -64,9 +60,6 @@ SHIPPED: Final = "value-v1.npz"
 
 _ALL: Final = (1 << 25) - 1
 _SHIFTS: Final = np.arange(25, dtype=np.int64)
-_ADJ: Final = np.array(
-    [[(NEIGHBOURS[a] >> b) & 1 for b in range(25)] for a in range(25)], dtype=np.float32
-)
 F32 = NDArray[np.float32]
 
 
@@ -80,6 +73,35 @@ def _bits(a: NDArray[np.int64]) -> F32:
     return ((a[:, :, None] >> _SHIFTS) & 1).astype(np.float32)
 
 
+def _planes(p: Position) -> list[int]:
+    """The 12 square planes of ``p`` as bitboards, from its mover's side (``encode``)."""
+    me = p.to_move
+    ge1, ge2, ge3, domes = p.ge1, p.ge2, p.ge3, p.domes
+    mine, other = p.workers[me], p.workers[1 - me]
+    free = _ALL & ~(domes | mine | other)
+    lv1 = ge1 & ~ge2
+    lv2 = ge2 & ~ge3
+    lv3 = ge3 & ~domes
+    row = [_ALL & ~ge1, lv1, lv2, lv3, domes, mine, other, free]
+    reach_to = (_ALL & ~ge2, _ALL & ~ge3, _ALL)
+    wins = []
+    for workers in (mine, other):
+        reach = win = 0
+        while workers:
+            low = workers & -workers
+            workers ^= low
+            w = low.bit_length() - 1
+            h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
+            if h < 3:
+                reach |= NEIGHBOURS[w] & reach_to[h]
+                if h == 2:
+                    win |= NEIGHBOURS[w] & lv3
+        row.append(reach & free)
+        wins.append(win & free)
+    row.extend(wins)
+    return row
+
+
 def encode(positions: Sequence[Position], gods: Mapping[str, int]) -> F32:
     """Return the inputs of ``positions`` (two players, in play) from each mover's side.
 
@@ -88,57 +110,35 @@ def encode(positions: Sequence[Position], gods: Mapping[str, int]) -> F32:
     """
     n = len(positions)
     g = len(gods) + 1
-    rows = np.empty((n, 6), dtype=np.int64)
-    god_in = np.zeros((n, 2), dtype=np.int64)
-    state = np.zeros((n, 2), dtype=np.float32)
-    for i, p in enumerate(positions):
+    rows = []
+    scalars = []
+    god_in = []
+    for p in positions:
         me = p.to_move
-        rows[i] = (p.ge1, p.ge2, p.ge3, p.domes, p.workers[me], p.workers[1 - me])
-        god_in[i, 0] = gods.get(p.gods[me], 0)
-        god_in[i, 1] = gods.get(p.gods[1 - me], 0)
-        if p.power_state:
-            state[i, 0] = 1.0 if p.power_state[me] else 0.0
-            state[i, 1] = 1.0 if p.power_state[1 - me] else 0.0
-    ge1, ge2, ge3, domes, mine, other = (rows[:, k] for k in range(6))
-    free = _ALL & ~(domes | mine | other)
-    boards = np.stack(
-        (_ALL & ~ge1, ge1 & ~ge2, ge2 & ~ge3, ge3 & ~domes, domes, mine, other, free, ge3),
-        axis=1,
-    )
-    b = _bits(boards)
-    height = b[:, 1] + 2 * b[:, 2] + 3 * b[:, 8]
-    open_ = b[:, 7] > 0
-    reach = []
-    wins = []
-    for side in (5, 6):
-        up0 = (b[:, side] * b[:, 0]) @ _ADJ > 0
-        up1 = (b[:, side] * b[:, 1]) @ _ADJ > 0
-        up2 = (b[:, side] * b[:, 2]) @ _ADJ > 0
-        r = ((up0 & (height <= 1)) | (up1 & (height <= 2)) | up2) & open_
-        reach.append(r.astype(np.float32))
-        wins.append((up2 & (b[:, 3] > 0) & open_).astype(np.float32))
-    planes = np.concatenate(
-        (b[:, :8].reshape(n, -1), reach[0], reach[1], wins[0], wins[1]), axis=1
-    )
-    own_w = wins[0].sum(axis=1)
-    other_w = wins[1].sum(axis=1)
-    scalars = np.stack(
-        (
-            b[:, 5].sum(axis=1) / 2,
-            b[:, 6].sum(axis=1) / 2,
-            (own_w >= 1).astype(np.float32),
-            (own_w >= 2).astype(np.float32),
-            (other_w >= 1).astype(np.float32),
-            (other_w >= 2).astype(np.float32),
-            state[:, 0],
-            state[:, 1],
-        ),
-        axis=1,
-    )
-    onehot = np.zeros((n, 2 * g), dtype=np.float32)
-    onehot[np.arange(n), god_in[:, 0]] = 1.0
-    onehot[np.arange(n), g + god_in[:, 1]] = 1.0
-    return np.concatenate((planes, scalars, onehot), axis=1).astype(np.float32)
+        row = _planes(p)
+        rows.append(row)
+        own_w = row[10].bit_count()
+        other_w = row[11].bit_count()
+        state = p.power_state
+        scalars.append(
+            (
+                row[5].bit_count() / 2,
+                row[6].bit_count() / 2,
+                own_w >= 1,
+                own_w >= 2,
+                other_w >= 1,
+                other_w >= 2,
+                bool(state and state[me]),
+                bool(state and state[1 - me]),
+            )
+        )
+        god_in.append((gods.get(p.gods[me], 0), g + gods.get(p.gods[1 - me], 0)))
+    out = np.zeros((n, PLANES * 25 + SCALARS + 2 * g), dtype=np.float32)
+    out[:, : PLANES * 25] = _bits(np.array(rows, dtype=np.int64)).reshape(n, -1)
+    out[:, PLANES * 25 : PLANES * 25 + SCALARS] = np.array(scalars, dtype=np.float32)
+    idx = np.array(god_in, dtype=np.int64) + PLANES * 25 + SCALARS
+    out[np.arange(n)[:, None], idx] = 1.0
+    return out
 
 
 def other_wins(features: F32) -> F32:
@@ -191,6 +191,21 @@ def turn_indices(t: Turn) -> tuple[int, int, int]:
     return start, 25 + end, 50 + build
 
 
+def hand_offsets(positions: Sequence[Position]) -> tuple[F32, F32]:
+    """The hand-written evaluation of each position for its mover, over 600, and its threats.
+
+    A residual net adds the first before its value's tanh: a score of 300 (a 73% win chance in
+    the search's units) gives tanh(0.5), the same chance.
+    """
+    offsets = np.empty(len(positions), dtype=np.float32)
+    threats = np.empty(len(positions), dtype=np.float32)
+    for i, p in enumerate(positions):
+        score, pressure = hand_evaluate(p, p.side_of(p.to_move))
+        offsets[i] = score / 600.0
+        threats[i] = pressure
+    return offsets, threats
+
+
 def value_to_score(v: float) -> int:
     """Turn a value in (-1, 1) into the search's score units (300 ~ a 73% win chance)."""
     q = min(max((v + 1.0) / 2.0, 1e-3), 1 - 1e-3)
@@ -202,7 +217,9 @@ class Net:
     """A trained network: weights, the gods it knows and how much it saw of each.
 
     ``layers`` are (weight, bias) pairs of the shared trunk (ReLU after each); ``value``
-    and ``policy`` the heads. ``record`` is how the weights were made (free-form JSON).
+    and ``policy`` the heads. ``record`` is how the weights were made (free-form JSON). A
+    ``residual`` net learns a correction to the hand-written evaluation: its value is
+    ``tanh(net + hand / 600)``, so before any training it is exactly the hand-written one.
     """
 
     layers: list[tuple[F32, F32]]
@@ -211,6 +228,7 @@ class Net:
     gods: dict[str, int]
     god_positions: dict[str, int]
     record: dict[str, object] = field(default_factory=dict)
+    residual: bool = False
 
     def supports(self, p: Position) -> bool:
         """Whether the net evaluates ``p``: two players, and every god seen often enough."""
@@ -221,19 +239,46 @@ class Net:
                 return False
         return True
 
-    def forward(self, x: F32) -> tuple[F32, F32]:
-        """Return the values (n,) and prior logits (n, 75) of encoded inputs ``x``."""
+    def forward(self, x: F32, offset: F32 | None = None) -> tuple[F32, F32]:
+        """Return the values (n,) and prior logits (n, 75) of encoded inputs ``x``.
+
+        ``offset`` (n,) is added before the value's tanh: a residual net's hand-written
+        evaluation (``hand_offsets``).
+        """
         h = x
         for w, b in self.layers:
             h = np.maximum(h @ w + b, 0.0)
-        v = np.tanh(h @ self.value[0] + self.value[1])[:, 0]
-        return v, h @ self.policy[0] + self.policy[1]
+        z = (h @ self.value[0] + self.value[1])[:, 0]
+        if offset is not None:
+            z = z + offset
+        return np.tanh(z), h @ self.policy[0] + self.policy[1]
 
     def evaluate(self, positions: Sequence[Position]) -> tuple[F32, F32, F32]:
-        """Return values, prior logits and the other side's win squares of a batch."""
+        """Return values, prior logits and the threats each mover faces, of a batch."""
         x = encode(positions, self.gods)
+        if self.residual:
+            offset, threats = hand_offsets(positions)
+            v, logits = self.forward(x, offset)
+            return v, logits, threats
         v, logits = self.forward(x)
         return v, logits, other_wins(x)
+
+    def prior(self, p: Position) -> list[float]:
+        """The 75 prior logits of ``p``'s turns (``turn_indices`` names a turn's three)."""
+        _, logits = self.forward(encode([p], self.gods))
+        out: list[float] = logits[0].tolist()
+        return out
+
+    def scores(self, positions: Sequence[Position]) -> tuple[list[int], list[int]]:
+        """Return the search's scores of a batch for each mover, and the threats it faces.
+
+        A score is ``value_to_score`` of the value; a threat is a square where the other side
+        would win by moving.
+        """
+        v, _, threats = self.evaluate(positions)
+        q = np.clip((v + 1.0) * 0.5, 1e-3, 1.0 - 1e-3)
+        scores = np.rint(300.0 * np.log(q / (1.0 - q))).astype(np.int64)
+        return scores.tolist(), threats.astype(np.int64).tolist()
 
     def to_bytes(self) -> bytes:
         """The weights as an ``.npz`` file's bytes (no pickled objects)."""
@@ -248,6 +293,7 @@ class Net:
             "gods": sorted(self.gods, key=self.gods.__getitem__),
             "god_positions": self.god_positions,
             "record": self.record,
+            "residual": self.residual,
         }
         arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), np.uint8)
         out = io.BytesIO()
@@ -290,6 +336,7 @@ class Net:
                 gods,
                 {str(k): int(v) for k, v in meta.get("god_positions", {}).items()},
                 dict(meta.get("record", {})),
+                bool(meta.get("residual", False)),
             )
         except KeyError as e:
             raise ValueError(f"{where}: missing array {e}") from None

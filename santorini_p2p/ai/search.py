@@ -22,7 +22,7 @@ from typing import Final, Protocol
 
 from santorini_p2p.ai.evaluate import WIN, evaluate, threat_squares
 from santorini_p2p.ai.mate import MAX_TURNS, result_text, solve
-from santorini_p2p.ai.net import Net, shipped, turn_indices, value_to_score
+from santorini_p2p.ai.net import Net, shipped, turn_indices
 from santorini_p2p.ai.opening import choose_setup
 from santorini_p2p.engine import (
     DOME,
@@ -112,6 +112,8 @@ _TABLE_SIZE: Final = 1_000_000
 _LATE: Final = 6
 _PRIOR_WEIGHT: Final = 150.0
 """Ordering points per unit of the net's prior logit (a block of a threat is worth 3000)."""
+_LEAF_BATCH: Final = 8
+"""A node above the leaves scores this many of its first-ordered children in one batch."""
 """Turns ordered after this many are first searched one turn shallower (late move reduction)."""
 
 
@@ -245,12 +247,12 @@ class _Search:
             return
         if len(self.leaves) >= _TABLE_SIZE:
             self.leaves.clear()
-        values, _, pressure = self.net.evaluate(todo)
+        scores, pressure = self.net.scores(todo)
         self.evaluated += len(todo)
         side = self.side
-        for c, v, pr in zip(todo, values.tolist(), pressure.tolist(), strict=True):
-            score = value_to_score(v)
-            self.leaves[c] = (score if c.side_of(c.to_move) == side else -score, int(pr))
+        leaves = self.leaves
+        for c, score, pr in zip(todo, scores, pressure, strict=True):
+            leaves[c] = (score if c.side_of(c.to_move) == side else -score, int(pr))
 
     def _static(self, p: Position) -> tuple[int, int]:
         """The leaf score of ``p`` for the searching side and the threats against its mover."""
@@ -263,38 +265,47 @@ class _Search:
         return found
 
     def _leaf_parent(
-        self, p: Position, depth: int, alpha: int, beta: int, ply: int, maximising: bool
+        self,
+        p: Position,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        maximising: bool,
+        first: Turn | None,
     ) -> tuple[int, Turn | None]:
-        """Search a node whose children are leaves, scoring all of them in one batch first.
+        """Search a node whose children are leaves, scoring them with the net in batches.
 
-        The children are then tried best first by their scores, so the first is often the
-        answer. Returns the node's value and its best turn (None: no turn).
+        The table's turn and the first few by the cheap ordering make one batch, the rest
+        another (only when the first did not cut off); each batch is tried best first by
+        its scores. Returns the node's value and its best turn (None: no turn).
         """
         self._expand()
-        turns = generate_turns(p)
-        children = [apply_unchecked(p, t) for t in turns]
-        self._score_batch(children)
+        ordered = self.order(p, generate_turns(p), first, prior=False)
+        if first is not None:
+            ordered.insert(0, first)
         leaves = self.leaves
-        keyed = sorted(
-            range(len(turns)),
-            key=lambda i: -leaves.get(children[i], (0, 0))[0]
-            if maximising
-            else leaves.get(children[i], (0, 0))[0],
-        )
         best_turn: Turn | None = None
         best = -_INF if maximising else _INF
-        for i in keyed:
-            self._tick()
-            v = self.value(children[i], depth - 1, alpha, beta, ply + 1)
-            if maximising:
-                if v > best:
-                    best, best_turn = v, turns[i]
-                    alpha = max(alpha, v)
-            elif v < best:
-                best, best_turn = v, turns[i]
-                beta = min(beta, v)
-            if alpha >= beta:
-                break
+        sign = -1 if maximising else 1
+        for group in (ordered[:_LEAF_BATCH], ordered[_LEAF_BATCH:]):
+            children = [apply_unchecked(p, t) for t in group]
+            self._score_batch(children)
+            keyed = sorted(
+                range(len(group)), key=lambda i: sign * leaves.get(children[i], (0, 0))[0]
+            )
+            for i in keyed:
+                self._tick()
+                v = self.value(children[i], depth - 1, alpha, beta, ply + 1)
+                if maximising:
+                    if v > best:
+                        best, best_turn = v, group[i]
+                        alpha = max(alpha, v)
+                elif v < best:
+                    best, best_turn = v, group[i]
+                    beta = min(beta, v)
+                if alpha >= beta:
+                    return best, best_turn
         return best, best_turn
 
     def _prior_keys(self, p: Position) -> list[float]:
@@ -304,16 +315,16 @@ class _Search:
             assert self.net is not None
             if len(self.priors) >= _TABLE_SIZE:
                 self.priors.clear()
-            _, logits, _ = self.net.evaluate([p])
-            self.evaluated += 1
-            found = logits[0].tolist()
+            found = self.net.prior(p)
             self.priors[p] = found
         return found
 
-    def order(self, p: Position, turns: list[Turn], skip: Turn | None) -> list[Turn]:
+    def order(
+        self, p: Position, turns: list[Turn], skip: Turn | None, *, prior: bool = True
+    ) -> list[Turn]:
         """Sort ``turns`` best first by cheap signs (blocks, climbs, history), less ``skip``.
 
-        With the net, its prior for each turn weighs in too.
+        With the net (and ``prior``), its prior for each turn weighs in too.
         """
         ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
         lv = [(ge1 >> s & 1) + (ge2 >> s & 1) + (ge3 >> s & 1) for s in range(25)]
@@ -329,7 +340,7 @@ class _Search:
         gift = near_opp2 & ge2 & ~ge3
         hist = self.history
         keyed: list[tuple[float, int]] = []
-        prior = self._prior_keys(p) if self.net is not None else None
+        logits = self._prior_keys(p) if self.net is not None and prior else None
         for i, t in enumerate(turns):
             builds = t.builds
             dst = t.path[-1] if t.path else t.worker
@@ -348,9 +359,9 @@ class _Search:
                     key += 3000
                 elif gift >> b & 1 and len(builds) == 1 and not builds[0] & DOME:
                     key -= 2000
-            if prior is not None:
+            if logits is not None:
                 a, e, c = turn_indices(t)
-                keyed.append((-key - _PRIOR_WEIGHT * (prior[a] + prior[e] + prior[c]), i))
+                keyed.append((-key - _PRIOR_WEIGHT * (logits[a] + logits[e] + logits[c]), i))
                 continue
             keyed.append((-key, i))
         keyed.sort()
@@ -387,7 +398,7 @@ class _Search:
         a0, b0 = alpha, beta
         best_turn: Turn | None = None
         if self.net is not None and depth <= 1:
-            best, best_turn = self._leaf_parent(p, depth, alpha, beta, ply, maximising)
+            best, best_turn = self._leaf_parent(p, depth, alpha, beta, ply, maximising, first)
         elif maximising:
             best = -_INF
             for i, t in enumerate(self._candidates(p, first)):

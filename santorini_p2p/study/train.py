@@ -32,7 +32,15 @@ from typing import Final
 import numpy as np
 
 from santorini_p2p.ai.evaluate import WIN
-from santorini_p2p.ai.net import F32, Net, encode, feature_count, symmetries, turn_indices
+from santorini_p2p.ai.net import (
+    F32,
+    Net,
+    encode,
+    feature_count,
+    hand_offsets,
+    symmetries,
+    turn_indices,
+)
 from santorini_p2p.ai.search import choose_action, find_level, play_turn
 from santorini_p2p.engine import (
     Phase,
@@ -89,6 +97,8 @@ class Config:
     batch: int = 256
     lr: float = 2e-3
     seed: int = 1
+    residual: bool = True
+    """Learn a correction to the hand-written evaluation rather than a value from nothing."""
 
 
 # -- self-play ---------------------------------------------------------------------------------
@@ -244,11 +254,14 @@ class Dataset:
     value: F32
     policy: np.ndarray
     god_positions: dict[str, int]
+    offset: F32
+    """The hand-written evaluation of each position for its mover, over 600."""
 
 
 def to_dataset(samples: Sequence[Sample], gods: dict[str, int]) -> Dataset:
     """Encode samples for training (in chunks, to bound memory)."""
     xs: list[F32] = []
+    offsets: list[F32] = []
     values = np.empty(len(samples), dtype=np.float32)
     policy = np.empty((len(samples), 3), dtype=np.int64)
     counts: dict[str, int] = {}
@@ -263,11 +276,14 @@ def to_dataset(samples: Sequence[Sample], gods: dict[str, int]) -> Dataset:
         policy[i] = turn_indices(parse_turn(turn))
         if len(chunk) == 4096:
             xs.append(encode(chunk, gods))
+            offsets.append(hand_offsets(chunk)[0])
             chunk = []
     if chunk:
         xs.append(encode(chunk, gods))
+        offsets.append(hand_offsets(chunk)[0])
     x = np.concatenate(xs) if xs else np.zeros((0, feature_count(len(gods))), np.float32)
-    return Dataset(x, values, policy, counts)
+    offset = np.concatenate(offsets) if offsets else np.zeros(0, np.float32)
+    return Dataset(x, values, policy, counts, offset)
 
 
 def _init(n_in: int, hidden: int, rng: np.random.Generator) -> list[F32]:
@@ -314,7 +330,8 @@ def fit(
     """
     rng = np.random.default_rng(seed)
     n_in = data.x.shape[1]
-    if start is not None and start.layers[0][0].shape == (n_in, config.hidden):
+    fits = start is not None and start.layers[0][0].shape == (n_in, config.hidden)
+    if start is not None and fits and start.residual == config.residual:
         params = [a.copy() for a in _params(start)]
     else:
         params = _init(n_in, config.hidden, rng)
@@ -341,7 +358,10 @@ def fit(
             h0 = np.maximum(a0, 0)
             a1 = h0 @ w1 + c1
             h1 = np.maximum(a1, 0)
-            out_v = np.tanh(h1 @ wv + cv)[:, 0]
+            z = (h1 @ wv + cv)[:, 0]
+            if config.residual:
+                z = z + data.offset[idx]
+            out_v = np.tanh(z)
             probs = _softmax3(h1 @ wp + cp)
             bs = len(idx)
             rows = np.arange(bs)
@@ -379,7 +399,14 @@ def fit(
         if log is not None and n:
             log(f"epoch {epoch + 1}: value mse {total_v / n:.4f}, prior loss {total_p / n:.3f}")
     w0, c0, w1, c1, wv, cv, wp, cp = params
-    return Net([(w0, c0), (w1, c1)], (wv, cv), (wp, cp), dict(gods), dict(data.god_positions))
+    return Net(
+        [(w0, c0), (w1, c1)],
+        (wv, cv),
+        (wp, cp),
+        dict(gods),
+        dict(data.god_positions),
+        residual=config.residual,
+    )
 
 
 # -- gating ------------------------------------------------------------------------------------
