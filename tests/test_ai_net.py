@@ -296,8 +296,12 @@ def test_inputs_agree_with_a_plain_reading_of_the_board(seed):
     ref = _reference_planes(p)
     scalars = x[12 * 25 : 12 * 25 + 8].tolist()
     assert scalars[:2] == [sum(ref[5]) / 2, sum(ref[6]) / 2]
-    assert scalars[2:6] == [sum(ref[10]) >= 1, sum(ref[10]) >= 2, sum(ref[11]) >= 1,
-                            sum(ref[11]) >= 2]
+    assert scalars[2:6] == [
+        sum(ref[10]) >= 1,
+        sum(ref[10]) >= 2,
+        sum(ref[11]) >= 1,
+        sum(ref[11]) >= 2,
+    ]
 
 
 def test_an_untrained_residual_net_scores_as_the_hand_written_evaluation():

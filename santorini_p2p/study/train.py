@@ -531,8 +531,9 @@ def run(
         data_path = directory / "data" / f"gen-{gen:04d}.jsonl.gz"
         if not data_path.exists():
             log(f"generation {gen}: self-play, {config.games} games")
-            samples = selfplay(best, config.games, config, config.seed * 1000 + gen, workers,
-                               scheduler)
+            samples = selfplay(
+                best, config.games, config, config.seed * 1000 + gen, workers, scheduler
+            )
             save_samples(data_path, samples)
         window = [
             directory / "data" / f"gen-{g:04d}.jsonl.gz"
@@ -567,8 +568,10 @@ def run(
             }
         )
         _save_state(directory, state)
-        log(f"generation {gen}: scored {score:.3f} against {best_name or 'classic'}"
-            f" ({'kept' if accepted else 'dropped'})")
+        log(
+            f"generation {gen}: scored {score:.3f} against {best_name or 'classic'}"
+            f" ({'kept' if accepted else 'dropped'})"
+        )
     return state
 
 
