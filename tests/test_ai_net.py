@@ -223,7 +223,7 @@ def test_hard_with_the_net_plays_every_god_legally(god):
     plies = 0
     while p.phase is not Phase.OVER and plies < 30:
         if p.phase is Phase.PLAY:
-            turn, _, _ = play_turn(p, find_level("hard"), rng=rng, nodes=150, net=net)
+            turn = play_turn(p, find_level("hard"), rng=rng, nodes=150, net=net).best
             assert turn in generate_turns(p)
             p = apply_action(p, turn)
             plies += 1

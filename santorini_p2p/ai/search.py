@@ -44,6 +44,7 @@ __all__ = [
     "STUDY_LEVELS",
     "Analysis",
     "Level",
+    "SearchResult",
     "StopFlag",
     "analyse",
     "choose_action",
@@ -511,13 +512,22 @@ def _from_table(score: int, ply: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class _Result:
+class SearchResult:
+    """One search's answer and its cost.
+
+    The turn, its score for the mover, the depth reached, the principal variation, the
+    nodes searched and the positions the net scored.
+    """
+
     best: Turn
     score: int
     depth: int
     pv: tuple[Turn, ...]
     nodes: int
     evaluated: int = 0
+
+
+_Result = SearchResult
 
 
 def _net_for(level: Level, net: Net | None) -> Net | None:
@@ -605,20 +615,20 @@ def play_turn(
     think: float | None = None,
     nodes: int | None = None,
     net: Net | None = None,
-) -> tuple[Turn, int, int]:
-    """Search a play-phase position with ``level``'s settings: the turn, its score, the depth.
+) -> SearchResult:
+    """Search a play-phase position with ``level``'s settings (no proof search first).
 
     The score is the search's, for the mover (``WIN - k`` for a win found ``k`` turns
-    ahead). ``net`` replaces the shipped network of a learned level. Self-play uses it: the
-    score is a training target, and ``level`` may carry root noise for varied games.
+    ahead). ``net`` replaces the shipped network of a learned level. Self-play uses it (the
+    score is a training target, and ``level`` may carry root noise for varied games), and
+    so do the benchmarks (nodes and positions scored a second).
 
     Raises:
         ValueError: a position with no turn.
     """
     if position.phase is not Phase.PLAY or not generate_turns(position):
         raise ValueError(f"no turn to search: {position}")
-    r = _search(position, level, rng, think, nodes, None, time.monotonic, net)
-    return r.best, r.score, r.depth
+    return _search(position, level, rng, think, nodes, None, time.monotonic, net)
 
 
 def choose_action(

@@ -154,7 +154,8 @@ def selfplay_game(
             p = apply_action(p, choose_action(p, "hard", rng=rng))
             continue
         lv = noisy if plies < noise_plies else level
-        turn, score, _ = play_turn(p, lv, rng=rng, nodes=nodes, net=net)
+        found = play_turn(p, lv, rng=rng, nodes=nodes, net=net)
+        turn, score = found.best, found.score
         seen.append((format_position(p), str(turn), score, p.to_move))
         p = apply_action(p, turn)
         plies += 1
@@ -427,7 +428,7 @@ def _arena_game(
             continue
         net = nets[p.to_move]
         level = find_level("hard" if net is not None else "classic")
-        turn, _, _ = play_turn(p, level, rng=rng, nodes=nodes, think=think, net=net)
+        turn = play_turn(p, level, rng=rng, nodes=nodes, think=think, net=net).best
         p = apply_action(p, turn)
         plies += 1
     if p.winner not in (0, 1):
