@@ -15,6 +15,7 @@ of is not ``supported``: the search then uses the hand-written evaluation.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import math
@@ -229,6 +230,8 @@ class Net:
     god_positions: dict[str, int]
     record: dict[str, object] = field(default_factory=dict)
     residual: bool = False
+    digest: str = ""
+    """The first hex digits of the SHA-256 of the file it was read from ("" if made here)."""
 
     def supports(self, p: Position) -> bool:
         """Whether the net evaluates ``p``: two players, and every god seen often enough."""
@@ -337,6 +340,7 @@ class Net:
                 {str(k): int(v) for k, v in meta.get("god_positions", {}).items()},
                 dict(meta.get("record", {})),
                 bool(meta.get("residual", False)),
+                hashlib.sha256(data).hexdigest()[:16],
             )
         except KeyError as e:
             raise ValueError(f"{where}: missing array {e}") from None

@@ -48,6 +48,7 @@ __all__ = [
     "StopFlag",
     "analyse",
     "choose_action",
+    "evaluation_id",
     "find_level",
     "forced_turns",
     "play_turn",
@@ -116,6 +117,18 @@ _PRIOR_WEIGHT: Final = 150.0
 _LEAF_BATCH: Final = 8
 """A node above the leaves scores this many of its first-ordered children in one batch."""
 """Turns ordered after this many are first searched one turn shallower (late move reduction)."""
+
+
+def evaluation_id(level: str) -> str:
+    """Name the evaluation ``level`` searches with: ``hand`` or ``net-`` and its weights' hash.
+
+    A stored judgement (a review) made with another evaluation is out of date.
+
+    Raises:
+        ValueError: an unknown level.
+    """
+    net = _net_for(find_level(level), None)
+    return f"net-{net.digest}" if net is not None else "hand"
 
 
 def find_level(name: str) -> Level:
