@@ -530,12 +530,15 @@ def run(
         best_name = state["best"]
         best = (directory / "nets" / str(best_name)).read_bytes() if best_name else None
         data_path = directory / "data" / f"gen-{gen:04d}.jsonl.gz"
+        played: float | None = None
         if not data_path.exists():
             log(f"generation {gen}: self-play, {config.games} games")
+            played = time.monotonic()
             samples = selfplay(
                 best, config.games, config, config.seed * 1000 + gen, workers, scheduler
             )
             save_samples(data_path, samples)
+            played = time.monotonic() - played
         window = [
             directory / "data" / f"gen-{g:04d}.jsonl.gz"
             for g in range(max(1, gen - config.window + 1), gen + 1)
@@ -566,6 +569,9 @@ def run(
                 "against": best_name or "classic",
                 "accepted": accepted,
                 "seconds": round(spent, 1),
+                # None: the games were already in the run's directory (played earlier).
+                "selfplay_seconds": None if played is None else round(played, 1),
+                "workers": workers,
             }
         )
         _save_state(directory, state)
