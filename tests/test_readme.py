@@ -4,8 +4,8 @@ Each command the README shows is run as a new shell would run it: a bash with no
 virtual environment on the PATH, then the README's ``. .venv/bin/activate``. Commands that end by
 themselves run to the end; the game screens open on a pseudo-terminal and are left with Ctrl-Q;
 the LAN commands (which would announce on or connect to a real network) and the training
-commands (hours of self-play) are checked by the parser only. The list below must name every example the README has, so a new one is not
-left out.
+commands (hours of self-play) are checked by the parser only. The list below must name every
+example the README has, so a new one is not left out.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Training by self-play: samples, a run that resumes, gating and the exported record."""
 
+import hashlib
 import json
 
 import numpy as np
@@ -89,6 +90,9 @@ def test_only_a_net_that_passed_its_gate_is_exported(tmp_path, monkeypatch):
     assert [g["generation"] for g in back.record["generations"]] == [1, 2]
     assert back.record["games"] == 4
     assert back.residual == net.residual
+    beside = json.loads((tmp_path / "w.json").read_text())
+    assert beside["command"] == "santorini train run"
+    assert beside["sha256"] == hashlib.sha256((tmp_path / "w.npz").read_bytes()).hexdigest()
 
 
 def test_train_cli_runs_and_exports(tmp_path, capsys, monkeypatch):

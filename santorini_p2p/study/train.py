@@ -19,6 +19,7 @@ mean, so the net learns both what the games came to and what a deeper search saw
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import math
 import random
@@ -585,6 +586,8 @@ def run(
 def export(directory: Path, out: Path) -> Net:
     """Write the run's best net to ``out`` with the run's record inside it.
 
+    The record is also written beside it, readable, as ``out`` with the suffix ``.json``.
+
     Raises:
         ValueError: a run with no net that passed its gate.
     """
@@ -605,4 +608,6 @@ def export(directory: Path, out: Path) -> Net:
         "workers": state.get("workers"),
     }
     net.save(out)
+    record = dict(net.record, weights=out.name, sha256=hashlib.sha256(out.read_bytes()).hexdigest())
+    out.with_suffix(".json").write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
     return net
