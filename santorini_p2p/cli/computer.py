@@ -136,36 +136,42 @@ def _cmd_train(args: argparse.Namespace) -> int:
     import os
     import shlex
     import sys
+    from dataclasses import replace
 
-    from santorini_p2p.study.train import Config, export, run
+    from santorini_p2p.study.train import Config, export, run, stored_config
 
-    for name in ("generations", "games", "nodes", "arena_games", "epochs", "hidden"):
-        if getattr(args, name) < 1:
+    directory = Path(args.dir)
+    options = ("games", "nodes", "arena_games", "epochs", "hidden", "gods_share", "seed")
+    try:
+        # A run that exists resumes with its own settings; options given must agree.
+        base = stored_config(directory) or Config()
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    values = {
+        k: getattr(args, k) if getattr(args, k) is not None else getattr(base, k) for k in options
+    }
+    for name in ("games", "nodes", "arena_games", "epochs", "hidden"):
+        if values[name] < 1:
             raise UsageError(
                 f"{name.replace('_', '-')}: expected a whole number of at least 1, "
-                f"got {getattr(args, name)}"
+                f"got {values[name]}"
             )
-    if not 0.0 <= args.gods_share <= 1.0:
-        raise UsageError(f"gods-share: expected a number from 0 to 1, got {args.gods_share}")
+    if args.generations < 1:
+        raise UsageError(
+            f"generations: expected a whole number of at least 1, got {args.generations}"
+        )
+    if not 0.0 <= values["gods_share"] <= 1.0:
+        raise UsageError(f"gods-share: expected a number from 0 to 1, got {values['gods_share']}")
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
-    config = Config(
-        games=args.games,
-        nodes=args.nodes,
-        arena_games=args.arena_games,
-        epochs=args.epochs,
-        hidden=args.hidden,
-        gods_share=args.gods_share,
-        seed=args.seed,
-    )
+    config = replace(base, **values)
     command = (
         f"santorini train {shlex.quote(args.dir)} --generations {args.generations} "
-        f"--games {args.games} --nodes {args.nodes} --arena-games {args.arena_games} "
-        f"--epochs {args.epochs} --hidden {args.hidden} --gods-share {args.gods_share} "
-        f"--seed {args.seed}"
+        f"--games {config.games} --nodes {config.nodes} --arena-games {config.arena_games} "
+        f"--epochs {config.epochs} --hidden {config.hidden} --gods-share {config.gods_share} "
+        f"--seed {config.seed}"
     )
-    directory = Path(args.dir)
     try:
         state = run(
             directory,
@@ -254,23 +260,23 @@ def add_commands(sub: Subparsers) -> None:
         help="train the computer's evaluation by self-play",
         description="Run or resume a training run in DIR: each generation the best player "
         "plays itself, a network is trained on the last generations' positions, and it "
-        "becomes the best only if it beats the best in the arena. Run it again to resume; "
+        "becomes the best only if it beats the best in the arena. Run it again to resume "
+        "(with the run's own settings; options given must agree with them); "
         "--export writes the best network, with the record of its making, for "
         "santorini_p2p/ai/weights. Levels 'hard' and 'classic' (hard without the network) "
         "play the games. Needs only numpy; --scheduler spreads self-play over a Dask cluster "
         "(pip install 'santorini-p2p[train]').",
     )
     p.add_argument("dir", help="the run's directory (made if missing)")
+    # The settings' defaults are the run's own when it exists (Config's for a new run).
     p.add_argument("--generations", type=int, default=1, help="generations to reach (1)")
-    p.add_argument("--games", type=int, default=200, help="self-play games a generation (200)")
-    p.add_argument("--nodes", type=int, default=800, help="search nodes a turn (800)")
-    p.add_argument("--arena-games", type=int, default=40, help="gating games (40)")
-    p.add_argument("--epochs", type=int, default=6, help="training epochs (6)")
-    p.add_argument("--hidden", type=int, default=128, help="hidden units a layer (128)")
-    p.add_argument(
-        "--gods-share", type=float, default=0.5, help="share of games with a god pair (0.5)"
-    )
-    p.add_argument("--seed", type=int, default=1, help="seed of the run (1)")
+    p.add_argument("--games", type=int, help="self-play games a generation (200)")
+    p.add_argument("--nodes", type=int, help="search nodes a turn (800)")
+    p.add_argument("--arena-games", type=int, help="gating games (40)")
+    p.add_argument("--epochs", type=int, help="training epochs (6)")
+    p.add_argument("--hidden", type=int, help="hidden units a layer (128)")
+    p.add_argument("--gods-share", type=float, help="share of games with a god pair (0.5)")
+    p.add_argument("--seed", type=int, help="seed of the run (1)")
     p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
     p.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler's address")
     p.add_argument("--export", metavar="FILE", help="write the best network to FILE (.npz)")

@@ -65,6 +65,7 @@ __all__ = [
     "run",
     "selfplay",
     "selfplay_game",
+    "stored_config",
 ]
 
 GATE_SCORE: Final = 0.55
@@ -485,6 +486,25 @@ def _save_state(directory: Path, state: dict[str, object]) -> None:
     tmp.replace(directory / "state.json")
 
 
+def stored_config(directory: Path) -> Config | None:
+    """The settings of the run in ``directory``, or None when there is none yet.
+
+    Raises:
+        ValueError: a damaged run directory.
+    """
+    state = _load_state(directory)
+    if not state:
+        return None
+    stored = state.get("config")
+    if not isinstance(stored, dict):
+        raise ValueError(f"{directory / 'state.json'}: no settings in the run's state")
+    known = {k: v for k, v in stored.items() if k in Config.__dataclass_fields__}
+    try:
+        return Config(**known)
+    except TypeError as e:
+        raise ValueError(f"{directory / 'state.json'}: bad settings ({e})") from None
+
+
 def run(
     directory: Path,
     generations: int,
@@ -606,6 +626,7 @@ def export(directory: Path, out: Path) -> Net:
         "games": sum(int(h["games"]) for h in history),
         "hours": round(float(str(state.get("seconds", 0.0))) / 3600, 3),
         "workers": state.get("workers"),
+        "notes": state.get("notes", ""),
     }
     net.save(out)
     record = dict(net.record, weights=out.name, sha256=hashlib.sha256(out.read_bytes()).hexdigest())
