@@ -62,6 +62,8 @@ SHIPPED: Final = "value-v1.npz"
 _ALL: Final = (1 << 25) - 1
 _SHIFTS: Final = np.arange(25, dtype=np.int64)
 F32 = NDArray[np.float32]
+_Z_MAX: Final = 0.5 * math.log(0.999 / 0.001)
+"""The value's argument to tanh at a 99.9% chance (``value_to_score`` clips there)."""
 
 
 def feature_count(gods: int) -> int:
@@ -275,12 +277,21 @@ class Net:
     def scores(self, positions: Sequence[Position]) -> tuple[list[int], list[int]]:
         """Return the search's scores of a batch for each mover, and the threats it faces.
 
-        A score is ``value_to_score`` of the value; a threat is a square where the other side
-        would win by moving.
+        A score is ``value_to_score`` of the value, which is 600 times the value's argument
+        to tanh (within the chances 0.001 to 0.999); the prior is not computed. A threat is a
+        square where the other side would win by moving.
         """
-        v, _, threats = self.evaluate(positions)
-        q = np.clip((v + 1.0) * 0.5, 1e-3, 1.0 - 1e-3)
-        scores = np.rint(300.0 * np.log(q / (1.0 - q))).astype(np.int64)
+        x = encode(positions, self.gods)
+        h = x
+        for w, b in self.layers:
+            h = np.maximum(h @ w + b, 0.0)
+        z = (h @ self.value[0])[:, 0] + self.value[1][0]
+        if self.residual:
+            offset, threats = hand_offsets(positions)
+            z += offset
+        else:
+            threats = other_wins(x)
+        scores = np.rint(np.clip(z, -_Z_MAX, _Z_MAX) * 600.0).astype(np.int64)
         return scores.tolist(), threats.astype(np.int64).tolist()
 
     def to_bytes(self) -> bytes:
