@@ -139,3 +139,23 @@ def test_train_cli_rejects_bad_numbers(tmp_path, capsys, args, message):
     assert main(["train", str(tmp_path / "r"), *args]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
+
+
+def test_selfplay_on_a_dask_cluster_gives_the_same_samples():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        cfg = train.Config(nodes=60)
+        far = train.selfplay(None, 4, cfg, 7, 1, scheduler=cluster.scheduler_address)
+    assert far == train.selfplay(None, 4, cfg, 7, 1)
+
+
+def test_an_unreachable_scheduler_is_named():
+    pytest.importorskip("distributed")
+    with pytest.raises(ValueError, match=r"scheduler: cannot reach tcp://127\.0\.0\.1:9"):
+        train.selfplay(None, 1, TINY, 1, 1, scheduler="tcp://127.0.0.1:9")

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Final
+from typing import Any, Final, cast
 
 import numpy as np
 
@@ -181,13 +181,20 @@ def _map(
     """Run ``fn`` over ``jobs``: in this process, over local processes, or on a Dask cluster."""
     if scheduler is not None:
         try:
-            from dask.distributed import Client, as_completed
+            from dask.distributed import Client
         except ImportError:
             raise ValueError(
                 "scheduler: Dask is not installed (pip install 'santorini-p2p[train]')"
             ) from None
-        with Client(scheduler) as client:
-            for future in as_completed(client.map(fn, jobs, pure=False)):
+        try:
+            # Dask's own annotations are partial: its client is used untyped.
+            client = cast(Any, Client)(scheduler, timeout=30)
+        except OSError as e:
+            raise ValueError(f"scheduler: cannot reach {scheduler} ({e})") from None
+        with client:
+            # In the jobs' order, as with local processes: the samples (and so the
+            # trained net) do not depend on which machine finished first.
+            for future in client.map(fn, jobs, pure=False):
                 yield future.result()
         return
     if workers <= 1:
