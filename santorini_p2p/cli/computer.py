@@ -141,7 +141,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
     from santorini_p2p.study.train import Config, export, run, stored_config
 
     directory = Path(args.dir)
-    options = ("games", "nodes", "arena_games", "epochs", "hidden", "gods_share", "seed")
+    options = ("games", "nodes", "arena_games", "epochs", "hidden", "gods_share", "outcome", "seed")
     try:
         # A run that exists resumes with its own settings; options given must agree.
         base = stored_config(directory) or Config()
@@ -160,8 +160,11 @@ def _cmd_train(args: argparse.Namespace) -> int:
         raise UsageError(
             f"generations: expected a whole number of at least 1, got {args.generations}"
         )
-    if not 0.0 <= values["gods_share"] <= 1.0:
-        raise UsageError(f"gods-share: expected a number from 0 to 1, got {values['gods_share']}")
+    for name in ("gods_share", "outcome"):
+        if not 0.0 <= values[name] <= 1.0:
+            raise UsageError(
+                f"{name.replace('_', '-')}: expected a number from 0 to 1, got {values[name]}"
+            )
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
@@ -170,7 +173,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
         f"santorini train {shlex.quote(args.dir)} --generations {args.generations} "
         f"--games {config.games} --nodes {config.nodes} --arena-games {config.arena_games} "
         f"--epochs {config.epochs} --hidden {config.hidden} --gods-share {config.gods_share} "
-        f"--seed {config.seed}"
+        + (f"--outcome {config.outcome} " if config.outcome != Config().outcome else "")
+        + f"--seed {config.seed}"
     )
     try:
         state = run(
@@ -276,6 +280,11 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument("--epochs", type=int, help="training epochs (6)")
     p.add_argument("--hidden", type=int, help="hidden units a layer (128)")
     p.add_argument("--gods-share", type=float, help="share of games with a god pair (0.5)")
+    p.add_argument(
+        "--outcome",
+        type=float,
+        help="weight of the game's result in the value target, the rest the search's (0.5)",
+    )
     p.add_argument("--seed", type=int, help="seed of the run (1)")
     p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
     p.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler's address")

@@ -101,6 +101,8 @@ class Config:
     seed: int = 1
     residual: bool = True
     """Learn a correction to the hand-written evaluation rather than a value from nothing."""
+    outcome: float = 0.5
+    """The weight of the game's result in the value target (the rest: the search's score)."""
 
 
 # -- self-play ---------------------------------------------------------------------------------
@@ -268,8 +270,12 @@ class Dataset:
     """The hand-written evaluation of each position for its mover, over 600."""
 
 
-def to_dataset(samples: Sequence[Sample], gods: dict[str, int]) -> Dataset:
-    """Encode samples for training (in chunks, to bound memory)."""
+def to_dataset(samples: Sequence[Sample], gods: dict[str, int], outcome: float = 0.5) -> Dataset:
+    """Encode samples for training (in chunks, to bound memory).
+
+    The value target is ``outcome`` times the game's result plus the rest times the search's
+    score (as a value).
+    """
     xs: list[F32] = []
     offsets: list[F32] = []
     values = np.empty(len(samples), dtype=np.float32)
@@ -282,7 +288,7 @@ def to_dataset(samples: Sequence[Sample], gods: dict[str, int]) -> Dataset:
         for g in set(p.gods):
             if g:
                 counts[g] = counts.get(g, 0) + 1
-        values[i] = 0.5 * _target_value(score) + 0.5 * result
+        values[i] = (1.0 - outcome) * _target_value(score) + outcome * result
         policy[i] = turn_indices(parse_turn(turn))
         if len(chunk) == 4096:
             xs.append(encode(chunk, gods))
@@ -533,7 +539,10 @@ def run(
     (directory / "nets").mkdir(exist_ok=True)
     state = _load_state(directory)
     settings = {k: getattr(config, k) for k in Config.__dataclass_fields__}
-    if state and state.get("config") != settings:
+    # A setting added since the run began counts at its default.
+    defaults = {k: getattr(Config(), k) for k in Config.__dataclass_fields__}
+    stored = state.get("config")
+    if state and (not isinstance(stored, dict) or {**defaults, **stored} != settings):
         raise ValueError(
             f"{directory}: a run made with other settings ({state.get('config')}); "
             "resume it with the same ones or start a new directory"
@@ -575,7 +584,7 @@ def run(
         net_path = directory / "nets" / f"gen-{gen:04d}.npz"
         if not net_path.exists():
             log(f"generation {gen}: training on {len(samples)} positions")
-            data = to_dataset(samples, gods)
+            data = to_dataset(samples, gods, config.outcome)
             start = Net.from_bytes(best) if best is not None else None
             net = fit(data, gods, config, config.seed * 1000 + gen, start, log)
             net.save(net_path)
