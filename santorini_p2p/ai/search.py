@@ -3,11 +3,14 @@
 The search is minimax with alpha-beta over the engine's fast path (``generate_turns`` and
 ``apply_unchecked``), with iterative deepening, a transposition table keyed by the position,
 move ordering (the table's move, blocks of threats, climbs, the history heuristic) and a
-one-ply check for an immediate win at every node. Two sides (2 players, or 4 players as
-teams) are searched exactly; with 3 players the search is paranoid: the searching seat
-against the other two together. All state lives in one ``_Search`` per call, so calls may run
-in parallel threads; a stop flag (``threading.Event``), a node or a time budget stops a search
-at once.
+one-ply check for an immediate win at every node. At ``hard`` the leaves are scored by the
+trained network (``ai/net.py``), the children of a node above them in batches, and its prior
+weighs in the order of inner nodes; ``classic`` is the same search on the hand-written
+evaluation alone (as is hard where the network does not apply). Two sides (2 players, or 4
+players as teams) are searched exactly; with 3 players the search is paranoid: the searching
+seat against the other two together. All state lives in one ``_Search`` per call, so calls
+may run in parallel threads; a stop flag (``threading.Event``), a node or a time budget stops
+a search at once.
 """
 
 from __future__ import annotations
