@@ -11,17 +11,17 @@ in the base game or, with ``--gods-from simple|advanced|all``, with a random pai
 that set for each two games (seats swapped); ``--cli`` asks every hard turn of those games
 from the ``santorini analyse --json`` command at its default budget, and counts illegal and
 late answers. ``--speed`` also prints nodes/s and depth with simple and with advanced gods.
-``--compare TURNS`` is the before and after of the trained evaluation: ``classic`` (hard's
-search on the hand-written evaluation, what hard was) and ``hard`` at the same time a turn,
-with depth, nodes/s and positions scored by the net a second; ``--match hard classic
---think S`` plays them against each other at equal time. Run by hand:
+``--compare TURNS`` is the before and after of the trained evaluation: ``hard`` (its search on
+the hand-written evaluation) and ``learned`` (the same search with the trained network) at the
+same time a turn, with depth, nodes/s and positions scored by the net a second; ``--match
+learned hard --think S`` plays them against each other at equal time. Run by hand:
 
     .venv/bin/python benchmarks/ai.py --games 200 --jobs 2
     .venv/bin/python benchmarks/ai.py --speed 30
     .venv/bin/python benchmarks/ai.py --greedy 200 --nodes 25000
     .venv/bin/python benchmarks/ai.py --greedy 40 --gods-from all --cli
     .venv/bin/python benchmarks/ai.py --compare 20
-    .venv/bin/python benchmarks/ai.py --match hard classic --gods none --think 0.5 --games 40
+    .venv/bin/python benchmarks/ai.py --match learned hard --gods none --think 0.5 --games 40
 """
 
 from __future__ import annotations
@@ -137,8 +137,8 @@ def speed(turns: int, think: float | None) -> None:
 
 
 def compare(turns: int, think: float | None) -> None:
-    """Before and after: classic (hard's search on the hand-written evaluation, as hard was)
-    and hard (the trained evaluation) on the same positions at the same time a turn.
+    """Before and after: hard (its search on the hand-written evaluation) and learned (the
+    same search with the trained network) on the same positions at the same time a turn.
 
     Prints, for the base game and for random pairs of simple and of advanced gods: the mean
     time a turn, the mean depth, search nodes a second and positions the net scored a second.
@@ -150,7 +150,7 @@ def compare(turns: int, think: float | None) -> None:
     )
     for gods in ("none", "simple", "advanced"):
         positions = _speed_positions(turns, gods, random.Random(3))
-        for level in ("classic", "hard"):
+        for level in ("hard", "learned"):
             spent = 0.0
             depth = nodes = evaluated = 0
             for p in positions:
@@ -322,7 +322,7 @@ def main() -> int:
         "--compare",
         type=int,
         metavar="TURNS",
-        help="only compare classic (before) and hard (after) on TURNS positions a god set",
+        help="only compare hard (before) and learned (after) on TURNS positions a god set",
     )
     parser.add_argument(
         "--gods-from",

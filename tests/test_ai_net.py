@@ -189,33 +189,33 @@ def test_a_god_with_too_little_data_is_left_to_the_hand_written_evaluation():
     assert not net.supports(parse_position("0C000C0/00000A/002B30/00000/0A000B0 1 -,-,- -"))
 
 
-def test_without_the_net_hard_searches_as_classic():
-    # Three players: the net does not apply, so hard's search is classic's, node for node.
+def test_where_the_net_does_not_apply_learned_searches_as_hard():
+    # Three players: the net does not apply, so learned's search is hard's, node for node.
     p = parse_position("0C000C0/00000A/002B30/00000/0A000B0 1 -,-,- -")
-    a = analyse(p, "hard", nodes=2000, net=_random_net())
-    b = analyse(p, "classic", nodes=2000)
+    a = analyse(p, "learned", nodes=2000, net=_random_net())
+    b = analyse(p, "hard", nodes=2000)
     assert (a.best, a.score, a.nodes, a.evaluated) == (b.best, b.score, b.nodes, 0)
 
 
 def test_the_net_scores_leaves_in_batches():
     p = _midgame(5)
-    a = analyse(p, "hard", nodes=3000, net=_random_net())
+    a = analyse(p, "learned", nodes=3000, net=_random_net())
     assert a.evaluated > 0
     assert a.best in legal_actions(p)
 
 
 def test_forced_results_stay_exact_with_the_net():
     net = _random_net(1)
-    a = analyse(parse_position(WIN_IN_ONE_CLIMB), "hard", nodes=5000, net=net)
+    a = analyse(parse_position(WIN_IN_ONE_CLIMB), "learned", nodes=5000, net=net)
     assert a.forced == 1
     assert str(a.best).startswith("c3>d3")
-    b = analyse(parse_position(DOUBLE_THREAT_LOST), "hard", nodes=20000, net=net)
+    b = analyse(parse_position(DOUBLE_THREAT_LOST), "learned", nodes=20000, net=net)
     assert b.forced is not None
     assert b.forced < 0
 
 
 @pytest.mark.parametrize("god", ALL_GOD_NAMES)
-def test_hard_with_the_net_plays_every_god_legally(god):
+def test_learned_plays_every_god_legally(god):
     net = _random_net(2)
     rng = random.Random(god)
     other = rng.choice([g for g in ALL_GOD_NAMES if g != god])
@@ -223,7 +223,7 @@ def test_hard_with_the_net_plays_every_god_legally(god):
     plies = 0
     while p.phase is not Phase.OVER and plies < 30:
         if p.phase is Phase.PLAY:
-            turn = play_turn(p, find_level("hard"), rng=rng, nodes=150, net=net).best
+            turn = play_turn(p, find_level("learned"), rng=rng, nodes=150, net=net).best
             assert turn in generate_turns(p)
             p = apply_action(p, turn)
             plies += 1
@@ -231,13 +231,13 @@ def test_hard_with_the_net_plays_every_god_legally(god):
             p = apply_action(p, choose_action(p, "hard", rng=rng))
 
 
-def test_classic_is_a_study_level_not_a_menu_level():
+def test_learned_is_a_study_level_not_a_menu_level():
     from santorini_p2p.ai import LEVELS
 
-    assert "classic" in STUDY_LEVELS
-    assert "classic" not in LEVELS
-    assert find_level("hard").learned
-    assert not find_level("classic").learned
+    assert "learned" in STUDY_LEVELS
+    assert "learned" not in LEVELS
+    assert find_level("learned").learned
+    assert not find_level("hard").learned
 
 
 def test_the_shipped_weights_carry_the_record_of_their_making():

@@ -133,6 +133,8 @@ def test_train_cli_runs_and_exports(tmp_path, capsys, monkeypatch):
         (["--games", "0"], "games: expected a whole number of at least 1, got 0"),
         (["--gods-share", "2"], "gods-share: expected a number from 0 to 1, got 2.0"),
         (["--jobs", "0"], "jobs: expected a whole number of at least 1, got 0"),
+        (["--gate-think", "0"], "gate-think: expected seconds above 0, got 0.0"),
+        (["--outcome", "-1"], "outcome: expected a number from 0 to 1, got -1.0"),
     ],
 )
 def test_train_cli_rejects_bad_numbers(tmp_path, capsys, args, message):
@@ -159,3 +161,11 @@ def test_an_unreachable_scheduler_is_named():
     pytest.importorskip("distributed")
     with pytest.raises(ValueError, match=r"scheduler: cannot reach tcp://127\.0\.0\.1:9"):
         train.selfplay(None, 1, TINY, 1, 1, scheduler="tcp://127.0.0.1:9")
+
+
+def test_a_gate_at_equal_time_is_kept_in_the_run(tmp_path):
+    cfg = train.Config(games=2, nodes=60, arena_games=2, epochs=1, hidden=8, gate_think=0.02)
+    state = train.run(tmp_path / "run", 1, cfg)
+    assert state["config"]["gate_think"] == 0.02
+    assert state["history"][0]["arena_games"] == 2
+    assert train.stored_config(tmp_path / "run") == cfg

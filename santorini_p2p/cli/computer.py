@@ -141,7 +141,17 @@ def _cmd_train(args: argparse.Namespace) -> int:
     from santorini_p2p.study.train import Config, export, run, stored_config
 
     directory = Path(args.dir)
-    options = ("games", "nodes", "arena_games", "epochs", "hidden", "gods_share", "outcome", "seed")
+    options = (
+        "games",
+        "nodes",
+        "arena_games",
+        "epochs",
+        "hidden",
+        "gods_share",
+        "outcome",
+        "gate_think",
+        "seed",
+    )
     try:
         # A run that exists resumes with its own settings; options given must agree.
         base = stored_config(directory) or Config()
@@ -160,6 +170,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
         raise UsageError(
             f"generations: expected a whole number of at least 1, got {args.generations}"
         )
+    if values["gate_think"] is not None and not values["gate_think"] > 0:
+        raise UsageError(f"gate-think: expected seconds above 0, got {values['gate_think']}")
     for name in ("gods_share", "outcome"):
         if not 0.0 <= values[name] <= 1.0:
             raise UsageError(
@@ -174,6 +186,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         f"--games {config.games} --nodes {config.nodes} --arena-games {config.arena_games} "
         f"--epochs {config.epochs} --hidden {config.hidden} --gods-share {config.gods_share} "
         + (f"--outcome {config.outcome} " if config.outcome != Config().outcome else "")
+        + (f"--gate-think {config.gate_think} " if config.gate_think is not None else "")
         + f"--seed {config.seed}"
     )
     try:
@@ -267,7 +280,8 @@ def add_commands(sub: Subparsers) -> None:
         "becomes the best only if it beats the best in the arena. Run it again to resume "
         "(with the run's own settings; options given must agree with them); "
         "--export writes the best network, with the record of its making, for "
-        "santorini_p2p/ai/weights. Levels 'hard' and 'classic' (hard without the network) "
+        "santorini_p2p/ai/weights. Levels 'learned' (hard's search with the network) and "
+        "'hard' "
         "play the games. Needs only numpy; --scheduler spreads self-play over a Dask cluster "
         "(pip install 'santorini-p2p[train]').",
     )
@@ -280,6 +294,12 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument("--epochs", type=int, help="training epochs (6)")
     p.add_argument("--hidden", type=int, help="hidden units a layer (128)")
     p.add_argument("--gods-share", type=float, help="share of games with a god pair (0.5)")
+    p.add_argument(
+        "--gate-think",
+        type=float,
+        metavar="S",
+        help="gate at equal time, S seconds a turn (default: at equal nodes)",
+    )
     p.add_argument(
         "--outcome",
         type=float,

@@ -1,7 +1,7 @@
 """Training the learned evaluation from this project's own self-play, with gating.
 
 One generation of a run: the current best player (hard's search with the best net so far, or
-the hand-written ``classic`` search before there is one) plays itself (``selfplay``, over all
+``hard``, on the hand-written evaluation, before there is one) plays itself (``selfplay``, over all
 cores, or over a Dask cluster); a net is trained on the last generations' positions
 (``fit``: numpy, no training framework); it plays the best in the arena (``gate``) and
 becomes the best only if it scores at least ``GATE_SCORE``.
@@ -103,6 +103,9 @@ class Config:
     """Learn a correction to the hand-written evaluation rather than a value from nothing."""
     outcome: float = 0.5
     """The weight of the game's result in the value target (the rest: the search's score)."""
+    gate_think: float | None = None
+    """Gate at equal time (seconds a turn) rather than at ``nodes`` a turn: a net must then
+    pay for its own cost."""
 
 
 # -- self-play ---------------------------------------------------------------------------------
@@ -144,11 +147,11 @@ def selfplay_game(
 ) -> list[Sample]:
     """Play one game of the best player against itself; return its samples.
 
-    ``weights`` is the best net (None: the hand-written ``classic`` search plays).
+    ``weights`` is the best net (``learned`` plays with it; None: ``hard`` plays).
     """
     rng = random.Random(seed)
     net = _net(weights)
-    level = find_level("hard" if net is not None else "classic")
+    level = find_level("learned" if net is not None else "hard")
     noisy = replace(level, noise=150)
     p = _new_game(rng, gods_share)
     seen: list[tuple[str, str, int, int]] = []
@@ -442,7 +445,7 @@ def _arena_game(
             p = apply_action(p, choose_action(p, "hard", rng=rng))
             continue
         net = nets[p.to_move]
-        level = find_level("hard" if net is not None else "classic")
+        level = find_level("learned" if net is not None else "hard")
         turn = play_turn(p, level, rng=rng, nodes=nodes, think=think, net=net).best
         p = apply_action(p, turn)
         plies += 1
@@ -459,7 +462,7 @@ def gate(
     workers: int,
     think: float | None = None,
 ) -> tuple[float, int]:
-    """Play the new net against the old (None: ``classic``); its score and the games.
+    """Play the new net against the old (None: ``hard``); its score and the games.
 
     Each side searches ``config.nodes`` nodes a turn, or ``think`` seconds when given (equal
     time: the net's search sees fewer nodes).
@@ -590,7 +593,9 @@ def run(
             net.save(net_path)
         new = net_path.read_bytes()
         log(f"generation {gen}: arena, {config.arena_games} games")
-        score, games = gate(new, best, config, config.seed * 1000 + gen, workers)
+        score, games = gate(
+            new, best, config, config.seed * 1000 + gen, workers, think=config.gate_think
+        )
         accepted = score >= GATE_SCORE
         if accepted:
             state["best"] = net_path.name
@@ -603,7 +608,7 @@ def run(
                 "positions": len(samples),
                 "arena_games": games,
                 "arena_score": round(score, 4),
-                "against": best_name or "classic",
+                "against": best_name or "hard",
                 "accepted": accepted,
                 "seconds": round(spent, 1),
                 # None: the games were already in the run's directory (played earlier).
@@ -613,7 +618,7 @@ def run(
         )
         _save_state(directory, state)
         log(
-            f"generation {gen}: scored {score:.3f} against {best_name or 'classic'}"
+            f"generation {gen}: scored {score:.3f} against {best_name or 'hard'}"
             f" ({'kept' if accepted else 'dropped'})"
         )
     return state
