@@ -11,12 +11,17 @@ in the base game or, with ``--gods-from simple|advanced|all``, with a random pai
 that set for each two games (seats swapped); ``--cli`` asks every hard turn of those games
 from the ``santorini analyse --json`` command at its default budget, and counts illegal and
 late answers. ``--speed`` also prints nodes/s and depth with simple and with advanced gods.
-Run by hand:
+``--compare TURNS`` is the before and after of the trained evaluation: ``hard`` (its search on
+the hand-written evaluation) and ``learned`` (the same search with the trained network) at the
+same time a turn, with depth, nodes/s and positions scored by the net a second; ``--match
+learned hard --think S`` plays them against each other at equal time. Run by hand:
 
     .venv/bin/python benchmarks/ai.py --games 200 --jobs 2
     .venv/bin/python benchmarks/ai.py --speed 30
     .venv/bin/python benchmarks/ai.py --greedy 200 --nodes 25000
     .venv/bin/python benchmarks/ai.py --greedy 40 --gods-from all --cli
+    .venv/bin/python benchmarks/ai.py --compare 20
+    .venv/bin/python benchmarks/ai.py --match learned hard --gods none --think 0.5 --games 40
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from santorini_p2p.ai import analyse, choose_action
+from santorini_p2p.ai.search import find_level, play_turn
 from santorini_p2p.engine import (
     Phase,
     Position,
@@ -128,6 +134,38 @@ def speed(turns: int, think: float | None) -> None:
             f"{sum(depths) / len(depths):>6.1f} {min(depths):>4} {nodes / sum(times):>8.0f}",
             flush=True,
         )
+
+
+def compare(turns: int, think: float | None) -> None:
+    """Before and after: hard (its search on the hand-written evaluation) and learned (the
+    same search with the trained network) on the same positions at the same time a turn.
+
+    Prints, for the base game and for random pairs of simple and of advanced gods: the mean
+    time a turn, the mean depth, search nodes a second and positions the net scored a second.
+    """
+    budget = think if think is not None else find_level("hard").think
+    print(
+        f"{'level':<8} {'gods':<9} {'turns':>5} {'mean s':>7} {'depth':>6} {'nodes/s':>8} "
+        f"{'net evals/s':>11}"
+    )
+    for gods in ("none", "simple", "advanced"):
+        positions = _speed_positions(turns, gods, random.Random(3))
+        for level in ("hard", "learned"):
+            spent = 0.0
+            depth = nodes = evaluated = 0
+            for p in positions:
+                started = time.monotonic()
+                r = play_turn(p, find_level(level), rng=random.Random(0), think=budget)
+                spent += time.monotonic() - started
+                depth += r.depth
+                nodes += r.nodes
+                evaluated += r.evaluated
+            n = len(positions)
+            print(
+                f"{level:<8} {gods:<9} {n:>5} {spent / n:>7.2f} {depth / n:>6.1f} "
+                f"{nodes / spent:>8.0f} {evaluated / spent:>11.0f}",
+                flush=True,
+            )
 
 
 def _greedy_score(p: Position, turn: Turn, rng: random.Random) -> float:
@@ -281,6 +319,12 @@ def main() -> int:
         "--greedy", type=int, metavar="GAMES", help="only play hard against a greedy one-ply player"
     )
     parser.add_argument(
+        "--compare",
+        type=int,
+        metavar="TURNS",
+        help="only compare hard (before) and learned (after) on TURNS positions a god set",
+    )
+    parser.add_argument(
         "--gods-from",
         choices=tuple(GOD_SETS),
         default="none",
@@ -297,6 +341,9 @@ def main() -> int:
         return 0
     if args.speed:
         speed(args.speed, args.think)
+        return 0
+    if args.compare:
+        compare(args.compare, args.think)
         return 0
     matches = [tuple(m) for m in args.match] if args.match else list(MATCHES)
     print(

@@ -3,9 +3,9 @@
 Each command the README shows is run as a new shell would run it: a bash with no profile and no
 virtual environment on the PATH, then the README's ``. .venv/bin/activate``. Commands that end by
 themselves run to the end; the game screens open on a pseudo-terminal and are left with Ctrl-Q;
-the LAN commands (which would announce on or connect to a real network) are checked by the
-parser only. The list below must name every example the README has, so a new one is not
-left out.
+the LAN commands (which would announce on or connect to a real network) and the training
+commands (hours of self-play) are checked by the parser only. The list below must name every
+example the README has, so a new one is not left out.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 VENV = Path(sys.prefix)
 
-RUN, SCREEN, LAN = "run", "screen", "lan"
+RUN, SCREEN, LAN, LONG = "run", "screen", "lan", "long"
 CTRL_Q = "\x11"
 
 # Every `santorini ...` line of the README's shell blocks, in order: how it is checked, and for
@@ -68,6 +68,10 @@ EXAMPLES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "santorini tournament verify club club/games": (RUN, "", ()),
     "santorini gods": (RUN, "", ()),
     'santorini moves "0A0000A/00000/00000B/00000/00000B 1 bia,chronus -"': (RUN, "", ()),
+    "santorini train runs/a --generations 1 --games 1600 --nodes 1500 --arena-games 200 "
+    "--epochs 8 --seed 1": (LONG, "", ()),
+    "santorini train runs/a --generations 2": (LONG, "", ()),
+    "santorini train runs/a --export santorini_p2p/ai/weights/value-v1.npz": (LONG, "", ()),
 }
 
 

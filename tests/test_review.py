@@ -84,6 +84,32 @@ def test_review_is_stored_beside_the_replay_and_reused(hard_beats_random, monkey
         review_file(path, think=0.2)  # other settings: a new review
 
 
+def test_a_review_by_another_evaluation_is_made_again(hard_beats_random, tmp_path, monkeypatch):
+    from santorini_p2p.ai.search import evaluation_id
+
+    other = tmp_path / "engine.sntr"
+    other.write_bytes(hard_beats_random.read_bytes())
+    first, _ = review_file(other, think=0.1)
+    assert first.engine == evaluation_id("hard")
+    assert json.loads(review_path(other).read_text())["engine"] == first.engine
+
+    def fail(*args, **kwargs):
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(study_review, "review_turns", fail)
+    assert review_file(other, think=0.1)[1] == "reused"
+    # A review stored before reviews named their evaluation, or by another one.
+    for engine in ("", "net-0000000000000000"):
+        doc = json.loads(first.to_file())
+        doc.pop("engine")
+        if engine:
+            doc["engine"] = engine
+        review_path(other).write_text(json.dumps(doc))
+        assert load_review(review_path(other), other.read_bytes()).engine == engine
+        with pytest.raises(AssertionError, match="searched again"):
+            review_file(other, think=0.1)
+
+
 def test_a_review_of_other_bytes_is_not_reused(hard_beats_random, tmp_path):
     other = tmp_path / "other.sntr"
     other.write_bytes(hard_beats_random.read_bytes())

@@ -3,11 +3,15 @@
 The search is minimax with alpha-beta over the engine's fast path (``generate_turns`` and
 ``apply_unchecked``), with iterative deepening, a transposition table keyed by the position,
 move ordering (the table's move, blocks of threats, climbs, the history heuristic) and a
-one-ply check for an immediate win at every node. Two sides (2 players, or 4 players as
-teams) are searched exactly; with 3 players the search is paranoid: the searching seat
-against the other two together. All state lives in one ``_Search`` per call, so calls may run
-in parallel threads; a stop flag (``threading.Event``), a node or a time budget stops a search
-at once.
+one-ply check for an immediate win at every node. At ``learned`` (hard's search with the
+trained network, ``ai/net.py``) the leaves are scored by the network, the children of a node
+above them in batches, and its prior weighs in the order of inner nodes; where the network
+does not apply it is hard. ``hard`` keeps the hand-written evaluation until a trained network
+beats it at equal time. Two sides (2 players, or 4
+players as teams) are searched exactly; with 3 players the search is paranoid: the searching
+seat against the other two together. All state lives in one ``_Search`` per call, so calls
+may run in parallel threads; a stop flag (``threading.Event``), a node or a time budget stops
+a search at once.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Final, Protocol
 
 from santorini_p2p.ai.evaluate import WIN, evaluate, threat_squares
 from santorini_p2p.ai.mate import MAX_TURNS, result_text, solve
+from santorini_p2p.ai.net import Net, shipped, turn_indices
 from santorini_p2p.ai.opening import choose_setup
 from santorini_p2p.engine import (
     DOME,
@@ -40,19 +45,26 @@ from santorini_p2p.engine.squares import NEIGHBOURS
 __all__ = [
     "CLOCK_MARGIN_MS",
     "LEVELS",
+    "STUDY_LEVELS",
     "Analysis",
     "Level",
+    "SearchResult",
     "StopFlag",
     "analyse",
     "choose_action",
+    "evaluation_id",
     "find_level",
     "forced_turns",
+    "play_turn",
 ]
 
 CLOCK_MARGIN_MS: Final = 1_000
 """A computer player on the clock is stopped this long before its time runs out."""
 LEVELS: Final = ("random", "easy", "medium", "hard")
 """The computer's levels, weakest first."""
+STUDY_LEVELS: Final = (*LEVELS, "learned")
+"""The levels ``arena``, ``analyse`` and ``replay review`` also accept: ``learned`` is hard's
+search with the trained network at its leaves (``ai/net.py``; the shipped weights)."""
 
 
 class StopFlag(Protocol):
@@ -69,7 +81,9 @@ class Level:
 
     ``noise`` (score units) is added at random to each root turn's score; with
     ``quiescence`` leaves facing two or more threats are searched one turn further; with
-    ``reduce`` turns ordered late are tried one turn shallower first.
+    ``reduce`` turns ordered late are tried one turn shallower first; with ``learned`` the
+    leaves are scored by the trained network (``ai/net.py``) where it knows the gods, and
+    its move prior orders the turns of inner nodes.
     """
 
     name: str
@@ -79,6 +93,7 @@ class Level:
     noise: int
     quiescence: bool
     reduce: bool
+    learned: bool = False
 
 
 _LEVELS: Final = MappingProxyType(
@@ -86,7 +101,11 @@ _LEVELS: Final = MappingProxyType(
         "random": Level("random", 0, None, None, 0, False, False),
         "easy": Level("easy", 1, 1.0, 5_000, 300, False, False),
         "medium": Level("medium", 2, 1.0, 8_000, 0, False, False),
+        # The shipped network passed its gate at equal nodes but not yet at equal time (it
+        # costs about two and a half times as much a node): hard keeps the hand-written
+        # evaluation until one does (``santorini arena learned hard``).
         "hard": Level("hard", 64, 2.0, None, 0, True, True),
+        "learned": Level("learned", 64, 2.0, None, 0, True, True, True),
     }
 )
 
@@ -98,7 +117,23 @@ _INF: Final = 10 * WIN
 _TABLE_SIZE: Final = 1_000_000
 """The transposition table starts afresh when it holds this many positions (memory cap)."""
 _LATE: Final = 6
+_PRIOR_WEIGHT: Final = 150.0
+"""Ordering points per unit of the net's prior logit (a block of a threat is worth 3000)."""
+_LEAF_BATCH: Final = 8
+"""A node above the leaves scores this many of its first-ordered children in one batch."""
 """Turns ordered after this many are first searched one turn shallower (late move reduction)."""
+
+
+def evaluation_id(level: str) -> str:
+    """Name the evaluation ``level`` searches with: ``hand`` or ``net-`` and its weights' hash.
+
+    A stored judgement (a review) made with another evaluation is out of date.
+
+    Raises:
+        ValueError: an unknown level.
+    """
+    net = _net_for(find_level(level), None)
+    return f"net-{net.digest}" if net is not None else "hand"
 
 
 def find_level(name: str) -> Level:
@@ -127,6 +162,7 @@ class Analysis:
     the mover's ``n``-th turn (1: every turn lets the other side win at once). Within
     ``MAX_TURNS`` turns it is exact, proved by ``mate.solve``; further away it is what the
     search proved, a bound (the win or loss may come sooner). ``result`` says it in words.
+    ``evaluated`` counts the positions the trained network scored (0 without it).
     """
 
     best: Action
@@ -137,6 +173,7 @@ class Analysis:
     nodes: int
     score: int
     forced: int | None = None
+    evaluated: int = 0
 
     @property
     def result(self) -> str | None:
@@ -166,10 +203,15 @@ class _Search:
         clock: Callable[[], float],
         quiescence: bool = True,
         reduce: bool = True,
+        net: Net | None = None,
     ) -> None:
         self.root = root
         self.quiescence = quiescence
         self.reduce = reduce
+        self.net = net if net is not None and net.supports(root) else None
+        self.leaves: dict[Position, tuple[int, int]] = {}
+        self.priors: dict[Position, list[float]] = {}
+        self.evaluated = 0
         self.side = root.side_of(root.to_move)
         self.seat = root.to_move
         self.paranoid = root.players == 3
@@ -216,8 +258,93 @@ class _Search:
         self._expand()
         yield from self.order(p, generate_turns(p), first)
 
-    def order(self, p: Position, turns: list[Turn], skip: Turn | None) -> list[Turn]:
-        """Sort ``turns`` best first by cheap signs (blocks, climbs, history), less ``skip``."""
+    def _score_batch(self, children: list[Position]) -> None:
+        """Score ``children`` with the net at once, for the searching side, into ``leaves``."""
+        assert self.net is not None
+        todo = [c for c in children if c.winner < 0 and c not in self.leaves]
+        if not todo:
+            return
+        if len(self.leaves) >= _TABLE_SIZE:
+            self.leaves.clear()
+        scores, pressure = self.net.scores(todo)
+        self.evaluated += len(todo)
+        side = self.side
+        leaves = self.leaves
+        for c, score, pr in zip(todo, scores, pressure, strict=True):
+            leaves[c] = (score if c.side_of(c.to_move) == side else -score, int(pr))
+
+    def _static(self, p: Position) -> tuple[int, int]:
+        """The leaf score of ``p`` for the searching side and the threats against its mover."""
+        if self.net is None:
+            return evaluate(p, self.side)
+        found = self.leaves.get(p)
+        if found is None:
+            self._score_batch([p])
+            found = self.leaves[p]
+        return found
+
+    def _leaf_parent(
+        self,
+        p: Position,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        maximising: bool,
+        first: Turn | None,
+    ) -> tuple[int, Turn | None]:
+        """Search a node whose children are leaves, scoring them with the net in batches.
+
+        The table's turn and the first few by the cheap ordering make one batch, the rest
+        another (only when the first did not cut off); each batch is tried best first by
+        its scores. Returns the node's value and its best turn (None: no turn).
+        """
+        self._expand()
+        ordered = self.order(p, generate_turns(p), first, prior=False)
+        if first is not None:
+            ordered.insert(0, first)
+        leaves = self.leaves
+        best_turn: Turn | None = None
+        best = -_INF if maximising else _INF
+        sign = -1 if maximising else 1
+        for group in (ordered[:_LEAF_BATCH], ordered[_LEAF_BATCH:]):
+            children = [apply_unchecked(p, t) for t in group]
+            self._score_batch(children)
+            keyed = sorted(
+                range(len(group)), key=lambda i: sign * leaves.get(children[i], (0, 0))[0]
+            )
+            for i in keyed:
+                self._tick()
+                v = self.value(children[i], depth - 1, alpha, beta, ply + 1)
+                if maximising:
+                    if v > best:
+                        best, best_turn = v, group[i]
+                        alpha = max(alpha, v)
+                elif v < best:
+                    best, best_turn = v, group[i]
+                    beta = min(beta, v)
+                if alpha >= beta:
+                    return best, best_turn
+        return best, best_turn
+
+    def _prior_keys(self, p: Position) -> list[float]:
+        """The net's prior logits of ``p`` (75: start, end and build squares), once per node."""
+        found = self.priors.get(p)
+        if found is None:
+            assert self.net is not None
+            if len(self.priors) >= _TABLE_SIZE:
+                self.priors.clear()
+            found = self.net.prior(p)
+            self.priors[p] = found
+        return found
+
+    def order(
+        self, p: Position, turns: list[Turn], skip: Turn | None, *, prior: bool = True
+    ) -> list[Turn]:
+        """Sort ``turns`` best first by cheap signs (blocks, climbs, history), less ``skip``.
+
+        With the net (and ``prior``), its prior for each turn weighs in too.
+        """
         ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
         lv = [(ge1 >> s & 1) + (ge2 >> s & 1) + (ge3 >> s & 1) for s in range(25)]
         side = p.side_of(p.to_move)
@@ -231,7 +358,8 @@ class _Search:
         # Raising a square to level 3 next to an opponent's level-2 worker hands it a win.
         gift = near_opp2 & ge2 & ~ge3
         hist = self.history
-        keyed: list[tuple[int, int]] = []
+        keyed: list[tuple[float, int]] = []
+        logits = self._prior_keys(p) if self.net is not None and prior else None
         for i, t in enumerate(turns):
             builds = t.builds
             dst = t.path[-1] if t.path else t.worker
@@ -250,6 +378,10 @@ class _Search:
                     key += 3000
                 elif gift >> b & 1 and len(builds) == 1 and not builds[0] & DOME:
                     key -= 2000
+            if logits is not None:
+                a, e, c = turn_indices(t)
+                keyed.append((-key - _PRIOR_WEIGHT * (logits[a] + logits[e] + logits[c]), i))
+                continue
             keyed.append((-key, i))
         keyed.sort()
         if skip is None:
@@ -265,7 +397,7 @@ class _Search:
         if can_win_now(p):
             return WIN - ply - 1 if maximising else ply + 1 - WIN
         if depth <= 0:
-            score, pressure = evaluate(p, self.side)
+            score, pressure = self._static(p)
             if depth < 0 or pressure < 2 or not self.quiescence:
                 return score
             # Two or more threats against the seat to move: look one turn further to see
@@ -284,7 +416,9 @@ class _Search:
                     return score
         a0, b0 = alpha, beta
         best_turn: Turn | None = None
-        if maximising:
+        if self.net is not None and depth <= 1:
+            best, best_turn = self._leaf_parent(p, depth, alpha, beta, ply, maximising, first)
+        elif maximising:
             best = -_INF
             for i, t in enumerate(self._candidates(p, first)):
                 self._tick()
@@ -396,12 +530,29 @@ def _from_table(score: int, ply: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class _Result:
+class SearchResult:
+    """One search's answer and its cost.
+
+    The turn, its score for the mover, the depth reached, the principal variation, the
+    nodes searched and the positions the net scored.
+    """
+
     best: Turn
     score: int
     depth: int
     pv: tuple[Turn, ...]
     nodes: int
+    evaluated: int = 0
+
+
+_Result = SearchResult
+
+
+def _net_for(level: Level, net: Net | None) -> Net | None:
+    """The network a level's search uses: ``net`` or the shipped one, if the level learns."""
+    if not level.learned:
+        return None
+    return net if net is not None else shipped()
 
 
 def _search(
@@ -412,6 +563,7 @@ def _search(
     nodes: int | None,
     stop: StopFlag | None,
     clock: Callable[[], float] = time.monotonic,
+    net: Net | None = None,
 ) -> _Result:
     """Iterative deepening from ``p`` (play phase) up to the level's depth or a budget."""
     max_nodes = nodes if nodes is not None else (level.nodes if think is None else None)
@@ -425,6 +577,7 @@ def _search(
         clock=clock,
         quiescence=level.quiescence,
         reduce=level.reduce,
+        net=_net_for(level, net),
     )
     turns = generate_turns(p)
     rng.shuffle(turns)
@@ -433,7 +586,7 @@ def _search(
             return _Result(t, WIN - 1, 1, (t,), 0)
     noise = {t: rng.randrange(level.noise + 1) for t in turns} if level.noise else {}
     if len(turns) == 1:
-        return _Result(turns[0], evaluate(p, s.side)[0], 0, (turns[0],), 0)
+        return _Result(turns[0], s._static(p)[0], 0, (turns[0],), 0, s.evaluated)
     ordered = s.order(p, turns, None)
     best, best_score, best_depth = ordered[0], -_INF, 0
     scores: dict[Turn, int] = {}
@@ -467,7 +620,33 @@ def _search(
         # A partial iteration counts when the previous best was searched again first.
         if new_scores and ordered[0] in new_scores and cur_best is not None:
             best, best_score = cur_best, alpha
-    return _Result(best, best_score, best_depth, s.pv(best, max(best_depth, 1)), s.nodes)
+    return _Result(
+        best, best_score, best_depth, s.pv(best, max(best_depth, 1)), s.nodes, s.evaluated
+    )
+
+
+def play_turn(
+    position: Position,
+    level: Level,
+    *,
+    rng: random.Random,
+    think: float | None = None,
+    nodes: int | None = None,
+    net: Net | None = None,
+) -> SearchResult:
+    """Search a play-phase position with ``level``'s settings (no proof search first).
+
+    The score is the search's, for the mover (``WIN - k`` for a win found ``k`` turns
+    ahead). ``net`` replaces the shipped network of a learned level. Self-play uses it (the
+    score is a training target, and ``level`` may carry root noise for varied games), and
+    so do the benchmarks (nodes and positions scored a second).
+
+    Raises:
+        ValueError: a position with no turn.
+    """
+    if position.phase is not Phase.PLAY or not generate_turns(position):
+        raise ValueError(f"no turn to search: {position}")
+    return _search(position, level, rng, think, nodes, None, time.monotonic, net)
 
 
 def choose_action(
@@ -479,13 +658,15 @@ def choose_action(
     nodes: int | None = None,
     stop: StopFlag | None = None,
     clock: Callable[[], float] = time.monotonic,
+    net: Net | None = None,
 ) -> Action:
     """Return a legal action for the seat to move in ``position``, in any phase.
 
     ``think`` is the time budget in seconds and ``nodes`` the node budget (default: the
     level's); with a node budget and no time budget the choice depends only on the
     position, the level and ``rng``. Setting ``stop`` makes a search return its best action
-    so far at once. ``clock`` (seconds) measures the time budget.
+    so far at once. ``clock`` (seconds) measures the time budget. ``net`` replaces the
+    shipped network of a level that uses one (``hard``).
 
     Raises:
         ValueError: an unknown level, or a position with no legal action (the game is over).
@@ -502,7 +683,7 @@ def choose_action(
         return rng.choice(actions)
     if not generate_turns(position):
         raise ValueError(f"no legal action: {position}")
-    return _search(position, lv, rng, think, nodes, stop, clock).best
+    return _search(position, lv, rng, think, nodes, stop, clock, net).best
 
 
 def _probability(score: int) -> float:
@@ -533,6 +714,7 @@ def analyse(
     nodes: int | None = None,
     stop: StopFlag | None = None,
     clock: Callable[[], float] = time.monotonic,
+    net: Net | None = None,
 ) -> Analysis:
     """Search ``position`` and return the best action with its evaluation and variation.
 
@@ -584,7 +766,7 @@ def analyse(
         # The level's own node cap still applies when no budget was given.
         nodes = nodes if nodes is not None or think is not None else lv.nodes
         think = budget if own else max(0.0, budget - (clock() - start))
-    r = _search(position, lv, rng, think, nodes, stop, clock)
+    r = _search(position, lv, rng, think, nodes, stop, clock, net)
     mate: int | None = None
     if r.score > _MATE:
         mate = WIN - r.score
@@ -592,4 +774,6 @@ def analyse(
         mate = -(WIN + r.score)
     pv: tuple[Action, ...] = r.pv
     forced = forced_turns(position, mate) if mate is not None else None
-    return Analysis(r.best, _probability(r.score), mate, r.depth, pv, r.nodes, r.score, forced)
+    return Analysis(
+        r.best, _probability(r.score), mate, r.depth, pv, r.nodes, r.score, forced, r.evaluated
+    )

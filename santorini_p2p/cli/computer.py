@@ -1,4 +1,4 @@
-"""``analyse`` and ``arena``: the computer player on the command line."""
+"""``analyse``, ``arena`` and ``train``: the computer player on the command line."""
 
 from __future__ import annotations
 
@@ -132,9 +132,93 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_train(args: argparse.Namespace) -> int:
+    import os
+    import shlex
+    import sys
+    from dataclasses import replace
+
+    from santorini_p2p.study.train import Config, export, run, stored_config
+
+    directory = Path(args.dir)
+    options = (
+        "games",
+        "nodes",
+        "arena_games",
+        "epochs",
+        "hidden",
+        "gods_share",
+        "outcome",
+        "gate_think",
+        "seed",
+    )
+    try:
+        # A run that exists resumes with its own settings; options given must agree.
+        base = stored_config(directory) or Config()
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    values = {
+        k: getattr(args, k) if getattr(args, k) is not None else getattr(base, k) for k in options
+    }
+    for name in ("games", "nodes", "arena_games", "epochs", "hidden"):
+        if values[name] < 1:
+            raise UsageError(
+                f"{name.replace('_', '-')}: expected a whole number of at least 1, "
+                f"got {values[name]}"
+            )
+    if args.generations < 1:
+        raise UsageError(
+            f"generations: expected a whole number of at least 1, got {args.generations}"
+        )
+    if values["gate_think"] is not None and not values["gate_think"] > 0:
+        raise UsageError(f"gate-think: expected seconds above 0, got {values['gate_think']}")
+    for name in ("gods_share", "outcome"):
+        if not 0.0 <= values[name] <= 1.0:
+            raise UsageError(
+                f"{name.replace('_', '-')}: expected a number from 0 to 1, got {values[name]}"
+            )
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
+    config = replace(base, **values)
+    command = (
+        f"santorini train {shlex.quote(args.dir)} --generations {args.generations} "
+        f"--games {config.games} --nodes {config.nodes} --arena-games {config.arena_games} "
+        f"--epochs {config.epochs} --hidden {config.hidden} --gods-share {config.gods_share} "
+        + (f"--outcome {config.outcome} " if config.outcome != Config().outcome else "")
+        + (f"--gate-think {config.gate_think} " if config.gate_think is not None else "")
+        + f"--seed {config.seed}"
+    )
+    try:
+        state = run(
+            directory,
+            args.generations,
+            config,
+            workers=jobs,
+            scheduler=args.scheduler,
+            command=command,
+            log=lambda line: print(line, file=sys.stderr, flush=True),
+        )
+        history = state["history"]
+        assert isinstance(history, list)
+        for h in history:
+            print(
+                f"generation {h['generation']}: {h['positions']} positions, "
+                f"{h['arena_score']:.3f} in {h['arena_games']} games against {h['against']}"
+                f" ({'kept' if h['accepted'] else 'dropped'})"
+            )
+        print(f"best: {state['best'] or 'none yet'}")
+        if args.export is not None:
+            export(directory, Path(args.export))
+            print(f"wrote {args.export}")
+    except (ValueError, OSError) as e:
+        raise UsageError(str(e)) from None
+    return 0
+
+
 def add_commands(sub: Subparsers) -> None:
-    """Add ``analyse`` and ``arena``."""
-    from santorini_p2p.ai.search import LEVELS
+    """Add ``analyse``, ``arena`` and ``train``."""
+    from santorini_p2p.ai.search import STUDY_LEVELS as LEVELS
 
     p = sub.add_parser(
         "analyse",
@@ -187,3 +271,42 @@ def add_commands(sub: Subparsers) -> None:
     )
     p.add_argument("--save", metavar="DIR", help="write each game to DIR/game-NNNN.sntr")
     p.set_defaults(handler=_cmd_arena)
+
+    p = sub.add_parser(
+        "train",
+        help="train the computer's evaluation by self-play",
+        description="Run or resume a training run in DIR: each generation the best player "
+        "plays itself, a network is trained on the last generations' positions, and it "
+        "becomes the best only if it beats the best in the arena. Run it again to resume "
+        "(with the run's own settings; options given must agree with them); "
+        "--export writes the best network, with the record of its making, for "
+        "santorini_p2p/ai/weights. Levels 'learned' (hard's search with the network) and "
+        "'hard' "
+        "play the games. Needs only numpy; --scheduler spreads self-play over a Dask cluster "
+        "(pip install 'santorini-p2p[train]').",
+    )
+    p.add_argument("dir", help="the run's directory (made if missing)")
+    # The settings' defaults are the run's own when it exists (Config's for a new run).
+    p.add_argument("--generations", type=int, default=1, help="generations to reach (1)")
+    p.add_argument("--games", type=int, help="self-play games a generation (200)")
+    p.add_argument("--nodes", type=int, help="search nodes a turn (800)")
+    p.add_argument("--arena-games", type=int, help="gating games (40)")
+    p.add_argument("--epochs", type=int, help="training epochs (6)")
+    p.add_argument("--hidden", type=int, help="hidden units a layer (128)")
+    p.add_argument("--gods-share", type=float, help="share of games with a god pair (0.5)")
+    p.add_argument(
+        "--gate-think",
+        type=float,
+        metavar="S",
+        help="gate at equal time, S seconds a turn (default: at equal nodes)",
+    )
+    p.add_argument(
+        "--outcome",
+        type=float,
+        help="weight of the game's result in the value target, the rest the search's (0.5)",
+    )
+    p.add_argument("--seed", type=int, help="seed of the run (1)")
+    p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
+    p.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler's address")
+    p.add_argument("--export", metavar="FILE", help="write the best network to FILE (.npz)")
+    p.set_defaults(handler=_cmd_train)

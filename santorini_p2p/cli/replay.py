@@ -371,15 +371,16 @@ def add_commands(sub: Subparsers) -> None:
         "had a turn that avoided it), 'missed win' (a forced win let go), 'mistake' (the win "
         "probability fell by 20 points or more), 'inaccuracy' (10 or more); then each "
         "player's counts. The review is stored beside the replay (FILE.review.json, never "
-        "in the signed log) and reused while the replay's bytes, level and think time are "
-        "the same. Progress goes to standard error. Games of 3 players cannot be reviewed.",
+        "in the signed log) and reused while the replay's bytes, level, think time and "
+        "evaluation are the same. Progress goes to standard error. Games of 3 players "
+        "cannot be reviewed.",
     )
     p.add_argument("file", metavar="FILE", help="a replay file or its text export")
     p.add_argument(
         "--level",
-        choices=("easy", "medium", "hard"),
+        choices=("easy", "medium", "hard", "learned"),
         default="hard",
-        help="search level (default hard)",
+        help="search level (default hard; learned: hard's search with the trained network)",
     )
     p.add_argument(
         "--think", type=float, metavar="S", help="seconds of search per position (default 1)"

@@ -4,7 +4,9 @@ A review is never part of the signed log: it lives in its own file next to the r
 (``game.sntr`` -> ``game.sntr.review.json``) and names the replay by the SHA-256 of its bytes,
 so a review of another game (or of an edited file) is never shown or reused. The file holds
 what ``santorini replay review --json`` prints (``to_json``: ``turns`` and ``players``) and,
-beside it, ``version``, ``replay`` (the hash), ``level`` and ``think`` (the search's settings).
+beside it, ``version``, ``replay`` (the hash), ``level`` and ``think`` (the search's settings)
+and, from the trained evaluation on, ``engine``: which evaluation judged (``hand``, or ``net-``
+and the first hex digits of its weights' SHA-256), so a review by another one is made again.
 
 Evaluations are from the mover's side: a win probability (0 to 1), or a forced result in
 words ("win in 2", "loss in 1"); seats are 1-based in the file and 0-based in memory.
@@ -105,6 +107,7 @@ class Review:
     think: float | None
     turns: tuple[ReviewedTurn, ...]
     players: tuple[PlayerSummary, ...]
+    engine: str = ""
 
     def to_json(self) -> dict[str, object]:
         """What ``replay review --json`` prints: ``{"turns": [...], "players": [...]}``."""
@@ -121,6 +124,8 @@ class Review:
             "level": self.level,
             "think": self.think,
         }
+        if self.engine:
+            doc["engine"] = self.engine
         doc.update(self.to_json())
         return json.dumps(doc, indent=1) + "\n"
 
@@ -265,6 +270,7 @@ def parse_review(text: str) -> Review:
         None if think is None else float(think),
         tuple(turns),
         tuple(players),
+        _str(doc, "engine", "review") if "engine" in doc else "",
     )
 
 

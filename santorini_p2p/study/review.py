@@ -3,7 +3,7 @@
 ``review_data`` verifies a replay (or its text export) and runs ``ai.review.review_turns``
 over the game's turns; ``review_file`` does the same for a file and stores the result beside
 it (``replay.review.review_path``), or reuses the stored review when it was made of the same
-bytes at the same level and think time.
+bytes at the same level and think time by the same evaluation.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from santorini_p2p.ai.review import review_turns
+from santorini_p2p.ai.search import evaluation_id
 from santorini_p2p.engine import Phase, Position, Turn, find_turn
 from santorini_p2p.errors import ReplayError, SantoriniError
 from santorini_p2p.replay.export_text import load_timeline
@@ -87,7 +88,7 @@ def review_data(
         for j in judged
     )
     players = summarise(reviewed, [(p.seat, p.name) for p in t.players], owners)
-    return Review(replay_hash(data), level, think, reviewed, players)
+    return Review(replay_hash(data), level, think, reviewed, players, evaluation_id(level))
 
 
 def review_file(
@@ -100,7 +101,8 @@ def review_file(
 ) -> tuple[Review, str]:
     """Review the replay at ``path`` and store the review beside it.
 
-    A stored review of the same bytes, level and think time is returned as it is. The text
+    A stored review of the same bytes, level, think time and evaluation (``evaluation_id``:
+    a review by an earlier evaluation is made again) is returned as it is. The text
     says which: "reused", "saved", or "not saved: " and why (a review that cannot be written
     is returned all the same).
 
@@ -113,7 +115,12 @@ def review_file(
         raise OSError(f"{name}: too large for a replay file")
     data = Path(name).read_bytes()
     stored = load_review(review_path(name), data)
-    if stored is not None and stored.level == level and stored.think == think:
+    if (
+        stored is not None
+        and stored.level == level
+        and stored.think == think
+        and stored.engine == evaluation_id(level)
+    ):
         verdict = verify_bytes(data, name)
         if verdict.ok:
             return stored, "reused"

@@ -1,0 +1,655 @@
+"""Training the learned evaluation from this project's own self-play, with gating.
+
+One generation of a run: the current best player (hard's search with the best net so far, or
+``hard``, on the hand-written evaluation, before there is one) plays itself (``selfplay``, over all
+cores, or over a Dask cluster); a net is trained on the last generations' positions
+(``fit``: numpy, no training framework); it plays the best in the arena (``gate``) and
+becomes the best only if it scores at least ``GATE_SCORE``.
+
+A run lives in one directory and resumes where it stopped: ``data/gen-NNNN.jsonl.gz`` (the
+games' positions), ``nets/gen-NNNN.npz`` (each trained net) and ``state.json`` (the best net
+and every generation's record). ``export`` writes the best net with its record (the command,
+seeds, games, positions, hours and arena results) for the package to ship.
+
+Every sample is a position of a two-player game in play, the turn chosen there, the search's
+score of it (for the mover) and the game's result for the mover: the value target is their
+mean, so the net learns both what the games came to and what a deeper search saw.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import math
+import random
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Final, cast
+
+import numpy as np
+
+from santorini_p2p.ai.evaluate import WIN
+from santorini_p2p.ai.net import (
+    F32,
+    Net,
+    encode,
+    feature_count,
+    hand_offsets,
+    symmetries,
+    turn_indices,
+)
+from santorini_p2p.ai.search import choose_action, find_level, play_turn
+from santorini_p2p.engine import (
+    Phase,
+    Position,
+    apply_action,
+    format_position,
+    new_game,
+    parse_position,
+    parse_turn,
+)
+from santorini_p2p.engine.gods import ALL_GOD_NAMES
+
+__all__ = [
+    "GATE_SCORE",
+    "Config",
+    "Sample",
+    "export",
+    "fit",
+    "gate",
+    "load_samples",
+    "run",
+    "selfplay",
+    "selfplay_game",
+    "stored_config",
+]
+
+GATE_SCORE: Final = 0.55
+"""A new net becomes the best only if it scores this much against the best in the arena."""
+MAX_PLIES: Final = 200
+"""A self-play game this long (it cannot happen by the rules) is a draw."""
+_MATE: Final = WIN - 1000
+
+Sample = tuple[str, str, int, int]
+"""A position string, the turn played there, the search's score and the result (+1/0/-1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """A run's settings: every number that decides what it makes, and so its record."""
+
+    games: int = 200
+    """Self-play games a generation."""
+    nodes: int = 800
+    """The search's node budget a turn, in self-play and the arena."""
+    noise_plies: int = 8
+    """The first turns of each self-play game chosen with root noise (for varied games)."""
+    gods_share: float = 0.5
+    """The share of games with a random pair of gods (the rest are the base game)."""
+    arena_games: int = 40
+    """Gating games a generation (seats swapped, each pair on one seed)."""
+    window: int = 4
+    """Train on the positions of this many last generations."""
+    epochs: int = 6
+    hidden: int = 128
+    batch: int = 256
+    lr: float = 2e-3
+    seed: int = 1
+    residual: bool = True
+    """Learn a correction to the hand-written evaluation rather than a value from nothing."""
+    outcome: float = 0.5
+    """The weight of the game's result in the value target (the rest: the search's score)."""
+    gate_think: float | None = None
+    """Gate at equal time (seconds a turn) rather than at ``nodes`` a turn: a net must then
+    pay for its own cost."""
+
+
+# -- self-play ---------------------------------------------------------------------------------
+
+_NETS: dict[bytes, Net] = {}
+"""In a worker process: the nets it has decoded, by their bytes (a few at most)."""
+
+
+def _net(weights: bytes | None) -> Net | None:
+    if weights is None:
+        return None
+    net = _NETS.get(weights)
+    if net is None:
+        if len(_NETS) >= 4:
+            _NETS.clear()
+        net = _NETS[weights] = Net.from_bytes(weights)
+    return net
+
+
+def _new_game(rng: random.Random, gods_share: float) -> Position:
+    """A two-player game: the base game, or (``gods_share`` of the time) a random god pair."""
+    if rng.random() < gods_share:
+        pair = tuple(rng.sample(ALL_GOD_NAMES, 2))
+        return new_game(2, "random", drawn=pair)
+    return new_game(2)
+
+
+def _target_value(score: int) -> float:
+    """A search score as a value in [-1, 1] (300 score units ~ a 73% win chance)."""
+    if score > _MATE:
+        return 1.0
+    if score < -_MATE:
+        return -1.0
+    return math.tanh(score / 600.0)
+
+
+def selfplay_game(
+    seed: int, weights: bytes | None, nodes: int, noise_plies: int, gods_share: float
+) -> list[Sample]:
+    """Play one game of the best player against itself; return its samples.
+
+    ``weights`` is the best net (``learned`` plays with it; None: ``hard`` plays).
+    """
+    rng = random.Random(seed)
+    net = _net(weights)
+    level = find_level("learned" if net is not None else "hard")
+    noisy = replace(level, noise=150)
+    p = _new_game(rng, gods_share)
+    seen: list[tuple[str, str, int, int]] = []
+    plies = 0
+    while p.phase is not Phase.OVER and plies < MAX_PLIES:
+        if p.phase is not Phase.PLAY:
+            p = apply_action(p, choose_action(p, "hard", rng=rng))
+            continue
+        lv = noisy if plies < noise_plies else level
+        found = play_turn(p, lv, rng=rng, nodes=nodes, net=net)
+        turn, score = found.best, found.score
+        seen.append((format_position(p), str(turn), score, p.to_move))
+        p = apply_action(p, turn)
+        plies += 1
+    out: list[Sample] = []
+    for text, turn_text, score, mover in seen:
+        result = 0 if p.winner < 0 or p.winner > 1 else (1 if p.winner == mover else -1)
+        out.append((text, turn_text, score, result))
+    return out
+
+
+def _selfplay_star(args: tuple[int, bytes | None, int, int, float]) -> list[Sample]:
+    return selfplay_game(*args)
+
+
+def _map(
+    fn: Callable[[tuple[int, bytes | None, int, int, float]], list[Sample]],
+    jobs: Sequence[tuple[int, bytes | None, int, int, float]],
+    workers: int,
+    scheduler: str | None,
+) -> Iterator[list[Sample]]:
+    """Run ``fn`` over ``jobs``: in this process, over local processes, or on a Dask cluster."""
+    if scheduler is not None:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise ValueError(
+                "scheduler: Dask is not installed (pip install 'santorini-p2p[train]')"
+            ) from None
+        try:
+            # Dask's own annotations are partial: its client is used untyped.
+            client = cast(Any, Client)(scheduler, timeout=30)
+        except OSError as e:
+            raise ValueError(f"scheduler: cannot reach {scheduler} ({e})") from None
+        with client:
+            # In the jobs' order, as with local processes: the samples (and so the
+            # trained net) do not depend on which machine finished first.
+            for future in client.map(fn, jobs, pure=False):
+                yield future.result()
+        return
+    if workers <= 1:
+        for job in jobs:
+            yield fn(job)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        yield from pool.map(fn, jobs, chunksize=1)
+
+
+def selfplay(
+    weights: bytes | None,
+    games: int,
+    config: Config,
+    seed: int,
+    workers: int,
+    scheduler: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Sample]:
+    """Play ``games`` self-play games from ``seed`` on; return all their samples in order."""
+    jobs = [
+        (seed * 1_000_003 + i, weights, config.nodes, config.noise_plies, config.gods_share)
+        for i in range(games)
+    ]
+    out: list[Sample] = []
+    for done, samples in enumerate(_map(_selfplay_star, jobs, workers, scheduler), 1):
+        out.extend(samples)
+        if progress is not None:
+            progress(done, games)
+    return out
+
+
+def save_samples(path: Path, samples: Iterable[Sample]) -> None:
+    """Write samples as gzipped JSON lines (atomically: a stopped write leaves nothing)."""
+    tmp = path.with_suffix(".tmp")
+    with gzip.open(tmp, "wt", encoding="utf-8") as f:
+        for s in samples:
+            f.write(json.dumps(s) + "\n")
+    tmp.replace(path)
+
+
+def load_samples(path: Path) -> list[Sample]:
+    """Read samples written by ``save_samples``.
+
+    Raises:
+        ValueError: a line that is not a sample (naming the file and line).
+    """
+    out: list[Sample] = []
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            try:
+                text, turn, score, result = json.loads(line)
+                out.append((str(text), str(turn), int(score), int(result)))
+            except (ValueError, TypeError) as e:
+                raise ValueError(f"{path}:{n}: not a sample ({e})") from None
+    return out
+
+
+# -- training ----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Dataset:
+    """Samples as arrays: inputs, value targets and the three prior targets (square indices)."""
+
+    x: F32
+    value: F32
+    policy: np.ndarray
+    god_positions: dict[str, int]
+    offset: F32
+    """The hand-written evaluation of each position for its mover, over 600."""
+
+
+def to_dataset(samples: Sequence[Sample], gods: dict[str, int], outcome: float = 0.5) -> Dataset:
+    """Encode samples for training (in chunks, to bound memory).
+
+    The value target is ``outcome`` times the game's result plus the rest times the search's
+    score (as a value).
+    """
+    xs: list[F32] = []
+    offsets: list[F32] = []
+    values = np.empty(len(samples), dtype=np.float32)
+    policy = np.empty((len(samples), 3), dtype=np.int64)
+    counts: dict[str, int] = {}
+    chunk: list[Position] = []
+    for i, (text, turn, score, result) in enumerate(samples):
+        p = parse_position(text)
+        chunk.append(p)
+        for g in set(p.gods):
+            if g:
+                counts[g] = counts.get(g, 0) + 1
+        values[i] = (1.0 - outcome) * _target_value(score) + outcome * result
+        policy[i] = turn_indices(parse_turn(turn))
+        if len(chunk) == 4096:
+            xs.append(encode(chunk, gods))
+            offsets.append(hand_offsets(chunk)[0])
+            chunk = []
+    if chunk:
+        xs.append(encode(chunk, gods))
+        offsets.append(hand_offsets(chunk)[0])
+    x = np.concatenate(xs) if xs else np.zeros((0, feature_count(len(gods))), np.float32)
+    offset = np.concatenate(offsets) if offsets else np.zeros(0, np.float32)
+    return Dataset(x, values, policy, counts, offset)
+
+
+def _init(n_in: int, hidden: int, rng: np.random.Generator) -> list[F32]:
+    def he(a: int, b: int) -> F32:
+        return (rng.standard_normal((a, b)) * math.sqrt(2.0 / a)).astype(np.float32)
+
+    return [
+        he(n_in, hidden),
+        np.zeros(hidden, np.float32),
+        he(hidden, hidden),
+        np.zeros(hidden, np.float32),
+        (he(hidden, 1) * 0.1).astype(np.float32),
+        np.zeros(1, np.float32),
+        (he(hidden, 75) * 0.1).astype(np.float32),
+        np.zeros(75, np.float32),
+    ]
+
+
+def _params(net: Net) -> list[F32]:
+    (w0, b0), (w1, b1) = net.layers
+    return [w0, b0, w1, b1, net.value[0], net.value[1], net.policy[0], net.policy[1]]
+
+
+def _softmax3(logits: F32) -> F32:
+    """Softmax over each of the three 25-wide heads."""
+    z = logits.reshape(-1, 3, 25)
+    z = z - z.max(axis=2, keepdims=True)
+    e = np.exp(z)
+    out: F32 = (e / e.sum(axis=2, keepdims=True)).reshape(-1, 75).astype(np.float32)
+    return out
+
+
+def fit(
+    data: Dataset,
+    gods: dict[str, int],
+    config: Config,
+    seed: int,
+    start: Net | None = None,
+    log: Callable[[str], None] | None = None,
+) -> Net:
+    """Train a net on ``data`` (Adam, each batch under a random board symmetry).
+
+    ``start`` is continued from when it has the same shape; else the weights start afresh.
+    """
+    rng = np.random.default_rng(seed)
+    n_in = data.x.shape[1]
+    fits = start is not None and start.layers[0][0].shape == (n_in, config.hidden)
+    if start is not None and fits and start.residual == config.residual:
+        params = [a.copy() for a in _params(start)]
+    else:
+        params = _init(n_in, config.hidden, rng)
+    m = [np.zeros_like(a) for a in params]
+    v = [np.zeros_like(a) for a in params]
+    sym = symmetries(len(gods))
+    inverse = [np.argsort(pol) for _, pol in sym]
+    n = len(data.value)
+    step = 0
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    for epoch in range(config.epochs):
+        order = rng.permutation(n)
+        lr = config.lr * (0.5 * (1 + math.cos(math.pi * epoch / max(1, config.epochs))))
+        total_v = total_p = 0.0
+        for lo in range(0, n, config.batch):
+            idx = order[lo : lo + config.batch]
+            k = int(rng.integers(8))
+            perm, _ = sym[k]
+            x = data.x[idx][:, perm]
+            y = data.value[idx]
+            target = inverse[k][data.policy[idx]]
+            w0, c0, w1, c1, wv, cv, wp, cp = params
+            a0 = x @ w0 + c0
+            h0 = np.maximum(a0, 0)
+            a1 = h0 @ w1 + c1
+            h1 = np.maximum(a1, 0)
+            z = (h1 @ wv + cv)[:, 0]
+            if config.residual:
+                z = z + data.offset[idx]
+            out_v = np.tanh(z)
+            probs = _softmax3(h1 @ wp + cp)
+            bs = len(idx)
+            rows = np.arange(bs)
+            total_v += float(((out_v - y) ** 2).sum())
+            total_p += float(-np.log(probs[rows[:, None], target] + 1e-9).sum())
+            d_v = (2.0 * (out_v - y) * (1 - out_v**2) / bs)[:, None].astype(np.float32)
+            d_p = probs.copy()
+            d_p[rows[:, None], target] -= 1.0
+            d_p *= 0.5 / bs
+            grads_wv = h1.T @ d_v
+            grads_wp = h1.T @ d_p
+            d_h1 = (d_v @ wv.T + d_p @ wp.T) * (a1 > 0)
+            grads_w1 = h0.T @ d_h1
+            d_h0 = (d_h1 @ w1.T) * (a0 > 0)
+            grads_w0 = x.T @ d_h0
+            grads = [
+                grads_w0,
+                d_h0.sum(axis=0),
+                grads_w1,
+                d_h1.sum(axis=0),
+                grads_wv,
+                d_v.sum(axis=0),
+                grads_wp,
+                d_p.sum(axis=0),
+            ]
+            step += 1
+            for i, g in enumerate(grads):
+                if params[i].ndim == 2:
+                    g = g + 1e-4 * params[i]
+                m[i] = b1 * m[i] + (1 - b1) * g
+                v[i] = b2 * v[i] + (1 - b2) * g * g
+                mh = m[i] / (1 - b1**step)
+                vh = v[i] / (1 - b2**step)
+                params[i] = (params[i] - lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+        if log is not None and n:
+            log(f"epoch {epoch + 1}: value mse {total_v / n:.4f}, prior loss {total_p / n:.3f}")
+    w0, c0, w1, c1, wv, cv, wp, cp = params
+    return Net(
+        [(w0, c0), (w1, c1)],
+        (wv, cv),
+        (wp, cp),
+        dict(gods),
+        dict(data.god_positions),
+        residual=config.residual,
+    )
+
+
+# -- gating ------------------------------------------------------------------------------------
+
+
+def _arena_game(
+    args: tuple[int, bytes, bytes | None, int | None, float, int, float | None],
+) -> float:
+    """One gating game: the new net's score (1, 0.5 or 0) from seat ``new_seat``."""
+    seed, new, old, nodes, gods_share, new_seat, think = args
+    rng = random.Random(seed)
+    nets = {new_seat: _net(new), 1 - new_seat: _net(old)}
+    p = _new_game(rng, gods_share)
+    plies = 0
+    while p.phase is not Phase.OVER and plies < MAX_PLIES:
+        if p.phase is not Phase.PLAY:
+            p = apply_action(p, choose_action(p, "hard", rng=rng))
+            continue
+        net = nets[p.to_move]
+        level = find_level("learned" if net is not None else "hard")
+        turn = play_turn(p, level, rng=rng, nodes=nodes, think=think, net=net).best
+        p = apply_action(p, turn)
+        plies += 1
+    if p.winner not in (0, 1):
+        return 0.5
+    return 1.0 if p.winner == new_seat else 0.0
+
+
+def gate(
+    new: bytes,
+    old: bytes | None,
+    config: Config,
+    seed: int,
+    workers: int,
+    think: float | None = None,
+) -> tuple[float, int]:
+    """Play the new net against the old (None: ``hard``); its score and the games.
+
+    Each side searches ``config.nodes`` nodes a turn, or ``think`` seconds when given (equal
+    time: the net's search sees fewer nodes).
+    """
+    nodes = None if think is not None else config.nodes
+    jobs = [
+        (seed * 7919 + i // 2, new, old, nodes, config.gods_share, i % 2, think)
+        for i in range(config.arena_games)
+    ]
+    if workers <= 1:
+        scores = [_arena_game(j) for j in jobs]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            scores = list(pool.map(_arena_game, jobs, chunksize=1))
+    return (sum(scores) / len(scores) if scores else 0.5), len(scores)
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+
+def _load_state(directory: Path) -> dict[str, object]:
+    path = directory / "state.json"
+    if not path.exists():
+        return {}
+    try:
+        state = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{path}: cannot read the run's state ({e})") from None
+    if not isinstance(state, dict):
+        raise ValueError(f"{path}: not a run's state")
+    return state
+
+
+def _save_state(directory: Path, state: dict[str, object]) -> None:
+    tmp = directory / "state.tmp"
+    tmp.write_text(json.dumps(state, indent=1, sort_keys=True))
+    tmp.replace(directory / "state.json")
+
+
+def stored_config(directory: Path) -> Config | None:
+    """The settings of the run in ``directory``, or None when there is none yet.
+
+    Raises:
+        ValueError: a damaged run directory.
+    """
+    state = _load_state(directory)
+    if not state:
+        return None
+    stored = state.get("config")
+    if not isinstance(stored, dict):
+        raise ValueError(f"{directory / 'state.json'}: no settings in the run's state")
+    known = {k: v for k, v in stored.items() if k in Config.__dataclass_fields__}
+    try:
+        return Config(**known)
+    except TypeError as e:
+        raise ValueError(f"{directory / 'state.json'}: bad settings ({e})") from None
+
+
+def run(
+    directory: Path,
+    generations: int,
+    config: Config,
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    command: str = "",
+    log: Callable[[str], None] = lambda _: None,
+) -> dict[str, object]:
+    """Run (or resume) a training run in ``directory`` up to ``generations`` generations.
+
+    The settings are the run's own from its first start: resuming with others is refused.
+
+    Raises:
+        ValueError: a run made with other settings, or a damaged run directory.
+    """
+    (directory / "data").mkdir(parents=True, exist_ok=True)
+    (directory / "nets").mkdir(exist_ok=True)
+    state = _load_state(directory)
+    settings = {k: getattr(config, k) for k in Config.__dataclass_fields__}
+    # A setting added since the run began counts at its default.
+    defaults = {k: getattr(Config(), k) for k in Config.__dataclass_fields__}
+    stored = state.get("config")
+    if state and (not isinstance(stored, dict) or {**defaults, **stored} != settings):
+        raise ValueError(
+            f"{directory}: a run made with other settings ({state.get('config')}); "
+            "resume it with the same ones or start a new directory"
+        )
+    if not state:
+        state = {
+            "config": settings,
+            "best": None,
+            "history": [],
+            "seconds": 0.0,
+            "workers": workers,
+        }
+        if command:
+            state["command"] = command
+    gods = {name: i + 1 for i, name in enumerate(ALL_GOD_NAMES)}
+    history = state["history"]
+    assert isinstance(history, list)
+    for gen in range(1, generations + 1):
+        if any(h["generation"] == gen for h in history):
+            continue
+        started = time.monotonic()
+        best_name = state["best"]
+        best = (directory / "nets" / str(best_name)).read_bytes() if best_name else None
+        data_path = directory / "data" / f"gen-{gen:04d}.jsonl.gz"
+        played: float | None = None
+        if not data_path.exists():
+            log(f"generation {gen}: self-play, {config.games} games")
+            played = time.monotonic()
+            samples = selfplay(
+                best, config.games, config, config.seed * 1000 + gen, workers, scheduler
+            )
+            save_samples(data_path, samples)
+            played = time.monotonic() - played
+        window = [
+            directory / "data" / f"gen-{g:04d}.jsonl.gz"
+            for g in range(max(1, gen - config.window + 1), gen + 1)
+        ]
+        samples = [s for path in window for s in load_samples(path)]
+        net_path = directory / "nets" / f"gen-{gen:04d}.npz"
+        if not net_path.exists():
+            log(f"generation {gen}: training on {len(samples)} positions")
+            data = to_dataset(samples, gods, config.outcome)
+            start = Net.from_bytes(best) if best is not None else None
+            net = fit(data, gods, config, config.seed * 1000 + gen, start, log)
+            net.save(net_path)
+        new = net_path.read_bytes()
+        log(f"generation {gen}: arena, {config.arena_games} games")
+        score, games = gate(
+            new, best, config, config.seed * 1000 + gen, workers, think=config.gate_think
+        )
+        accepted = score >= GATE_SCORE
+        if accepted:
+            state["best"] = net_path.name
+        spent = time.monotonic() - started
+        state["seconds"] = float(str(state["seconds"])) + spent
+        history.append(
+            {
+                "generation": gen,
+                "games": config.games,
+                "positions": len(samples),
+                "arena_games": games,
+                "arena_score": round(score, 4),
+                "against": best_name or "hard",
+                "accepted": accepted,
+                "seconds": round(spent, 1),
+                # None: the games were already in the run's directory (played earlier).
+                "selfplay_seconds": None if played is None else round(played, 1),
+                "workers": workers,
+            }
+        )
+        _save_state(directory, state)
+        log(
+            f"generation {gen}: scored {score:.3f} against {best_name or 'hard'}"
+            f" ({'kept' if accepted else 'dropped'})"
+        )
+    return state
+
+
+def export(directory: Path, out: Path) -> Net:
+    """Write the run's best net to ``out`` with the run's record inside it.
+
+    The record is also written beside it, readable, as ``out`` with the suffix ``.json``.
+
+    Raises:
+        ValueError: a run with no net that passed its gate.
+    """
+    state = _load_state(directory)
+    best = state.get("best")
+    if not best:
+        raise ValueError(f"{directory}: no net has passed the arena yet")
+    net = Net.load(directory / "nets" / str(best))
+    history = state.get("history", [])
+    assert isinstance(history, list)
+    net.record = {
+        "command": state.get("command", ""),
+        "config": state.get("config"),
+        "best": best,
+        "generations": history,
+        "games": sum(int(h["games"]) for h in history),
+        "hours": round(float(str(state.get("seconds", 0.0))) / 3600, 3),
+        "workers": state.get("workers"),
+        "notes": state.get("notes", ""),
+    }
+    net.save(out)
+    record = dict(net.record, weights=out.name, sha256=hashlib.sha256(out.read_bytes()).hexdigest())
+    out.with_suffix(".json").write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+    return net
