@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from santorini_p2p.engine import format_action, legal_actions
-from santorini_p2p.engine.gods import ADVANCED, ALL_GOD_NAMES, GOD_NAMES
+from santorini_p2p.engine.gods import ADVANCED, GOD_NAMES, SIMPLE
 from santorini_p2p.errors import ReplayError, WireError
 from santorini_p2p.wire.codec import Value, decode, encode
 from santorini_p2p.wire.draw import DrawStream, commitment, draw_seed, draw_setup
@@ -385,7 +385,15 @@ def draw_vectors() -> dict[str, Any]:
             "random",
             [b"\x33" * 32, b"\x44" * 32, b"\x55" * 32],
             ["pool"],
-            tuple(g for g in ALL_GOD_NAMES if g != "hypnus"),
+            tuple(g.name for g in SIMPLE + ADVANCED if g.name != "hypnus"),
+        ),
+        (
+            "pool-random-2-ban-redraw",
+            2,
+            "random",
+            [b"\x02" * 32, b"\x66" * 32],
+            ["pool"],
+            ("pan", "hades", "asteria"),
         ),
     ]
     for id_, players, gods, nonces, flags, pool in [

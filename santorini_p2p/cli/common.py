@@ -81,7 +81,8 @@ def usage(parser: argparse.ArgumentParser) -> int:
 
 
 POOL_HELP = (
-    "the gods to choose from: simple (the ten, default), advanced (the fifteen), all, or "
+    "the gods to choose from: simple (the ten, default), advanced (the fifteen), "
+    "goldenfleece, promo, all, or "
     "god names joined by ',' (with --gods challenger, draft or random)"
 )
 

@@ -10,6 +10,8 @@ from typing import TextIO
 from santorini_p2p.cli.common import Subparsers, UsageError, error, position_arg
 from santorini_p2p.engine import (
     ADVANCED,
+    GOLDEN_FLEECE,
+    GROUP1,
     SIMPLE,
     Position,
     Turn,
@@ -111,7 +113,11 @@ def _cmd_perft(args: argparse.Namespace) -> int:
 
 def gods_listing(as_json: bool) -> str:
     """Every god with its card, its set and the player counts it is played with."""
-    rows = [("simple", g) for g in SIMPLE] + [("advanced", g) for g in ADVANCED]
+    rows = (
+        [("simple", g) for g in SIMPLE]
+        + [("advanced", g) for g in ADVANCED]
+        + [("goldenfleece" if g.name in GOLDEN_FLEECE else "promo", g) for g in GROUP1]
+    )
     if as_json:
         return json.dumps(
             [
@@ -122,7 +128,7 @@ def gods_listing(as_json: bool) -> str:
     out = []
     for kind, g in rows:
         counts = ",".join(str(n) for n in sorted(g.players))
-        out.append(f"{g.name:<11} {kind:<8} players {counts:<5}  {g.text}")
+        out.append(f"{g.name:<11} {kind:<12} players {counts:<5}  {g.text}")
     return "\n".join(out)
 
 

@@ -40,6 +40,10 @@ class EffectKind(Enum):
     """A side lost (3 players) and its workers left the board: ``squares`` is where they stood."""
     UNBUILT = "unbuilt"
     """A block was taken away: ``squares`` is (the square,)."""
+    GAINED = "gained"
+    """A side gained a worker: ``squares`` is (where it stands,)."""
+    SLID = "slid"
+    """The mover's worker was forced on after its step: ``squares`` is (step, rest)."""
     FROZEN = "frozen"
     """These workers of the side to move may not move this turn."""
     BOUND = "bound"
@@ -99,9 +103,55 @@ def turn_effects(before: Position, turn: Turn, after: Position | None = None) ->
             left.remove(origin)
             out.append(Effect(EffectKind.FORCED, (origin, to), side))
         out.extend(Effect(EffectKind.REMOVED, (s,), side) for s in left)
+    out.extend(_own_effects(before, turn, after, mover))
     lower = (before.ge1 & ~after.ge1) | (before.ge2 & ~after.ge2) | (before.ge3 & ~after.ge3)
     out.extend(Effect(EffectKind.UNBUILT, (s,)) for s in bits(lower))
     return tuple(out)
+
+
+def _own_effects(before: Position, turn: Turn, after: Position, mover: int) -> list[Effect]:
+    """What the mover's power did to its own workers beyond the moves the text writes.
+
+    A slide after a step (written as where the worker came to rest), a worker of its own
+    forced, gained or removed: the workers after the turn against where the moves put them.
+    """
+    out: list[Effect] = []
+    old = before.workers[mover]
+    froms: list[int] = []
+    rests: list[int] = []
+    if turn.worker >= 0 and turn.path:
+        froms, rests = [turn.worker], [turn.path[-1]]
+        at = turn.worker
+        if limits(before).slide:
+            for s in turn.path:
+                if not NEIGHBOURS[at] >> s & 1 and s != at:
+                    df, dr = file_of(s) - file_of(at), rank_of(s) - rank_of(at)
+                    step = at + (df > 0) - (df < 0) + 5 * ((dr > 0) - (dr < 0))
+                    out.append(Effect(EffectKind.SLID, (step, s), mover))
+                at = s
+    elif turn.worker < -1 and turn.path:
+        froms, rests = list(turn.path[::2]), list(turn.path[1::2])
+    elif turn.worker == -1:
+        return out
+    expect = old
+    for f in froms:
+        expect &= ~(1 << f)
+    for r in rests:
+        expect |= 1 << r
+    new = after.workers[mover]
+    if after.winner >= 0 and not turn.builds:
+        return out
+    left = list(bits(expect & ~new))
+    came = list(bits(new & ~expect))
+    for to in came:
+        if left:
+            origin = min(left, key=lambda s: (_distance(s, to), s))
+            left.remove(origin)
+            out.append(Effect(EffectKind.FORCED, (origin, to), mover))
+        else:
+            out.append(Effect(EffectKind.GAINED, (to,), mover))
+    out.extend(Effect(EffectKind.REMOVED, (s,), mover) for s in left)
+    return out
 
 
 def standing_effects(p: Position) -> tuple[Effect, ...]:
@@ -162,6 +212,11 @@ def describe_effect(p: Position, e: Effect) -> str:
         return f"{who} is out; its workers leave {_names(e.squares)}"
     if e.kind is EffectKind.UNBUILT:
         return f"a block removed from {_names(e.squares)}"
+    if e.kind is EffectKind.GAINED:
+        return f"{who} gains a worker on {_names(e.squares)}"
+    if e.kind is EffectKind.SLID:
+        a, b = e.squares
+        return f"{who}'s worker slid on from {SQUARE_NAMES[a]} to {SQUARE_NAMES[b]}"
     if e.kind is EffectKind.FROZEN:
         n = len(e.squares)
         return f"worker{'s' if n > 1 else ''} on {_names(e.squares)} may not move"

@@ -10,11 +10,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 from santorini_p2p.engine.gods import ALL_GOD_NAMES, GOD_NAMES, GODS, power_of
-from santorini_p2p.engine.order import lost_sides, placement_due
+from santorini_p2p.engine.order import lost_sides, most_workers, placement_due
 from santorini_p2p.engine.position import (
+    BUILD_ALL,
     DOME,
+    DRAG,
+    DROP,
     FORCE,
+    GAIN,
+    MOVE_ALL,
+    MOVE_BUILD_ALL,
     NO_WINNER,
+    OP,
+    PULL,
+    STAR,
+    SWAP,
     UNDECIDED,
     Action,
     ChooseGods,
@@ -152,6 +162,8 @@ def parse_turn(text: str) -> Turn:
         if a == b:
             raise InvalidTurnError("the two final squares must differ", text, 2)
         return Turn(-1, (min(a, b), max(a, b)), (s,))
+    if c.peek() in ("m", "t") or (c.peek() == "b" and c.low[1:2] in _FILES):
+        return _parse_all(c, text)
     if not c.peek():
         raise c.fail("a turn such as b2>c3^d4")
     worker = c.square()
@@ -170,6 +182,11 @@ def parse_turn(text: str) -> Turn:
         path.append(c.square())
     if not path and before < 0:
         raise c.fail("'>' and the square the worker moves to")
+    post: list[int] = []
+    if path and c.peek() in _MID_OPS:
+        code = _MID_OPS[c.peek()]
+        c.i += 1
+        post.append(code * OP + c.square())
     builds: list[int] = []
     while c.peek() == "^" and path:
         if len(builds) == MAX_BUILDS:
@@ -187,9 +204,67 @@ def parse_turn(text: str) -> Turn:
     if c.peek() == "-" and builds:
         c.i += 1
         after = c.square()
+    while path and c.peek() in _END_OPS:
+        code = _END_OPS[c.peek()]
+        c.i += 1
+        if any(op >> 5 == code for op in post):
+            raise c.fail(f"one {_END_NAMES[code]} a turn", -1)
+        if code == SWAP:
+            a = c.square()
+            c.expect(",", "',' and the second square of the exchange")
+            b = c.square()
+            if a == b:
+                raise c.fail("two different squares to exchange with", -2)
+            # Ascending by name, as RULES.md section 9 writes it (=a5,e1).
+            a, b = sorted((a, b), key=SQUARE_NAMES.__getitem__)
+            post += [SWAP * OP + a, SWAP * OP + b]
+        else:
+            post.append(code * OP + c.square())
     if c.peek():
         raise c.fail("'^', '-' or end of turn" if path else "'>'")
-    return Turn(worker, tuple(path), tuple(builds), before, after)
+    return Turn(worker, tuple(path), tuple(builds), before, after, tuple(post))
+
+
+_MID_OPS = {"~": DRAG, "<": PULL}
+"""The power steps written between the moves and the builds (RULES.md section 9)."""
+_END_OPS = {"*": STAR, "=": SWAP, "+": GAIN, "!": DROP}
+"""The power steps written at the end of a turn (RULES.md section 9)."""
+_END_NAMES = {STAR: "'*' dome", SWAP: "'=' exchange", GAIN: "'+' worker", DROP: "'!' removal"}
+
+
+def _parse_all(c: _Cursor, text: str) -> Turn:
+    """The turns of every worker (RULES.md section 9): ``Mb2>c3,d4>e4``, ``Bb3,d5``, ``T...``.
+
+    The builds keep the order typed (canonical: ascending, unless the second ends the game).
+    """
+    kind = c.peek()
+    c.i += 1
+    if kind == "b":
+        builds = [c.square()]
+        if c.peek() == ",":
+            c.i += 1
+            builds.append(c.square())
+        if c.peek():
+            raise c.fail("',' and the second build, or end of turn")
+        return Turn(BUILD_ALL, (), tuple(builds))
+    path: list[Square] = []
+    while True:
+        path.append(c.square())
+        c.expect(">", "'>' and the square the worker moves to")
+        path.append(c.square())
+        if c.peek() != "," or len(path) == 4:
+            break
+        c.i += 1
+    if len(path) == 4 and path[0] == path[2]:
+        raise InvalidTurnError("each worker moves once", text, 1)
+    builds = []
+    while kind == "t" and c.peek() == "^" and len(builds) < 2:
+        c.i += 1
+        builds.append(c.square())
+    if c.peek():
+        raise c.fail("'^' and a build, or end of turn" if kind == "t" else "end of turn")
+    form = MOVE_ALL if kind == "m" else MOVE_BUILD_ALL
+    return Turn(form, tuple(path), tuple(builds))
 
 
 def format_turn(turn: Turn) -> str:
@@ -232,7 +307,9 @@ def parse_action(text: str) -> Action:
         if len(arg) != 1 or arg not in "1234":
             raise InvalidTurnError("expected the start seat 1-4", text, col)
         return NameStart(int(arg) - 1)
-    if word == "place" or ("," in low and not low.startswith("h")):
+    if word == "place" or (
+        "," in low and all(part.strip() in _SQUARE_OF for part in low.split(","))
+    ):
         body = arg if word == "place" else t
         offset = col - 1 if word == "place" else 0
         squares: list[Square] = []
@@ -494,8 +571,11 @@ def _check(p: Position, raw: str, seat_col: int, gods_col: int, flags_col: int) 
 
     letters = "AB" if p.players == 4 else _SIDE_LETTERS
     for side, mask in enumerate(p.workers):
-        if mask.bit_count() > 2:
-            raise bad(f"board: side {letters[side]} has {mask.bit_count()} workers, at most 2", 1)
+        most = most_workers(p, side)
+        if mask.bit_count() > most:
+            raise bad(
+                f"board: side {letters[side]} has {mask.bit_count()} workers, at most {most}", 1
+            )
     if p.eliminated:
         if p.players != 3:
             raise bad("flags: only a 3-player game eliminates seats", flags_col)

@@ -4,14 +4,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import Final, NamedTuple, TypeAlias
+from typing import Any, Final, NamedTuple, TypeAlias
 
 from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, Square
 
 __all__ = [
+    "BUILD_ALL",
     "DOME",
+    "DRAG",
+    "DROP",
     "FORCE",
+    "GAIN",
+    "MOVE_ALL",
+    "MOVE_BUILD_ALL",
     "NO_WINNER",
+    "OP",
+    "PULL",
+    "STAR",
+    "SWAP",
     "UNDECIDED",
     "Action",
     "ChooseGods",
@@ -33,6 +43,31 @@ DOME: Final = 32
 """Added to a build square in ``Turn.builds``: a dome below level 3 (written ``D``)."""
 FORCE: Final = 64
 """Added to ``Turn.before``: the power step forces the worker on that square (written ``~``)."""
+
+MOVE_ALL: Final = -2
+"""``Turn.worker`` of a turn that moves each worker once and builds nothing (``M`` form)."""
+BUILD_ALL: Final = -3
+"""``Turn.worker`` of a turn that moves nobody and builds once with each worker (``B`` form)."""
+MOVE_BUILD_ALL: Final = -4
+"""``Turn.worker`` of a turn that moves each worker once, then builds with each (``T`` form)."""
+
+OP: Final = 32
+"""``Turn.post`` holds ``code * OP + square``: the power steps of RULES.md section 9."""
+DRAG: Final = 1
+"""After the move, the opponent worker on the square is forced into the square left (``~``)."""
+PULL: Final = 2
+"""After the move, the mover's other worker on the square is forced into the square left (``<``)."""
+STAR: Final = 3
+"""At the end of the turn, a dome on the square, at any level (``*``)."""
+SWAP: Final = 4
+"""At the end of the turn, the mover's workers exchange squares with the opponent's named
+workers (``=``, one op a square)."""
+GAIN: Final = 5
+"""At the end of the turn, the mover gains a worker on the square (``+``)."""
+DROP: Final = 6
+"""At the end of the turn, the mover's worker on the square is removed (``!``)."""
+
+_OP_MARKS: Final = {DRAG: "~", PULL: "<", STAR: "*", SWAP: "=", GAIN: "+", DROP: "!"}
 
 
 class Phase(Enum):
@@ -118,8 +153,13 @@ class Position:
             return Phase.OVER
         if self.selection or self.naming or UNDECIDED in self.gods:
             return Phase.GODS
+        need = _placed(self.gods)
         for side, mask in enumerate(self.workers):
-            if mask.bit_count() < 2 and not self._side_out(side) and not self.lost >> side & 1:
+            if (
+                mask.bit_count() < (need[side] if need else 2)
+                and not self._side_out(side)
+                and not self.lost >> side & 1
+            ):
                 return Phase.PLACE
         return Phase.PLAY
 
@@ -137,6 +177,32 @@ class Position:
 
     def __repr__(self) -> str:
         return f"parse_position({str(self)!r})"
+
+
+_PLACED: dict[tuple[str, ...], tuple[int, ...] | None] = {}
+_LAST_PLACED: list[Any] = [None, None]
+"""The gods tuple last asked about and its answer: positions of one game share the tuple."""
+
+
+def _placed(gods: tuple[str, ...]) -> tuple[int, ...] | None:
+    """How many workers each side places (RULES.md 10.2); None when every side places two.
+
+    Cached by the gods: the powers say it, and they live above this module.
+    """
+    last = _LAST_PLACED
+    if last[0] is gods:
+        known: tuple[int, ...] | None = last[1]
+        return known
+    try:
+        found = _PLACED[gods]
+        _LAST_PLACED[:] = (gods, found)
+        return found
+    except KeyError:
+        from santorini_p2p.engine.order import placement_counts
+
+        counts = placement_counts(gods)
+        found = _PLACED[gods] = None if all(n == 2 for n in counts) else counts
+        return found
 
 
 def _format_flags(p: Position) -> str:
@@ -194,6 +260,13 @@ class Turn(NamedTuple):
     squares in ascending order (one square when one worker is left). Which worker makes a
     build is the power's rule, not a field.
 
+    The turns of RULES.md section 9: ``post`` holds the power steps after the move (``OP``
+    codes: a drag or pull, written before the builds; a dome, an exchange, a worker gained or
+    removed, written last); ``worker`` ``MOVE_ALL``/``MOVE_BUILD_ALL`` with ``path`` holding
+    each moving worker's from and to squares in the order played (``M``/``T``), and
+    ``BUILD_ALL`` with only ``builds`` (``B``). Each step's square is where the worker came
+    to rest (after an opponent's slide).
+
     An immutable named tuple rather than a frozen dataclass: search creates millions of turns,
     and a tuple is built three times faster (benchmarks/engine.py).
     """
@@ -203,20 +276,42 @@ class Turn(NamedTuple):
     builds: tuple[int, ...] = ()
     before: int = -1
     after: int = -1
+    post: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         n = SQUARE_NAMES
-        if self.worker < 0:
-            return "H" + ",".join(n[s] for s in self.path) + "^" + n[self.builds[0] & 31]
-        text = n[self.worker]
+        w = self.worker
+        if w < 0:
+            if w == -1:
+                return "H" + ",".join(n[s] for s in self.path) + "^" + n[self.builds[0] & 31]
+            if w == BUILD_ALL:
+                return "B" + ",".join(n[b] for b in self.builds)
+            path = self.path
+            text = ("M" if w == MOVE_ALL else "T") + ",".join(
+                n[path[i]] + ">" + n[path[i + 1]] for i in range(0, len(path), 2)
+            )
+            for b in self.builds:
+                text += "^" + n[b]
+            return text
+        text = n[w]
         if self.before >= 0:
             text += ("~" if self.before & FORCE else "^") + n[self.before & 31]
         for s in self.path:
             text += ">" + n[s]
+        post = self.post
+        for op in post:
+            if op < STAR * OP:
+                text += _OP_MARKS[op >> 5] + n[op & 31]
         for b in self.builds:
             text += "^" + n[b & 31] + ("D" if b & DOME else "")
         if self.after >= 0:
             text += "-" + n[self.after]
+        last = 0
+        for op in post:
+            code = op >> 5
+            if code >= STAR:
+                text += ("," if code == last == SWAP else _OP_MARKS[code]) + n[op & 31]
+                last = code
         return text
 
     def __repr__(self) -> str:
@@ -224,8 +319,11 @@ class Turn(NamedTuple):
 
     @property
     def is_win(self) -> bool:
-        """Whether this turn wins by moving (a complete turn with no build is a win)."""
-        return not self.builds
+        """Whether this turn wins by moving (a complete turn with no build is a win).
+
+        An ``M`` turn builds nothing by its shape: whether it won, the position says.
+        """
+        return not self.builds and self.worker != MOVE_ALL
 
     @property
     def both(self) -> bool:

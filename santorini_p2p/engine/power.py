@@ -100,7 +100,9 @@ class Limits:
     next to these sides' workers, unless it is the dome that completes a tower), ``no_win``
     (squares no move may win on), ``must_up`` (if a turn can move up, every turn must), and
     ``tower_seat``/``tower_count`` (that seat wins once that many complete towers stand, after
-    any build by anyone).
+    any build by anyone); and the step rules of RULES.md section 9: ``no_down`` (no move step
+    may end lower than it started) and ``slide`` (after each move step the mover's worker is
+    forced on in the step's direction, :meth:`Gen.slide`).
     """
 
     __slots__ = (
@@ -109,8 +111,10 @@ class Limits:
         "bound",
         "frozen",
         "must_up",
+        "no_down",
         "no_up",
         "no_win",
+        "slide",
         "tower_count",
         "tower_seat",
     )
@@ -125,6 +129,8 @@ class Limits:
         self.must_up = False
         self.tower_seat = -1
         self.tower_count = 0
+        self.no_down = False
+        self.slide = False
 
     @property
     def trivial(self) -> bool:
@@ -136,7 +142,17 @@ class Limits:
             or self.no_win
             or self.must_up
             or self.tower_seat >= 0
+            or self.no_down
+            or self.slide
         )
+
+    @property
+    def plain_moves(self) -> bool:
+        """Whether a step may end anywhere the plain rule allows, with no effect after it.
+
+        A power's own fast paths for its steps hold only then.
+        """
+        return not (self.bound or self.no_win or self.no_down or self.slide)
 
 
 class TurnFound(Exception):
@@ -215,18 +231,69 @@ class Gen:
                 occ |= m
         return occ
 
-    def steps(self, at: int, bd: Board, no_up: bool = False) -> int:
-        """Free squares a worker on ``at`` may step to by the plain move rule."""
+    def steps(self, at: int, bd: Board, no_up: bool = False, climb: int = 1, near: int = -1) -> int:
+        """Free squares a worker on ``at`` may step to by the plain move rule.
+
+        ``climb`` is how many levels a step may go up (when nothing forbids moving up),
+        ``near`` the squares the worker may step to (its neighbours unless a power says).
+        An opponent's "no moving down" holds too.
+        """
         lv = bd[0]
-        top = lv[at] + (0 if no_up or self.limits.no_up else 1)
-        free = NEIGHBOURS[at] & ~self.occupied(bd)
+        h = lv[at]
+        top = h + (0 if no_up or self.limits.no_up else climb)
+        free = (NEIGHBOURS[at] if near < 0 else near) & ~self.occupied(bd)
         if lv is self.board[0]:
-            return free & self.reach[top if top < 3 else 3]
+            out = free & self.reach[top if top < 3 else 3]
+            if h and self.limits.no_down:
+                p = self.p
+                out &= p.ge1 if h == 1 else p.ge2 if h == 2 else p.ge3
+            return out
+        low = h if self.limits.no_down else 0
         out = 0
         for t in bits(free):
-            if lv[t] <= top:
+            if low <= lv[t] <= top:
                 out |= BITS[t]
         return out
+
+    def slide(self, frm: int, to: int, bd: Board) -> tuple[int, Board]:
+        """Where the mover's worker that stepped from ``frm`` to ``to`` comes to rest.
+
+        The opponent's forced slide (RULES.md 9, Harpies): square by square straight on in the
+        step's direction (a wrapped step keeps its direction; a jump's is half of it) while
+        the next square is on the board, free and not higher; the slide itself never wraps.
+        Returns the square and the board with the worker there.
+        """
+        df = to % 5 - frm % 5
+        dr = to // 5 - frm // 5
+        df = -1 if df == 4 else 1 if df == -4 else (df > 0) - (df < 0)
+        dr = -1 if dr == 4 else 1 if dr == -4 else (dr > 0) - (dr < 0)
+        lv, domes, workers = bd
+        occ = domes
+        for m in workers:
+            occ |= m
+        f, r = to % 5 + df, to // 5 + dr
+        cur = to
+        while 0 <= f < 5 and 0 <= r < 5:
+            n = r * 5 + f
+            if occ >> n & 1 or lv[n] > lv[cur]:
+                break
+            cur = n
+            f += df
+            r += dr
+        if cur == to:
+            return to, bd
+        moved = list(workers)
+        moved[self.side] ^= BITS[to] | BITS[cur]
+        return cur, (lv, domes, tuple(moved))
+
+    def land(self, frm: int, path: tuple[int, ...], bd: Board) -> tuple[tuple[int, ...], Board]:
+        """The path and board once the last step of ``path`` (from ``frm``) has slid, if any."""
+        if not self.limits.slide:
+            return path, bd
+        rest, bd = self.slide(frm, path[-1], bd)
+        if rest != path[-1]:
+            path = (*path[:-1], rest)
+        return path, bd
 
     def buildable(self, bd: Board, near: int) -> int:
         """Squares next to ``near`` that the mover may build on: unoccupied, not banned."""
@@ -362,6 +429,13 @@ class Power:
     """The mover may move onto an opponent's worker, forcing it (see :meth:`displace`)."""
     end_effect: ClassVar[bool] = False
     """The power changes the board at the end of its holder's turn (:meth:`end_of_turn`)."""
+    placed: ClassVar[int] = 2
+    """Setup: how many workers this side places (RULES.md 10.2)."""
+    most_workers: ClassVar[int] = 2
+    """How many workers this side may have on the board at once (RULES.md 10.2)."""
+    plain_turns: ClassVar[bool] = True
+    """Whether every plain turn (one worker moves, then builds next to itself) is legal for
+    this power; False for a compulsory power whose turn is its power's turn (RULES.md 9)."""
 
     def __str__(self) -> str:
         return self.name
@@ -379,7 +453,7 @@ class Power:
     def placement_error(self, squares: tuple[int, ...]) -> str | None:
         """Why this power's side may not have its workers on ``squares``, or None.
 
-        ``squares`` are all the side's workers once a placement is made: one or two.
+        ``squares`` are all the side's workers once a placement is made (one to ``placed``).
         """
         return None
 
@@ -417,7 +491,7 @@ class Power:
         h = lv[w]
         lim = g.limits
         targets = self.step_mask(g, w, bd, no_up)
-        if _plain_steps(type(self)) and not (lim.bound or lim.no_win):
+        if _plain_steps(type(self)) and not (lim.bound or lim.no_win or lim.slide):
             wins = None if type(self).wins_by_move is Power.wins_by_move else self.wins_by_move
             # The plain move rule with no restriction on where a move ends: the steps are
             # handed straight to the builds (or to the plain one-build ending).
@@ -447,8 +521,9 @@ class Power:
                 self.moved(g, w, (t,), (lv, domes, tuple(moved)), before, lv[t] > h)
         if self.forces:
             top = h + (0 if no_up or g.limits.no_up else 1)
+            low = h if lim.no_down else 0
             for t in bits(NEIGHBOURS[w] & g.opponents(bd)):
-                if lv[t] > top:
+                if not low <= lv[t] <= top:
                     continue
                 dest = self.displace(w, t, bd)
                 if dest < 0:
@@ -497,6 +572,12 @@ class Power:
         if self.wins_by_move(frm, to, bd, g) and g.may_win_on(to):
             if g.bound_ok(w, to, bd):
                 g.emit(Turn(w, path, (), before), up)
+            return
+        if g.limits.slide:
+            # The step's effects first (a Bia kill), then the slide into what they freed.
+            path, bd = g.land(frm, path, self.after_step(frm, to, bd, g))
+            if g.bound_ok(w, path[-1], bd):
+                self.builds(g, w, path, bd, before, up)
             return
         if not g.bound_ok(w, to, bd):
             return
@@ -555,6 +636,10 @@ class Power:
     def end_of_turn(self, bd: Board, g: Gen) -> Board:
         """The board after this power's mandatory end-of-turn effects (none by default)."""
         return bd
+
+    def wins_at_end_of_turn(self, bd: Board, g: Gen) -> bool:
+        """Win condition: whether the holder wins at the end of its turn on ``bd`` (no)."""
+        return False
 
     def next_state(self, p: Position, turn: Turn) -> str:
         """This power's per-seat state after its holder played ``turn`` (its flag, or "")."""

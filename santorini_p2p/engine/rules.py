@@ -13,7 +13,23 @@ from typing import Final
 
 from santorini_p2p.engine.gods import MORTAL, power_of
 from santorini_p2p.engine.notation import format_position, parse_turn
-from santorini_p2p.engine.position import DOME, FORCE, NO_WINNER, Outcome, Phase, Position, Turn
+from santorini_p2p.engine.position import (
+    BUILD_ALL,
+    DOME,
+    DRAG,
+    DROP,
+    FORCE,
+    GAIN,
+    MOVE_ALL,
+    NO_WINNER,
+    PULL,
+    STAR,
+    SWAP,
+    Outcome,
+    Phase,
+    Position,
+    Turn,
+)
 from santorini_p2p.engine.power import Board, Gen, Limits, Power, TurnFound, build_on
 from santorini_p2p.engine.squares import ALL, BITS, NEIGHBOURS, bits
 from santorini_p2p.errors import IllegalTurnError
@@ -198,7 +214,10 @@ def has_legal_turn(p: Position) -> bool:
     lim = limits(p)
     side = p.side_of(p.to_move)
     mine = p.workers[side]
-    if not (lim.frozen or lim.bound or lim.ban_sides or lim.no_win):
+    if (
+        not (lim.frozen or lim.bound or lim.ban_sides or lim.no_win or lim.no_down or lim.slide)
+        and power_of(p.gods[p.to_move]).plain_turns
+    ):
         occ = p.domes
         for m in p.workers:
             occ |= m
@@ -247,11 +266,11 @@ def can_win_now(p: Position) -> bool:
     lim = limits(p, seat)
     quick = power_of(p.gods[seat]).quick_win(p, mine, opp, lim.no_up)
     if quick is None:
-        return any(t.path and not t.builds for t in _generate(p))
-    if quick and (lim.bound or lim.no_win or lim.frozen or lim.must_up):
+        return any(t.path and t.is_win for t in _generate(p))
+    if quick and (lim.bound or lim.no_win or lim.frozen or lim.must_up or lim.no_down):
         # These restrictions only take turns away: a win the quick check does not see is
         # none, and one it sees may be forbidden.
-        return any(t.path and not t.builds for t in _generate(p))
+        return any(t.path and t.is_win for t in _generate(p))
     return quick
 
 
@@ -287,6 +306,7 @@ def _is_plain_power(power: Power) -> bool:
             not power.end_effect
             and cls.after_step is Power.after_step
             and cls.force_square is Power.force_square
+            and cls.wins_at_end_of_turn is Power.wins_at_end_of_turn
         )
     return plain
 
@@ -301,7 +321,9 @@ def _play(p: Position, turn: Turn) -> Position:
         and turn.path
         and (turn.before < 0 or not turn.before & FORCE)
         and turn.after < 0
+        and not turn.post
         and lim.tower_seat < 0
+        and not lim.slide
         and _is_plain_power(power)
     ):
         side = p.side_of(seat)
@@ -380,12 +402,41 @@ def _play_powers(
         bd = build_on(bd, b & 31, bool(b & DOME))
         return bd, g.tower_win(bd)
 
-    if turn.worker < 0:
+    def put(bd: Board, frm: int, to: int, j: int = side) -> Board:
+        if frm == to:
+            return bd
+        lv, domes, workers = bd
+        moved = list(workers)
+        moved[j] ^= BITS[frm] | BITS[to]
+        return lv, domes, tuple(moved)
+
+    if turn.worker == -1:
         lv, domes, workers = bd
         moved = list(workers)
         moved[side] = sum(BITS[s] for s in turn.path)
         bd, won = build((lv, domes, tuple(moved)), turn.builds[0])
         return done(bd, lim.tower_seat if won else -1)
+    if turn.worker < -1:
+        # Every worker's turn (RULES.md 9): each moves once (a win ends the turn), then
+        # each builds once; the squares are where the workers came to rest.
+        path = turn.path
+        for i in range(0, len(path), 2):
+            frm, to = path[i], path[i + 1]
+            step = _step_square(frm, to, lim)
+            bd = put(bd, frm, step)
+            if power.is_win(g, frm, step, bd):
+                return done(bd, seat)
+            if step != to:
+                bd = put(bd, step, to)
+        if turn.worker == MOVE_ALL:
+            return done(bd, -1)
+        if turn.worker != BUILD_ALL and not turn.builds:
+            return done(bd, seat)
+        for b in turn.builds:
+            bd, won = build(bd, b)
+            if won:
+                return done(bd, lim.tower_seat)
+        return done(bd, -1)
     w = cur = turn.worker
     if turn.before >= 0:
         if turn.before & FORCE:
@@ -398,15 +449,27 @@ def _play_powers(
             if won:
                 return done(bd, lim.tower_seat)
     for s in turn.path:
+        # Under an opponent's slide the path holds where the worker came to rest: the step
+        # itself went to the first square on the way (RULES.md 9, Harpies).
+        step = _step_square(cur, s, lim) if power.forces or _has_after_step(power) else s
         lv, domes, workers = bd
         moved = list(workers)
-        sb = BITS[s]
+        sb = BITS[step]
         for j, m in enumerate(moved):
             if j != side and m & sb:
-                moved[j] = m ^ sb | BITS[power.displace(cur, s, bd)]
-        moved[side] ^= BITS[cur] | sb
-        bd = power.after_step(cur, s, (lv, domes, tuple(moved)), g)
+                moved[j] = m ^ sb | BITS[power.displace(cur, step, bd)]
+        if step != cur:
+            moved[side] ^= BITS[cur] | sb
+        bd = power.after_step(cur, step, (lv, domes, tuple(moved)), g)
+        if step != s:
+            bd = put(bd, step, s)
         cur = s
+    for op in turn.post:
+        code, sq = op >> 5, op & 31
+        if code == DRAG:
+            bd = put(bd, sq, w, next(j for j, m in enumerate(bd[2]) if m >> sq & 1))
+        elif code == PULL:
+            bd = put(bd, sq, w)
     if not turn.builds:
         return done(bd, seat)
     for b in turn.builds:
@@ -418,9 +481,52 @@ def _play_powers(
         lv = lv.copy()
         lv[turn.after] -= 1
         bd = (lv, domes, workers)
+    swap = [op & 31 for op in turn.post if op >> 5 == SWAP]
+    if swap:
+        lv, domes, workers = bd
+        named = BITS[swap[0]] | BITS[swap[1]]
+        mine = workers[side]
+        bd = (
+            lv,
+            domes,
+            tuple(
+                named if j == side else m & ~named | (mine if m & named else 0)
+                for j, m in enumerate(workers)
+            ),
+        )
+    for op in turn.post:
+        code, sq = op >> 5, op & 31
+        if code == STAR:
+            bd, won = build(bd, sq | DOME)
+            if won:
+                return done(bd, lim.tower_seat)
+        elif code in (GAIN, DROP):
+            lv, domes, workers = bd
+            moved = list(workers)
+            moved[side] ^= BITS[sq]
+            bd = (lv, domes, tuple(moved))
     if power.end_effect:
         bd = power.end_of_turn(bd, g)
+    if power.wins_at_end_of_turn(bd, g):
+        return done(bd, seat)
     return done(bd, -1)
+
+
+def _has_after_step(power: Power) -> bool:
+    return type(power).after_step is not Power.after_step
+
+
+def _step_square(frm: int, rest: int, lim: Limits) -> int:
+    """The square a step from ``frm`` went to, when it came to rest on ``rest``.
+
+    The same square unless an opponent's slide moved the worker on: then the first square
+    from ``frm`` towards ``rest`` (a slide goes straight on, so the line says it).
+    """
+    if not lim.slide or frm == rest or NEIGHBOURS[frm] >> rest & 1:
+        return rest
+    df = rest % 5 - frm % 5
+    dr = rest // 5 - frm // 5
+    return frm + (df > 0) - (df < 0) + 5 * ((dr > 0) - (dr < 0))
 
 
 def _eliminate(p: Position, seat: int) -> Position:
@@ -496,7 +602,7 @@ def find_turn(p: Position, text: str) -> Turn:
 
 def _reordered(p: Position, turn: Turn) -> Turn | None:
     """The one legal turn that is ``turn`` with its builds in another order, or None."""
-    if len(turn.builds) < 2 or turn.worker < 0 or p.phase is not Phase.PLAY:
+    if len(turn.builds) < 2 or turn.worker == -1 or p.phase is not Phase.PLAY:
         return None
     if limits(p).tower_seat >= 0:
         # A build can end the game part-way, so the order typed is the order meant.

@@ -12,7 +12,16 @@ from difflib import get_close_matches
 from itertools import combinations
 from typing import Final, Literal
 
-from santorini_p2p.engine.gods import ADVANCED, ALL_GOD_NAMES, GODS, SIMPLE, power_of
+from santorini_p2p.engine.gods import (
+    ADVANCED,
+    ALL_GOD_NAMES,
+    GODS,
+    GOLDEN_FLEECE,
+    PROMO,
+    SIMPLE,
+    ban_reason,
+    power_of,
+)
 from santorini_p2p.engine.notation import format_action
 from santorini_p2p.engine.order import placement_due, side_powers
 from santorini_p2p.engine.position import (
@@ -62,12 +71,15 @@ GodMode = Literal["none", "challenger", "draft", "random"]
 OFFERED: tuple[str, ...] = tuple(g.name for g in SIMPLE)
 """The gods a challenger chooses from unless the game names a pool: the ten simple gods."""
 
-POOL_SETS: Final = ("simple", "advanced", "all")
-"""The named god pools: the ten simple gods, the fifteen advanced ones, all of them."""
+POOL_SETS: Final = ("simple", "advanced", "goldenfleece", "promo", "all")
+"""The named god pools: the ten simple gods, the fifteen advanced ones, the Golden Fleece and
+promo gods of RULES.md section 9, all of them."""
 POOL_CHOICES: Final = (
     ("simple", "the ten simple gods"),
     ("advanced", "the fifteen advanced gods"),
-    ("all", "all 25 gods"),
+    ("goldenfleece", f"the {len(GOLDEN_FLEECE)} Golden Fleece gods"),
+    ("promo", f"the {len(PROMO)} promo gods"),
+    ("all", f"all {len(GODS)} gods"),
     ("names", "name the gods"),
 )
 """The god pools a set-up screen offers, as ``(key, label)``: ``names`` asks for a list."""
@@ -120,8 +132,14 @@ def resolve_pool(spec: str, players: int, gods: GodMode) -> tuple[str, ...]:
     """
     key = spec.strip().lower()
     if key in POOL_SETS:
-        chosen = {"simple": SIMPLE, "advanced": ADVANCED, "all": GODS}[key]
-        pool = tuple(g.name for g in chosen if players in g.players)
+        sets = {
+            "simple": SIMPLE,
+            "advanced": ADVANCED,
+            "goldenfleece": tuple(g for g in GODS if g.name in GOLDEN_FLEECE),
+            "promo": tuple(g for g in GODS if g.name in PROMO),
+            "all": GODS,
+        }
+        pool = tuple(g.name for g in sets[key] if players in g.players)
         what = f"the {key} gods"
     else:
         names = [n.strip().lower() for n in key.split(",")]
@@ -151,7 +169,14 @@ def resolve_pool(spec: str, players: int, gods: GodMode) -> tuple[str, ...]:
             f"god pool: {len(pool)} god{'s' if len(pool) != 1 else ''} in {what}, but "
             f"{gods} with {players} players needs at least {need}"
         )
+    if need and not _ban_free(pool, players):
+        raise ValueError(f"god pool: {ban_reason(pool)}; name other gods")
     return pool
+
+
+def _ban_free(pool: tuple[str, ...], players: int) -> bool:
+    """Whether ``pool`` holds ``players`` gods with no banned pair among them."""
+    return any(ban_reason(c) is None for c in combinations(pool, players))
 
 
 def new_game(
@@ -202,11 +227,15 @@ def new_game(
         want = 4 if players == 2 else players + 2
         if len(drawn) != want:
             raise ValueError(f"drawn: the draft needs {want} gods, got {len(drawn)}")
+        if not _ban_free(drawn, players):
+            raise ValueError(f"drawn: {ban_reason(drawn)}; no draft is possible")
         pool = tuple(sorted(drawn, key=ALL_GOD_NAMES.index))
         return replace(base, gods=undecided, selection=Selection.DRAFT, pool=pool)
     if gods == "random":
         if len(drawn) != players:
             raise ValueError(f"drawn: a random deal needs {players} gods, got {len(drawn)}")
+        if ban_reason(drawn):
+            raise ValueError(f"drawn: {ban_reason(drawn)}; the deal draws again")
         return _placing(replace(base, gods=tuple(drawn)))
     raise ValueError(f"gods: expected none, challenger, draft or random, got {gods!r}")
 
@@ -216,9 +245,11 @@ def _setup_actions(p: Position) -> list[Action]:
     if p.naming:
         return [NameStart(s) for s in range(p.players)]
     if p.selection is Selection.CHALLENGER and not p.pool and p.to_move == 0:
-        return [ChooseGods(c) for c in combinations(offer_set(p), p.players)]
+        return [
+            ChooseGods(c) for c in combinations(offer_set(p), p.players) if ban_reason(c) is None
+        ]
     if p.selection is not Selection.NONE:
-        return [PickGod(g) for g in p.pool]
+        return [PickGod(g) for g in p.pool if _pick_error(p, g) is None]
     _, count = placement_due(p)
     occupied = p.domes
     for m in p.workers:
@@ -272,12 +303,14 @@ def is_legal_action(p: Position, action: Action) -> bool:
             and len(set(action.gods)) == p.players
             and all(g in offer_set(p) for g in action.gods)
             and list(action.gods) == sorted(action.gods, key=ALL_GOD_NAMES.index)
+            and ban_reason(action.gods) is None
         )
     if isinstance(action, PickGod):
         return (
             p.selection is not Selection.NONE
             and action.god in p.pool
             and not (p.selection is Selection.CHALLENGER and not p.pool)
+            and _pick_error(p, action.god) is None
         )
     if isinstance(action, NameStart):
         return p.naming and 0 <= action.seat < p.players
@@ -308,6 +341,27 @@ def legal_form(p: Position, action: Action) -> Action | None:
     return action if is_legal_action(p, action) else None
 
 
+def _pick_error(p: Position, god: str) -> str | None:
+    """Why the seat to move may not take ``god`` from the pool (a banned pair), or None.
+
+    A draft pick must also leave the seats still to pick a way to finish with no banned pair
+    (RULES.md section 9: a banned pair is never drafted).
+    """
+    chosen = [g for g in p.gods if g and g != UNDECIDED]
+    reason = ban_reason([*chosen, god])
+    if reason:
+        return reason
+    left = [g for g in p.pool if g != god]
+    still = sum(1 for g in p.gods if g == UNDECIDED) - 1
+    if (
+        p.selection is Selection.DRAFT
+        and still > 0
+        and not any(ban_reason([*chosen, god, *c]) is None for c in combinations(left, still))
+    ):
+        return f"taking {god} would leave no god the other seats may take (banned pairs)"
+    return None
+
+
 def _placing(p: Position) -> Position:
     """Return the position once the gods are chosen, with the side due to place to act.
 
@@ -333,6 +387,11 @@ def apply_action(p: Position, action: Action) -> Position:
         why = ""
         if isinstance(action, Place) and p.phase is Phase.PLACE:
             reason = placement_error(p, action.squares)
+            why = f": {reason}" if reason else ""
+        elif isinstance(action, ChooseGods) and ban_reason(action.gods):
+            why = f": {ban_reason(action.gods)}"
+        elif isinstance(action, PickGod) and action.god in p.pool:
+            reason = _pick_error(p, action.god)
             why = f": {reason}" if reason else ""
         raise IllegalTurnError(f"illegal action: {format_action(action)!r} in {p}{why}")
     if isinstance(action, Turn):

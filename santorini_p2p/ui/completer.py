@@ -55,7 +55,7 @@ __all__ = [
 _SQUARE: Final = re.compile(r"[a-e][1-5]")
 _INDEX: Final = {name: i for i, name in enumerate(SQUARE_NAMES)}
 _FILES: Final = frozenset("abcde")
-_MARKS: Final = frozenset(">^,~-")
+_MARKS: Final = frozenset(">^,~-<*=+!")
 _PART: Final = re.compile(r"[\^-][^\^-]*")
 
 Spelling = tuple[str, str, str]
@@ -89,7 +89,7 @@ def _spellings(p: Position) -> tuple[Spelling, ...]:
     for a in legal_actions(p):
         text = str(a)
         canonical.append((text.lower(), text, text))
-        if isinstance(a, Turn) and a.both:
+        if isinstance(a, Turn) and a.worker == -1:
             other = plain_form(p, a)
             if other is not None:
                 plain.append((str(other).lower(), str(other), text))
@@ -106,7 +106,7 @@ def _reordered(a: Action) -> list[str]:
     """
     if isinstance(a, Place) and len(a.squares) == 2:
         return [str(Place(a.squares[::-1]))]
-    if isinstance(a, Turn) and a.both:
+    if isinstance(a, Turn) and a.worker == -1:
         return [str(a._replace(path=a.path[::-1]))]
     return []
 
@@ -125,12 +125,12 @@ def _builds(p: Position) -> tuple[_Builds, ...]:
     groups: dict[tuple[object, ...], int] = {}
     turns = [a for a in legal_actions(p) if isinstance(a, Turn)]
     for t in turns:
-        if len(t.builds) >= 2:
+        if len(t.builds) >= 2 and t.worker >= 0:
             key = (t.worker, t.path, t.before, t.after, tuple(sorted(t.builds)))
             groups[key] = groups.get(key, 0) + 1
     out: list[_Builds] = []
     for t in turns:
-        if len(t.builds) < 2 or len(set(t.builds)) < 2:
+        if len(t.builds) < 2 or len(set(t.builds)) < 2 or t.worker < 0:
             continue
         if groups[(t.worker, t.path, t.before, t.after, tuple(sorted(t.builds)))] != 1:
             continue
@@ -397,18 +397,24 @@ def step_kind(step: str) -> str:
     if not starts:
         if mark == "H":
             return "both workers"
+        if len(step) == 3 and mark in "MBT" and _SQUARE.fullmatch(step[1:].lower()):
+            return _EVERY[mark]
         if step.startswith("god"):
             return "god"
         return "worker" if _SQUARE.fullmatch(step.lower()) else ""
     if mark == ">":
         return "move"
     if mark == "~":
-        return "ferry"
+        return "ferry" if ">" not in before else "drag"
+    if mark in _POWER_STEPS:
+        return _POWER_STEPS[mark]
     if mark == "-":
         return "remove a block"
     if mark == "D":
         return "dome"
     if mark == ",":
+        if before.startswith("="):
+            return "exchange"
         return "second worker" if squares_in(last) else "another god"
     # a build: which one, from the steps before it
     if ">" not in before and not before.startswith("H"):
@@ -421,6 +427,21 @@ def step_kind(step: str) -> str:
     return "build"
 
 
+_EVERY: Final = {
+    "M": "every worker moves",
+    "B": "every worker builds",
+    "T": "every worker moves and builds",
+}
+"""The turns of every worker (RULES.md 9), by their first letter."""
+_POWER_STEPS: Final = {
+    "<": "force your worker",
+    "*": "dome anywhere",
+    "=": "exchange",
+    "+": "gain a worker",
+    "!": "remove your worker",
+}
+"""The power steps of RULES.md 9 written after the move or at the end, by their mark."""
+
 _SIGN: Final = {
     "move": ">",
     "ferry": "~",
@@ -429,6 +450,15 @@ _SIGN: Final = {
     "worker": "",
     "god": "",
     "both workers": "H",
+    "every worker moves": "M",
+    "every worker builds": "B",
+    "every worker moves and builds": "T",
+    "drag": "~",
+    "force your worker": "<",
+    "dome anywhere": "*",
+    "exchange": "=",
+    "gain a worker": "+",
+    "remove your worker": "!",
 }
 
 

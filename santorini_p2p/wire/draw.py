@@ -15,9 +15,10 @@ Public API:
 from __future__ import annotations
 
 import hashlib
+from itertools import combinations
 from typing import Final
 
-from santorini_p2p.engine import GOD_NAMES
+from santorini_p2p.engine import GOD_NAMES, ban_reason
 
 __all__ = ["COMMIT_DOMAIN", "DRAW_DOMAIN", "DrawStream", "commitment", "draw_seed", "draw_setup"]
 
@@ -79,7 +80,8 @@ def draw_setup(
     simple gods, apollo ... prometheus, unless the header names another): each draw takes
     index ``below(len(remaining))`` and removes it. ``draft`` draws 4 gods with 2 players and
     players + 2 otherwise; ``random`` draws one per seat, dealt to seats 1, 2, ... in order;
-    other modes draw none.
+    other modes draw none. A draw with a banned pair (RULES.md section 9) sets the later god
+    of the pair aside and draws its replacement from the gods left, until no ban remains.
 
     Raises:
         ValueError: the pool holds fewer gods than the draw needs.
@@ -98,4 +100,26 @@ def draw_setup(
     drawn = []
     for _ in range(count):
         drawn.append(remaining.pop(stream.below(len(remaining))))
-    return start, tuple(drawn)
+    while True:
+        aside = _set_aside(drawn, players, gods)
+        if aside < 0:
+            return start, tuple(drawn)
+        if not remaining:
+            raise ValueError(f"pool: no {gods} draw for {players} players without a banned pair")
+        drawn[aside] = remaining.pop(stream.below(len(remaining)))
+
+
+def _set_aside(drawn: list[str], players: int, gods: str) -> int:
+    """The index of the drawn god to set aside and draw again for, or -1 (RULES.md 9, "Ban").
+
+    A ``random`` deal with a banned pair sets aside the later-drawn god of the first such pair
+    (in drawing order); a ``draft`` pool sets one aside so only when no seats could all take
+    gods with no banned pair among them.
+    """
+    if gods == "draft" and any(ban_reason(c) is None for c in combinations(drawn, players)):
+        return -1
+    for j in range(1, len(drawn)):
+        for i in range(j):
+            if ban_reason((drawn[i], drawn[j])):
+                return j
+    return -1

@@ -16,7 +16,7 @@ class Artemis(Power):
     def moves(self, g: Gen, w: int, bd: Board, before: int, no_up: bool) -> None:
         """Both steps straight from bitboards when no restriction judges where a move ends."""
         lim = g.limits
-        if lim.bound or lim.no_win:
+        if lim.bound or lim.no_win or lim.no_down or lim.slide:
             super().moves(g, w, bd, before, no_up)
             return
         lv, domes, workers = bd
@@ -60,6 +60,8 @@ class Artemis(Power):
         t = path[0]
         if self.is_win(g, w, t, bd):
             return
+        # An opponent's slide moves the worker on before its second step.
+        (t,), bd = g.land(w, path, bd)
         lv, domes, workers = bd
         for t2 in bits(g.steps(t, bd) & ~BITS[w]):
             moved = list(workers)

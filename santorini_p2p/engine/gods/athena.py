@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from santorini_p2p.engine.position import Position, Turn
 from santorini_p2p.engine.power import Limits, Power
+from santorini_p2p.engine.squares import NEIGHBOURS
 
 
 class Athena(Power):
@@ -22,7 +23,15 @@ class Athena(Power):
             limits.no_up = True
 
     def next_state(self, p: Position, turn: Turn) -> str:
-        """Only her own moves on her own turn count; forced moves never do."""
-        if turn.worker >= 0 and p.level(turn.path[0]) > p.level(turn.worker):
-            return self.flag
-        return ""
+        """Only her own moves on her own turn count; forced moves never do.
+
+        After an opponent's slide the path holds where the worker came to rest: her step
+        went to the first square on the way there (a slide is forced, RULES.md 9).
+        """
+        if turn.worker < 0 or not turn.path:
+            return ""
+        w, t = turn.worker, turn.path[0]
+        if not NEIGHBOURS[w] >> t & 1:
+            df, dr = t % 5 - w % 5, t // 5 - w // 5
+            t = w + (df > 0) - (df < 0) + 5 * ((dr > 0) - (dr < 0))
+        return self.flag if p.level(t) > p.level(w) else ""

@@ -107,8 +107,9 @@ class Triton(Power):
             if path and not PERIMETER >> at & 1:
                 continue
             top = lv[at] + climb
+            low = lv[at] if g.limits.no_down else 0
             for t in bits(NEIGHBOURS[at] & ~occ):
-                if lv[t] > top:
+                if not low <= lv[t] <= top:
                     continue
                 up2 = up or lv[t] > lv[at]
                 won = self.is_win(g, at, t, bd)

@@ -1,0 +1,62 @@
+"""Maenads (RULES.md section 9): an opponent worker between two of hers loses the game."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from santorini_p2p.engine.position import Position
+from santorini_p2p.engine.power import Board, Gen, Power
+from santorini_p2p.engine.squares import BITS, bits
+
+_PAIRS: Final = tuple(
+    tuple(
+        BITS[(r - dr) * 5 + f - df] | BITS[(r + dr) * 5 + f + df]
+        for df, dr in ((1, 0), (0, 1), (1, 1), (1, -1))
+        if 0 <= f - df < 5 and 0 <= f + df < 5 and 0 <= r - dr < 5 and 0 <= r + dr < 5
+    )
+    for r in range(5)
+    for f in range(5)
+)
+"""``_PAIRS[s]``: the pairs of squares on opposite sides of ``s`` (straight or diagonal)."""
+
+
+def sandwiched(mine: int, opp: int) -> int:
+    """The workers in ``opp`` with a worker of ``mine`` on two opposite sides."""
+    out = 0
+    for s in bits(opp):
+        for pair in _PAIRS[s]:
+            if mine & pair == pair:
+                out |= BITS[s]
+                break
+    return out
+
+
+class Maenads(Power):
+    """The card's rulings (RULES.md section 9).
+
+    Checked at the end of her own turn, after her builds; levels do not matter. Not a win by
+    moving (Hera does not stop it). With three players the card would eliminate one player and
+    play on, which the game does not do mid-turn: she is offered for 2 and 4 players.
+    """
+
+    name = "maenads"
+    text = (
+        "At the end of your turn, if an opponent's worker is between two of your workers "
+        "(on opposite sides, straight or diagonally), you win the game."
+    )
+    players = frozenset({2, 4})
+
+    def wins_at_end_of_turn(self, bd: Board, g: Gen) -> bool:
+        """Whether one of her opponent's workers stands between two of hers."""
+        return bool(sandwiched(bd[2][g.side], g.opponents(bd)))
+
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """A little for each opponent worker she already has on one side with room beyond."""
+        mine = p.workers[side]
+        opp = occ & ~p.domes & ~mine
+        score = 0
+        for s in bits(opp):
+            for pair in _PAIRS[s]:
+                if mine & pair and not occ & pair & ~mine:
+                    score += 15
+        return score
