@@ -66,7 +66,7 @@ def test_each_seat_opens_a_different_god_and_the_audit_agrees(players: int) -> N
 
 
 def test_no_card_is_a_god_in_the_clear() -> None:
-    keys, shuffles, strips = _deal(3)
+    _, shuffles, strips = _deal(3)
     plain = {card_of(g) for g in POOL}
     for step in [*shuffles, *strips]:
         assert not plain & set(step)
