@@ -159,8 +159,9 @@ class Table:
         g = self.game
         if g.pending is None:
             return
-        _, turn, known = g.pending
-        for b in self.bots:
+        _, turn, known, mover = g.pending
+        n = len(self.bots)
+        for b in [self.bots[(mover + i) % n] for i in range(1, n)]:
             if g.pending is None:
                 return
             if g.acked >> b.seat & 1:
@@ -318,6 +319,21 @@ def test_a_seat_that_withholds_its_opening_at_the_end_forfeits_in_the_log() -> N
     assert forfeits == [Forfeit(1, 0, "no opening within the clock")]
     assert winner == 0
     assert "seat 2 forfeits" in reason
+
+
+def test_acks_come_in_seat_order_after_the_mover() -> None:
+    bots = [Bot(s, "order") for s in range(3)]
+    table = Table(bots, DEFAULT_POOL)
+    for r in _deal(bots, DEFAULT_POOL):
+        table.send(r)
+    for text in ("c3,a1", "d4,e5", "b4,e1"):
+        table.send(Move(table.game.position.to_move, text))
+    table.send(Move(0, "c3>c2^c3"))
+    with pytest.raises(SecretRecordError, match="seat 2's ack of record 9 is due first"):
+        table.game.feed(Ack(2, 9))
+    table.send(Ack(1, 9))
+    table.send(Ack(2, 9))
+    assert table.game.position.to_move == 1
 
 
 def test_a_forfeit_of_a_seat_that_owes_nothing_is_refused() -> None:

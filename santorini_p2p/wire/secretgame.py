@@ -262,8 +262,8 @@ class SecretGame:
     start: Position | None = None
     plays: list[Play] = field(default_factory=list)
     index: int = 0
-    pending: tuple[int, Turn, int] | None = None
-    """The move awaiting acks: its record index, turn and the seats open when played."""
+    pending: tuple[int, Turn, int, int] | None = None
+    """The move awaiting acks: its record index, turn, the seats open when played, mover."""
     acked: int = 0
     opening: int = -1
     forfeited: int = 0
@@ -414,8 +414,8 @@ class SecretGame:
             raise self._fail("an opening must come just before its seat's move")
         if p.phase is Phase.PLAY:
             turn = find_turn(self._view(p), r.action)
-            self.pending = (self.index, turn, self.known)
-            self.acked = 1 << r.seat
+            self.pending = (self.index, turn, self.known, r.seat)
+            self.acked = 1 << r.seat | self.position.eliminated
             self.position = apply_unchecked(self._view(p), turn)
         else:
             self.position = apply_action(p, parse_action(r.action))
@@ -431,7 +431,7 @@ class SecretGame:
         every = (1 << self.players) - 1
         if self.acked != every:
             return
-        _, turn, known = self.pending
+        _, turn, known, _ = self.pending
         self.plays.append(Play(turn, known))
         self.pending = None
         if self.position.phase is Phase.OVER:
@@ -440,21 +440,36 @@ class SecretGame:
     def _ack(self, r: Ack) -> None:
         if self.pending is None or r.of != self.pending[0]:
             raise self._fail(f"an ack of record {r.of}, which awaits none")
-        if self.acked >> r.seat & 1:
-            raise self._fail(f"seat {r.seat + 1} has acked record {r.of} already")
+        self._check_turn_to_ack(r.seat, r.of)
         self.acked |= 1 << r.seat
         self._maybe_acked()
+
+    def _next_ack(self) -> int:
+        """The seat whose ack (or objection) is due: seat order, starting after the mover."""
+        assert self.pending is not None
+        mover = self.pending[3]
+        for i in range(1, self.players):
+            s = (mover + i) % self.players
+            if not self.acked >> s & 1:
+                return s
+        return -1
+
+    def _check_turn_to_ack(self, seat: int, of: int) -> None:
+        if self.acked >> seat & 1:
+            raise self._fail(f"seat {seat + 1} owes no ack of record {of}")
+        due = self._next_ack()
+        if seat != due:
+            raise self._fail(f"seat {due + 1}'s ack of record {of} is due first")
 
     def _object(self, r: Object) -> None:
         if self.pending is None or r.of != self.pending[0]:
             raise self._fail(f"an objection to record {r.of}, which awaits no ack")
-        if self.acked >> r.seat & 1:
-            raise self._fail(f"seat {r.seat + 1} has acked record {r.of} already")
+        self._check_turn_to_ack(r.seat, r.of)
         self._check_opening(r.seat, r.god, r.key)
         assert self.start is not None
         gods = list(self.gods)
         gods[r.seat] = r.god
-        _, turn, known = self.pending
+        _, turn, known, _ = self.pending
         why = objection_error(self.start, self.plays, tuple(gods), r.seat, Play(turn, known))
         if why:
             raise self._fail(f"seat {r.seat + 1}'s objection is refused: {why}")
@@ -469,7 +484,7 @@ class SecretGame:
         if self.result is not None or not self.dealt:
             return ()
         if self.pending is not None:
-            return tuple(s for s in range(self.players) if not self.acked >> s & 1)
+            return (self._next_ack(),)
         if self.position.phase is Phase.OVER:
             return tuple(
                 s for s, g in enumerate(self.gods) if not g and not self.forfeited >> s & 1
