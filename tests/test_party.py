@@ -83,3 +83,13 @@ def test_agora_offers_its_gods_and_refuses_the_rest_with_a_reason() -> None:
         agora_error(("apollo", "atlas", "pan", "graeae")) or ""
     )
     assert "medusa" not in AGORA_GODS
+
+
+def test_a_player_with_no_turn_for_the_card_received_loses() -> None:
+    # Seat 2's workers are walled in by domes and seat 1's workers: only Apollo's swap moves.
+    p = parse_position("0B0X00X0B/0A0X00X0A/00000/00000/00000 2 atlas,apollo -")
+    assert legal_turns(p)
+    after = pass_cards(p)
+    assert after.gods == ("apollo", "atlas")
+    assert after.phase is Phase.OVER
+    assert after.winner == 0

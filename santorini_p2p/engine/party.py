@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Final
 
 from santorini_p2p.engine.position import Position
-from santorini_p2p.engine.rules import _settle, has_legal_turn
+from santorini_p2p.engine.rules import has_legal_turn, resign
 from santorini_p2p.engine.secrecy import SECRET_POOL
 
 __all__ = [
@@ -68,12 +68,9 @@ def pass_cards(p: Position) -> Position:
     for i, s in enumerate(seats):
         gods[seats[(i + 1) % len(seats)]] = p.gods[s]
     q = replace(p, gods=tuple(gods), power_state=())
-    if q.winner >= 0 or has_legal_turn(q):
-        return q
-    before = q.to_move - 1
-    while q.eliminated >> (before % q.players) & 1:
-        before -= 1
-    return _settle(q, before % q.players)
+    while q.winner < 0 and not has_legal_turn(q):
+        q = resign(q, q.to_move)  # no complete turn: the player loses as if resigning
+    return q
 
 
 def agora_error(gods: tuple[str, ...]) -> str | None:
