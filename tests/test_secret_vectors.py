@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 
 from santorini_p2p.errors import DecodeError
+from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.secret import (
     DealKey,
     card_of,
@@ -21,6 +22,7 @@ from santorini_p2p.wire.secret import (
     to_bytes,
 )
 from santorini_p2p.wire.secretgame import decode_record, encode_record
+from santorini_p2p.wire.secretlog import read_records, seal_record
 from santorini_p2p.wire.stream import chain, draw_seed, link_error
 
 PROTOCOL = Path(__file__).resolve().parent.parent / "protocol"
@@ -60,6 +62,12 @@ def test_the_worked_deal() -> None:
 
 @pytest.mark.parametrize("case", DOC["tests"], ids=[t["id"] for t in DOC["tests"]])
 def test_case(case: dict[str, Any]) -> None:
+    if "envelope" in case:
+        raw = bytes.fromhex(case["envelope"])
+        key = Identity.from_seed(b"\x01" * 32, "a").public_key
+        (record,) = read_records([raw], [key], 11, b"\x07" * 32)
+        assert seal_record(Identity.from_seed(b"\x01" * 32, "a"), 11, b"\x07" * 32, record) == raw
+        return
     if "bytes" in case:
         data = bytes.fromhex(case["bytes"])
         if case["result"] == "valid":

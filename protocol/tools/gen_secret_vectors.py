@@ -24,6 +24,7 @@ from typing import Any
 from santorini_p2p.engine.secrecy import SECRET_POOL
 from santorini_p2p.errors import DecodeError
 from santorini_p2p.wire.codec import encode
+from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.secret import (
     DealKey,
     card_of,
@@ -46,6 +47,7 @@ from santorini_p2p.wire.secretgame import (
     decode_record,
     encode_record,
 )
+from santorini_p2p.wire.secretlog import seal_record
 from santorini_p2p.wire.stream import chain, draw_seed
 
 PROTOCOL = Path(__file__).resolve().parent.parent
@@ -61,6 +63,7 @@ NOTES = {
     "record": "a record and its canonical bytes (SECRET.md 6)",
     "decode": "bytes that are not a record of SECRET.md 6",
     "opening": "an opening and whether it proves the god (SECRET.md 4)",
+    "sealed": "a record sealed as a log envelope, key seed 01 x 32, seq 11, prev 07 x 32",
 }
 
 
@@ -178,6 +181,17 @@ def build() -> dict[str, Any]:
         if why is not None:
             case["reason"] = why
         tests.append(case)
+    sealed = seal_record(Identity.from_seed(b"\x01" * 32, "a"), 11, b"\x07" * 32, records[3][1])
+    tests.append(
+        {
+            "tcId": len(tests) + 1,
+            "id": "sealed-open",
+            "comment": "seat 1's opening as record 11 of the log (SECRET.md 12)",
+            "flags": ["sealed"],
+            "envelope": _hex(sealed),
+            "result": "valid",
+        }
+    )
     links = [chain(bytes([0xAA + s]) * 32, GAME_ID, s, 3) for s in range(2)]
     stream = {
         "game_id": _hex(GAME_ID),
