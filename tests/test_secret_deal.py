@@ -4,6 +4,7 @@ finds the seat whose step was wrong."""
 from __future__ import annotations
 
 import hashlib
+import random
 
 import pytest
 
@@ -15,6 +16,7 @@ from santorini_p2p.wire.secret import (
     audit_deal,
     card_of,
     from_bytes,
+    legendre,
     open_card,
     reveal_error,
     shuffle,
@@ -130,3 +132,11 @@ def test_shuffle_order_is_a_permutation_from_the_seed() -> None:
     assert sorted(a) == list(range(18))
     assert a == shuffle_order(_seed("x"), 18)
     assert a != shuffle_order(_seed("y"), 18)
+
+
+def test_the_legendre_symbol_is_euler_s_criterion() -> None:
+    rng = random.Random(5)
+    for x in [*range(1, 60), *(rng.randrange(1, PRIME) for _ in range(40))]:
+        euler = pow(x, ORDER, PRIME)
+        assert legendre(x) == (1 if euler == 1 else -1)
+    assert legendre(0) == 0

@@ -12,6 +12,7 @@ Public API:
 
 - ``card_of(god) -> int``: a god's card, an element of the subgroup (SECRET.md 2);
 - ``to_bytes(x)`` / ``from_bytes(b, what)``: the 256-byte big-endian form, checked on reading;
+- ``legendre(x)``: whether ``x`` is in the subgroup (1), fast;
 - ``DealKey.from_seed(seed32)``: a seat's key from 32 secret bytes;
 - ``shuffle_order(seed32, n)``: the seat's secret permutation, from the same kind of seed;
 - ``shuffle(deck, key, order)`` / ``strip(hand, key, seat)``: the two kinds of deal step;
@@ -42,6 +43,7 @@ __all__ = [
     "audit_deal",
     "card_of",
     "from_bytes",
+    "legendre",
     "open_card",
     "reveal_error",
     "shuffle",
@@ -114,9 +116,27 @@ def from_bytes(b: bytes, what: str) -> int:
     x = int.from_bytes(b, "big")
     if not 1 < x < PRIME:
         raise ValueError(f"{what}: not an element of the group")
-    if pow(x, ORDER, PRIME) != 1:
+    if legendre(x) != 1:
         raise ValueError(f"{what}: not a quadratic residue (every card is one)")
     return x
+
+
+def legendre(x: int) -> int:
+    """The Legendre symbol of ``x`` modulo PRIME: 1 for a residue, -1 for none, 0 for 0.
+
+    The same as Euler's criterion ``x^ORDER mod PRIME``, by quadratic reciprocity (the Jacobi
+    symbol's algorithm), several hundred times faster.
+    """
+    a, n, r = x % PRIME, PRIME, 1
+    while a:
+        t = (a & -a).bit_length() - 1
+        a >>= t
+        if t & 1 and n & 7 in (3, 5):
+            r = -r
+        if a & 3 == 3 and n & 3 == 3:
+            r = -r
+        a, n = n % a, a
+    return r if n == 1 else 0
 
 
 @dataclass(frozen=True)
