@@ -1,0 +1,400 @@
+"""Secret-god games between peers over the transport (SECRET.md 6 to 8, 12).
+
+A star like every session: the host (seat 1) orders the records; every peer seals its own
+(``wire.secretlog``), the host checks each with its ``SecretGame`` and relays it to every
+joiner, and every joiner checks it again. A record the host refuses goes back to its author
+as a signed-for reason; nothing else changes. A seat that owes a record (an ack, an objection,
+its opening at the end) and sends none within ``clock`` seconds forfeits: the next seat in
+order signs the forfeit.
+
+This carries the records of SECRET.md as their own sub-protocol: the frames ``hello``
+(joiner's key), ``seats`` (game id, pool and keys in seat order, which the first record's
+``prev`` hashes), ``rec`` (one sealed record) and ``refuse`` (a reason). The main session
+(handshake, header, clocks, journal) does not carry them yet (SECRET.md 12).
+
+Public API: ``SecretBot`` (a computer player's choices, and the ways a test makes one
+misbehave), ``SecretPeer`` (one peer's state: log, checker, bot) and ``play_table(...)``,
+which plays a whole game between peers on 127.0.0.1 and returns every peer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+from dataclasses import dataclass, field, replace
+
+from santorini_p2p.engine import (
+    Phase,
+    Position,
+    Turn,
+    apply_unchecked,
+    is_legal,
+    legal_actions,
+    legal_turns,
+)
+from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
+from santorini_p2p.errors import WireError
+from santorini_p2p.net.transport import (
+    HOST_PEER,
+    HostTransport,
+    JoinTransport,
+    TransportOptions,
+    bind_host,
+    close_context,
+    new_context,
+)
+from santorini_p2p.wire.codec import decode, encode
+from santorini_p2p.wire.identity import Identity
+from santorini_p2p.wire.secret import DealKey, card_of, open_card, shuffle, shuffle_order, strip
+from santorini_p2p.wire.secretgame import (
+    Ack,
+    Forfeit,
+    Move,
+    Object,
+    Open,
+    SecretGame,
+    SecretRecord,
+    SecretRecordError,
+    Shuffle,
+    Strip,
+    card_bytes,
+)
+from santorini_p2p.wire.secretlog import read_records, seal_record
+
+__all__ = ["SecretBot", "SecretPeer", "play_table", "table_prev"]
+
+_OPTIONS = TransportOptions(max_frame=8192)
+POLL_S = 0.05
+"""How long a peer waits for a frame before it looks again at what it owes."""
+RESEND_S = 0.2
+"""A frame can be lost (the transport promises no more, net/transport.py): a joiner sends its
+record again, and asks for the records after its last, after this long without news."""
+ATTEMPTS = 10
+"""How many times a joiner says it is done before it leaves anyway (its game is checked)."""
+
+
+def table_prev(game_id: bytes, pool: tuple[str, ...], keys: tuple[bytes, ...]) -> bytes:
+    """The ``prev`` of the first record: BLAKE2b-256 of the ``seats`` frame's canonical bytes."""
+    return hashlib.blake2b(encode(("seats", game_id, pool, keys)), digest_size=32).digest()
+
+
+def _board(p: Position) -> tuple[int, ...]:
+    return (p.ge1, p.ge2, p.ge3, p.domes, *p.workers, p.winner, p.eliminated)
+
+
+@dataclass
+class SecretBot:
+    """A computer player's secret and choices: random legal play, honest openings and objections.
+
+    ``withhold`` never sends its opening at the end; ``forge`` first tries to open another god
+    of the pool (a peer must refuse it) before playing honestly.
+    """
+
+    seat: int
+    seed: bytes
+    withhold: bool = False
+    forge: bool = False
+    key: DealKey = field(init=False)
+    rng: random.Random = field(init=False)
+    god: str = ""
+    forged: bool = False
+
+    def __post_init__(self) -> None:
+        self.key = DealKey.from_seed(hashlib.blake2b(b"key" + self.seed, digest_size=32).digest())
+        self.rng = random.Random(self.seed)
+
+    def key_bytes(self) -> bytes:
+        """The opening's key: ``e`` as 32 bytes."""
+        return self.key.e.to_bytes(32, "big")
+
+    def deal_step(self, g: SecretGame) -> SecretRecord:
+        """This seat's shuffle or strip, from the records so far."""
+        if len(g.decks) < g.players:
+            deck = g.decks[-1] if g.decks else tuple(card_of(x) for x in g.pool)
+            order_seed = hashlib.blake2b(b"order" + self.seed, digest_size=32).digest()
+            order = shuffle_order(order_seed, len(g.pool))
+            return Shuffle(self.seat, card_bytes(shuffle(deck, self.key, order)))
+        hand = g.hands[-1] if g.hands else g.decks[-1][: g.players]
+        return Strip(self.seat, card_bytes(strip(hand, self.key, self.seat)))
+
+    def next_record(self, g: SecretGame, index: int) -> SecretRecord | None:
+        """What this seat sends now, if anything (``index``: the next record's number)."""
+        if g.result is not None:
+            return None
+        if not g.dealt:
+            due = len(g.decks) if len(g.decks) < g.players else len(g.hands)
+            return self.deal_step(g) if due == self.seat else None
+        if not self.god:
+            self.god = open_card(g.card(self.seat), self.key, g.pool)
+        owed = g.owed()
+        if g.pending is not None:
+            if owed != (self.seat,):
+                return None
+            return self._answer(g)
+        if owed:
+            if self.seat in owed and not self.withhold:
+                return Open(self.seat, self.god, self.key_bytes())
+            return None
+        p = g.position
+        if p.to_move != self.seat or g.opening == self.seat:
+            return self._move(g) if p.to_move == self.seat else None
+        if self.forge and not self.forged:
+            self.forged = True
+            other = next(x for x in g.pool if x != self.god)
+            return Open(self.seat, other, self.key_bytes())
+        if p.phase is not Phase.PLAY:
+            return Move(self.seat, str(self.rng.choice(legal_actions(p))))
+        turn, needs = self._turn(g)
+        if needs:
+            return Open(self.seat, self.god, self.key_bytes())
+        return Move(self.seat, str(turn))
+
+    def _move(self, g: SecretGame) -> SecretRecord:
+        turn, _ = self._turn(g)
+        return Move(self.seat, str(turn))
+
+    def _turn(self, g: SecretGame) -> tuple[Turn, bool]:
+        """A random turn, and whether it needs the power while the god is hidden.
+
+        A turn that needs it is chosen again, the same, once the opening is in.
+        """
+        gods = list(g.gods)
+        gods[self.seat] = self.god
+        view = replace(g.position, gods=tuple(gods))
+        turns = legal_turns(view)
+        state = self.rng.getstate()
+        turn = self.rng.choice(turns)
+        plain = replace(view, gods=tuple("" if s == self.seat else x for s, x in enumerate(gods)))
+        same = is_legal(plain, turn) and _board(apply_unchecked(plain, turn)) == _board(
+            apply_unchecked(view, turn)
+        )
+        needs = not same and not g.gods[self.seat]
+        if needs:
+            self.rng.setstate(state)
+        return turn, needs
+
+    def _answer(self, g: SecretGame) -> SecretRecord:
+        assert g.pending is not None
+        assert g.start is not None
+        index, turn, known, _ = g.pending
+        if not g.gods[self.seat] and restricts_opponents(self.god):
+            gods = list(g.gods)
+            gods[self.seat] = self.god
+            play = Play(turn, known)
+            if objection_error(g.start, g.plays, tuple(gods), self.seat, play) is None:
+                return Object(self.seat, index, self.god, self.key_bytes())
+        return Ack(self.seat, index)
+
+
+@dataclass
+class SecretPeer:
+    """One peer: its identity, its bot, the log as it holds it and its own checker."""
+
+    identity: Identity
+    bot: SecretBot
+    pool: tuple[str, ...] = ()
+    keys: tuple[bytes, ...] = ()
+    game: SecretGame | None = None
+    log: list[bytes] = field(default_factory=list)
+    prev: bytes = b""
+    refused: list[str] = field(default_factory=list)
+    sent_at: int = -1
+    first_prev: bytes = b""
+    """What the first record's ``prev`` is: ``table_prev`` of the game's seats."""
+
+    def start(self, game_id: bytes, pool: tuple[str, ...], keys: tuple[bytes, ...]) -> None:
+        """Take the seats: the game's pool and every seat's key."""
+        self.pool, self.keys = pool, keys
+        self.bot.seat = keys.index(self.identity.public_key)
+        self.game = SecretGame(pool, len(keys))
+        self.prev = self.first_prev = table_prev(game_id, pool, keys)
+
+    def accept(self, raw: bytes) -> None:
+        """Check a sealed record as the next of the log and take it.
+
+        Raises:
+            WireError: its signer, signature or chain is wrong.
+            SecretRecordError: the record breaks SECRET.md's rules.
+        """
+        assert self.game is not None
+        (record,) = read_records([raw], self.keys, len(self.log) + 1, self.prev)
+        self.game.feed(record)
+        self.log.append(raw)
+        self.prev = hashlib.blake2b(raw, digest_size=32).digest()
+
+    def proposal(self) -> bytes | None:
+        """The sealed record this peer sends now, once per length of the log."""
+        if self.game is None or self.sent_at == len(self.log):
+            return None
+        record = self.bot.next_record(self.game, len(self.log))
+        if record is None:
+            return None
+        self.sent_at = len(self.log)
+        return seal_record(self.identity, len(self.log) + 1, self.prev, record)
+
+    def claim(self, quiet: float, clock: float) -> bytes | None:
+        """A forfeit of the seat that owes a record, when this seat is the one to sign it."""
+        g = self.game
+        if g is None or g.result is not None or quiet < clock:
+            return None
+        owed = g.owed()
+        if not owed:
+            return None
+        late = owed[0]
+        claimer = next(s for s in range(g.players) if s != late)
+        if claimer != self.bot.seat:
+            return None
+        record = Forfeit(late, claimer, f"no record within {clock:g} s")
+        return seal_record(self.identity, len(self.log) + 1, self.prev, record)
+
+
+async def _host(
+    peer: SecretPeer, t: HostTransport, players: int, pool: tuple[str, ...], clock: float
+) -> None:
+    game_id = hashlib.blake2b(peer.identity.public_key, digest_size=16).digest()
+    joiners: dict[bytes, bytes] = {}
+    while len(joiners) < players - 1:
+        got = await t.receive(1.0)
+        if got is None:
+            continue
+        who, frame = got
+        kind, *rest = _frame(frame)
+        if kind == "hello" and isinstance(rest[0], bytes) and rest[0] not in joiners.values():
+            joiners[who] = rest[0]
+    keys = (peer.identity.public_key, *joiners.values())
+    seats = encode(("seats", game_id, pool, keys))
+    for who in joiners:
+        t.send(who, seats)
+    peer.start(game_id, pool, keys)
+    assert peer.game is not None
+    loop = asyncio.get_running_loop()
+    last = loop.time()
+    held: set[bytes] = set()
+    done: set[bytes] = set()
+    while peer.game.result is None or done != set(joiners):
+        raw = None
+        if peer.game.result is None:
+            raw = peer.proposal() or peer.claim(loop.time() - last, clock)
+        author = b""
+        if raw is None:
+            got = await t.receive(POLL_S)
+            if got is None:
+                continue
+            author, frame = got
+            kind, *rest = _frame(frame)
+            if kind == "have" and rest and isinstance(rest[0], int):
+                for i in range(max(0, rest[0]), len(peer.log)):
+                    t.send(author, encode(("rec", i, peer.log[i])))
+                continue
+            if kind == "done":
+                done.add(author)
+                t.send(author, encode(("bye",)))
+                continue
+            if kind != "rec" or not rest or not isinstance(rest[0], bytes) or rest[0] in held:
+                continue
+            raw = rest[0]
+        try:
+            peer.accept(raw)
+        except (WireError, SecretRecordError, ValueError) as exc:
+            if author:
+                t.send(author, encode(("refuse", str(exc))))
+            else:
+                peer.refused.append(str(exc))
+                peer.sent_at = -1
+            continue
+        held.add(raw)
+        last = loop.time()
+        for who in joiners:
+            t.send(who, encode(("rec", len(peer.log) - 1, raw)))
+
+
+async def _join(peer: SecretPeer, t: JoinTransport, clock: float) -> None:
+    hello = encode(("hello", peer.identity.public_key))
+    while peer.game is None:
+        t.send(HOST_PEER, hello)
+        got = await t.receive(0.2)
+        if got is None:
+            continue
+        kind, *rest = _frame(got[1])
+        if kind == "seats" and len(rest) == 3:
+            game_id, pool, keys = rest
+            if (
+                isinstance(game_id, bytes)
+                and isinstance(pool, tuple)
+                and isinstance(keys, tuple)
+                and all(isinstance(g, str) for g in pool)
+                and all(isinstance(k, bytes) for k in keys)
+                and peer.identity.public_key in keys
+            ):
+                names = tuple(g for g in pool if isinstance(g, str))
+                peer.start(game_id, names, tuple(k for k in keys if isinstance(k, bytes)))
+    loop = asyncio.get_running_loop()
+    last = heard = sent = loop.time()
+    pending: bytes | None = None
+    while peer.game is not None and peer.game.result is None:
+        now = loop.time()
+        fresh = peer.proposal() or peer.claim(now - last, clock)
+        if fresh is not None:
+            pending, sent = fresh, now - RESEND_S
+        if pending is not None and now - sent >= RESEND_S:
+            t.send(HOST_PEER, encode(("rec", pending)))
+            sent = now
+        if now - heard >= RESEND_S:
+            t.send(HOST_PEER, encode(("have", len(peer.log))))
+            heard = now
+        got = await t.receive(POLL_S)
+        if got is None:
+            continue
+        heard = loop.time()
+        kind, *rest = _frame(got[1])
+        if kind == "refuse" and rest:
+            peer.refused.append(str(rest[0]))
+            peer.sent_at, pending = -1, None
+        elif kind == "rec" and len(rest) == 2 and rest[0] == len(peer.log):
+            raw = rest[1]
+            if isinstance(raw, bytes):
+                peer.accept(raw)
+                last = loop.time()
+                if raw == pending:
+                    pending = None
+    for _ in range(ATTEMPTS):
+        t.send(HOST_PEER, encode(("done",)))
+        got = await t.receive(RESEND_S)
+        if got is not None and _frame(got[1])[0] == "bye":
+            return
+
+
+def _frame(frame: bytes) -> tuple[object, ...]:
+    value = decode(frame, 8192)
+    if not isinstance(value, tuple) or not value:
+        return ("",)
+    return value
+
+
+async def play_table(
+    bots: list[SecretBot], pool: tuple[str, ...], clock: float = 1.0, limit: float = 120.0
+) -> list[SecretPeer]:
+    """Play one secret game between ``bots`` (seat 1 hosts) over 127.0.0.1; return every peer.
+
+    Raises:
+        TimeoutError: the game did not end within ``limit`` seconds.
+    """
+    ctx = new_context()
+    peers = [
+        SecretPeer(Identity.from_seed(bytes([b.seat + 1]) * 32, f"seat{b.seat + 1}"), b)
+        for b in bots
+    ]
+    host = await bind_host(ctx, "127.0.0.1", 0, _OPTIONS)
+    joins = [JoinTransport(ctx, f"127.0.0.1:{host.port}", _OPTIONS) for _ in bots[1:]]
+    try:
+        async with asyncio.timeout(limit):
+            await asyncio.gather(
+                _host(peers[0], host, len(bots), pool, clock),
+                *(_join(p, t, clock) for p, t in zip(peers[1:], joins, strict=True)),
+            )
+    finally:
+        for t in [host, *joins]:
+            t.close()
+        await close_context(ctx)
+    return peers
