@@ -139,7 +139,7 @@ class Table:
                 for s in owed:
                     if self.bots[s].withhold:
                         by = next(x for x in range(len(self.bots)) if x != s)
-                        self.send(Forfeit(s, by, "no opening within the clock"))
+                        self.send(Forfeit(by, s, "no opening within the clock"))
                         break
                     self.send(self.bots[s].opening())
                 continue
@@ -316,7 +316,7 @@ def test_a_seat_that_withholds_its_opening_at_the_end_forfeits_in_the_log() -> N
     table.play(pool)
     winner, reason = table.game.result or (None, "")
     forfeits = [decode_record(d) for d in table.log if isinstance(decode_record(d), Forfeit)]
-    assert forfeits == [Forfeit(1, 0, "no opening within the clock")]
+    assert forfeits == [Forfeit(0, 1, "no opening within the clock")]
     assert winner == 0
     assert "seat 2 forfeits" in reason
 
@@ -339,7 +339,7 @@ def test_acks_come_in_seat_order_after_the_mover() -> None:
 def test_a_forfeit_of_a_seat_that_owes_nothing_is_refused() -> None:
     table, _ = _scripted(("athena", "atlas"), {})
     with pytest.raises(SecretRecordError, match="seat 2 owes no record now"):
-        table.game.feed(Forfeit(1, 0, "slow"))
+        table.game.feed(Forfeit(0, 1, "slow"))
 
 
 def test_a_planted_card_is_found_by_the_deal_audit_and_its_seat_loses() -> None:

@@ -130,7 +130,7 @@ def build() -> dict[str, Any]:
         ("open", Open(0, deal["gods"][0], key0), "seat 1 opens its god"),
         ("ack", Ack(1, 9), "seat 2 acks record 9 (a waiver while hidden)"),
         ("object", Object(0, 9, deal["gods"][0], key0), "seat 1 objects to record 9"),
-        ("forfeit", Forfeit(1, 0, "no opening within the clock"), "seat 2 forfeits"),
+        ("forfeit", Forfeit(0, 1, "no opening within the clock"), "seat 1 says seat 2 forfeits"),
     ]
     for name, r, comment in records:
         tests.append(_record_case(len(tests) + 1, f"record-{name}", r, comment))

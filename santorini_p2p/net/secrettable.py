@@ -87,8 +87,9 @@ def _board(p: Position) -> tuple[int, ...]:
 class SecretBot:
     """A computer player's secret and choices: random legal play, honest openings and objections.
 
-    ``withhold`` never sends its opening at the end; ``forge`` first tries to open another god
-    of the pool (a peer must refuse it) before playing honestly.
+    ``withhold`` keeps its god hidden (plain turns where it can, no objection) and never sends
+    its opening at the end; ``forge`` first tries to open another god of the pool (a peer
+    must refuse it) before playing honestly.
     """
 
     seat: int
@@ -163,13 +164,18 @@ class SecretBot:
         gods[self.seat] = self.god
         view = replace(g.position, gods=tuple(gods))
         turns = legal_turns(view)
+        plain = replace(view, gods=tuple("" if s == self.seat else x for s, x in enumerate(gods)))
+
+        def same(turn: Turn) -> bool:
+            return is_legal(plain, turn) and _board(apply_unchecked(plain, turn)) == _board(
+                apply_unchecked(view, turn)
+            )
+
+        if self.withhold and not g.gods[self.seat]:
+            turns = [t for t in turns if same(t)] or turns
         state = self.rng.getstate()
         turn = self.rng.choice(turns)
-        plain = replace(view, gods=tuple("" if s == self.seat else x for s, x in enumerate(gods)))
-        same = is_legal(plain, turn) and _board(apply_unchecked(plain, turn)) == _board(
-            apply_unchecked(view, turn)
-        )
-        needs = not same and not g.gods[self.seat]
+        needs = not g.gods[self.seat] and not same(turn)
         if needs:
             self.rng.setstate(state)
         return turn, needs
@@ -178,7 +184,7 @@ class SecretBot:
         assert g.pending is not None
         assert g.start is not None
         index, turn, known, _ = g.pending
-        if not g.gods[self.seat] and restricts_opponents(self.god):
+        if not g.gods[self.seat] and restricts_opponents(self.god) and not self.withhold:
             gods = list(g.gods)
             gods[self.seat] = self.god
             play = Play(turn, known)
@@ -245,7 +251,7 @@ class SecretPeer:
         claimer = next(s for s in range(g.players) if s != late)
         if claimer != self.bot.seat:
             return None
-        record = Forfeit(late, claimer, f"no record within {clock:g} s")
+        record = Forfeit(claimer, late, f"no record within {clock:g} s")
         return seal_record(self.identity, len(self.log) + 1, self.prev, record)
 
 
@@ -272,10 +278,12 @@ async def _host(
     last = loop.time()
     held: set[bytes] = set()
     done: set[bytes] = set()
+    wait = False
     while peer.game.result is None or done != set(joiners):
         raw = None
-        if peer.game.result is None:
+        if peer.game.result is None and not wait:
             raw = peer.proposal() or peer.claim(loop.time() - last, clock)
+        wait = False
         author = b""
         if raw is None:
             got = await t.receive(POLL_S)
@@ -301,7 +309,7 @@ async def _host(
                 t.send(author, encode(("refuse", str(exc))))
             else:
                 peer.refused.append(str(exc))
-                peer.sent_at = -1
+                peer.sent_at, wait = -1, True
             continue
         held.add(raw)
         last = loop.time()

@@ -16,8 +16,8 @@ Records (each names its signer's seat, 0-based here, 1-based in text):
   restriction for that move;
 - ``Object(seat, of, god, key)``: in place of an ack: the seat opens its god and says move
   ``of`` breaks it; the move is void and its mover plays again;
-- ``Forfeit(seat, by, reason)``: seat ``by`` records that ``seat`` withheld a record it owed
-  beyond the clock (SECRET.md 8): ``seat`` loses.
+- ``Forfeit(seat, late, reason)``: seat ``seat`` records that seat ``late`` withheld a record
+  it owed beyond the clock (SECRET.md 8): ``late`` loses.
 
 ``encode_record``/``decode_record`` give and read their canonical bytes (``wire.codec``).
 """
@@ -163,11 +163,11 @@ class Object:
 
 @dataclass(frozen=True)
 class Forfeit:
-    """Seat ``by`` records that ``seat`` withheld what it owed past the clock: it loses."""
+    """Seat ``seat`` records that seat ``late`` withheld what it owed past the clock: it loses."""
 
     TAG: ClassVar[int] = 15
     seat: int
-    by: int
+    late: int
     reason: str
 
 
@@ -191,7 +191,7 @@ def encode_record(r: SecretRecord) -> bytes:
     elif isinstance(r, Object):
         body = (r.TAG, r.seat, r.of, r.god, r.key)
     else:
-        body = (r.TAG, r.seat, r.by, r.reason)
+        body = (r.TAG, r.seat, r.late, r.reason)
     return encode(body)
 
 
@@ -492,15 +492,15 @@ class SecretGame:
         return ()
 
     def _forfeit(self, r: Forfeit) -> None:
-        if r.seat == r.by:
+        if r.seat == r.late:
             raise self._fail("a seat cannot record its own forfeit")
-        if r.seat not in self.owed():
-            raise self._fail(f"seat {r.seat + 1} owes no record now")
-        self.forfeited |= 1 << r.seat
+        if not 0 <= r.late < self.players or r.late not in self.owed():
+            raise self._fail(f"seat {r.late + 1} owes no record now")
+        self.forfeited |= 1 << r.late
         if self.players == 2:
-            self.result = (1 - r.seat, f"seat {r.seat + 1} forfeits: {r.reason}")
+            self.result = (1 - r.late, f"seat {r.late + 1} forfeits: {r.reason}")
             return
-        self.result = (-1, f"seat {r.seat + 1} forfeits: {r.reason}; no one else wins")
+        self.result = (-1, f"seat {r.late + 1} forfeits: {r.reason}; no one else wins")
 
     def _decide_fault(self, seat: int, index: int, reason: str) -> None:
         winner = 1 - seat if self.players == 2 else -1

@@ -8,7 +8,15 @@ import asyncio
 import pytest
 
 from santorini_p2p.net.secrettable import SecretBot, SecretPeer, play_table
-from santorini_p2p.wire.secretgame import DEFAULT_POOL, SecretGame, SecretRecord
+from santorini_p2p.wire.secret import card_of, to_bytes
+from santorini_p2p.wire.secretgame import (
+    DEFAULT_POOL,
+    Forfeit,
+    Object,
+    Open,
+    SecretGame,
+    SecretRecord,
+)
 from santorini_p2p.wire.secretlog import read_records
 
 
@@ -39,5 +47,36 @@ def _verified(peers: list[SecretPeer]) -> tuple[list[SecretRecord], tuple[int, s
 def test_secret_games_finish_with_identical_logs_that_verify(players: int, tag: bytes) -> None:
     peers = _play([SecretBot(s, tag + bytes([s])) for s in range(players)])
     records, (winner, reason) = _verified(peers)
-    print(players, [type(r).__name__ for r in records if type(r).__name__ in ("Object", "Open")], reason)
     assert "audited" in reason
+    assert winner == peers[0].game.position.winner if peers[0].game else False
+    # Before each seat's opening, the log's bytes hold neither its god's name nor its card.
+    for seat, peer in enumerate(sorted(peers, key=lambda p: p.bot.seat)):
+        opened = next(
+            i for i, r in enumerate(records) if isinstance(r, Open | Object) and r.seat == seat
+        )
+        before = b"".join(peer.log[:opened])
+        assert peer.bot.god.encode() not in before
+        assert to_bytes(card_of(peer.bot.god)) not in before
+        assert peer.bot.god in b"".join(peer.log[opened : opened + 1]).decode("latin-1")
+
+
+def test_a_forged_opening_is_refused_with_a_reason_and_the_game_goes_on() -> None:
+    bots = [SecretBot(0, b"f0"), SecretBot(1, b"f1", forge=True)]
+    peers = _play(bots)
+    _, (_, reason) = _verified(peers)
+    forger = next(p for p in peers if p.bot.forge)
+    assert any(
+        "opening is refused" in r and "does not give the seat's card" in r for r in forger.refused
+    )
+    assert "audited" in reason
+
+
+def test_a_peer_withholding_its_opening_forfeits_and_the_log_says_so() -> None:
+    bots = [SecretBot(0, b"w0"), SecretBot(1, b"w1", withhold=True)]
+    peers = _play(bots, clock=0.5)
+    records, (winner, reason) = _verified(peers)
+    withholder = next(p for p in peers if p.bot.withhold)
+    forfeits = [r for r in records if isinstance(r, Forfeit)]
+    assert [f.late for f in forfeits] == [withholder.bot.seat]
+    assert winner == 1 - withholder.bot.seat
+    assert f"seat {withholder.bot.seat + 1} forfeits" in reason
