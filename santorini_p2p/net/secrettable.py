@@ -45,6 +45,7 @@ from santorini_p2p.net.transport import (
     new_context,
 )
 from santorini_p2p.wire.codec import decode, encode
+from santorini_p2p.wire.framing import encode_frames
 from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.secret import DealKey, card_of, open_card, shuffle, shuffle_order, strip
 from santorini_p2p.wire.secretgame import (
@@ -60,9 +61,15 @@ from santorini_p2p.wire.secretgame import (
     Strip,
     card_bytes,
 )
-from santorini_p2p.wire.secretlog import read_records, seal_record
+from santorini_p2p.wire.secretlog import (
+    first_prev,
+    read_records,
+    read_seats,
+    seal_record,
+    seats_frame,
+)
 
-__all__ = ["SecretBot", "SecretPeer", "play_table", "table_prev"]
+__all__ = ["SecretBot", "SecretPeer", "play_table"]
 
 _OPTIONS = TransportOptions(max_frame=8192)
 POLL_S = 0.05
@@ -72,11 +79,6 @@ RESEND_S = 0.2
 record again, and asks for the records after its last, after this long without news."""
 ATTEMPTS = 10
 """How many times a joiner says it is done before it leaves anyway (its game is checked)."""
-
-
-def table_prev(game_id: bytes, pool: tuple[str, ...], keys: tuple[bytes, ...]) -> bytes:
-    """The ``prev`` of the first record: BLAKE2b-256 of the ``seats`` frame's canonical bytes."""
-    return hashlib.blake2b(encode(("seats", game_id, pool, keys)), digest_size=32).digest()
 
 
 def _board(p: Position) -> tuple[int, ...]:
@@ -206,15 +208,26 @@ class SecretPeer:
     prev: bytes = b""
     refused: list[str] = field(default_factory=list)
     sent_at: int = -1
+    seats: bytes = b""
+    """The ``seats`` frame of the game (the first frame of its replay file)."""
     first_prev: bytes = b""
-    """What the first record's ``prev`` is: ``table_prev`` of the game's seats."""
+    """The first record's ``prev``: the hash of the seats frame."""
 
-    def start(self, game_id: bytes, pool: tuple[str, ...], keys: tuple[bytes, ...]) -> None:
-        """Take the seats: the game's pool and every seat's key."""
-        self.pool, self.keys = pool, keys
-        self.bot.seat = keys.index(self.identity.public_key)
-        self.game = SecretGame(pool, len(keys))
-        self.prev = self.first_prev = table_prev(game_id, pool, keys)
+    def start(self, seats: bytes) -> None:
+        """Take the seats: the game's pool and every seat's key.
+
+        Raises:
+            DecodeError: not a seats frame.
+        """
+        _, self.pool, self.keys = read_seats(seats)
+        self.seats = seats
+        self.bot.seat = self.keys.index(self.identity.public_key)
+        self.game = SecretGame(self.pool, len(self.keys))
+        self.prev = self.first_prev = first_prev(seats)
+
+    def replay(self) -> bytes:
+        """The game's replay file: the seats frame, then every record's envelope (SNTR)."""
+        return encode_frames([self.seats, *self.log])
 
     def accept(self, raw: bytes) -> None:
         """Check a sealed record as the next of the log and take it.
@@ -269,10 +282,10 @@ async def _host(
         if kind == "hello" and isinstance(rest[0], bytes) and rest[0] not in joiners.values():
             joiners[who] = rest[0]
     keys = (peer.identity.public_key, *joiners.values())
-    seats = encode(("seats", game_id, pool, keys))
+    seats = seats_frame(game_id, pool, keys)
     for who in joiners:
         t.send(who, seats)
-    peer.start(game_id, pool, keys)
+    peer.start(seats)
     assert peer.game is not None
     loop = asyncio.get_running_loop()
     last = loop.time()
@@ -325,18 +338,13 @@ async def _join(peer: SecretPeer, t: JoinTransport, clock: float) -> None:
         if got is None:
             continue
         kind, *rest = _frame(got[1])
-        if kind == "seats" and len(rest) == 3:
-            game_id, pool, keys = rest
-            if (
-                isinstance(game_id, bytes)
-                and isinstance(pool, tuple)
-                and isinstance(keys, tuple)
-                and all(isinstance(g, str) for g in pool)
-                and all(isinstance(k, bytes) for k in keys)
-                and peer.identity.public_key in keys
-            ):
-                names = tuple(g for g in pool if isinstance(g, str))
-                peer.start(game_id, names, tuple(k for k in keys if isinstance(k, bytes)))
+        if kind == "seats":
+            try:
+                seats = read_seats(got[1])
+            except WireError:
+                continue
+            if peer.identity.public_key in seats[2]:
+                peer.start(got[1])
     loop = asyncio.get_running_loop()
     last = heard = sent = loop.time()
     pending: bytes | None = None

@@ -10,11 +10,14 @@ Public API:
 
 - ``seal_record(identity, seq, prev, record) -> bytes``: the envelope of one record;
 - ``read_records(envelopes, keys, first_seq, prev)``: every record checked (signer, signature,
-  chain, shape) and returned in the checker's form; a ``WireError`` names the record.
+  chain, shape) and returned in the checker's form; a ``WireError`` names the record;
+- ``seats_frame(game_id, pool, keys)`` / ``read_seats(frame)``: the frame that seats a secret
+  table (SECRET.md 13), and ``first_prev(frame)``, the first record's ``prev``.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 from santorini_p2p.errors import ChainError, DecodeError, SignatureError
@@ -28,7 +31,42 @@ from santorini_p2p.wire.envelope import (
 from santorini_p2p.wire.identity import Identity, verify
 from santorini_p2p.wire.secretgame import SecretRecord, decode_record, encode_record
 
-__all__ = ["read_records", "seal_record"]
+__all__ = ["first_prev", "read_records", "read_seats", "seal_record", "seats_frame"]
+
+
+def seats_frame(game_id: bytes, pool: tuple[str, ...], keys: tuple[bytes, ...]) -> bytes:
+    """The ``seats`` frame: game id, pool and every seat's key, canonical msgpack."""
+    return encode(("seats", game_id, pool, keys))
+
+
+def read_seats(frame: bytes) -> tuple[bytes, tuple[str, ...], tuple[bytes, ...]]:
+    """Read a ``seats`` frame: ``(game_id, pool, keys)``.
+
+    Raises:
+        DecodeError: not a seats frame (16-byte game id, names, 2 to 4 distinct 32-byte keys).
+    """
+    value = decode(frame)
+    if not isinstance(value, tuple) or len(value) != 4 or value[0] != "seats":
+        raise DecodeError('seats: expected ["seats", game_id, pool, keys]')
+    _, game_id, pool, keys = value
+    if not isinstance(game_id, bytes) or len(game_id) != 16:
+        raise DecodeError("seats: the game id must be 16 bytes")
+    if not isinstance(pool, tuple) or not all(isinstance(g, str) for g in pool):
+        raise DecodeError("seats: the pool must be god names")
+    if (
+        not isinstance(keys, tuple)
+        or not 2 <= len(keys) <= 4
+        or not all(isinstance(k, bytes) and len(k) == 32 for k in keys)
+        or len(set(keys)) != len(keys)
+    ):
+        raise DecodeError("seats: expected 2 to 4 distinct 32-byte keys")
+    names = tuple(g for g in pool if isinstance(g, str))
+    return game_id, names, tuple(k for k in keys if isinstance(k, bytes))
+
+
+def first_prev(frame: bytes) -> bytes:
+    """The first record's ``prev``: BLAKE2b-256 of the ``seats`` frame's bytes."""
+    return hashlib.blake2b(frame, digest_size=32).digest()
 
 
 def seal_record(identity: Identity, seq: int, prev: bytes, record: SecretRecord) -> bytes:

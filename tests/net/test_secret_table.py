@@ -4,9 +4,11 @@ signed log, which verifies; openings, objections and forfeits travel as the docu
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
+from santorini_p2p.cli import main
 from santorini_p2p.net.secrettable import SecretBot, SecretPeer, play_table
 from santorini_p2p.wire.secret import card_of, to_bytes
 from santorini_p2p.wire.secretgame import (
@@ -44,9 +46,25 @@ def _verified(peers: list[SecretPeer]) -> tuple[list[SecretRecord], tuple[int, s
 
 
 @pytest.mark.parametrize(("players", "tag"), [(2, b"two"), (3, b"three")])
-def test_secret_games_finish_with_identical_logs_that_verify(players: int, tag: bytes) -> None:
+def test_secret_games_finish_with_identical_logs_that_verify(
+    players: int, tag: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     peers = _play([SecretBot(s, tag + bytes([s])) for s in range(players)])
     records, (winner, reason) = _verified(peers)
+    assert len({p.replay() for p in peers}) == 1
+    good = tmp_path / "secret.sntr"
+    good.write_bytes(peers[1].replay())
+    assert main(["replay", "verify", str(good)]) == 0
+    line = capsys.readouterr().out
+    assert "secret gods" in line
+    assert "audited" in line
+    assert line.rstrip().endswith("ok")
+    data = bytearray(good.read_bytes())
+    data[-100] ^= 1  # inside the last record's body: its signature no longer verifies
+    bad = tmp_path / "bad.sntr"
+    bad.write_bytes(bytes(data))
+    assert main(["replay", "verify", str(bad)]) == 1
+    assert "the signature does not verify" in capsys.readouterr().err
     assert "audited" in reason
     assert winner == peers[0].game.position.winner if peers[0].game else False
     # Before each seat's opening, the log's bytes hold neither its god's name nor its card.
