@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
+import secrets
 from dataclasses import dataclass, field, replace
 
 from santorini_p2p.engine import (
@@ -88,6 +89,9 @@ def _board(p: Position) -> tuple[int, ...]:
 @dataclass
 class SecretBot:
     """A computer player's secret and choices: random legal play, honest openings and objections.
+
+    Everything it draws comes from ``seed`` (its key, its shuffle, its turns), so a test or a
+    demonstration is repeatable; a player's program draws its key from a secure source.
 
     ``withhold`` keeps its god hidden (plain turns where it can, no objection) and never sends
     its opening at the end; ``forge`` first tries to open another god of the pool (a peer
@@ -269,9 +273,13 @@ class SecretPeer:
 
 
 async def _host(
-    peer: SecretPeer, t: HostTransport, players: int, pool: tuple[str, ...], clock: float
+    peer: SecretPeer,
+    t: HostTransport,
+    players: int,
+    pool: tuple[str, ...],
+    clock: float,
+    game_id: bytes,
 ) -> None:
-    game_id = hashlib.blake2b(peer.identity.public_key, digest_size=16).digest()
     joiners: dict[bytes, bytes] = {}
     while len(joiners) < players - 1:
         got = await t.receive(1.0)
@@ -406,7 +414,7 @@ async def play_table(
     try:
         async with asyncio.timeout(limit):
             await asyncio.gather(
-                _host(peers[0], host, len(bots), pool, clock),
+                _host(peers[0], host, len(bots), pool, clock, secrets.token_bytes(16)),
                 *(_join(p, t, clock) for p, t in zip(peers[1:], joins, strict=True)),
             )
     finally:
