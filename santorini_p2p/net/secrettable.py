@@ -397,18 +397,23 @@ def _frame(frame: bytes) -> tuple[object, ...]:
 
 
 async def play_table(
-    bots: list[SecretBot], pool: tuple[str, ...], clock: float = 1.0, limit: float = 120.0
+    bots: list[SecretBot],
+    pool: tuple[str, ...],
+    clock: float = 1.0,
+    limit: float = 120.0,
+    identities: list[Identity] | None = None,
 ) -> list[SecretPeer]:
     """Play one secret game between ``bots`` (seat 1 hosts) over 127.0.0.1; return every peer.
+
+    ``identities`` sign each bot's records (default: keys from the fixed seeds ``01`` x 32,
+    ``02`` x 32, ... of the vectors). Joiners take the seats in the order the host hears them.
 
     Raises:
         TimeoutError: the game did not end within ``limit`` seconds.
     """
     ctx = new_context()
-    peers = [
-        SecretPeer(Identity.from_seed(bytes([b.seat + 1]) * 32, f"seat{b.seat + 1}"), b)
-        for b in bots
-    ]
+    ids = identities or [Identity.from_seed(bytes([i + 1]) * 32, f"p{i + 1}") for i in range(9)]
+    peers = [SecretPeer(ids[i], b) for i, b in enumerate(bots)]
     host = await bind_host(ctx, "127.0.0.1", 0, _OPTIONS)
     joins = [JoinTransport(ctx, f"127.0.0.1:{host.port}", _OPTIONS) for _ in bots[1:]]
     try:

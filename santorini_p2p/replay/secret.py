@@ -66,17 +66,20 @@ def read_secret_replay(data: bytes) -> SecretReplay:
     )
 
 
-def secret_verdict(data: bytes) -> tuple[bool, tuple[str, ...], tuple[str, ...], str, int]:
-    """``(ok, fingerprints, gods, result or error, records)`` for ``replay verify``."""
+def secret_verdict(
+    data: bytes,
+) -> tuple[bool, tuple[str, ...], tuple[str, ...], str, int, int]:
+    """``(ok, fingerprints, gods, result or error, turns, records)`` for ``replay verify``."""
     try:
         r = read_secret_replay(data)
     except (WireError, SecretRecordError, ValueError) as e:
-        return False, (), (), str(e), 0
+        return False, (), (), str(e), 0, 0
     prints = tuple(fingerprint(k) for k in r.keys)
     gods = tuple(g or "?" for g in r.game.gods)
     if r.game.result is None:
-        return False, prints, gods, "the game is not over: its result is not final", r.records
+        why = "the game is not over: its result is not final"
+        return False, prints, gods, why, len(r.game.plays), r.records
     winner, why = r.game.result
     text = f"secret gods, {r.openings + r.objections} opened ({r.objections} by objection); {why}"
     del winner
-    return True, prints, gods, text, r.records
+    return True, prints, gods, text, len(r.game.plays), r.records

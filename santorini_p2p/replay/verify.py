@@ -111,10 +111,10 @@ def verify_bytes(data: bytes, name: str = "<bytes>") -> Verdict:
     if is_text(data):
         return verify_text(data, name)
     if is_secret_replay(data):
-        ok, prints, gods, text, records = secret_verdict(data)
+        ok, prints, gods, text, turns, records = secret_verdict(data)
         if not ok:
             return Verdict(name, False, error=text, kind="SecretRecordError")
-        return Verdict(name, True, prints, prints, gods, text, records=records)
+        return Verdict(name, True, prints, prints, gods, text, turns, records)
     try:
         v = read_log(data, complete=True)
     except ReplayError as e:
