@@ -23,7 +23,9 @@ import asyncio
 import hashlib
 import random
 import secrets
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from santorini_p2p.engine import (
     Phase,
@@ -48,6 +50,15 @@ from santorini_p2p.net.transport import (
 from santorini_p2p.wire.codec import decode, encode
 from santorini_p2p.wire.framing import encode_frames
 from santorini_p2p.wire.identity import Identity
+from santorini_p2p.wire.partygame import (
+    CHAIN_LENGTH,
+    Anchor,
+    Link,
+    PartyGame,
+    PartyRecord,
+    decode_party_record,
+    encode_party_record,
+)
 from santorini_p2p.wire.secret import DealKey, card_of, open_card, shuffle, shuffle_order, strip
 from santorini_p2p.wire.secretgame import (
     Ack,
@@ -61,16 +72,20 @@ from santorini_p2p.wire.secretgame import (
     Shuffle,
     Strip,
     card_bytes,
+    decode_record,
+    encode_record,
 )
 from santorini_p2p.wire.secretlog import (
     first_prev,
+    make_game,
     read_records,
     read_seats,
     seal_record,
     seats_frame,
 )
+from santorini_p2p.wire.stream import chain
 
-__all__ = ["SecretBot", "SecretPeer", "play_table"]
+__all__ = ["PartyBot", "SecretBot", "SecretPeer", "play_table"]
 
 _OPTIONS = TransportOptions(max_frame=8192)
 POLL_S = 0.05
@@ -200,14 +215,63 @@ class SecretBot:
 
 
 @dataclass
+class PartyBot:
+    """A computer player of Party: its hash chain, random legal play, prompt acks.
+
+    ``withhold`` never reveals its link for the deal (its peers record the abandonment).
+    """
+
+    seat: int
+    seed: bytes
+    withhold: bool = False
+    rng: random.Random = field(init=False)
+    god: str = ""
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def _chain(self, g: PartyGame) -> tuple[bytes, ...]:
+        secret = hashlib.blake2b(b"chain" + self.seed, digest_size=32).digest()
+        return chain(secret, g.game_id, self.seat, CHAIN_LENGTH)
+
+    def next_record(self, g: PartyGame, index: int) -> PartyRecord | None:
+        """What this seat sends now, if anything."""
+        del index
+        if g.result is not None:
+            return None
+        if len(g.anchors) < g.players:
+            return Anchor(self.seat, self._chain(g)[-1]) if len(g.anchors) == self.seat else None
+        if len(g.links) < g.players:
+            if len(g.links) != self.seat or self.withhold:
+                return None
+            return Link(self.seat, 1, self._chain(g)[CHAIN_LENGTH - 1])
+        assert g.position is not None
+        self.god = g.position.gods[self.seat]
+        if g.pending is not None:
+            return Ack(self.seat, g.pending[0]) if g.owed() == (self.seat,) else None
+        p = g.position
+        if p.to_move != self.seat:
+            return None
+        if p.phase is Phase.PLAY:
+            return Move(self.seat, str(self.rng.choice(legal_turns(p))))
+        return Move(self.seat, str(self.rng.choice(legal_actions(p))))
+
+
+@dataclass
 class SecretPeer:
-    """One peer: its identity, its bot, the log as it holds it and its own checker."""
+    """One peer: its identity, its bot, the log as it holds it and its own checker.
+
+    A Party game (the seats frame's options ``party``, ``pass=K``) runs ``PartyGame`` and a
+    ``PartyBot`` on the same table.
+    """
 
     identity: Identity
-    bot: SecretBot
+    bot: SecretBot | PartyBot
     pool: tuple[str, ...] = ()
     keys: tuple[bytes, ...] = ()
-    game: SecretGame | None = None
+    game: SecretGame | PartyGame | None = None
+    encoder: Callable[[Any], bytes] = encode_record
+    decoder: Callable[[bytes], Any] = decode_record
     log: list[bytes] = field(default_factory=list)
     prev: bytes = b""
     refused: list[str] = field(default_factory=list)
@@ -226,7 +290,9 @@ class SecretPeer:
         _, self.pool, self.keys = read_seats(seats)
         self.seats = seats
         self.bot.seat = self.keys.index(self.identity.public_key)
-        self.game = SecretGame(self.pool, len(self.keys))
+        self.game = make_game(seats)
+        if isinstance(self.game, PartyGame):
+            self.encoder, self.decoder = encode_party_record, decode_party_record
         self.prev = self.first_prev = first_prev(seats)
 
     def replay(self) -> bytes:
@@ -241,7 +307,7 @@ class SecretPeer:
             SecretRecordError: the record breaks SECRET.md's rules.
         """
         assert self.game is not None
-        (record,) = read_records([raw], self.keys, len(self.log) + 1, self.prev)
+        (record,) = read_records([raw], self.keys, len(self.log) + 1, self.prev, self.decoder)
         self.game.feed(record)
         self.log.append(raw)
         self.prev = hashlib.blake2b(raw, digest_size=32).digest()
@@ -250,11 +316,16 @@ class SecretPeer:
         """The sealed record this peer sends now, once per length of the log."""
         if self.game is None or self.sent_at == len(self.log):
             return None
-        record = self.bot.next_record(self.game, len(self.log))
+        if isinstance(self.bot, PartyBot) and isinstance(self.game, PartyGame):
+            record: Any = self.bot.next_record(self.game, len(self.log))
+        elif isinstance(self.bot, SecretBot) and isinstance(self.game, SecretGame):
+            record = self.bot.next_record(self.game, len(self.log))
+        else:
+            raise TypeError("a Party bot plays Party, a secret bot a secret game")
         if record is None:
             return None
         self.sent_at = len(self.log)
-        return seal_record(self.identity, len(self.log) + 1, self.prev, record)
+        return seal_record(self.identity, len(self.log) + 1, self.prev, record, self.encoder)
 
     def claim(self, quiet: float, clock: float) -> bytes | None:
         """A forfeit of the seat that owes a record, when this seat is the one to sign it."""
@@ -269,7 +340,7 @@ class SecretPeer:
         if claimer != self.bot.seat:
             return None
         record = Forfeit(claimer, late, f"no record within {clock:g} s")
-        return seal_record(self.identity, len(self.log) + 1, self.prev, record)
+        return seal_record(self.identity, len(self.log) + 1, self.prev, record, self.encoder)
 
 
 async def _host(
@@ -279,6 +350,7 @@ async def _host(
     pool: tuple[str, ...],
     clock: float,
     game_id: bytes,
+    options: tuple[str, ...],
 ) -> None:
     joiners: dict[bytes, bytes] = {}
     while len(joiners) < players - 1:
@@ -290,7 +362,7 @@ async def _host(
         if kind == "hello" and isinstance(rest[0], bytes) and rest[0] not in joiners.values():
             joiners[who] = rest[0]
     keys = (peer.identity.public_key, *joiners.values())
-    seats = seats_frame(game_id, pool, keys)
+    seats = seats_frame(game_id, pool, keys, options)
     for who in joiners:
         t.send(who, seats)
     peer.start(seats)
@@ -397,14 +469,16 @@ def _frame(frame: bytes) -> tuple[object, ...]:
 
 
 async def play_table(
-    bots: list[SecretBot],
+    bots: Sequence[SecretBot | PartyBot],
     pool: tuple[str, ...],
     clock: float = 1.0,
     limit: float = 120.0,
     identities: list[Identity] | None = None,
+    options: tuple[str, ...] = (),
 ) -> list[SecretPeer]:
     """Play one secret game between ``bots`` (seat 1 hosts) over 127.0.0.1; return every peer.
 
+    ``options`` are the seats frame's (``("party", "pass=K")`` for Party, with ``PartyBot``s).
     ``identities`` sign each bot's records (default: keys from the fixed seeds ``01`` x 32,
     ``02`` x 32, ... of the vectors). Joiners take the seats in the order the host hears them.
 
@@ -419,7 +493,7 @@ async def play_table(
     try:
         async with asyncio.timeout(limit):
             await asyncio.gather(
-                _host(peers[0], host, len(bots), pool, clock, secrets.token_bytes(16)),
+                _host(peers[0], host, len(bots), pool, clock, secrets.token_bytes(16), options),
                 *(_join(p, t, clock) for p, t in zip(peers[1:], joins, strict=True)),
             )
     finally:

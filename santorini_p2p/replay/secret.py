@@ -17,8 +17,15 @@ from santorini_p2p.errors import WireError
 from santorini_p2p.wire.codec import decode
 from santorini_p2p.wire.framing import iter_frames
 from santorini_p2p.wire.identity import fingerprint
+from santorini_p2p.wire.partygame import PartyGame
 from santorini_p2p.wire.secretgame import Object, Open, SecretGame, SecretRecordError
-from santorini_p2p.wire.secretlog import first_prev, read_records, read_seats
+from santorini_p2p.wire.secretlog import (
+    first_prev,
+    make_game,
+    read_records,
+    read_seats,
+    record_decoder,
+)
 
 __all__ = ["SecretReplay", "is_secret_replay", "read_secret_replay"]
 
@@ -28,7 +35,7 @@ class SecretReplay:
     """A secret game read back: its keys, its checker after the last record, what was opened."""
 
     keys: tuple[bytes, ...]
-    game: SecretGame
+    game: SecretGame | PartyGame
     records: int
     openings: int
     objections: int
@@ -52,9 +59,9 @@ def read_secret_replay(data: bytes) -> SecretReplay:
         SecretRecordError: a record the rules refuse (names it).
     """
     frames = list(iter_frames(data))
-    _, pool, keys = read_seats(frames[0])
-    records = read_records(frames[1:], keys, 1, first_prev(frames[0]))
-    game = SecretGame(pool, len(keys))
+    _, _, keys = read_seats(frames[0])
+    game = make_game(frames[0])
+    records = read_records(frames[1:], keys, 1, first_prev(frames[0]), record_decoder(game))
     for r in records:
         game.feed(r)
     return SecretReplay(
@@ -75,11 +82,14 @@ def secret_verdict(
     except (WireError, SecretRecordError, ValueError) as e:
         return False, (), (), str(e), 0, 0
     prints = tuple(fingerprint(k) for k in r.keys)
-    gods = tuple(g or "?" for g in r.game.gods)
-    if r.game.result is None:
-        why = "the game is not over: its result is not final"
-        return False, prints, gods, why, len(r.game.plays), r.records
-    winner, why = r.game.result
-    text = f"secret gods, {r.openings + r.objections} opened ({r.objections} by objection); {why}"
-    del winner
-    return True, prints, gods, text, len(r.game.plays), r.records
+    g = r.game
+    if isinstance(g, PartyGame):
+        gods = g.position.gods if g.position is not None else ()
+        turns, mode = g.turns, f"Party, passing every {g.every} turns"
+    else:
+        gods = tuple(x or "?" for x in g.gods)
+        turns = len(g.plays)
+        mode = f"secret gods, {r.openings + r.objections} opened ({r.objections} by objection)"
+    if g.result is None:
+        return False, prints, gods, "the game is not over: its result is not final", turns, 0
+    return True, prints, gods, f"{mode}; {g.result[1]}", turns, r.records

@@ -18,7 +18,8 @@ Public API:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from santorini_p2p.errors import ChainError, DecodeError, SignatureError
 from santorini_p2p.wire.codec import Value, decode, encode
@@ -29,26 +30,43 @@ from santorini_p2p.wire.envelope import (
     split_envelope,
 )
 from santorini_p2p.wire.identity import Identity, verify
-from santorini_p2p.wire.secretgame import SecretRecord, decode_record, encode_record
+from santorini_p2p.wire.partygame import PartyGame, decode_party_record
+from santorini_p2p.wire.secretgame import SecretGame, decode_record, encode_record
 
-__all__ = ["first_prev", "read_records", "read_seats", "seal_record", "seats_frame"]
+__all__ = [
+    "first_prev",
+    "make_game",
+    "read_records",
+    "read_seats",
+    "record_decoder",
+    "seal_record",
+    "seats_frame",
+    "seats_options",
+]
 
 
-def seats_frame(game_id: bytes, pool: tuple[str, ...], keys: tuple[bytes, ...]) -> bytes:
-    """The ``seats`` frame: game id, pool and every seat's key, canonical msgpack."""
+def seats_frame(
+    game_id: bytes, pool: tuple[str, ...], keys: tuple[bytes, ...], options: tuple[str, ...] = ()
+) -> bytes:
+    """The ``seats`` frame: game id, pool, every seat's key and the mode's options.
+
+    A secret game writes no options (four fields); Party writes ``party`` and ``pass=K``.
+    """
+    if options:
+        return encode(("seats", game_id, pool, keys, options))
     return encode(("seats", game_id, pool, keys))
 
 
 def read_seats(frame: bytes) -> tuple[bytes, tuple[str, ...], tuple[bytes, ...]]:
-    """Read a ``seats`` frame: ``(game_id, pool, keys)``.
+    """Read a ``seats`` frame: ``(game_id, pool, keys)`` (``seats_options`` gives the rest).
 
     Raises:
         DecodeError: not a seats frame (16-byte game id, names, 2 to 4 distinct 32-byte keys).
     """
     value = decode(frame)
-    if not isinstance(value, tuple) or len(value) != 4 or value[0] != "seats":
-        raise DecodeError('seats: expected ["seats", game_id, pool, keys]')
-    _, game_id, pool, keys = value
+    if not isinstance(value, tuple) or len(value) not in (4, 5) or value[0] != "seats":
+        raise DecodeError('seats: expected ["seats", game_id, pool, keys(, options)]')
+    _, game_id, pool, keys = value[:4]
     if not isinstance(game_id, bytes) or len(game_id) != 16:
         raise DecodeError("seats: the game id must be 16 bytes")
     if not isinstance(pool, tuple) or not all(isinstance(g, str) for g in pool):
@@ -64,14 +82,38 @@ def read_seats(frame: bytes) -> tuple[bytes, tuple[str, ...], tuple[bytes, ...]]
     return game_id, names, tuple(k for k in keys if isinstance(k, bytes))
 
 
+def seats_options(frame: bytes) -> tuple[str, ...]:
+    """The options of a ``seats`` frame read by ``read_seats`` (empty: a secret game).
+
+    Raises:
+        DecodeError: options that are not a list of text.
+    """
+    value = decode(frame)
+    if not isinstance(value, tuple) or len(value) != 5:
+        return ()
+    options = value[4]
+    if not isinstance(options, tuple) or not all(isinstance(o, str) for o in options):
+        raise DecodeError("seats: options must be text")
+    return tuple(o for o in options if isinstance(o, str))
+
+
 def first_prev(frame: bytes) -> bytes:
     """The first record's ``prev``: BLAKE2b-256 of the ``seats`` frame's bytes."""
     return hashlib.blake2b(frame, digest_size=32).digest()
 
 
-def seal_record(identity: Identity, seq: int, prev: bytes, record: SecretRecord) -> bytes:
-    """Return the envelope of ``record`` as record ``seq`` of the log, after ``prev``."""
-    value = decode(encode_record(record))
+def seal_record(
+    identity: Identity,
+    seq: int,
+    prev: bytes,
+    record: Any,
+    encoder: Callable[[Any], bytes] = encode_record,
+) -> bytes:
+    """Return the envelope of ``record`` as record ``seq`` of the log, after ``prev``.
+
+    ``encoder`` gives the record's ``[tag, seat, field...]`` bytes (another mode's records).
+    """
+    value = decode(encoder(record))
     assert isinstance(value, tuple)
     body = encode((value[0], seq, prev, *value[2:]))
     sig = identity.sign(signing_input(body))
@@ -79,16 +121,22 @@ def seal_record(identity: Identity, seq: int, prev: bytes, record: SecretRecord)
 
 
 def read_records(
-    envelopes: Sequence[bytes], keys: Sequence[bytes], first_seq: int, prev: bytes
-) -> list[SecretRecord]:
+    envelopes: Sequence[bytes],
+    keys: Sequence[bytes],
+    first_seq: int,
+    prev: bytes,
+    decoder: Callable[[bytes], Any] = decode_record,
+) -> list[Any]:
     """Check every envelope and return its record (the seat from its signer's key).
+
+    ``decoder`` reads the record's ``[tag, seat, field...]`` bytes (another mode's records).
 
     Raises:
         DecodeError: an envelope or body of the wrong shape (names the record);
         SignatureError: a signer not among ``keys``, or a signature that does not verify;
         ChainError: a ``seq`` or ``prev`` out of the chain.
     """
-    records: list[SecretRecord] = []
+    records: list[Any] = []
     for i, raw in enumerate(envelopes):
         seq = first_seq + i
         signer, body, sig = split_envelope(raw)
@@ -104,8 +152,29 @@ def read_records(
         if value[2] != prev:
             raise ChainError(f"record {seq}: prev is not the chain hash of the record before")
         try:
-            records.append(decode_record(encode((value[0], keys.index(signer), *value[3:]))))
+            records.append(decoder(encode((value[0], keys.index(signer), *value[3:]))))
         except DecodeError as exc:
             raise DecodeError(f"record {seq}: {exc}") from None
         prev = chain_hash(raw)
     return records
+
+
+def make_game(seats: bytes) -> SecretGame | PartyGame:
+    """The checker a seats frame asks for: Party's with ``party``, else the secret game's.
+
+    Raises:
+        DecodeError: the frame, or its ``pass=K``, is not readable.
+    """
+    game_id, pool, keys = read_seats(seats)
+    options = seats_options(seats)
+    if "party" not in options:
+        return SecretGame(pool, len(keys))
+    every = [o.removeprefix("pass=") for o in options if o.startswith("pass=")]
+    if len(every) != 1 or not every[0].isdigit():
+        raise DecodeError("seats: Party needs one pass=K")
+    return PartyGame(len(keys), game_id, int(every[0]), pool)
+
+
+def record_decoder(game: SecretGame | PartyGame) -> Callable[[bytes], Any]:
+    """The decoder of a game's records: Party's or the secret game's."""
+    return decode_party_record if isinstance(game, PartyGame) else decode_record

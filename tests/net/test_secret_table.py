@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from santorini_p2p.cli import main
-from santorini_p2p.net.secrettable import SecretBot, SecretPeer, play_table
+from santorini_p2p.engine.party import PARTY_POOL
+from santorini_p2p.net.secrettable import PartyBot, SecretBot, SecretPeer, play_table
+from santorini_p2p.wire.partygame import PartyGame, decode_party_record
 from santorini_p2p.wire.secret import card_of, to_bytes
 from santorini_p2p.wire.secretgame import (
     DEFAULT_POOL,
@@ -98,3 +100,47 @@ def test_a_peer_withholding_its_opening_forfeits_and_the_log_says_so() -> None:
     assert [f.late for f in forfeits] == [withholder.bot.seat]
     assert winner == 1 - withholder.bot.seat
     assert f"seat {withholder.bot.seat + 1} forfeits" in reason
+
+
+@pytest.mark.parametrize(("players", "every"), [(2, 4), (3, 6)])
+def test_party_games_finish_over_loopback_and_the_cards_go_round(
+    players: int, every: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bots = [PartyBot(s, b"party" + bytes([players, s])) for s in range(players)]
+    peers = asyncio.run(
+        play_table(bots, PARTY_POOL, clock=5.0, limit=150.0, options=("party", f"pass={every}"))
+    )
+    assert len({p.replay() for p in peers}) == 1
+    games = [p.game for p in peers]
+    assert all(isinstance(g, PartyGame) for g in games)
+    g = games[0]
+    assert isinstance(g, PartyGame)
+    assert g.result is not None
+    assert g.passes == [t for t in range(1, g.turns + 1) if t % every == 0 and t < g.turns] or (
+        g.passes == [t for t in range(1, g.turns + 1) if t % every == 0]
+    )
+    # The cards went round: the gods are the dealt ones, each moved on once per passing.
+    assert g.position is not None
+    shift = len(g.passes) % players
+    assert g.position.gods == tuple(g.gods[(s - shift) % players] for s in range(players)) or (
+        g.position.eliminated
+    )
+    path = tmp_path / "party.sntr"
+    path.write_bytes(peers[0].replay())
+    assert main(["replay", "verify", str(path)]) == 0
+    assert "the cards passed" in capsys.readouterr().out
+
+
+def test_a_seat_that_withholds_its_link_abandons_in_the_log() -> None:
+    bots = [PartyBot(0, b"l0"), PartyBot(1, b"l1", withhold=True)]
+    peers = asyncio.run(
+        play_table(bots, PARTY_POOL, clock=0.5, limit=60.0, options=("party", "pass=4"))
+    )
+    g = peers[0].game
+    assert isinstance(g, PartyGame)
+    late = next(p.bot.seat for p in peers if isinstance(p.bot, PartyBot) and p.bot.withhold)
+    assert g.result == (1 - late, f"seat {late + 1} abandons: no record within 0.5 s")
+    records = read_records(peers[0].log, peers[0].keys, 1, peers[0].first_prev, decode_party_record)
+    assert [r for r in records if isinstance(r, Forfeit)] == [
+        Forfeit(1 - late, late, "no record within 0.5 s")
+    ]
