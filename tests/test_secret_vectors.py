@@ -11,6 +11,7 @@ import pytest
 
 from santorini_p2p.errors import DecodeError
 from santorini_p2p.wire.identity import Identity
+from santorini_p2p.wire.partygame import decode_party_record, encode_party_record
 from santorini_p2p.wire.secret import (
     DealKey,
     card_of,
@@ -21,7 +22,7 @@ from santorini_p2p.wire.secret import (
     strip,
     to_bytes,
 )
-from santorini_p2p.wire.secretgame import decode_record, encode_record
+from santorini_p2p.wire.secretgame import decode_record
 from santorini_p2p.wire.secretlog import read_records, seal_record
 from santorini_p2p.wire.stream import chain, draw_seed, link_error
 
@@ -71,7 +72,7 @@ def test_case(case: dict[str, Any]) -> None:
     if "bytes" in case:
         data = bytes.fromhex(case["bytes"])
         if case["result"] == "valid":
-            assert encode_record(decode_record(data)) == data
+            assert encode_party_record(decode_party_record(data)) == data
         else:
             with pytest.raises(DecodeError):
                 decode_record(data)

@@ -25,6 +25,13 @@ from santorini_p2p.engine.secrecy import SECRET_POOL
 from santorini_p2p.errors import DecodeError
 from santorini_p2p.wire.codec import encode
 from santorini_p2p.wire.identity import Identity
+from santorini_p2p.wire.partygame import (
+    Anchor,
+    Link,
+    PartyRecord,
+    decode_party_record,
+    encode_party_record,
+)
 from santorini_p2p.wire.secret import (
     DealKey,
     card_of,
@@ -41,11 +48,9 @@ from santorini_p2p.wire.secretgame import (
     Move,
     Object,
     Open,
-    SecretRecord,
     Shuffle,
     Strip,
     decode_record,
-    encode_record,
 )
 from santorini_p2p.wire.secretlog import seal_record
 from santorini_p2p.wire.stream import chain, draw_seed
@@ -101,9 +106,9 @@ def _deal() -> tuple[dict[str, Any], list[DealKey], tuple[int, ...]]:
     return doc, keys, hand
 
 
-def _record_case(n: int, name: str, r: SecretRecord, comment: str) -> dict[str, Any]:
-    data = encode_record(r)
-    assert decode_record(data) == r
+def _record_case(n: int, name: str, r: PartyRecord, comment: str) -> dict[str, Any]:
+    data = encode_party_record(r)
+    assert decode_party_record(data) == r
     return {
         "tcId": n,
         "id": name,
@@ -131,6 +136,8 @@ def build() -> dict[str, Any]:
         ("ack", Ack(1, 9), "seat 2 acks record 9 (a waiver while hidden)"),
         ("object", Object(0, 9, deal["gods"][0], key0), "seat 1 objects to record 9"),
         ("forfeit", Forfeit(0, 1, "no opening within the clock"), "seat 1 says seat 2 forfeits"),
+        ("anchor", Anchor(1, b"\x5a" * 32), "seat 2's chain anchor (Party)"),
+        ("link", Link(0, 1, b"\xa5" * 32), "seat 1's link for draw 1 (Party)"),
     ]
     for name, r, comment in records:
         tests.append(_record_case(len(tests) + 1, f"record-{name}", r, comment))
