@@ -37,7 +37,7 @@ from santorini_p2p.engine import (
     legal_turns,
 )
 from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
-from santorini_p2p.errors import WireError
+from santorini_p2p.errors import PeerError, WireError
 from santorini_p2p.net.transport import (
     HOST_PEER,
     HostTransport,
@@ -85,9 +85,11 @@ from santorini_p2p.wire.secretlog import (
 )
 from santorini_p2p.wire.stream import chain
 
-__all__ = ["PartyBot", "SecretBot", "SecretPeer", "play_table"]
+__all__ = ["TABLE_VERSION", "PartyBot", "SecretBot", "SecretPeer", "play_table"]
 
 _OPTIONS = TransportOptions(max_frame=8192)
+TABLE_VERSION = 1
+"""The table's protocol (SECRET.md 13): a hello of another version is refused at once."""
 POLL_S = 0.05
 """How long a peer waits for a frame before it looks again at what it owes."""
 RESEND_S = 0.2
@@ -359,7 +361,13 @@ async def _host(
             continue
         who, frame = got
         kind, *rest = _frame(frame)
-        if kind == "hello" and isinstance(rest[0], bytes) and rest[0] not in joiners.values():
+        if kind != "hello":
+            continue
+        if len(rest) != 2 or rest[1] != TABLE_VERSION:
+            version = rest[1] if len(rest) == 2 else 0
+            t.send(who, encode(("refuse", f"protocol {version} is not {TABLE_VERSION}")))
+            continue
+        if isinstance(rest[0], bytes) and rest[0] not in joiners.values():
             joiners[who] = rest[0]
     keys = (peer.identity.public_key, *joiners.values())
     seats = seats_frame(game_id, pool, keys, options)
@@ -411,13 +419,15 @@ async def _host(
 
 
 async def _join(peer: SecretPeer, t: JoinTransport, clock: float) -> None:
-    hello = encode(("hello", peer.identity.public_key))
+    hello = encode(("hello", peer.identity.public_key, TABLE_VERSION))
     while peer.game is None:
         t.send(HOST_PEER, hello)
         got = await t.receive(0.2)
         if got is None:
             continue
         kind, *rest = _frame(got[1])
+        if kind == "refuse":
+            raise PeerError(f"the host refused: {rest[0] if rest else 'no reason'}")
         if kind == "seats":
             try:
                 seats = read_seats(got[1])

@@ -4,13 +4,31 @@ signed log, which verifies; openings, objections and forfeits travel as the docu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 
 import pytest
 
 from santorini_p2p.cli import main
 from santorini_p2p.engine.party import PARTY_POOL
-from santorini_p2p.net.secrettable import PartyBot, SecretBot, SecretPeer, play_table
+from santorini_p2p.net.secrettable import (
+    TABLE_VERSION,
+    PartyBot,
+    SecretBot,
+    SecretPeer,
+    _host,
+    play_table,
+)
+from santorini_p2p.net.transport import (
+    HOST_PEER,
+    HostTransport,
+    JoinTransport,
+    bind_host,
+    close_context,
+    new_context,
+)
+from santorini_p2p.wire.codec import decode, encode
+from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.partygame import PartyGame, decode_party_record
 from santorini_p2p.wire.secret import card_of, to_bytes
 from santorini_p2p.wire.secretgame import (
@@ -144,3 +162,35 @@ def test_a_seat_that_withholds_its_link_abandons_in_the_log() -> None:
     assert [r for r in records if isinstance(r, Forfeit)] == [
         Forfeit(1 - late, late, "no record within 0.5 s")
     ]
+
+
+def test_a_hello_of_another_version_is_refused_at_once() -> None:
+    async def hello_of(version: int) -> tuple[object, ...]:
+        ctx = new_context()
+        host = await bind_host(ctx, "127.0.0.1", 0)
+        join = JoinTransport(ctx, f"127.0.0.1:{host.port}")
+        bots = [SecretBot(0, b"v0"), SecretBot(1, b"v1")]
+        table = asyncio.create_task(_host_only(bots, host))
+        try:
+            async with asyncio.timeout(20):
+                while True:
+                    join.send(HOST_PEER, encode(("hello", b"\x09" * 32, version)))
+                    got = await join.receive(0.2)
+                    if got is not None:
+                        value = decode(got[1])
+                        assert isinstance(value, tuple)
+                        return value
+        finally:
+            table.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await table
+            host.close()
+            join.close()
+            await close_context(ctx)
+
+    assert asyncio.run(hello_of(2)) == ("refuse", f"protocol 2 is not {TABLE_VERSION}")
+
+
+async def _host_only(bots: list[SecretBot], host: HostTransport) -> None:
+    peer = SecretPeer(Identity.from_seed(b"\x01" * 32, "h"), bots[0])
+    await _host(peer, host, 2, DEFAULT_POOL, 5.0, b"\x00" * 16, ())
