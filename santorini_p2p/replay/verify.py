@@ -23,6 +23,7 @@ from typing import Final
 
 from santorini_p2p.errors import ReplayError
 from santorini_p2p.replay.export_text import TextReplayError, compare_text, is_text, read_text
+from santorini_p2p.replay.secret import is_secret_replay, secret_verdict
 from santorini_p2p.replay.timeline import read_timeline
 from santorini_p2p.wire.identity import fingerprint
 from santorini_p2p.wire.log import MAX_RECORDS, Validator, read_log
@@ -109,6 +110,11 @@ def verify_bytes(data: bytes, name: str = "<bytes>") -> Verdict:
     """Verify the replay file (or text export, SPEC.md 14) ``data``; ``name`` names it."""
     if is_text(data):
         return verify_text(data, name)
+    if is_secret_replay(data):
+        ok, prints, gods, text, turns, records = secret_verdict(data)
+        if not ok:
+            return Verdict(name, False, error=text, kind="SecretRecordError")
+        return Verdict(name, True, prints, prints, gods, text, turns, records)
     try:
         v = read_log(data, complete=True)
     except ReplayError as e:

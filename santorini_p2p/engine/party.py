@@ -1,0 +1,86 @@
+"""Party and Agora (protocol/SECRET.md sections 10 and 11): passing the cards, the gods offered.
+
+Public API:
+
+- ``PARTY_POOL`` / ``AGORA_GODS``: the gods each mode deals or offers (data);
+- ``default_pass(players)``: the header's ``pass=K`` unless the host names another;
+- ``passes_after(turns, every)``: whether the cards pass after that many turns of play;
+- ``pass_cards(p)``: the position after every player in the game passes their card on;
+- ``agora_error(gods)``: why gods may not play an Agora game, or None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Final
+
+from santorini_p2p.engine.position import Position
+from santorini_p2p.engine.rules import has_legal_turn, resign
+from santorini_p2p.engine.secrecy import SECRET_POOL
+
+__all__ = [
+    "AGORA_GODS",
+    "MAX_PASS",
+    "PARTY_POOL",
+    "agora_error",
+    "default_pass",
+    "pass_cards",
+    "passes_after",
+]
+
+PARTY_POOL: Final = SECRET_POOL
+"""Party deals from the gods whose setup shows nothing: a card that changes setup or worker
+counts cannot change hands during play (SECRET.md 10)."""
+
+AGORA_GODS: Final = SECRET_POOL
+"""The gods offered in Agora: each reads "your workers" as the shared pair and "opponent" as
+the other pair without change (SECRET.md 11)."""
+
+MAX_PASS: Final = 99
+
+
+def default_pass(players: int) -> int:
+    """Two rounds: the cards pass after every ``2 * players`` turns."""
+    return 2 * players
+
+
+def passes_after(turns: int, every: int) -> bool:
+    """Whether the cards pass once ``turns`` turns of play (placements not counted) are done.
+
+    Raises:
+        ValueError: ``every`` outside 1 .. MAX_PASS.
+    """
+    if not 1 <= every <= MAX_PASS:
+        raise ValueError(f"pass: expected 1 to {MAX_PASS}, got {every}")
+    return turns > 0 and turns % every == 0
+
+
+def pass_cards(p: Position) -> Position:
+    """Every player in the game gives their card to the next player in the game in turn order.
+
+    A player out of the game neither gives nor gets a card. Every power state is cleared (it
+    remembers its owner's turns); the board, the workers and the seat to move stay. A player
+    to move who has no complete turn with the card they now hold loses, as at the start of
+    any turn (RULES.md 2).
+    """
+    seats = [s for s in range(p.players) if not p.eliminated >> s & 1]
+    gods = list(p.gods)
+    for i, s in enumerate(seats):
+        gods[seats[(i + 1) % len(seats)]] = p.gods[s]
+    q = replace(p, gods=tuple(gods), power_state=())
+    while q.winner < 0 and not has_legal_turn(q):
+        q = resign(q, q.to_move)  # no complete turn: the player loses as if resigning
+    return q
+
+
+def agora_error(gods: tuple[str, ...]) -> str | None:
+    """Why ``gods`` cannot play Agora (four players, each god offered), or None."""
+    if len(gods) != 4:
+        return f"Agora is played by 4 players, not {len(gods)}"
+    for g in gods:
+        if g and g not in AGORA_GODS:
+            return (
+                f"{g} is not offered in Agora: its setup, worker count or lasting effect "
+                "belongs to one owner of shared workers (SECRET.md 11)"
+            )
+    return None

@@ -1,0 +1,513 @@
+"""Secret-god games between peers over the transport (SECRET.md 6 to 8, 12).
+
+A star like every session: the host (seat 1) orders the records; every peer seals its own
+(``wire.secretlog``), the host checks each with its ``SecretGame`` and relays it to every
+joiner, and every joiner checks it again. A record the host refuses goes back to its author
+as a signed-for reason; nothing else changes. A seat that owes a record (an ack, an objection,
+its opening at the end) and sends none within ``clock`` seconds forfeits: the next seat in
+order signs the forfeit.
+
+This carries the records of SECRET.md as their own sub-protocol: the frames ``hello``
+(joiner's key), ``seats`` (game id, pool and keys in seat order, which the first record's
+``prev`` hashes), ``rec`` (one sealed record) and ``refuse`` (a reason). The main session
+(handshake, header, clocks, journal) does not carry them yet (SECRET.md 12).
+
+Public API: ``SecretBot`` (a computer player's choices, and the ways a test makes one
+misbehave), ``SecretPeer`` (one peer's state: log, checker, bot) and ``play_table(...)``,
+which plays a whole game between peers on 127.0.0.1 and returns every peer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from santorini_p2p.engine import (
+    Phase,
+    Position,
+    Turn,
+    apply_unchecked,
+    is_legal,
+    legal_actions,
+    legal_turns,
+)
+from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
+from santorini_p2p.errors import PeerError, WireError
+from santorini_p2p.net.transport import (
+    HOST_PEER,
+    HostTransport,
+    JoinTransport,
+    TransportOptions,
+    bind_host,
+    close_context,
+    new_context,
+)
+from santorini_p2p.wire.codec import decode, encode
+from santorini_p2p.wire.framing import encode_frames
+from santorini_p2p.wire.identity import Identity
+from santorini_p2p.wire.partygame import (
+    CHAIN_LENGTH,
+    Anchor,
+    Link,
+    PartyGame,
+    PartyRecord,
+    decode_party_record,
+    encode_party_record,
+)
+from santorini_p2p.wire.secret import DealKey, card_of, open_card, shuffle, shuffle_order, strip
+from santorini_p2p.wire.secretgame import (
+    Ack,
+    Forfeit,
+    Move,
+    Object,
+    Open,
+    SecretGame,
+    SecretRecord,
+    SecretRecordError,
+    Shuffle,
+    Strip,
+    card_bytes,
+    decode_record,
+    encode_record,
+)
+from santorini_p2p.wire.secretlog import (
+    first_prev,
+    make_game,
+    read_records,
+    read_seats,
+    seal_record,
+    seats_frame,
+)
+from santorini_p2p.wire.stream import chain
+
+__all__ = ["TABLE_VERSION", "PartyBot", "SecretBot", "SecretPeer", "play_table"]
+
+_OPTIONS = TransportOptions(max_frame=8192)
+TABLE_VERSION = 1
+"""The table's protocol (SECRET.md 13): a hello of another version is refused at once."""
+POLL_S = 0.05
+"""How long a peer waits for a frame before it looks again at what it owes."""
+RESEND_S = 0.2
+"""A frame can be lost (the transport promises no more, net/transport.py): a joiner sends its
+record again, and asks for the records after its last, after this long without news."""
+ATTEMPTS = 10
+"""How many times a joiner says it is done before it leaves anyway (its game is checked)."""
+
+
+def _board(p: Position) -> tuple[int, ...]:
+    return (p.ge1, p.ge2, p.ge3, p.domes, *p.workers, p.winner, p.eliminated)
+
+
+@dataclass
+class SecretBot:
+    """A computer player's secret and choices: random legal play, honest openings and objections.
+
+    Everything it draws comes from ``seed`` (its key, its shuffle, its turns), so a test or a
+    demonstration is repeatable; a player's program draws its key from a secure source.
+
+    ``withhold`` keeps its god hidden (plain turns where it can, no objection) and never sends
+    its opening at the end; ``forge`` first tries to open another god of the pool (a peer
+    must refuse it) before playing honestly.
+    """
+
+    seat: int
+    seed: bytes
+    withhold: bool = False
+    forge: bool = False
+    key: DealKey = field(init=False)
+    rng: random.Random = field(init=False)
+    god: str = ""
+    forged: bool = False
+
+    def __post_init__(self) -> None:
+        self.key = DealKey.from_seed(hashlib.blake2b(b"key" + self.seed, digest_size=32).digest())
+        self.rng = random.Random(self.seed)
+
+    def key_bytes(self) -> bytes:
+        """The opening's key: ``e`` as 32 bytes."""
+        return self.key.e.to_bytes(32, "big")
+
+    def deal_step(self, g: SecretGame) -> SecretRecord:
+        """This seat's shuffle or strip, from the records so far."""
+        if len(g.decks) < g.players:
+            deck = g.decks[-1] if g.decks else tuple(card_of(x) for x in g.pool)
+            order_seed = hashlib.blake2b(b"order" + self.seed, digest_size=32).digest()
+            order = shuffle_order(order_seed, len(g.pool))
+            return Shuffle(self.seat, card_bytes(shuffle(deck, self.key, order)))
+        hand = g.hands[-1] if g.hands else g.decks[-1][: g.players]
+        return Strip(self.seat, card_bytes(strip(hand, self.key, self.seat)))
+
+    def next_record(self, g: SecretGame, index: int) -> SecretRecord | None:
+        """What this seat sends now, if anything (``index``: the next record's number)."""
+        if g.result is not None:
+            return None
+        if not g.dealt:
+            due = len(g.decks) if len(g.decks) < g.players else len(g.hands)
+            return self.deal_step(g) if due == self.seat else None
+        if not self.god:
+            self.god = open_card(g.card(self.seat), self.key, g.pool)
+        owed = g.owed()
+        if g.pending is not None:
+            if owed != (self.seat,):
+                return None
+            return self._answer(g)
+        if owed:
+            if self.seat in owed and not self.withhold:
+                return Open(self.seat, self.god, self.key_bytes())
+            return None
+        p = g.position
+        if p.to_move != self.seat or g.opening == self.seat:
+            return self._move(g) if p.to_move == self.seat else None
+        if self.forge and not self.forged:
+            self.forged = True
+            other = next(x for x in g.pool if x != self.god)
+            return Open(self.seat, other, self.key_bytes())
+        if p.phase is not Phase.PLAY:
+            return Move(self.seat, str(self.rng.choice(legal_actions(p))))
+        turn, needs = self._turn(g)
+        if needs:
+            return Open(self.seat, self.god, self.key_bytes())
+        return Move(self.seat, str(turn))
+
+    def _move(self, g: SecretGame) -> SecretRecord:
+        turn, _ = self._turn(g)
+        return Move(self.seat, str(turn))
+
+    def _turn(self, g: SecretGame) -> tuple[Turn, bool]:
+        """A random turn, and whether it needs the power while the god is hidden.
+
+        A turn that needs it is chosen again, the same, once the opening is in.
+        """
+        gods = list(g.gods)
+        gods[self.seat] = self.god
+        view = replace(g.position, gods=tuple(gods))
+        turns = legal_turns(view)
+        plain = replace(view, gods=tuple("" if s == self.seat else x for s, x in enumerate(gods)))
+
+        def same(turn: Turn) -> bool:
+            return is_legal(plain, turn) and _board(apply_unchecked(plain, turn)) == _board(
+                apply_unchecked(view, turn)
+            )
+
+        if self.withhold and not g.gods[self.seat]:
+            turns = [t for t in turns if same(t)] or turns
+        state = self.rng.getstate()
+        turn = self.rng.choice(turns)
+        needs = not g.gods[self.seat] and not same(turn)
+        if needs:
+            self.rng.setstate(state)
+        return turn, needs
+
+    def _answer(self, g: SecretGame) -> SecretRecord:
+        assert g.pending is not None
+        assert g.start is not None
+        index, turn, known, _ = g.pending
+        if not g.gods[self.seat] and restricts_opponents(self.god) and not self.withhold:
+            gods = list(g.gods)
+            gods[self.seat] = self.god
+            play = Play(turn, known)
+            if objection_error(g.start, g.plays, tuple(gods), self.seat, play) is None:
+                return Object(self.seat, index, self.god, self.key_bytes())
+        return Ack(self.seat, index)
+
+
+@dataclass
+class PartyBot:
+    """A computer player of Party: its hash chain, random legal play, prompt acks.
+
+    ``withhold`` never reveals its link for the deal (its peers record the abandonment).
+    """
+
+    seat: int
+    seed: bytes
+    withhold: bool = False
+    rng: random.Random = field(init=False)
+    god: str = ""
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def _chain(self, g: PartyGame) -> tuple[bytes, ...]:
+        secret = hashlib.blake2b(b"chain" + self.seed, digest_size=32).digest()
+        return chain(secret, g.game_id, self.seat, CHAIN_LENGTH)
+
+    def next_record(self, g: PartyGame, index: int) -> PartyRecord | None:
+        """What this seat sends now, if anything."""
+        del index
+        if g.result is not None:
+            return None
+        if len(g.anchors) < g.players:
+            return Anchor(self.seat, self._chain(g)[-1]) if len(g.anchors) == self.seat else None
+        if len(g.links) < g.players:
+            if len(g.links) != self.seat or self.withhold:
+                return None
+            return Link(self.seat, 1, self._chain(g)[CHAIN_LENGTH - 1])
+        assert g.position is not None
+        self.god = g.position.gods[self.seat]
+        if g.pending is not None:
+            return Ack(self.seat, g.pending[0]) if g.owed() == (self.seat,) else None
+        p = g.position
+        if p.to_move != self.seat:
+            return None
+        if p.phase is Phase.PLAY:
+            return Move(self.seat, str(self.rng.choice(legal_turns(p))))
+        return Move(self.seat, str(self.rng.choice(legal_actions(p))))
+
+
+@dataclass
+class SecretPeer:
+    """One peer: its identity, its bot, the log as it holds it and its own checker.
+
+    A Party game (the seats frame's options ``party``, ``pass=K``) runs ``PartyGame`` and a
+    ``PartyBot`` on the same table.
+    """
+
+    identity: Identity
+    bot: SecretBot | PartyBot
+    pool: tuple[str, ...] = ()
+    keys: tuple[bytes, ...] = ()
+    game: SecretGame | PartyGame | None = None
+    encoder: Callable[[Any], bytes] = encode_record
+    decoder: Callable[[bytes], Any] = decode_record
+    log: list[bytes] = field(default_factory=list)
+    prev: bytes = b""
+    refused: list[str] = field(default_factory=list)
+    sent_at: int = -1
+    seats: bytes = b""
+    """The ``seats`` frame of the game (the first frame of its replay file)."""
+    first_prev: bytes = b""
+    """The first record's ``prev``: the hash of the seats frame."""
+
+    def start(self, seats: bytes) -> None:
+        """Take the seats: the game's pool and every seat's key.
+
+        Raises:
+            DecodeError: not a seats frame.
+        """
+        _, self.pool, self.keys = read_seats(seats)
+        self.seats = seats
+        self.bot.seat = self.keys.index(self.identity.public_key)
+        self.game = make_game(seats)
+        if isinstance(self.game, PartyGame):
+            self.encoder, self.decoder = encode_party_record, decode_party_record
+        self.prev = self.first_prev = first_prev(seats)
+
+    def replay(self) -> bytes:
+        """The game's replay file: the seats frame, then every record's envelope (SNTR)."""
+        return encode_frames([self.seats, *self.log])
+
+    def accept(self, raw: bytes) -> None:
+        """Check a sealed record as the next of the log and take it.
+
+        Raises:
+            WireError: its signer, signature or chain is wrong.
+            SecretRecordError: the record breaks SECRET.md's rules.
+        """
+        assert self.game is not None
+        (record,) = read_records([raw], self.keys, len(self.log) + 1, self.prev, self.decoder)
+        self.game.feed(record)
+        self.log.append(raw)
+        self.prev = hashlib.blake2b(raw, digest_size=32).digest()
+
+    def proposal(self) -> bytes | None:
+        """The sealed record this peer sends now, once per length of the log."""
+        if self.game is None or self.sent_at == len(self.log):
+            return None
+        if isinstance(self.bot, PartyBot) and isinstance(self.game, PartyGame):
+            record: Any = self.bot.next_record(self.game, len(self.log))
+        elif isinstance(self.bot, SecretBot) and isinstance(self.game, SecretGame):
+            record = self.bot.next_record(self.game, len(self.log))
+        else:
+            raise TypeError("a Party bot plays Party, a secret bot a secret game")
+        if record is None:
+            return None
+        self.sent_at = len(self.log)
+        return seal_record(self.identity, len(self.log) + 1, self.prev, record, self.encoder)
+
+    def claim(self, quiet: float, clock: float) -> bytes | None:
+        """A forfeit of the seat that owes a record, when this seat is the one to sign it."""
+        g = self.game
+        if g is None or g.result is not None or quiet < clock:
+            return None
+        owed = g.owed()
+        if not owed:
+            return None
+        late = owed[0]
+        claimer = next(s for s in range(g.players) if s != late)
+        if claimer != self.bot.seat:
+            return None
+        record = Forfeit(claimer, late, f"no record within {clock:g} s")
+        return seal_record(self.identity, len(self.log) + 1, self.prev, record, self.encoder)
+
+
+async def _host(
+    peer: SecretPeer,
+    t: HostTransport,
+    players: int,
+    pool: tuple[str, ...],
+    clock: float,
+    game_id: bytes,
+    options: tuple[str, ...],
+) -> None:
+    joiners: dict[bytes, bytes] = {}
+    while len(joiners) < players - 1:
+        got = await t.receive(1.0)
+        if got is None:
+            continue
+        who, frame = got
+        kind, *rest = _frame(frame)
+        if kind != "hello":
+            continue
+        if len(rest) != 2 or rest[1] != TABLE_VERSION:
+            version = rest[1] if len(rest) == 2 else 0
+            t.send(who, encode(("refuse", f"protocol {version} is not {TABLE_VERSION}")))
+            continue
+        if isinstance(rest[0], bytes) and rest[0] not in joiners.values():
+            joiners[who] = rest[0]
+    keys = (peer.identity.public_key, *joiners.values())
+    seats = seats_frame(game_id, pool, keys, options)
+    for who in joiners:
+        t.send(who, seats)
+    peer.start(seats)
+    assert peer.game is not None
+    loop = asyncio.get_running_loop()
+    last = loop.time()
+    held: set[bytes] = set()
+    done: set[bytes] = set()
+    wait = False
+    while peer.game.result is None or done != set(joiners):
+        raw = None
+        if peer.game.result is None and not wait:
+            raw = peer.proposal() or peer.claim(loop.time() - last, clock)
+        wait = False
+        author = b""
+        if raw is None:
+            got = await t.receive(POLL_S)
+            if got is None:
+                continue
+            author, frame = got
+            kind, *rest = _frame(frame)
+            if kind == "have" and rest and isinstance(rest[0], int):
+                for i in range(max(0, rest[0]), len(peer.log)):
+                    t.send(author, encode(("rec", i, peer.log[i])))
+                continue
+            if kind == "done":
+                done.add(author)
+                t.send(author, encode(("bye",)))
+                continue
+            if kind != "rec" or not rest or not isinstance(rest[0], bytes) or rest[0] in held:
+                continue
+            raw = rest[0]
+        try:
+            peer.accept(raw)
+        except (WireError, SecretRecordError, ValueError) as exc:
+            if author:
+                t.send(author, encode(("refuse", str(exc))))
+            else:
+                peer.refused.append(str(exc))
+                peer.sent_at, wait = -1, True
+            continue
+        held.add(raw)
+        last = loop.time()
+        for who in joiners:
+            t.send(who, encode(("rec", len(peer.log) - 1, raw)))
+
+
+async def _join(peer: SecretPeer, t: JoinTransport, clock: float) -> None:
+    hello = encode(("hello", peer.identity.public_key, TABLE_VERSION))
+    while peer.game is None:
+        t.send(HOST_PEER, hello)
+        got = await t.receive(0.2)
+        if got is None:
+            continue
+        kind, *rest = _frame(got[1])
+        if kind == "refuse":
+            raise PeerError(f"the host refused: {rest[0] if rest else 'no reason'}")
+        if kind == "seats":
+            try:
+                seats = read_seats(got[1])
+            except WireError:
+                continue
+            if peer.identity.public_key in seats[2]:
+                peer.start(got[1])
+    loop = asyncio.get_running_loop()
+    last = heard = sent = loop.time()
+    pending: bytes | None = None
+    while peer.game is not None and peer.game.result is None:
+        now = loop.time()
+        fresh = peer.proposal() or peer.claim(now - last, clock)
+        if fresh is not None:
+            pending, sent = fresh, now - RESEND_S
+        if pending is not None and now - sent >= RESEND_S:
+            t.send(HOST_PEER, encode(("rec", pending)))
+            sent = now
+        if now - heard >= RESEND_S:
+            t.send(HOST_PEER, encode(("have", len(peer.log))))
+            heard = now
+        got = await t.receive(POLL_S)
+        if got is None:
+            continue
+        heard = loop.time()
+        kind, *rest = _frame(got[1])
+        if kind == "refuse" and rest:
+            peer.refused.append(str(rest[0]))
+            peer.sent_at, pending = -1, None
+        elif kind == "rec" and len(rest) == 2 and rest[0] == len(peer.log):
+            raw = rest[1]
+            if isinstance(raw, bytes):
+                peer.accept(raw)
+                last = loop.time()
+                if raw == pending:
+                    pending = None
+    for _ in range(ATTEMPTS):
+        t.send(HOST_PEER, encode(("done",)))
+        got = await t.receive(RESEND_S)
+        if got is not None and _frame(got[1])[0] == "bye":
+            return
+
+
+def _frame(frame: bytes) -> tuple[object, ...]:
+    value = decode(frame, 8192)
+    if not isinstance(value, tuple) or not value:
+        return ("",)
+    return value
+
+
+async def play_table(
+    bots: Sequence[SecretBot | PartyBot],
+    pool: tuple[str, ...],
+    clock: float = 1.0,
+    limit: float = 120.0,
+    identities: list[Identity] | None = None,
+    options: tuple[str, ...] = (),
+) -> list[SecretPeer]:
+    """Play one secret game between ``bots`` (seat 1 hosts) over 127.0.0.1; return every peer.
+
+    ``options`` are the seats frame's (``("party", "pass=K")`` for Party, with ``PartyBot``s).
+    ``identities`` sign each bot's records (default: keys from the fixed seeds ``01`` x 32,
+    ``02`` x 32, ... of the vectors). Joiners take the seats in the order the host hears them.
+
+    Raises:
+        TimeoutError: the game did not end within ``limit`` seconds.
+    """
+    ctx = new_context()
+    ids = identities or [Identity.from_seed(bytes([i + 1]) * 32, f"p{i + 1}") for i in range(9)]
+    peers = [SecretPeer(ids[i], b) for i, b in enumerate(bots)]
+    host = await bind_host(ctx, "127.0.0.1", 0, _OPTIONS)
+    joins = [JoinTransport(ctx, f"127.0.0.1:{host.port}", _OPTIONS) for _ in bots[1:]]
+    try:
+        async with asyncio.timeout(limit):
+            await asyncio.gather(
+                _host(peers[0], host, len(bots), pool, clock, secrets.token_bytes(16), options),
+                *(_join(p, t, clock) for p, t in zip(peers[1:], joins, strict=True)),
+            )
+    finally:
+        for t in [host, *joins]:
+            t.close()
+        await close_context(ctx)
+    return peers

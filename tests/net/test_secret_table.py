@@ -1,0 +1,196 @@
+"""Secret-god games between bots over 127.0.0.1 (SECRET.md 6 to 8): every peer holds the same
+signed log, which verifies; openings, objections and forfeits travel as the document says."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+
+import pytest
+
+from santorini_p2p.cli import main
+from santorini_p2p.engine.party import PARTY_POOL
+from santorini_p2p.net.secrettable import (
+    TABLE_VERSION,
+    PartyBot,
+    SecretBot,
+    SecretPeer,
+    _host,
+    play_table,
+)
+from santorini_p2p.net.transport import (
+    HOST_PEER,
+    HostTransport,
+    JoinTransport,
+    bind_host,
+    close_context,
+    new_context,
+)
+from santorini_p2p.wire.codec import decode, encode
+from santorini_p2p.wire.identity import Identity
+from santorini_p2p.wire.partygame import PartyGame, decode_party_record
+from santorini_p2p.wire.secret import card_of, to_bytes
+from santorini_p2p.wire.secretgame import (
+    DEFAULT_POOL,
+    Forfeit,
+    Object,
+    Open,
+    SecretGame,
+    SecretRecord,
+)
+from santorini_p2p.wire.secretlog import read_records
+
+
+def _play(bots: list[SecretBot], clock: float = 5.0) -> list[SecretPeer]:
+    return asyncio.run(play_table(bots, DEFAULT_POOL, clock=clock, limit=150.0))
+
+
+def _records(peer: SecretPeer) -> list[SecretRecord]:
+    return read_records(peer.log, peer.keys, 1, peer.first_prev)
+
+
+def _verified(peers: list[SecretPeer]) -> tuple[list[SecretRecord], tuple[int, str]]:
+    """Every peer's log is the same bytes, and a fresh reader reaches every peer's result."""
+    assert len({b"".join(p.log) for p in peers}) == 1
+    results = {p.game.result for p in peers if p.game is not None}
+    assert len(results) == 1
+    (result,) = results
+    assert result is not None
+    records = _records(peers[0])
+    reader = SecretGame(peers[0].pool, len(peers))
+    for r in records:
+        reader.feed(r)
+    assert reader.result == result
+    return records, result
+
+
+@pytest.mark.parametrize(("players", "tag"), [(2, b"two"), (3, b"three")])
+def test_secret_games_finish_with_identical_logs_that_verify(
+    players: int, tag: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    peers = _play([SecretBot(s, tag + bytes([s])) for s in range(players)])
+    records, (winner, reason) = _verified(peers)
+    assert len({p.replay() for p in peers}) == 1
+    good = tmp_path / "secret.sntr"
+    good.write_bytes(peers[1].replay())
+    assert main(["replay", "verify", str(good)]) == 0
+    line = capsys.readouterr().out
+    assert "secret gods" in line
+    assert "audited" in line
+    assert line.rstrip().endswith("ok")
+    data = bytearray(good.read_bytes())
+    data[-100] ^= 1  # inside the last record's body: its signature no longer verifies
+    bad = tmp_path / "bad.sntr"
+    bad.write_bytes(bytes(data))
+    assert main(["replay", "verify", str(bad)]) == 1
+    assert "the signature does not verify" in capsys.readouterr().err
+    assert "audited" in reason
+    assert winner == peers[0].game.position.winner if peers[0].game else False
+    # Before each seat's opening, the log's bytes hold neither its god's name nor its card.
+    for seat, peer in enumerate(sorted(peers, key=lambda p: p.bot.seat)):
+        opened = next(
+            i for i, r in enumerate(records) if isinstance(r, Open | Object) and r.seat == seat
+        )
+        before = b"".join(peer.log[:opened])
+        assert peer.bot.god.encode() not in before
+        assert to_bytes(card_of(peer.bot.god)) not in before
+        assert peer.bot.god in b"".join(peer.log[opened : opened + 1]).decode("latin-1")
+
+
+def test_a_forged_opening_is_refused_with_a_reason_and_the_game_goes_on() -> None:
+    bots = [SecretBot(0, b"f0"), SecretBot(1, b"f1", forge=True)]
+    peers = _play(bots)
+    _, (_, reason) = _verified(peers)
+    forger = next(p for p in peers if p.bot.forge)
+    assert any(
+        "opening is refused" in r and "does not give the seat's card" in r for r in forger.refused
+    )
+    assert "audited" in reason
+
+
+def test_a_peer_withholding_its_opening_forfeits_and_the_log_says_so() -> None:
+    bots = [SecretBot(0, b"w0"), SecretBot(1, b"w1", withhold=True)]
+    peers = _play(bots, clock=0.5)
+    records, (winner, reason) = _verified(peers)
+    withholder = next(p for p in peers if p.bot.withhold)
+    forfeits = [r for r in records if isinstance(r, Forfeit)]
+    assert [f.late for f in forfeits] == [withholder.bot.seat]
+    assert winner == 1 - withholder.bot.seat
+    assert f"seat {withholder.bot.seat + 1} forfeits" in reason
+
+
+@pytest.mark.parametrize(("players", "every"), [(2, 4), (3, 6)])
+def test_party_games_finish_over_loopback_and_the_cards_go_round(
+    players: int, every: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bots = [PartyBot(s, b"party" + bytes([players, s])) for s in range(players)]
+    peers = asyncio.run(
+        play_table(bots, PARTY_POOL, clock=5.0, limit=150.0, options=("party", f"pass={every}"))
+    )
+    assert len({p.replay() for p in peers}) == 1
+    games = [p.game for p in peers]
+    assert all(isinstance(g, PartyGame) for g in games)
+    g = games[0]
+    assert isinstance(g, PartyGame)
+    assert g.result is not None
+    assert g.passes == [t for t in range(1, g.turns + 1) if t % every == 0 and t < g.turns] or (
+        g.passes == [t for t in range(1, g.turns + 1) if t % every == 0]
+    )
+    # The cards went round: the gods are the dealt ones, each moved on once per passing.
+    assert g.position is not None
+    shift = len(g.passes) % players
+    assert g.position.gods == tuple(g.gods[(s - shift) % players] for s in range(players)) or (
+        g.position.eliminated
+    )
+    path = tmp_path / "party.sntr"
+    path.write_bytes(peers[0].replay())
+    assert main(["replay", "verify", str(path)]) == 0
+    assert "the cards passed" in capsys.readouterr().out
+
+
+def test_a_seat_that_withholds_its_link_abandons_in_the_log() -> None:
+    bots = [PartyBot(0, b"l0"), PartyBot(1, b"l1", withhold=True)]
+    peers = asyncio.run(
+        play_table(bots, PARTY_POOL, clock=0.5, limit=60.0, options=("party", "pass=4"))
+    )
+    g = peers[0].game
+    assert isinstance(g, PartyGame)
+    late = next(p.bot.seat for p in peers if isinstance(p.bot, PartyBot) and p.bot.withhold)
+    assert g.result == (1 - late, f"seat {late + 1} abandons: no record within 0.5 s")
+    records = read_records(peers[0].log, peers[0].keys, 1, peers[0].first_prev, decode_party_record)
+    assert [r for r in records if isinstance(r, Forfeit)] == [
+        Forfeit(1 - late, late, "no record within 0.5 s")
+    ]
+
+
+def test_a_hello_of_another_version_is_refused_at_once() -> None:
+    async def hello_of(version: int) -> tuple[object, ...]:
+        ctx = new_context()
+        host = await bind_host(ctx, "127.0.0.1", 0)
+        join = JoinTransport(ctx, f"127.0.0.1:{host.port}")
+        bots = [SecretBot(0, b"v0"), SecretBot(1, b"v1")]
+        table = asyncio.create_task(_host_only(bots, host))
+        try:
+            async with asyncio.timeout(20):
+                while True:
+                    join.send(HOST_PEER, encode(("hello", b"\x09" * 32, version)))
+                    got = await join.receive(0.2)
+                    if got is not None:
+                        value = decode(got[1])
+                        assert isinstance(value, tuple)
+                        return value
+        finally:
+            table.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await table
+            host.close()
+            join.close()
+            await close_context(ctx)
+
+    assert asyncio.run(hello_of(2)) == ("refuse", f"protocol 2 is not {TABLE_VERSION}")
+
+
+async def _host_only(bots: list[SecretBot], host: HostTransport) -> None:
+    peer = SecretPeer(Identity.from_seed(b"\x01" * 32, "h"), bots[0])
+    await _host(peer, host, 2, DEFAULT_POOL, 5.0, b"\x00" * 16, ())
