@@ -100,6 +100,7 @@ def _fits_secret_deal(god: str) -> bool:
         and not power.end_effect
         and not power.removes_workers
         and power.wins_by_levels
+        and not cls.stateful
         and cls.placement_error is Power.placement_error
         and cls.at_all_times is Power.at_all_times
         and cls.wins_at_end_of_turn is Power.wins_at_end_of_turn
