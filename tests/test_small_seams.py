@@ -55,10 +55,11 @@ def test_gods_on_an_80_column_terminal_wraps_each_power_under_its_column(tmp_pat
     with Terminal(argv, env=clean_env(tmp_path), columns=80, lines=200) as term:
         assert term.wait_exit() == 0
         lines = term.raw.decode().splitlines()
-    assert lines[0].startswith("apollo      simple   players 2,3,4  Your worker may move")
+    # Columns as wide as the longest name (bellerophon, terpsichore) and set (goldenfleece).
+    assert lines[0].startswith("apollo      simple       players 2,3,4  Your worker may move")
     assert max(len(line) for line in lines) < 80
     # A continuation line starts under the power's column.
-    assert lines[1].startswith(" " * 36)
+    assert lines[1].startswith(" " * 40)
     assert lines[1].strip()
 
 

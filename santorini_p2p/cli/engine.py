@@ -136,9 +136,11 @@ def gods_listing(as_json: bool, width: int | None = None) -> str:
             ]
         )
     out = []
+    name_width = max(len(g.name) for _, g in rows)
+    kind_width = max(len(kind) for kind, _ in rows)
     for kind, g in rows:
         counts = ",".join(str(n) for n in sorted(g.players))
-        head = f"{g.name:<12} {kind:<12} players {counts:<5}  "
+        head = f"{g.name:<{name_width}} {kind:<{kind_width}} players {counts:<5}  "
         if width is None or width - len(head) < 20:
             out.append(head + g.text)
             continue
