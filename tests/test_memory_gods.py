@@ -628,3 +628,60 @@ def test_odysseus_forces_only_to_free_corners_and_each_worker_once():
     assert set(moved) == {"a2", "b3"}
     assert "Oa2a1,b3e1:b2>c2^d2" in r
     assert not any(t.startswith("Oa2a1,a2") for t in r)
+
+
+# --- against the gods of RULES.md section 9 ------------------------------------------------------
+
+
+def test_s10_nike_a_slide_is_forced_so_only_her_step_down_sets_her_flag():
+    # b1 is level with a1: the step is level, the slide on to e1 goes down (forced).
+    start = "0A0000B/00000/000B00/00000/1A1000 1 nike,harpies -"
+    assert after(start, "a1>e1^d1").endswith(" -")
+    # a2 is lower: the step itself goes down, then the slide carries her on to a4.
+    assert after(start, "a1>a4^b4").endswith(" k")
+
+
+def test_s10_bellerophon_slides_on_after_his_climb_of_two_levels():
+    start = "0B0000B/00000/00000/0A0000/0A2230 1 bellerophon,harpies -"
+    turns = results(start)
+    assert "a1>c1^b1" in turns  # 0 to 2 on b1, then on to c1 (level 2, not higher)
+    assert not any(t.startswith("a1>b1") for t in turns)
+    assert field(turns["a1>c1^b1"]) == "bellerophon[x],harpies"
+
+
+def test_s10_atalanta_every_step_slides_and_is_written_where_it_came_to_rest():
+    start = "0B0000B/00000/00000/0A0000/0A0000 1 atalanta,harpies -"
+    turns = results(start)
+    assert "a1>d4>a4^a3" in turns  # a1 slides to d4 (stopped by e5), then west to a4
+    assert not any(t.startswith(("a1>b1", "a1>b2")) for t in turns)
+    assert field(turns["a1>d4>a4^a3"]) == "atalanta[x],harpies"
+
+
+def test_s10_eris_marks_the_second_worker_castor_moved():
+    start = "0B0000B/00000/00000/00000/0A00A00 1 castor,eris -"
+    assert field(after(start, "Ma1>a2,c1>c2")) == "castor,eris[c2]"
+    # b1 moves first to free its square for a1: a1's worker, now on b1, moved last.
+    start = "0B0000B/00000/00000/00000/0A0A000 1 castor,eris -"
+    assert field(after(start, "Mb1>c1,a1>b1")) == "castor,eris[b1]"
+
+
+def test_s10_gaea_a_worker_next_to_an_asteria_dome_reads_back():
+    start = "0B0000B/00000/00000/01A000/0A0000 1 asteria,gaea -"
+    turns = results(start)
+    assert "b2>a2^a3*a3+a4" in turns
+    p = parse_position(start)
+    turn = find_turn(p, "b2>a2^a3*a3+a4")
+    assert str(turn) == "b2>a2^a3*a3+a4"
+    assert field(format_position(apply(p, turn))) == "asteria,gaea[1]"
+
+
+def test_s10_gaea_and_hydra_each_plus_reads_as_the_position_says():
+    # Hydra (seat 1) builds the dome on d4 (level 3); Gaea may put a worker next to it, then
+    # Hydra, whose workers stand apart, gains one.
+    start = pos("c3,a5", "e1,e5", "hydra,gaea", levels="d4=3,c3=1")
+    turns = results(start)
+    both = [t for t in turns if t.startswith("c3>") and t.count("+") == 2 and "^d4+" in t]
+    assert both
+    for text in both + [t for t in turns if "+" in t][:40]:
+        p = parse_position(start)
+        assert str(find_turn(p, text)) == text

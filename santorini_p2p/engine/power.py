@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar, Final
 
-from santorini_p2p.engine.position import Position, Turn
+from santorini_p2p.engine.position import DRAG, PULL, Position, Turn
 from santorini_p2p.engine.squares import ALL, BITS, HEADING, NEIGHBOURS, SLANTED, bits, levels
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "Power",
     "TurnFound",
     "build_on",
+    "first_step",
     "is_free",
     "plain_steps",
     "towers",
@@ -84,6 +85,18 @@ def towers(bd: Board) -> int:
     """Return the number of complete towers (a dome on level 3) on ``bd``."""
     lv, domes, _ = bd
     return sum(1 for s in bits(domes) if lv[s] == 3)
+
+
+def first_step(frm: int, rest: int) -> int:
+    """The square a plain step from ``frm`` went to when the worker came to rest on ``rest``.
+
+    ``rest`` itself when it neighbours ``frm``; otherwise an opponent's slide carried the
+    worker on (RULES.md 9), straight on, so the step went to the first square of that line.
+    """
+    if frm == rest or NEIGHBOURS[frm] >> rest & 1:
+        return rest
+    df, dr = rest % 5 - frm % 5, rest // 5 - frm // 5
+    return frm + (df > 0) - (df < 0) + 5 * ((dr > 0) - (dr < 0))
 
 
 def plain_steps(p: Position, w: int, occ: int, no_up: bool) -> int:
@@ -801,10 +814,21 @@ class Power:
         return bd, False
 
     def worker_moves(self, p: Position, turn: Turn) -> list[tuple[int, int]]:
-        """The workers ``turn`` moves or forces, ``(from, to)``, as far as its text says."""
-        if turn.worker >= 0 and turn.path:
-            return [(turn.worker, turn.path[-1])]
-        return []
+        """The workers ``turn`` moves or forces, ``(from, to)``, as far as its text says.
+
+        The turn's worker, each worker of an every-worker turn (RULES.md 9: ``M``, ``T``), and
+        a worker dragged or pulled into the square the turn's worker left (``~``, ``<``).
+        """
+        if turn.worker < -1:
+            path = turn.path
+            return [(path[i], path[i + 1]) for i in range(0, len(path), 2)]
+        if turn.worker < 0 or not turn.path:
+            return []
+        out = [(turn.worker, turn.path[-1])]
+        for op in turn.post:
+            if op >> 5 in (DRAG, PULL):
+                out.append((op & 31, turn.worker))
+        return out
 
 
 _PLAIN_STEPS: dict[type[Power], bool] = {}

@@ -69,7 +69,13 @@ class Eris(Power):
         self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
     ) -> str:
         """After an opponent's turn, the worker it moved itself is marked."""
-        if p.side_of(seat) == p.side_of(p.to_move) or turn.worker < 0 or not turn.path:
+        if p.side_of(seat) == p.side_of(p.to_move) or not turn.path:
+            return state
+        if turn.worker < -1:
+            # Every worker moved (RULES.md 9): the second mover is the most recent.
+            to = where(turn.path[-2])
+            return SQUARE_NAMES[to] if to >= 0 else state
+        if turn.worker < 0:
             return state
         own = p.workers[p.side_of(p.to_move)]
         if not own >> turn.worker & 1 and not turn.extra:
