@@ -94,7 +94,11 @@ class Gaea(Power):
                 lv[s] += 1
         if not made:
             return []
-        occ = after.domes | after.ge1
+        # Ground level when the dome is built and after the turn, never built on in it (a
+        # block taken off again at the end, by Ares, stood there when she could place).
+        occ = after.domes | after.ge1 | p.ge1
+        for b in turn.builds:
+            occ |= BITS[b & 31]
         for m in after.workers:
             occ |= m
         near = 0
