@@ -119,7 +119,13 @@ class Gaea(Power):
         return 20 * on_card(p.state_of(seat)[1:-1]) if seat >= 0 else 0
 
     def after_turn(
-        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+        self,
+        p: Position,
+        seat: int,
+        turn: Turn,
+        state: str,
+        where: Callable[[int], int],
+        moves: tuple[tuple[int, int], ...] = (),
     ) -> str:
         """One fewer on her card for each worker she put on the board."""
         placed = len(turn.ops(OP_PLACE)) if turn.extra else 0

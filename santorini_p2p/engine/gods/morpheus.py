@@ -122,7 +122,13 @@ class Morpheus(Power):
         return 15 * min(4, coins(p.state_of(seat)[1:-1])) if seat >= 0 else 0
 
     def after_turn(
-        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+        self,
+        p: Position,
+        seat: int,
+        turn: Turn,
+        state: str,
+        where: Callable[[int], int],
+        moves: tuple[tuple[int, int], ...] = (),
     ) -> str:
         """His turn adds a coin and spends one a build."""
         if seat != p.to_move:
