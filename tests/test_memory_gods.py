@@ -637,11 +637,11 @@ def test_s10_4_eris_mark_moves_to_the_worker_its_owner_moved_last():
 
 
 def test_s10_4_the_female_follows_a_worker_charon_ferries():
-    # Charon on d3 ferries her female from c3 to b3, the square opposite, then steps into c3.
+    # Charon on d3 ferries her female from c3 across his worker to e3, then steps into c3.
     p = pos("d3,e1", "c3,a5", "charon,selene[c3]")
     out = after(p, "d3~c3>c3^c4")
-    assert field(out) == "charon,selene[b3]"
-    assert out.split(" ")[0] == board("c3,e1", "b3,a5", levels="c4=1")
+    assert field(out) == "charon,selene[e3]"
+    assert out.split(" ")[0] == board("c3,e1", "e3,a5", levels="c4=1")
 
 
 def test_s10_4_a_pending_pair_binds_the_turn_that_would_ferry_its_worker_away():
