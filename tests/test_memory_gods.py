@@ -685,3 +685,28 @@ def test_s10_gaea_and_hydra_each_plus_reads_as_the_position_says():
     for text in both + [t for t in turns if "+" in t][:40]:
         p = parse_position(start)
         assert str(find_turn(p, text)) == text
+def test_s10_4_eris_mark_moves_to_the_worker_its_owner_moved_last():
+    # The mark is on Minotaur's b2; Minotaur moves a1, which is marked now.
+    p = pos("b2,a1", "d4,e5", "minotaur,eris[b2]")
+    assert field(after(p, "a1>a2^a3")) == "minotaur,eris[a2]"
+
+
+def test_s10_4_the_female_follows_a_worker_charon_ferries():
+    # Charon on d3 ferries her female from c3 across his worker to e3, then steps into c3.
+    p = pos("d3,e1", "c3,a5", "charon,selene[c3]")
+    out = after(p, "d3~c3>c3^c4")
+    assert field(out) == "charon,selene[e3]"
+    assert out.split(" ")[0] == board("c3,e1", "e3,a5", levels="c4=1")
+
+
+def test_s10_4_a_pending_pair_binds_the_turn_that_would_ferry_its_worker_away():
+    # Charon could ferry Adonis's c3 away, but a turn that ends with c3 next to e1 exists.
+    p = pos("d3,e1", "c3,a5", "charon,adonis[c3.e1]")
+    r = results(p)
+    assert "d3~c3>c3^c4" not in r
+    assert any(t.startswith("e1>d2") for t in r)
+
+
+def test_s10_4_the_female_follows_through_a_minotaur_push():
+    p = pos("b2,a1", "c3,e5", "minotaur,hippolyta[c3]")
+    assert field(after(p, "b2>c3^b2")) == "minotaur,hippolyta[d4]"

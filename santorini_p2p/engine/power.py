@@ -765,12 +765,18 @@ class Power:
         return state
 
     def after_turn(
-        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+        self,
+        p: Position,
+        seat: int,
+        turn: Turn,
+        state: str,
+        where: Callable[[int], int],
+        moves: tuple[tuple[int, int], ...] = (),
     ) -> str:
         """The state of the holder (``seat``) after ``turn`` by the seat to move in ``p``.
 
         ``state`` has already followed its workers; ``where`` maps a square of ``p`` to where
-        its worker ended the turn.
+        its worker ended the turn; ``moves`` are the mover's :meth:`worker_moves`.
         """
         return state
 

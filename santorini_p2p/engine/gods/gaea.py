@@ -116,7 +116,11 @@ class Gaea(Power):
             domes |= BITS[s]
         if not made:
             return []
-        occ = after.domes | after.ge1
+        # Ground level when the dome is built and after the turn, never built on in it (a
+        # block taken off again at the end, by Ares, stood there when she could place).
+        occ = after.domes | after.ge1 | p.ge1
+        for b in turn.builds:
+            occ |= BITS[b & 31]
         for m in after.workers:
             occ |= m
         near = 0
@@ -137,7 +141,13 @@ class Gaea(Power):
         return 20 * on_card(p.state_of(seat)[1:-1]) if seat >= 0 else 0
 
     def after_turn(
-        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+        self,
+        p: Position,
+        seat: int,
+        turn: Turn,
+        state: str,
+        where: Callable[[int], int],
+        moves: tuple[tuple[int, int], ...] = (),
     ) -> str:
         """One fewer on her card for each worker she put on the board."""
         placed = len(turn.ops(OP_PLACE)) if turn.extra else 0
