@@ -710,3 +710,30 @@ def test_s10_4_a_pending_pair_binds_the_turn_that_would_ferry_its_worker_away():
 def test_s10_4_the_female_follows_through_a_minotaur_push():
     p = pos("b2,a1", "c3,e5", "minotaur,hippolyta[c3]")
     assert field(after(p, "b2>c3^b2")) == "minotaur,hippolyta[d4]"
+
+
+def test_s10_notation_against_section_9_every_legal_turn_has_one_text_that_reads_back():
+    from santorini_p2p.engine.gods import GROUP1
+
+    rng = random.Random(10)
+    pairs = [
+        (a.name, b.name)
+        for a in MEMORY + HEROES
+        for b in GROUP1
+        if pairing_error((a.name, b.name)) is None and 2 in a.players and 2 in b.players
+    ]
+    checked = 0
+    for a, b in rng.sample(pairs, 12):
+        p = new_game(2, "random", drawn=(a, b) if rng.random() < 0.5 else (b, a))
+        for ply in range(24):
+            if p.phase is Phase.OVER:
+                break
+            if p.phase is Phase.PLAY and ply % 3 == 0:
+                turns = legal_turns(p)
+                texts = [str(t) for t in turns]
+                assert len(set(texts)) == len(texts), format_position(p)
+                for i in rng.sample(range(len(turns)), min(8, len(turns))):
+                    assert find_turn(p, texts[i]) == turns[i], (format_position(p), texts[i])
+                    checked += 1
+            p = apply_action(p, rng.choice(legal_actions(p)))
+    assert checked > 200
