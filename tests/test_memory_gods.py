@@ -737,3 +737,9 @@ def test_s10_notation_against_section_9_every_legal_turn_has_one_text_that_reads
                     checked += 1
             p = apply_action(p, rng.choice(legal_actions(p)))
     assert checked > 200
+
+
+def test_s10_forced_is_not_moved_proteus_s_force_sets_no_eris_mark():
+    start = "0B0000B/00000/00000/00000/0A0A0A00 1 proteus,eris -"
+    # a1 moves to a2, then the worker on b1 is forced into a1: the mark is on a2.
+    assert field(after(start, "a1>a2<b1^a3")) == "proteus,eris[a2]"

@@ -822,18 +822,17 @@ class Power:
     def worker_moves(self, p: Position, turn: Turn) -> list[tuple[int, int]]:
         """The workers ``turn`` moves or forces, ``(from, to)``, as far as its text says.
 
-        The turn's worker, each worker of an every-worker turn (RULES.md 9: ``M``, ``T``), and
-        a worker dragged or pulled into the square the turn's worker left (``~``, ``<``).
+        Each worker of an every-worker turn (RULES.md 9: ``M``, ``T``) in the order played; or
+        a worker dragged or pulled into the square the turn's worker left (``~``, ``<``: forced,
+        so listed first), then the turn's worker: the worker a side moved last comes last.
         """
         if turn.worker < -1:
             path = turn.path
             return [(path[i], path[i + 1]) for i in range(0, len(path), 2)]
         if turn.worker < 0 or not turn.path:
             return []
-        out = [(turn.worker, turn.path[-1])]
-        for op in turn.post:
-            if op >> 5 in (DRAG, PULL):
-                out.append((op & 31, turn.worker))
+        out = [(op & 31, turn.worker) for op in turn.post if op >> 5 in (DRAG, PULL)]
+        out.append((turn.worker, turn.path[-1]))
         return out
 
 
