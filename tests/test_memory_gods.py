@@ -743,3 +743,18 @@ def test_s10_forced_is_not_moved_proteus_s_force_sets_no_eris_mark():
     start = "0B0000B/00000/00000/00000/0A0A0A00 1 proteus,eris -"
     # a1 moves to a2, then the worker on b1 is forced into a1: the mark is on a2.
     assert field(after(start, "a1>a2<b1^a3")) == "proteus,eris[a2]"
+
+
+def test_s10_gaea_places_at_once_so_hydra_gains_where_her_worker_left_room():
+    # Hydra moves b2>c2 and domes d3; d2 is the one lowest free square next to c2. Gaea may
+    # take d2 first (next to the new dome, at once): Hydra then gains on a level-1 square.
+    start = pos("b2,e5", "a5,a4", "hydra,gaea", levels="d3=3,b1=1,c1=1,d1=1,b3=1,c3=1,b2=1")
+    turns = results(start)
+    assert "b2>c2^d3+d2" in turns  # Hydra gains d2 (Gaea lets it be)
+    assert "b2>c2^d3+d2+b1" in turns  # Gaea takes d2, Hydra gains b1
+    assert "b2>c2^d3+d2+d2" not in turns
+    after_both = turns["b2>c2^d3+d2+b1"]
+    assert field(after_both) == "hydra,gaea[1]"
+    p = parse_position(after_both)
+    assert p.worker_side(SQUARE_NAMES.index("d2")) == 1
+    assert p.worker_side(SQUARE_NAMES.index("b1")) == 0

@@ -794,6 +794,21 @@ class Power:
         """
         return []
 
+    def end_workers(self, turn: Turn) -> int:
+        """The squares where ``turn``'s end-of-turn choice put a worker of the mover's own.
+
+        Another power that puts a worker on the board at once (RULES.md 10.5) may take one
+        of them first; :meth:`end_with` then makes the choice again.
+        """
+        return 0
+
+    def end_with(self, p: Position, turn: Turn, taken: int, after: Position) -> list[Turn]:
+        """``turn`` with its end-of-turn choice made again once ``taken`` were filled first.
+
+        ``after`` is the position ``turn`` led to. The default keeps the turn as it is.
+        """
+        return [turn]
+
     def may_vary(self, p: Position, seat: int, turn: Turn) -> bool:
         """A quick check before :meth:`variants`: False when it surely adds nothing."""
         return True

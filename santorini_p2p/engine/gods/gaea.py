@@ -123,6 +123,13 @@ class Gaea(Power):
             occ |= BITS[b & 31]
         for m in after.workers:
             occ |= m
+        # A worker the mover's end-of-turn choice put on the board came after hers: she may
+        # take its square, and the mover then chooses again (RULES.md 10.5: "at once").
+        from santorini_p2p.engine.gods import power_of
+
+        mover = power_of(p.gods[p.to_move])
+        later = mover.end_workers(turn)
+        occ &= ~later
         near = 0
         for _, s in made:
             near |= NEIGHBOURS[s]
@@ -131,8 +138,11 @@ class Gaea(Power):
         for k in range(1, min(left, len(made)) + 1):
             for chosen in combinations(spots, k):
                 ops = _assign(made, chosen)
-                if ops is not None:
-                    out.append(turn._replace(extra=turn.extra + ops))
+                if ops is None:
+                    continue
+                taken = sum(BITS[s] for s in chosen)
+                again = mover.end_with(p, turn, taken, after) if taken & later else [turn]
+                out.extend(t._replace(extra=t.extra + ops) for t in again)
         return out
 
     def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
