@@ -758,3 +758,10 @@ def test_s10_gaea_places_at_once_so_hydra_gains_where_her_worker_left_room():
     p = parse_position(after_both)
     assert p.worker_side(SQUARE_NAMES.index("d2")) == 1
     assert p.worker_side(SQUARE_NAMES.index("b1")) == 0
+
+
+def test_s10_eris_no_mark_once_the_worker_moved_last_left_the_board():
+    start = "0B0000B/00000/00000/00000/0A0A000 1 hydra,eris[b1] -"
+    # Hydra's workers end next to each other: she removes one, here the one she moved.
+    assert field(after(start, "a1>a2^a3!a2")) == "hydra,eris"
+    assert field(after(start, "a1>a2^a3!b1")) == "hydra,eris[a2]"

@@ -77,7 +77,8 @@ class Eris(Power):
         """After an opponent's turn, the worker it moved itself last is marked.
 
         Its own moves in the order the mover's power lists them (a worker put on the board
-        and moved counts); forces of other sides' workers do not.
+        and moved counts); forces of other sides' workers do not. When that worker has left
+        the board by the end of the turn (Hydra removing her mover), no worker is marked.
         """
         if p.side_of(seat) == p.side_of(p.to_move):
             return state
@@ -86,4 +87,4 @@ class Eris(Power):
         if not mine:
             return state
         to = where(mine[-1])
-        return SQUARE_NAMES[to] if to >= 0 else state
+        return SQUARE_NAMES[to] if to >= 0 else ""
