@@ -628,3 +628,140 @@ def test_odysseus_forces_only_to_free_corners_and_each_worker_once():
     assert set(moved) == {"a2", "b3"}
     assert "Oa2a1,b3e1:b2>c2^d2" in r
     assert not any(t.startswith("Oa2a1,a2") for t in r)
+
+
+# --- against the gods of RULES.md section 9 ------------------------------------------------------
+
+
+def test_s10_nike_a_slide_is_forced_so_only_her_step_down_sets_her_flag():
+    # b1 is level with a1: the step is level, the slide on to e1 goes down (forced).
+    start = "0A0000B/00000/000B00/00000/1A1000 1 nike,harpies -"
+    assert after(start, "a1>e1^d1").endswith(" -")
+    # a2 is lower: the step itself goes down, then the slide carries her on to a4.
+    assert after(start, "a1>a4^b4").endswith(" k")
+
+
+def test_s10_bellerophon_slides_on_after_his_climb_of_two_levels():
+    start = "0B0000B/00000/00000/0A0000/0A2230 1 bellerophon,harpies -"
+    turns = results(start)
+    assert "a1>c1^b1" in turns  # 0 to 2 on b1, then on to c1 (level 2, not higher)
+    assert not any(t.startswith("a1>b1") for t in turns)
+    assert field(turns["a1>c1^b1"]) == "bellerophon[x],harpies"
+
+
+def test_s10_atalanta_every_step_slides_and_is_written_where_it_came_to_rest():
+    start = "0B0000B/00000/00000/0A0000/0A0000 1 atalanta,harpies -"
+    turns = results(start)
+    assert "a1>d4>a4^a3" in turns  # a1 slides to d4 (stopped by e5), then west to a4
+    assert not any(t.startswith(("a1>b1", "a1>b2")) for t in turns)
+    assert field(turns["a1>d4>a4^a3"]) == "atalanta[x],harpies"
+
+
+def test_s10_eris_marks_the_second_worker_castor_moved():
+    start = "0B0000B/00000/00000/00000/0A00A00 1 castor,eris -"
+    assert field(after(start, "Ma1>a2,c1>c2")) == "castor,eris[c2]"
+    # b1 moves first to free its square for a1: a1's worker, now on b1, moved last.
+    start = "0B0000B/00000/00000/00000/0A0A000 1 castor,eris -"
+    assert field(after(start, "Mb1>c1,a1>b1")) == "castor,eris[b1]"
+
+
+def test_s10_gaea_a_worker_next_to_an_asteria_dome_reads_back():
+    start = "0B0000B/00000/00000/01A000/0A0000 1 asteria,gaea -"
+    turns = results(start)
+    assert "b2>a2^a3*a3+a4" in turns
+    p = parse_position(start)
+    turn = find_turn(p, "b2>a2^a3*a3+a4")
+    assert str(turn) == "b2>a2^a3*a3+a4"
+    assert field(format_position(apply(p, turn))) == "asteria,gaea[1]"
+
+
+def test_s10_gaea_and_hydra_each_plus_reads_as_the_position_says():
+    # Hydra (seat 1) builds the dome on d4 (level 3); Gaea may put a worker next to it, then
+    # Hydra, whose workers stand apart, gains one.
+    start = pos("c3,a5", "e1,e5", "hydra,gaea", levels="d4=3,c3=1")
+    turns = results(start)
+    both = [t for t in turns if t.startswith("c3>") and t.count("+") == 2 and "^d4+" in t]
+    assert both
+    for text in both + [t for t in turns if "+" in t][:40]:
+        p = parse_position(start)
+        assert str(find_turn(p, text)) == text
+def test_s10_4_eris_mark_moves_to_the_worker_its_owner_moved_last():
+    # The mark is on Minotaur's b2; Minotaur moves a1, which is marked now.
+    p = pos("b2,a1", "d4,e5", "minotaur,eris[b2]")
+    assert field(after(p, "a1>a2^a3")) == "minotaur,eris[a2]"
+
+
+def test_s10_4_the_female_follows_a_worker_charon_ferries():
+    # Charon on d3 ferries her female from c3 across his worker to e3, then steps into c3.
+    p = pos("d3,e1", "c3,a5", "charon,selene[c3]")
+    out = after(p, "d3~c3>c3^c4")
+    assert field(out) == "charon,selene[e3]"
+    assert out.split(" ")[0] == board("c3,e1", "e3,a5", levels="c4=1")
+
+
+def test_s10_4_a_pending_pair_binds_the_turn_that_would_ferry_its_worker_away():
+    # Charon could ferry Adonis's c3 away, but a turn that ends with c3 next to e1 exists.
+    p = pos("d3,e1", "c3,a5", "charon,adonis[c3.e1]")
+    r = results(p)
+    assert "d3~c3>c3^c4" not in r
+    assert any(t.startswith("e1>d2") for t in r)
+
+
+def test_s10_4_the_female_follows_through_a_minotaur_push():
+    p = pos("b2,a1", "c3,e5", "minotaur,hippolyta[c3]")
+    assert field(after(p, "b2>c3^b2")) == "minotaur,hippolyta[d4]"
+
+
+def test_s10_notation_against_section_9_every_legal_turn_has_one_text_that_reads_back():
+    from santorini_p2p.engine.gods import GROUP1
+
+    rng = random.Random(10)
+    pairs = [
+        (a.name, b.name)
+        for a in MEMORY + HEROES
+        for b in GROUP1
+        if pairing_error((a.name, b.name)) is None and 2 in a.players and 2 in b.players
+    ]
+    checked = 0
+    for a, b in rng.sample(pairs, 12):
+        p = new_game(2, "random", drawn=(a, b) if rng.random() < 0.5 else (b, a))
+        for ply in range(24):
+            if p.phase is Phase.OVER:
+                break
+            if p.phase is Phase.PLAY and ply % 3 == 0:
+                turns = legal_turns(p)
+                texts = [str(t) for t in turns]
+                assert len(set(texts)) == len(texts), format_position(p)
+                for i in rng.sample(range(len(turns)), min(8, len(turns))):
+                    assert find_turn(p, texts[i]) == turns[i], (format_position(p), texts[i])
+                    checked += 1
+            p = apply_action(p, rng.choice(legal_actions(p)))
+    assert checked > 200
+
+
+def test_s10_forced_is_not_moved_proteus_s_force_sets_no_eris_mark():
+    start = "0B0000B/00000/00000/00000/0A0A0A00 1 proteus,eris -"
+    # a1 moves to a2, then the worker on b1 is forced into a1: the mark is on a2.
+    assert field(after(start, "a1>a2<b1^a3")) == "proteus,eris[a2]"
+
+
+def test_s10_gaea_places_at_once_so_hydra_gains_where_her_worker_left_room():
+    # Hydra moves b2>c2 and domes d3; d2 is the one lowest free square next to c2. Gaea may
+    # take d2 first (next to the new dome, at once): Hydra then gains on a level-1 square.
+    start = pos("b2,e5", "a5,a4", "hydra,gaea", levels="d3=3,b1=1,c1=1,d1=1,b3=1,c3=1,b2=1")
+    turns = results(start)
+    assert "b2>c2^d3+d2" in turns  # Hydra gains d2 (Gaea lets it be)
+    assert "b2>c2^d3+d2+b1" in turns  # Gaea takes d2, Hydra gains b1
+    assert "b2>c2^d3+d2+d2" not in turns
+    after_both = turns["b2>c2^d3+d2+b1"]
+    assert field(after_both) == "hydra,gaea[1]"
+    p = parse_position(after_both)
+    assert p.worker_side(SQUARE_NAMES.index("d2")) == 1
+    assert p.worker_side(SQUARE_NAMES.index("b1")) == 0
+
+
+def test_s10_eris_no_mark_once_the_worker_moved_last_left_the_board():
+    start = "0B0000B/00000/00000/00000/0A0A000 1 hydra,eris[b1] -"
+    # Hydra's workers end next to each other: she removes one, here the one she moved.
+    assert field(after(start, "a1>a2^a3!a2")) == "hydra,eris"
+    assert field(after(start, "a1>a2^a3!b1")) == "hydra,eris[a2]"

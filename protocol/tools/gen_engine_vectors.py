@@ -248,6 +248,18 @@ MEMORY_TURNS = [
 ]
 """The turn texts of RULES.md 10.3 and their canonical forms."""
 
+BOTH_TURNS = [
+    ("gaea-then-hydra", "B2>C3^D4+C5+C2", "b2>c3^d4+c5+c2"),
+    ("gaea-after-asteria-dome", "b2>a2^a3*a3+a4", "b2>a2^a3*a3+a4"),
+    ("gaea-after-a-dome-then-asteria", "b2>c3^d4+c5*e5+e4", "b2>c3^d4+c5*e5+e4"),
+    ("gaea-after-polyphemus-dome", "b2>c3^d4#a1+b1#e5", "b2>c3^d4#a1+b1#e5"),
+    ("gaea-after-castor-build-all", "bb3+c2,d5", "Bb3+c2,d5"),
+    ("gaea-after-terpsichore-build", "tb2>c3,d4>e4^c4+b3^e5", "Tb2>c3,d4>e4^c4+b3^e5"),
+    ("gaea-after-siren-build", "sd4,d3^b2+c1", "Sd4,d3^b2+c1"),
+    ("gaea-after-hermes-build", "ha1,c2^b2+b1", "Ha1,c2^b2+b1"),
+]
+"""Turn texts with the marks of sections 9 and 10 together (SPEC.md 2.1.2)."""
+
 INVALID_MEMORY_TURNS = [
     ("song-without-a-build", "Sd4,d3"),
     ("corners-without-the-turn", "Oc4a5"),
@@ -651,6 +663,23 @@ def write_notation() -> None:
             )
         else:
             raise SystemExit(f"{ident}: expected {text!r} to be rejected")
+    for ident, text, canonical in BOTH_TURNS:
+        tc += 1
+        got = str(parse_turn(text))
+        if got != canonical:
+            raise SystemExit(f"{ident}: {text!r} reads as {got!r}, not {canonical!r}")
+        cases.append(
+            {
+                "tcId": tc,
+                "id": f"turn-{ident}",
+                "comment": "turn text with marks of RULES.md 9 and 10.3 (SPEC.md 2.1.2)",
+                "flags": ["group1", "memory"],
+                "kind": "turn",
+                "input": text,
+                "canonical": canonical,
+                "result": "valid",
+            }
+        )
     doc = {"schema": "notation.schema.json", "version": 1, "tests": cases}
     (VECTORS / "notation.json").write_text(json.dumps(doc, indent=2) + "\n")
 

@@ -83,6 +83,12 @@ REMATCH_NOTES = {
 }
 """Notes of the file that has rematch cases (replays)."""
 
+MEMORY_NOTES = {
+    "memory": "a god of RULES.md section 10: power states in the position, setup choices "
+    "(place ..*, song D) and its turn text (SPEC.md 1.3.1, 2.1.1)",
+}
+"""Notes of the file that has section-10 cases (replays)."""
+
 
 def _typed(value: Value) -> Any:
     """Return ``value`` as typed JSON (big integers as strings, bytes as hex)."""
@@ -108,7 +114,13 @@ class Cases:
     def add(self, id_: str, comment: str, flags: list[str], **fields: Any) -> None:
         """Append a case; every flag must be defined in NOTES."""
         for f in flags:
-            assert f in NOTES or f in POOL_NOTES or f in TAKEBACK_NOTES or f in REMATCH_NOTES, f
+            assert (
+                f in NOTES
+                or f in POOL_NOTES
+                or f in TAKEBACK_NOTES
+                or f in REMATCH_NOTES
+                or f in MEMORY_NOTES
+            ), f
         self.items.append(
             {"tcId": len(self.items) + 1, "id": id_, "comment": comment, "flags": flags, **fields}
         )
@@ -122,6 +134,8 @@ def _doc(schema: str, cases: Cases, **extra: Any) -> dict[str, Any]:
         notes = {**notes, **TAKEBACK_NOTES}
     if any("rematch" in t["flags"] for t in cases.items):
         notes = {**notes, **REMATCH_NOTES}
+    if any("memory" in t["flags"] for t in cases.items):
+        notes = {**notes, **MEMORY_NOTES}
     return {"schema": schema, "version": 1, "notes": notes, **extra, "tests": cases.items}
 
 
@@ -821,7 +835,41 @@ def replay_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
     _takeback_replays(c, files)
     _chat_replays(c, files)
     _rematch_replays(c, files)
+    _memory_replays(c, files)
     return _doc("replays.schema.json", c), files
+
+
+def _memory_replays(c: Cases, files: dict[str, bytes]) -> None:
+    """Games with the gods of RULES.md section 10, after every older case.
+
+    The first names Selene's female worker at placement (``place ..*``) and has Siren sing
+    (``song D``), each signed by the seat that decides; the second plays two heroes.
+    """
+    games: list[tuple[str, str, tuple[str, ...], int]] = [
+        ("2p-memory-selene-siren", "random", ("selene", "siren"), 41),
+        ("2p-heroes-adonis-jason", "random", ("adonis", "jason"), 42),
+    ]
+    for name, gods, pool, seed in games:
+        rng = random.Random(seed)
+        env = play_script(
+            (ALICE, BOB),
+            lambda p, rng=rng: format_action(rng.choice(legal_actions(p))),  # type: ignore[misc]
+            game_id=hashlib.blake2b(name.encode(), digest_size=16).digest(),
+            gods=gods,  # type: ignore[arg-type]
+            created_ms=1_790_000_000_000,
+            pool=pool,
+        )
+        data = encode_frames(env)
+        files[f"replays/{name}.sntr"] = data
+        _replay_case(
+            c,
+            f"game-{name}",
+            f"a complete random game of {' and '.join(pool)} (RULES.md 10): their states, "
+            "setup choices and turn texts",
+            ["canonical", "pool", "memory"],
+            data,
+            file=f"replays/{name}.sntr",
+        )
 
 
 def _chat_replays(c: Cases, files: dict[str, bytes]) -> None:

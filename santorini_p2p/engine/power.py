@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar, Final
 
-from santorini_p2p.engine.position import Position, Turn
+from santorini_p2p.engine.position import DRAG, PULL, Position, Turn
 from santorini_p2p.engine.squares import ALL, BITS, HEADING, NEIGHBOURS, SLANTED, bits, levels
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "Power",
     "TurnFound",
     "build_on",
+    "first_step",
     "is_free",
     "plain_steps",
     "towers",
@@ -84,6 +85,18 @@ def towers(bd: Board) -> int:
     """Return the number of complete towers (a dome on level 3) on ``bd``."""
     lv, domes, _ = bd
     return sum(1 for s in bits(domes) if lv[s] == 3)
+
+
+def first_step(frm: int, rest: int) -> int:
+    """The square a plain step from ``frm`` went to when the worker came to rest on ``rest``.
+
+    ``rest`` itself when it neighbours ``frm``; otherwise an opponent's slide carried the
+    worker on (RULES.md 9), straight on, so the step went to the first square of that line.
+    """
+    if frm == rest or NEIGHBOURS[frm] >> rest & 1:
+        return rest
+    df, dr = rest % 5 - frm % 5, rest // 5 - frm // 5
+    return frm + (df > 0) - (df < 0) + 5 * ((dr > 0) - (dr < 0))
 
 
 def plain_steps(p: Position, w: int, occ: int, no_up: bool) -> int:
@@ -752,12 +765,18 @@ class Power:
         return state
 
     def after_turn(
-        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+        self,
+        p: Position,
+        seat: int,
+        turn: Turn,
+        state: str,
+        where: Callable[[int], int],
+        moves: tuple[tuple[int, int], ...] = (),
     ) -> str:
         """The state of the holder (``seat``) after ``turn`` by the seat to move in ``p``.
 
         ``state`` has already followed its workers; ``where`` maps a square of ``p`` to where
-        its worker ended the turn.
+        its worker ended the turn; ``moves`` are the mover's :meth:`worker_moves`.
         """
         return state
 
@@ -774,6 +793,21 @@ class Power:
         holder). ``limits`` are those on the turn of the seat to move.
         """
         return []
+
+    def end_workers(self, turn: Turn) -> int:
+        """The squares where ``turn``'s end-of-turn choice put a worker of the mover's own.
+
+        Another power that puts a worker on the board at once (RULES.md 10.5) may take one
+        of them first; :meth:`end_with` then makes the choice again.
+        """
+        return 0
+
+    def end_with(self, p: Position, turn: Turn, taken: int, after: Position) -> list[Turn]:
+        """``turn`` with its end-of-turn choice made again once ``taken`` were filled first.
+
+        ``after`` is the position ``turn`` led to. The default keeps the turn as it is.
+        """
+        return [turn]
 
     def may_vary(self, p: Position, seat: int, turn: Turn) -> bool:
         """A quick check before :meth:`variants`: False when it surely adds nothing."""
@@ -801,10 +835,20 @@ class Power:
         return bd, False
 
     def worker_moves(self, p: Position, turn: Turn) -> list[tuple[int, int]]:
-        """The workers ``turn`` moves or forces, ``(from, to)``, as far as its text says."""
-        if turn.worker >= 0 and turn.path:
-            return [(turn.worker, turn.path[-1])]
-        return []
+        """The workers ``turn`` moves or forces, ``(from, to)``, as far as its text says.
+
+        Each worker of an every-worker turn (RULES.md 9: ``M``, ``T``) in the order played; or
+        a worker dragged or pulled into the square the turn's worker left (``~``, ``<``: forced,
+        so listed first), then the turn's worker: the worker a side moved last comes last.
+        """
+        if turn.worker < -1:
+            path = turn.path
+            return [(path[i], path[i + 1]) for i in range(0, len(path), 2)]
+        if turn.worker < 0 or not turn.path:
+            return []
+        out = [(op & 31, turn.worker) for op in turn.post if op >> 5 in (DRAG, PULL)]
+        out.append((turn.worker, turn.path[-1]))
+        return out
 
 
 _PLAIN_STEPS: dict[type[Power], bool] = {}

@@ -451,6 +451,7 @@ def _after(p: Position, turn: Turn) -> Position:
         if not power.stateful:
             new[seat] = power.next_state(p, turn)
         if stateful:
+            moved = tuple(power.worker_moves(p, turn))
             where = _tracker(p, turn, power, workers)
             for s, pw in stateful:
                 if p.eliminated >> s & 1:
@@ -458,7 +459,7 @@ def _after(p: Position, turn: Turn) -> Position:
                 st = new[s][1:-1] if new[s].startswith("[") else ""
                 if st:
                     st = pw.follow(st, where)
-                st = pw.after_turn(p, s, turn, st, where)
+                st = pw.after_turn(p, s, turn, st, where, moved)
                 new[s] = f"[{st}]" if st else ""
         state = tuple(new) if any(new) else ()
     return Position(

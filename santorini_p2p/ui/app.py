@@ -590,7 +590,21 @@ class GameScreen:
             return [("class:hint", " Choose: Tab shows the choices, Enter takes one.")]
         # The long form where it fits, else a short one: a cut hint says nothing whole.
         forms: tuple[str, ...]
-        if p.phase is Phase.PLACE:
+        if p.phase is Phase.PLACE and p.owed:
+            forms = (
+                " Choose your song's direction (like song w); Tab completes.",
+                " Song: song w; Tab completes.",
+            )
+        elif p.phase is Phase.PLACE and any(
+            find_god(g).names_female and not p.state_of(s)
+            for s, g in enumerate(p.gods)
+            if g not in ("", "?") and p.side_of(s) == p.side_of(p.to_move)
+        ):
+            forms = (
+                " Place your workers, * after your female's square (like b2,d4*); Tab completes.",
+                " Place two workers (like b2,d4*); Tab completes.",
+            )
+        elif p.phase is Phase.PLACE:
             forms = (
                 " Place your workers: two squares (like b2,d4); Tab completes.",
                 " Place two workers (like b2,d4); Tab completes.",

@@ -106,7 +106,13 @@ class Adonis(Hero):
         return near or turns
 
     def after_turn(
-        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+        self,
+        p: Position,
+        seat: int,
+        turn: Turn,
+        state: str,
+        where: Callable[[int], int],
+        moves: tuple[tuple[int, int], ...] = (),
     ) -> str:
         """Pending after he names the pair; used once the opponent's next turn is over."""
         if seat != p.to_move:

@@ -55,7 +55,13 @@ class Aeolus(Power):
         return [turn._replace(extra=(*turn.extra, OP_WIND << 10 | d)) for d in range(8)]
 
     def after_turn(
-        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+        self,
+        p: Position,
+        seat: int,
+        turn: Turn,
+        state: str,
+        where: Callable[[int], int],
+        moves: tuple[tuple[int, int], ...] = (),
     ) -> str:
         """The wind he set or took back."""
         if seat != p.to_move:

@@ -65,6 +65,9 @@ class Atalanta(Hero):
             for t in bits(g.steps(at, bd)):
                 up2 = up or lv[t] > lv[at]
                 won = self.is_win(g, at, t, bd)
+                if not won and g.limits.slide:
+                    # An opponent's slide after each step (RULES.md 9): it goes on from there.
+                    t = g.slide(at, t, bd)[0]
                 path2 = (*path, t)
                 long = len(path2) >= 2
                 key = (t, long, up2 and track_up, won)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from santorini_p2p.engine.gods.hero import Hero
 from santorini_p2p.engine.position import Position, Turn
-from santorini_p2p.engine.power import Gen
+from santorini_p2p.engine.power import Gen, first_step
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
 
 
@@ -43,13 +43,14 @@ class Bellerophon(Hero):
                     if g.bound_ok(w, t, bd2):
                         g.emit(Turn(w, (t,), ()), up)
                     continue
-                if g.bound_ok(w, t, bd2):
-                    self.builds(g, w, (t,), bd2, -1, up)
+                path, bd2 = g.land(w, (t,), bd2)
+                if g.bound_ok(w, path[-1], bd2):
+                    self.builds(g, w, path, bd2, -1, up)
 
     def uses(self, p: Position, turn: Turn) -> bool:
-        """A step two levels up."""
+        """A step two levels up (where it came to rest after a slide, its first square)."""
         return (
             bool(turn.path)
             and turn.worker >= 0
-            and (p.level(turn.path[0]) - p.level(turn.worker) >= 2)
+            and p.level(first_step(turn.worker, turn.path[0])) - p.level(turn.worker) >= 2
         )

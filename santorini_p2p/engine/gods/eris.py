@@ -66,13 +66,25 @@ class Eris(Power):
                     g.emit_builds(v, (t,), g.buildable(bd2, t), -1, False)
 
     def after_turn(
-        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+        self,
+        p: Position,
+        seat: int,
+        turn: Turn,
+        state: str,
+        where: Callable[[int], int],
+        moves: tuple[tuple[int, int], ...] = (),
     ) -> str:
-        """After an opponent's turn, the worker it moved itself is marked."""
-        if p.side_of(seat) == p.side_of(p.to_move) or turn.worker < 0 or not turn.path:
+        """After an opponent's turn, the worker it moved itself last is marked.
+
+        Its own moves in the order the mover's power lists them (a worker put on the board
+        and moved counts); forces of other sides' workers do not. When that worker has left
+        the board by the end of the turn (Hydra removing her mover), no worker is marked.
+        """
+        if p.side_of(seat) == p.side_of(p.to_move):
             return state
         own = p.workers[p.side_of(p.to_move)]
-        if not own >> turn.worker & 1 and not turn.extra:
+        mine = [a for a, _ in moves if own >> a & 1 or p.worker_side(a) < 0]
+        if not mine:
             return state
-        to = where(turn.worker)
-        return SQUARE_NAMES[to] if to >= 0 else state
+        to = where(mine[-1])
+        return SQUARE_NAMES[to] if to >= 0 else ""

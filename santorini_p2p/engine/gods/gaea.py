@@ -116,9 +116,20 @@ class Gaea(Power):
             domes |= BITS[s]
         if not made:
             return []
-        occ = after.domes | after.ge1
+        # Ground level when the dome is built and after the turn, never built on in it (a
+        # block taken off again at the end, by Ares, stood there when she could place).
+        occ = after.domes | after.ge1 | p.ge1
+        for b in turn.builds:
+            occ |= BITS[b & 31]
         for m in after.workers:
             occ |= m
+        # A worker the mover's end-of-turn choice put on the board came after hers: she may
+        # take its square, and the mover then chooses again (RULES.md 10.5: "at once").
+        from santorini_p2p.engine.gods import power_of
+
+        mover = power_of(p.gods[p.to_move])
+        later = mover.end_workers(turn)
+        occ &= ~later
         near = 0
         for _, s in made:
             near |= NEIGHBOURS[s]
@@ -127,8 +138,11 @@ class Gaea(Power):
         for k in range(1, min(left, len(made)) + 1):
             for chosen in combinations(spots, k):
                 ops = _assign(made, chosen)
-                if ops is not None:
-                    out.append(turn._replace(extra=turn.extra + ops))
+                if ops is None:
+                    continue
+                taken = sum(BITS[s] for s in chosen)
+                again = mover.end_with(p, turn, taken, after) if taken & later else [turn]
+                out.extend(t._replace(extra=t.extra + ops) for t in again)
         return out
 
     def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
@@ -137,7 +151,13 @@ class Gaea(Power):
         return 20 * on_card(p.state_of(seat)[1:-1]) if seat >= 0 else 0
 
     def after_turn(
-        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+        self,
+        p: Position,
+        seat: int,
+        turn: Turn,
+        state: str,
+        where: Callable[[int], int],
+        moves: tuple[tuple[int, int], ...] = (),
     ) -> str:
         """One fewer on her card for each worker she put on the board."""
         placed = len(turn.ops(OP_PLACE)) if turn.extra else 0

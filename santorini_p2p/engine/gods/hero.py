@@ -60,7 +60,13 @@ class Hero(Power):
         return False
 
     def after_turn(
-        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+        self,
+        p: Position,
+        seat: int,
+        turn: Turn,
+        state: str,
+        where: Callable[[int], int],
+        moves: tuple[tuple[int, int], ...] = (),
     ) -> str:
         """Used from the turn that uses it on."""
         if state or seat != p.to_move:

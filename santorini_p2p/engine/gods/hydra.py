@@ -57,6 +57,31 @@ class Hydra(Power):
                 for s in bits(mine):
                     g.emit(Turn(w, path, (b,), before, -1, (DROP * OP + s,)), up)
 
+    def end_workers(self, turn: Turn) -> int:
+        """The square of the worker gained."""
+        return sum(1 << (op & 31) for op in turn.post if op >> 5 == GAIN)
+
+    def end_with(self, p: Position, turn: Turn, taken: int, after: Position) -> list[Turn]:
+        """The gain again, among the lowest squares next to the mover still free.
+
+        The removal does not change: another side's worker does not make hers neighbours.
+        """
+        gained = self.end_workers(turn)
+        if not gained or not turn.path:
+            return [turn]
+        occ = after.domes
+        for m in after.workers:
+            occ |= m
+        occ = occ & ~gained | taken
+        free = NEIGHBOURS[turn.path[-1]] & ~occ
+        rest = tuple(op for op in turn.post if op >> 5 != GAIN)
+        if not free:
+            return [turn._replace(post=rest)]
+        low = min(after.level(s) for s in bits(free))
+        return [
+            turn._replace(post=(*rest, GAIN * OP + s)) for s in bits(free) if after.level(s) == low
+        ]
+
     def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
         """Each worker beyond two is worth about half a level of height."""
         return 50 * max(0, p.workers[side].bit_count() - 2)

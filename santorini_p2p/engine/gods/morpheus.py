@@ -50,7 +50,46 @@ class Morpheus(Power):
         spend = coins(g.p.state_of(g.seat)[1:-1]) + 1
         squares = bits(g.buildable(bd, end) | g.buildable((bd[0], bd[1], bd[2]), end))
         g.emit(Turn(w, path, (), before, extra=(OP_NONE << 10,)), up)
-        self._more(g, w, path, bd, before, up, squares, 0, (), spend)
+        if g.limits.tower_seat >= 0:
+            # A build may end the game part-way: build one at a time and look each time.
+            self._more(g, w, path, bd, before, up, squares, 0, (), spend)
+            return
+        # Otherwise each square takes up to its room (a dome on level 3 is its last build),
+        # and every count of builds a square can take is one turn.
+        lv = bd[0]
+        room = [(s, 4 - lv[s]) for s in squares if not bd[1] >> s & 1]
+        self._counts(g, w, path, before, up, room, 0, (), spend)
+
+    def _counts(
+        self,
+        g: Gen,
+        w: int,
+        path: tuple[int, ...],
+        before: int,
+        up: bool,
+        room: list[tuple[int, int]],
+        start: int,
+        done: tuple[int, ...],
+        left: int,
+    ) -> None:
+        for i in range(start, len(room)):
+            s, most = room[i]
+            builds = done
+            for _ in range(min(most, left)):
+                builds = (*builds, s)
+                g.emit(Turn(w, path, builds, before), up)
+                if len(builds) - len(done) < left:
+                    self._counts(
+                        g,
+                        w,
+                        path,
+                        before,
+                        up,
+                        room,
+                        i + 1,
+                        builds,
+                        left - (len(builds) - len(done)),
+                    )
 
     def _more(
         self,
@@ -83,7 +122,13 @@ class Morpheus(Power):
         return 15 * min(4, coins(p.state_of(seat)[1:-1])) if seat >= 0 else 0
 
     def after_turn(
-        self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
+        self,
+        p: Position,
+        seat: int,
+        turn: Turn,
+        state: str,
+        where: Callable[[int], int],
+        moves: tuple[tuple[int, int], ...] = (),
     ) -> str:
         """His turn adds a coin and spends one a build."""
         if seat != p.to_move:

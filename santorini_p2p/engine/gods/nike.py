@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from santorini_p2p.engine.position import Position, Turn
-from santorini_p2p.engine.power import Limits, Power
+from santorini_p2p.engine.power import Limits, Power, first_step
 
 
 class Nike(Power):
@@ -30,16 +30,21 @@ class Nike(Power):
             limits.no_up = True
 
     def next_state(self, p: Position, turn: Turn) -> str:
-        """Set when a step of her own worker went down."""
+        """Set when a step of her own worker went down.
+
+        After an opponent's slide the path holds where the worker came to rest: the step
+        went to the first square on the way there, and the slide is forced (RULES.md 9).
+        """
         if (
             turn.worker < 0
             or not turn.path
             or not p.workers[p.side_of(p.to_move)] >> turn.worker & 1
         ):
             return ""
-        at = p.level(turn.worker)
+        cur = turn.worker
         for s in turn.path:
-            if p.level(s) < at:
+            step = first_step(cur, s)
+            if p.level(step) < p.level(cur):
                 return self.flag
-            at = p.level(s)
+            cur = s
         return ""
