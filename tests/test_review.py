@@ -181,6 +181,11 @@ def test_html_export_shows_the_stored_review_offline(hard_beats_random, tmp_path
     assert main(["replay", "export", path, "-o", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
     assert '<svg id="graph"' in page
+    # Beside the board, at the head of the page's second column, with its axes labelled.
+    assert page.index('<svg id="graph"') < page.index("<h2>Players</h2>")
+    graph = page[page.index('<svg id="graph"') : page.index("</svg>", page.index('id="graph"'))]
+    for label in (">100%</text>", ">50%</text>", ">0%</text>"):
+        assert label in graph
     assert page.count('<rect data-i="') == len(review.turns)  # one hover area a turn
     marked = [t for t in review.turns if t.mark]
     assert page.count("<circle data-i=") == len(marked)

@@ -142,11 +142,11 @@ def test_ctrl_c_in_a_game_says_it_is_kept(tmp_path):
         term.send("2")  # hot-seat
         for _ in range(8):  # the set-up's questions, each answered with its default
             before = term.wait_for(lambda s: "Play the computer" not in s)
-            if "Place your workers" in before:
+            if "| hot-seat |" in before:  # the game screen's title bar
                 break
             term.send("\r")
             term.wait_for(lambda s, before=before: s != before)
-        term.wait_for("Place your workers")
+        term.wait_for("| hot-seat |")
         term.send("\x03")
         assert term.wait_exit() == 0
         assert "The game is kept: the start screen offers to resume it." in term.text()

@@ -51,9 +51,12 @@ class Requests(SessionBase):
     def ask_takeback(self) -> None:
         """Ask the other seats to take back the local seat's last turn (an offer record).
 
+        Asked before every seat has acknowledged the turn, the offer is written once they have.
+
         Raises:
-            IllegalTurnError: the game does not allow takebacks, or the last turn is not this
-                seat's, not yet acknowledged by every seat, or someone has acted since.
+            IllegalTurnError: the game does not allow takebacks, the last turn is not this
+                seat's or someone has acted since, a request is already waiting, or the log
+                keeps its last records for the game's end.
         """
         v = self.validator
         if v is None or v.header is None or "takeback" not in v.header.options:

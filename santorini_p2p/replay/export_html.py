@@ -435,6 +435,19 @@ def _graph(t: Timeline, review: Review | None) -> str:
     line = " ".join(f"{x},{y}" for x, y in points)
     area = f"0,{_GRAPH_H} {line} {points[-1][0]},{_GRAPH_H}"
     name = t.players[0].name if t.players else "seat 1"
+    # The axes: the first side's win probability up the left, the turns along the bottom.
+    label = 'font-size="10" fill="#a3a3a3" font-family="sans-serif"'
+    axes = "".join(
+        f'<text x="3" y="{y}" {label}>{text}</text>'
+        for y, text in ((11, "100%"), (_GRAPH_H / 2 - 3, "50%"), (_GRAPH_H - 3, "0%"))
+    )
+    step = 10 if plies <= 80 else 20
+    axes += "".join(
+        f'<line x1="{_graph_x(k, plies)}" y1="{_GRAPH_H - 4}" x2="{_graph_x(k, plies)}" '
+        f'y2="{_GRAPH_H}" stroke="#737373"/>'
+        f'<text x="{_graph_x(k, plies) + 2}" y="{_GRAPH_H - 6}" {label}>{k}</text>'
+        for k in range(step, plies, step)
+    )
     return (
         f'<svg id="graph" viewBox="0 0 {_GRAPH_W} {_GRAPH_H}" xmlns="http://www.w3.org/2000/svg" '
         f'role="img" aria-label="evaluation graph"><title>{escape(name)}\u2019s side: win '
@@ -445,6 +458,7 @@ def _graph(t: Timeline, review: Review | None) -> str:
         'stroke="#3a3a3a"/>'
         f'<polyline points="{line}" fill="none" stroke="#e6e6e6" stroke-width="1.5"/>'
         f'<line id="evcur" x1="0" y1="0" x2="0" y2="{_GRAPH_H}" stroke="#facc15"/>'
+        + axes
         + "".join(spots)
         + "</svg>"
     )
@@ -574,10 +588,10 @@ def export_html(t: Timeline, *, step: int | None = None, review: Review | None =
 <input id="slider" type="range" min="0" max="{n}" value="{at}" aria-label="step"></div>
 <div id="status"></div>
 <ul id="effects" aria-label="what the powers did and impose"></ul>
-{_graph(t, review) if notes is not None else ""}
 <p class="meta">levels {legend} \u00b7 <span style="color:{MARK_COLOUR}">\u25a1</span> squares
 of the last action{_overlay_legend(powers)} \u00b7 keys: Left/Right, Home/End</p>
 </section><section>
+{_graph(t, review) if notes is not None else ""}
 <h2>Players</h2><div id="seats"></div>
 <h2>Turns</h2><ol id="turns">{items}</ol>
 <h2>Result</h2><p>{escape(t.result_text)}</p>

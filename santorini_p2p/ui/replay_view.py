@@ -32,7 +32,7 @@ from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, VSplit, 
 from santorini_p2p.engine import Phase, Position, find_turn, turn_effects
 from santorini_p2p.errors import ReplayError, SantoriniError, WireError
 from santorini_p2p.net.views import SeatInfo
-from santorini_p2p.replay.review import Review, load_review, review_path
+from santorini_p2p.replay.review import PlayerSummary, Review, load_review, review_path
 from santorini_p2p.ui.app import STYLE
 from santorini_p2p.ui.board_view import (
     BOARD_HEIGHT,
@@ -119,6 +119,8 @@ class ReplaySteps:
     index: int = field(default=0)
     notes: dict[int, TurnNote] = field(default_factory=dict)
     """The engine review of each turn, by the index of the step it leads to."""
+    summary: tuple[str, ...] = ()
+    """Each player's turns the review marks, counted (shown at the start)."""
 
     def attach_review(self, review: Review) -> bool:
         """Show ``review`` with the steps; False (and nothing shown) if its turns are not these."""
@@ -135,6 +137,16 @@ class ReplaySteps:
             i: TurnNote(r.mark, r.best, _eval_text(r.eval_before), _eval_text(r.eval_after))
             for i, r in zip(indexes, review.turns, strict=True)
         }
+        self.summary = tuple(_summary_text(s) for s in review.players)
+        return True
+
+    def next_marked(self, step: int = 1) -> bool:
+        """Go to the next (``step`` 1) or previous (-1) turn the review marks; False if none."""
+        marked = sorted(i for i, n in self.notes.items() if n.mark)
+        ahead = [i for i in marked if (i - self.index) * step > 0]
+        if not ahead:
+            return False
+        self.index = ahead[0] if step > 0 else ahead[-1]
         return True
 
     @property
@@ -157,6 +169,8 @@ class ReplaySteps:
         best = self.best_here
         if best is not None:
             parts.append(f"best here [ ]: {best}")
+        if self.index == 0 and self.summary:
+            parts = [*self.summary, "m goes to the next marked turn", *parts]
         return "review: " + (" | ".join(parts) if parts else "no turn judged here")
 
     @property
@@ -194,6 +208,19 @@ class ReplaySteps:
         if self.bad is not None:
             out.append((False, f"  !! record {self.bad}: {self.bad_reason}"))
         return out
+
+
+def _summary_text(s: PlayerSummary) -> str:
+    """One player's marked turns in words: ``ann: 1 blunder, 2 mistakes, 0 inaccuracies``."""
+
+    def count(n: int, what: str) -> str:
+        return f"{n} {what}" + ("" if n == 1 else "s")
+
+    missed = f", {count(s.missed_wins, 'missed win')}" if s.missed_wins else ""
+    return (
+        f"{s.name}: {count(s.blunders, 'blunder')}, {count(s.mistakes, 'mistake')}, "
+        f"{s.inaccuracies} {'inaccuracy' if s.inaccuracies == 1 else 'inaccuracies'}{missed}"
+    )
 
 
 def load_replay(data: bytes, name: str = "<replay>") -> ReplaySteps:
@@ -358,6 +385,14 @@ async def view_replay(model: ReplaySteps, *, mouse: bool = False) -> None:
     def _end(event: KeyPressEvent) -> None:
         model.to_end()
 
+    @kb.add("m")
+    def _next_marked(event: KeyPressEvent) -> None:
+        model.next_marked(1)
+
+    @kb.add("M")
+    def _previous_marked(event: KeyPressEvent) -> None:
+        model.next_marked(-1)
+
     @kb.add("q")
     @kb.add("escape", eager=True)
     @kb.add("c-c")
@@ -365,7 +400,10 @@ async def view_replay(model: ReplaySteps, *, mouse: bool = False) -> None:
     def _quit(event: KeyPressEvent) -> None:
         event.app.exit()
 
-    footer: StyleAndTextTuples = [("class:title", " Left/Right step  Home/End jump  q back ")]
+    keys = " Left/Right step  Home/End jump  m mistake  q back " if model.notes else ""
+    footer: StyleAndTextTuples = [
+        ("class:title", keys or " Left/Right step  Home/End jump  q back ")
+    ]
     turn_list = Window(
         FormattedTextControl(turns, get_cursor_position=cursor),
         wrap_lines=False,

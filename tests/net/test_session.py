@@ -228,10 +228,16 @@ def test_crashed_joiner_resumes_from_its_journal(tmp_path):
     net.sessions[2] = Session.resume(
         crashed.identity, path, home=crashed.home, now=net.clock, known=KnownPeers(crashed.home)
     )
+    # A new process is a new connection: the host knows it by another peer id.
+    old_id = net.peer_id
+    net.peer_id = lambda i: b"\x02again" if i == 2 else old_id(i)  # type: ignore[method-assign]
     net.down.clear()
     net.run()
     assert not any(s.stopped for s in net.sessions), net.summary()
     _assert_identical_complete(net)
+    # The host tells its player that the joiner is back, once.
+    back = [n.text for n in net.sessions[0].notes if n.text.endswith(" is back.")]
+    assert back == [f"{crashed.identity.name} is back."]
 
 
 @pytest.mark.parametrize("crash", [1, 0])

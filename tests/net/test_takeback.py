@@ -135,6 +135,28 @@ def test_only_the_last_mover_may_ask_and_only_when_the_game_allows_it(tmp_path):
         plain.sessions[0].ask_takeback()
 
 
+def test_a_takeback_asked_before_the_acks_goes_out_once_they_are_in(tmp_path):
+    net = _game(tmp_path)
+    _, mover = _mover(net)
+    me = net.sessions[mover]
+    me.submit(legal_actions(me.position)[0])
+    v = me.validator
+    assert v.pending_acks  # nobody has acknowledged the turn yet
+    turn = v.last_turn[1]
+    me.ask_takeback()  # no refusal: the offer waits for the acks
+    with pytest.raises(IllegalTurnError, match="waiting for an answer"):
+        me.ask_takeback()
+    for _ in range(10):
+        net.step()
+    others = [s for i, s in enumerate(net.sessions) if i != mover]
+    for s in others:
+        asked = s.takeback_asked
+        assert asked is not None, net.summary()
+        assert asked.turn == turn
+    offers = [r for r in me.validator.records if isinstance(r.message, Offer)]
+    assert len(offers) == 1  # asked twice, offered once
+
+
 def test_a_computer_player_answers_by_itself(tmp_path):
     net = _game(tmp_path)
     asker, other = _mover(net)

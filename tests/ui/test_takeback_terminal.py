@@ -127,7 +127,10 @@ def test_the_engine_review_of_a_game_with_takebacks_shows_in_the_viewer(tmp_path
     )
     assert done.returncode == 0, done.stderr
     with Terminal([*SANTORINI, "replay", "show", str(replay)], env=env) as term:
-        term.wait_for("Replay")
+        # At the start: each player's marked turns, counted, and how to go from one to the next.
+        screen = term.wait_for("m goes to the next marked turn")
+        assert re.search(r"alice: \d+ blunders?, \d+ mistakes?, \d+ inaccurac", screen), screen
+        assert "bob: " in screen
         # On to the first takeback: the acceptance is no turn, so the review stays in step.
         term.send("\x1b[C" * 6)
         screen = term.wait_for(lambda s: " step 6/" in s and "review:" in s)
@@ -154,3 +157,22 @@ def test_the_viewer_numbers_actions_as_the_turn_list_did_and_notes_a_takeback():
         "  5. c2>d2^e1",  # the turn played instead takes the number back
         "  6. c3>b2^c2",
     ]
+
+
+def test_m_goes_from_one_marked_turn_to_the_next_and_back():
+    from santorini_p2p.ui.replay_view import TurnNote, load_replay
+
+    model = load_replay(TAKEBACK_REPLAY.read_bytes())
+    model.notes = {
+        3: TurnNote(None, "a1>b1^b2", "50%", "50%"),
+        7: TurnNote("mistake", "c2>d2^e1", "50%", "30%"),
+        12: TurnNote("blunder", "d3>e3^d4", "40%", "0%"),
+    }
+    assert model.next_marked(1)
+    assert model.index == 7
+    assert model.next_marked(1)
+    assert model.index == 12
+    assert not model.next_marked(1)  # none after the last: it stays
+    assert model.index == 12
+    assert model.next_marked(-1)
+    assert model.index == 7
