@@ -38,6 +38,7 @@ from santorini_p2p.engine import (
 )
 from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
 from santorini_p2p.errors import PeerError, WireError
+from santorini_p2p.net.frames import Refuse, encode_frame
 from santorini_p2p.net.transport import (
     HOST_PEER,
     HostTransport,
@@ -85,7 +86,16 @@ from santorini_p2p.wire.secretlog import (
 )
 from santorini_p2p.wire.stream import chain
 
-__all__ = ["TABLE_VERSION", "PartyBot", "SecretBot", "SecretPeer", "play_table"]
+__all__ = [
+    "SESSION_REFUSAL",
+    "TABLE_VERSION",
+    "PartyBot",
+    "SecretBot",
+    "SecretPeer",
+    "host_table",
+    "join_table",
+    "play_table",
+]
 
 _OPTIONS = TransportOptions(max_frame=8192)
 TABLE_VERSION = 1
@@ -96,6 +106,10 @@ RESEND_S = 0.2
 """A frame can be lost (the transport promises no more, net/transport.py): a joiner sends its
 record again, and asks for the records after its last, after this long without news."""
 ATTEMPTS = 10
+SESSION_REFUSAL = f"this host plays a secret-gods table (table protocol {TABLE_VERSION})"
+"""What a table host answers a session hello (SESSION.md 3) with, as an unsigned refusal that
+every session version reads: an older peer stops with it; ``santorini join`` goes on in the
+table's protocol (SECRET.md 13)."""
 """How many times a joiner says it is done before it leaves anyway (its game is checked)."""
 
 
@@ -282,6 +296,8 @@ class SecretPeer:
     """The ``seats`` frame of the game (the first frame of its replay file)."""
     first_prev: bytes = b""
     """The first record's ``prev``: the hash of the seats frame."""
+    records: list[Any] = field(default_factory=list)
+    """Every record taken, decoded, in the log's order (what a view shows)."""
 
     def start(self, seats: bytes) -> None:
         """Take the seats: the game's pool and every seat's key.
@@ -311,6 +327,7 @@ class SecretPeer:
         assert self.game is not None
         (record,) = read_records([raw], self.keys, len(self.log) + 1, self.prev, self.decoder)
         self.game.feed(record)
+        self.records.append(record)
         self.log.append(raw)
         self.prev = hashlib.blake2b(raw, digest_size=32).digest()
 
@@ -353,6 +370,7 @@ async def _host(
     clock: float,
     game_id: bytes,
     options: tuple[str, ...],
+    on_record: Callable[[SecretPeer], None] | None = None,
 ) -> None:
     joiners: dict[bytes, bytes] = {}
     while len(joiners) < players - 1:
@@ -361,6 +379,9 @@ async def _host(
             continue
         who, frame = got
         kind, *rest = _frame(frame)
+        if kind == _SESSION_HELLO:
+            t.send(who, encode_frame(Refuse(SESSION_REFUSAL)))
+            continue
         if kind != "hello":
             continue
         if len(rest) != 2 or rest[1] != TABLE_VERSION:
@@ -375,6 +396,8 @@ async def _host(
         t.send(who, seats)
     peer.start(seats)
     assert peer.game is not None
+    if on_record is not None:
+        on_record(peer)
     loop = asyncio.get_running_loop()
     last = loop.time()
     held: set[bytes] = set()
@@ -414,11 +437,18 @@ async def _host(
             continue
         held.add(raw)
         last = loop.time()
+        if on_record is not None:
+            on_record(peer)
         for who in joiners:
             t.send(who, encode(("rec", len(peer.log) - 1, raw)))
 
 
-async def _join(peer: SecretPeer, t: JoinTransport, clock: float) -> None:
+async def _join(
+    peer: SecretPeer,
+    t: JoinTransport,
+    clock: float,
+    on_record: Callable[[SecretPeer], None] | None = None,
+) -> None:
     hello = encode(("hello", peer.identity.public_key, TABLE_VERSION))
     while peer.game is None:
         t.send(HOST_PEER, hello)
@@ -435,6 +465,8 @@ async def _join(peer: SecretPeer, t: JoinTransport, clock: float) -> None:
                 continue
             if peer.identity.public_key in seats[2]:
                 peer.start(got[1])
+                if on_record is not None:
+                    on_record(peer)
     loop = asyncio.get_running_loop()
     last = heard = sent = loop.time()
     pending: bytes | None = None
@@ -462,6 +494,8 @@ async def _join(peer: SecretPeer, t: JoinTransport, clock: float) -> None:
             if isinstance(raw, bytes):
                 peer.accept(raw)
                 last = loop.time()
+                if on_record is not None:
+                    on_record(peer)
                 if raw == pending:
                     pending = None
     for _ in range(ATTEMPTS):
@@ -469,6 +503,10 @@ async def _join(peer: SecretPeer, t: JoinTransport, clock: float) -> None:
         got = await t.receive(RESEND_S)
         if got is not None and _frame(got[1])[0] == "bye":
             return
+
+
+_SESSION_HELLO = 1
+"""The tag of a session hello (SESSION.md 3): a session joiner's first frame."""
 
 
 def _frame(frame: bytes) -> tuple[object, ...]:
@@ -511,3 +549,66 @@ async def play_table(
             t.close()
         await close_context(ctx)
     return peers
+
+
+async def host_table(
+    peer: SecretPeer,
+    players: int,
+    pool: tuple[str, ...],
+    options: tuple[str, ...] = (),
+    bind: str = "0.0.0.0",
+    port: int = 0,
+    clock: float = 60.0,
+    on_listening: Callable[[int], None] | None = None,
+    on_record: Callable[[SecretPeer], None] | None = None,
+) -> SecretPeer:
+    """Host one table game on ``bind:port`` as seat 1 until it is over; return the peer.
+
+    ``on_listening`` is told the port once it is bound; ``on_record`` is called with the peer
+    after the seats frame and after each record it takes. The game id is drawn at random.
+
+    Raises:
+        AddressError: the address cannot be bound.
+    """
+    ctx = new_context()
+    host = await bind_host(ctx, bind, port, _OPTIONS)
+    try:
+        if on_listening is not None:
+            on_listening(host.port)
+        game_id = secrets.token_bytes(16)
+        await _host(peer, host, players, pool, clock, game_id, options, on_record)
+    finally:
+        host.close()
+        await close_context(ctx)
+    return peer
+
+
+async def join_table(
+    peer: SecretPeer,
+    address: str,
+    clock: float = 60.0,
+    wait: float = 30.0,
+    on_record: Callable[[SecretPeer], None] | None = None,
+) -> SecretPeer:
+    """Join the table at ``address`` (host:port) and play until the game is over.
+
+    Raises:
+        PeerError: the host refused (another table protocol, names the version) or did not
+            seat this peer within ``wait`` seconds.
+    """
+    ctx = new_context()
+    t = JoinTransport(ctx, address, _OPTIONS)
+    try:
+        task = asyncio.ensure_future(_join(peer, t, clock, on_record))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        while not task.done() and peer.game is None and loop.time() < deadline:
+            await asyncio.wait({task}, timeout=POLL_S)
+        if peer.game is None and not task.done():
+            task.cancel()
+            raise PeerError(f"the table at {address} did not seat this player in {wait:g} s")
+        await task
+    finally:
+        t.close()
+        await close_context(ctx)
+    return peer
