@@ -110,13 +110,14 @@ def _peer(args: argparse.Namespace) -> tuple[Path, object]:
         seed = hashlib.blake2b(f"{args.seed} {me.fingerprint}".encode(), digest_size=32).digest()
     else:
         seed = secrets.token_bytes(32)
-    party = getattr(args, "mode", None) is not None
-    bot: SecretBot | PartyBot
+    # A joiner learns from the seats frame whether the game is Party or Agora.
+    bot: SecretBot
+    party: PartyBot
     if args.bot is not None:
-        bot = PartyBot(0, seed) if party else SecretBot(0, seed)
+        bot, party = SecretBot(0, seed), PartyBot(0, seed)
     else:
-        bot = LinePartyPlayer(0, seed) if party else LineSecretPlayer(0, seed)
-    return home, SecretPeer(me, bot)
+        bot, party = LineSecretPlayer(0, seed), LinePartyPlayer(0, seed)
+    return home, SecretPeer(me, bot, party_bot=party)
 
 
 def _keep(home: Path, data: bytes, game_id: bytes, save: SaveTarget | None) -> int:
@@ -210,7 +211,7 @@ def join_table_game(args: argparse.Namespace, address: str) -> int:
     save = save_target(args.save)
     home, peer = _peer(args)
     view = TableView(peer)  # type: ignore[arg-type]
-    print(f"the host plays a secret table; joining {address}", flush=True)
+    print(f"the host at {address} plays a secret table: joining it in that protocol", flush=True)
     try:
         asyncio.run(join_table(view.peer, address, clock=CLOCK_S, on_record=view.show))
     except PeerError as e:

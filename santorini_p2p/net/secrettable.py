@@ -298,6 +298,8 @@ class SecretPeer:
     """The first record's ``prev``: the hash of the seats frame."""
     records: list[Any] = field(default_factory=list)
     """Every record taken, decoded, in the log's order (what a view shows)."""
+    party_bot: PartyBot | None = None
+    """The player for a Party or Agora game, when a joiner learns the mode from the seats."""
 
     def start(self, seats: bytes) -> None:
         """Take the seats: the game's pool and every seat's key.
@@ -307,6 +309,9 @@ class SecretPeer:
         """
         _, self.pool, self.keys = read_seats(seats)
         self.seats = seats
+        game = make_game(seats)
+        if isinstance(game, PartyGame) and self.party_bot is not None:
+            self.bot = self.party_bot
         self.bot.seat = self.keys.index(self.identity.public_key)
         self.game = make_game(seats)
         if isinstance(self.game, PartyGame):

@@ -185,7 +185,8 @@ class _Waiting(Exception):
 class _Asker:
     """Asks a person once per question and reads the answer without blocking the game."""
 
-    lines: _Lines = field(default_factory=_Lines)
+    lines: _Lines | None = None
+    """Standard input, read from the first question on."""
     asked: object = None
     ended: bool = False
 
@@ -198,6 +199,8 @@ class _Asker:
 
                 print(render_text(board), flush=True)
             print(prompt, end="", flush=True)
+        if self.lines is None:
+            self.lines = _Lines()
         line = self.lines.take()
         if line is None:
             if not self.ended:
