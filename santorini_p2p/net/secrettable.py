@@ -528,10 +528,12 @@ async def play_table(
     limit: float = 120.0,
     identities: list[Identity] | None = None,
     options: tuple[str, ...] = (),
+    on_record: Callable[[SecretPeer], None] | None = None,
 ) -> list[SecretPeer]:
     """Play one secret game between ``bots`` (seat 1 hosts) over 127.0.0.1; return every peer.
 
     ``options`` are the seats frame's (``("party", "pass=K")`` for Party, with ``PartyBot``s).
+    ``on_record`` is called with a peer after it takes the seats and after each record.
     ``identities`` sign each bot's records (default: keys from the fixed seeds ``01`` x 32,
     ``02`` x 32, ... of the vectors). Joiners take the seats in the order the host hears them.
 
@@ -546,8 +548,17 @@ async def play_table(
     try:
         async with asyncio.timeout(limit):
             await asyncio.gather(
-                _host(peers[0], host, len(bots), pool, clock, secrets.token_bytes(16), options),
-                *(_join(p, t, clock) for p, t in zip(peers[1:], joins, strict=True)),
+                _host(
+                    peers[0],
+                    host,
+                    len(bots),
+                    pool,
+                    clock,
+                    secrets.token_bytes(16),
+                    options,
+                    on_record,
+                ),
+                *(_join(p, t, clock, on_record) for p, t in zip(peers[1:], joins, strict=True)),
             )
     finally:
         for t in [host, *joins]:
