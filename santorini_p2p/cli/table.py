@@ -114,7 +114,7 @@ def _peer(args: argparse.Namespace) -> tuple[Path, object]:
     bot: SecretBot
     party: PartyBot
     if args.bot is not None:
-        bot, party = SecretBot(0, seed), PartyBot(0, seed)
+        bot, party = SecretBot(0, seed, level=args.bot), PartyBot(0, seed, level=args.bot)
     else:
         bot, party = LineSecretPlayer(0, seed), LinePartyPlayer(0, seed)
     return home, SecretPeer(me, bot, party_bot=party)

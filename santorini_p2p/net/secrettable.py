@@ -27,7 +27,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from santorini_p2p.ai import choose_action
 from santorini_p2p.engine import (
+    Action,
     Phase,
     Position,
     Turn,
@@ -117,6 +119,19 @@ def _board(p: Position) -> tuple[int, ...]:
     return (p.ge1, p.ge2, p.ge3, p.domes, *p.workers, p.winner, p.eliminated)
 
 
+def _choose(p: Position, level: str, rng: random.Random) -> Action:
+    """The computer's action at ``level`` (a placement: every level places as the AI does)."""
+    if level == "random":
+        return rng.choice(legal_actions(p))
+    return choose_action(p, level, rng=rng, nodes=_NODES)
+
+
+_NODES = 20_000
+"""A level's node budget at the table: the choice depends on the position and the seed alone
+(so the turn chosen again after its opening is the same), and a peer answers within a second
+or two while it relays the others' records."""
+
+
 @dataclass
 class SecretBot:
     """A computer player's secret and choices: random legal play, honest openings and objections.
@@ -133,6 +148,9 @@ class SecretBot:
     seed: bytes
     withhold: bool = False
     forge: bool = False
+    level: str = "random"
+    """The computer's level (``ai.LEVELS``): what it plays in the view it holds (its own god
+    known, the hidden ones played as no god)."""
     key: DealKey = field(init=False)
     rng: random.Random = field(init=False)
     god: str = ""
@@ -182,7 +200,7 @@ class SecretBot:
             other = next(x for x in g.pool if x != self.god)
             return Open(self.seat, other, self.key_bytes())
         if p.phase is not Phase.PLAY:
-            return Move(self.seat, str(self.rng.choice(legal_actions(p))))
+            return Move(self.seat, str(_choose(p, self.level, self.rng)))
         turn, needs = self._turn(g)
         if needs:
             return Open(self.seat, self.god, self.key_bytes())
@@ -211,7 +229,12 @@ class SecretBot:
         if self.withhold and not g.gods[self.seat]:
             turns = [t for t in turns if same(t)] or turns
         state = self.rng.getstate()
-        turn = self.rng.choice(turns)
+        if self.withhold or self.level == "random":
+            turn = self.rng.choice(turns)
+        else:
+            chosen = _choose(view, self.level, self.rng)
+            assert isinstance(chosen, Turn)
+            turn = chosen
         needs = not g.gods[self.seat] and not same(turn)
         if needs:
             self.rng.setstate(state)
@@ -240,6 +263,9 @@ class PartyBot:
     seat: int
     seed: bytes
     withhold: bool = False
+    level: str = "random"
+    """The computer's level (``ai.LEVELS``) in Party; Agora's shared workers are played at
+    random (the search does not model them)."""
     rng: random.Random = field(init=False)
     god: str = ""
 
@@ -268,9 +294,10 @@ class PartyBot:
         p = g.position
         if p.to_move != self.seat:
             return None
-        if p.phase is Phase.PLAY:
+        level = "random" if g.agora else self.level
+        if p.phase is Phase.PLAY and level == "random":
             return Move(self.seat, str(self.rng.choice(legal_turns(p))))
-        return Move(self.seat, str(self.rng.choice(legal_actions(p))))
+        return Move(self.seat, str(_choose(p, level, self.rng)))
 
 
 @dataclass
