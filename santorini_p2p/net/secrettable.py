@@ -451,6 +451,12 @@ async def _host(
                 for i in range(max(0, rest[0]), len(peer.log)):
                     t.send(author, encode(("rec", i, peer.log[i])))
                 continue
+            if kind == _SESSION_HELLO:
+                t.send(author, encode_frame(Refuse(SESSION_REFUSAL)))
+                continue
+            if kind == "hello" and author not in joiners:
+                t.send(author, encode(("refuse", "the table is full: the game has begun")))
+                continue
             if kind == "done":
                 done.add(author)
                 t.send(author, encode(("bye",)))

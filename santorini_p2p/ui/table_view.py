@@ -216,7 +216,7 @@ class _Asker:
 def _placement(asker: _Asker, p: Position, key: object) -> str:
     """A placement action typed by the person, legal in ``p``."""
     while True:
-        text = asker.ask(key, "your placement (action text, like A1 or A1 B2): ", p)
+        text = asker.ask(key, "your placement (action text, like c2,a4): ", p)
         try:
             action = parse_action(text)
         except SantoriniError as e:

@@ -171,3 +171,27 @@ def test_a_secret_replay_exports_as_text_only(home, tmp_path, capsys):
     del peers
     assert main(["replay", "export", "--format", "html", str(tmp_path / "r0")]) == 2
     assert "exports as text only" in capsys.readouterr().err
+
+
+def test_a_joiner_after_the_seats_are_taken_is_told_the_table_is_full(tmp_path):
+    host = Peer(
+        tmp_path,
+        "p0",
+        ["host", "--bind", "127.0.0.1", "--secret-gods", "--save", str(tmp_path / "r0")],
+        stdin=subprocess.PIPE,
+    )
+    port = host.wait_for(r"others join with: santorini join (127\.0\.0\.1:\d+)").group(1)
+    first = Peer(tmp_path, "p1", ["join", port, "--bot", "random"])
+    host.wait_for(r"your god is \w+")
+    # The person hosting is asked for a placement; a wrong one is refused, a good one played.
+    host.wait_for(r"your placement \(action text, like c2,a4\): ")
+    assert host.proc.stdin is not None
+    host.proc.stdin.write(b"z9\nc2,a4\n")
+    host.proc.stdin.flush()
+    host.wait_for(r"santorini: .*\n(.|\n)*seat 1 \(you\): place c2,a4")
+    first.wait_for(r"seat 1: place c2,a4")
+    late = Peer(tmp_path, "p2", ["join", port, "--bot", "random"])
+    assert late.finish() == 1
+    assert "the table is full" in late.text()
+    host.kill()
+    first.kill()
