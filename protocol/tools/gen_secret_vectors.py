@@ -159,6 +159,12 @@ def _table() -> list[dict[str, Any]]:
             encode(("refuse", "protocol 2 is not 1")),
         ),
         (
+            "refuse-full",
+            "the host's answer to a hello from a peer not seated once the game has begun",
+            ("refuse", "the table is full: the game has begun"),
+            encode(("refuse", "the table is full: the game has begun")),
+        ),
+        (
             "refuse-session-hello",
             "the host's answer to a session hello (SESSION.md 3): an unsigned session refuse",
             (3, SESSION_REFUSAL),
