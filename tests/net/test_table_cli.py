@@ -58,6 +58,9 @@ def _play(tmp: Path, players: int, host_args: list[str]) -> list[Peer]:
         )
     for p in peers:
         assert p.finish() == 0, p.text()
+    for p in peers[1:]:
+        # The host's answer to the session hello names its protocol; join goes on in it.
+        assert "this host plays a secret-gods table (table protocol 1)" in p.text()
     return peers
 
 

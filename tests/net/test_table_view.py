@@ -9,9 +9,16 @@ import random
 import pytest
 
 from santorini_p2p.engine import Position, legal_actions, legal_turns
-from santorini_p2p.net.secrettable import SecretBot, SecretPeer, play_table
+from santorini_p2p.engine.party import PARTY_POOL
+from santorini_p2p.net.secrettable import PartyBot, SecretBot, SecretPeer, play_table
 from santorini_p2p.ui import table_view
-from santorini_p2p.ui.table_view import LineSecretPlayer, TableView, _Lines, gods_line
+from santorini_p2p.ui.table_view import (
+    LinePartyPlayer,
+    LineSecretPlayer,
+    TableView,
+    _Lines,
+    gods_line,
+)
 from santorini_p2p.wire.secretgame import Object
 
 
@@ -86,3 +93,45 @@ def test_a_person_with_a_hidden_restricting_god_is_asked_and_objects(
     at = person.records.index(objected[0])
     assert person.records[at + 1].seat == 1 - me
     assert objected[0].god == mine
+
+
+def test_a_person_plays_party_and_sees_the_cards_pass(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = random.Random(3)
+    asked: list[str] = []
+
+    def answer(self: object, key: object, prompt: str, board: Position | None = None) -> str:
+        del self, key
+        asked.append(prompt)
+        assert board is not None
+        if "placement" in prompt:
+            return str(rng.choice(legal_actions(board)))
+        return str(rng.choice(legal_turns(board)))
+
+    monkeypatch.setattr(table_view._Asker, "ask", answer)
+    views: dict[int, TableView] = {}
+
+    def show(peer: SecretPeer) -> None:
+        if isinstance(peer.bot, LinePartyPlayer):
+            views.setdefault(id(peer), TableView(peer)).show(peer)
+
+    bots = [LinePartyPlayer(0, b"pp"), PartyBot(1, b"pb1"), PartyBot(2, b"pb2")]
+    peers = asyncio.run(
+        play_table(
+            bots, PARTY_POOL, clock=5.0, limit=120.0, options=("party", "pass=1"), on_record=show
+        )
+    )
+    person = peers[0]
+    assert person.game is not None
+    assert person.game.result is not None
+    out = capsys.readouterr().out
+    assert "table: Party (the cards pass every 1 turns), 3 players; you are seat 1" in out
+    assert any(q.startswith("your placement") for q in asked)
+    turns = [q for q in asked if q.startswith("your turn (")]
+    assert turns
+    passes = out.count("the cards pass to the next player after turn")
+    assert passes == len(person.game.passes)
+    # Each turn prompt names the god the person holds at that moment.
+    held = {q.split("(")[1].split(";")[0] for q in turns}
+    assert held <= set(PARTY_POOL)
