@@ -159,6 +159,12 @@ def _finish(home: Path, peer: object, save: SaveTarget | None) -> int:
     return rc
 
 
+def _left() -> int:
+    """Ctrl-C during a table game: say what that means."""
+    error("left the table before the end; a table game cannot be resumed")
+    return 1
+
+
 def host_table_game(args: argparse.Namespace) -> int:
     """``santorini host --secret-gods`` / ``--mode party|agora``: host it, play it, keep it."""
     from santorini_p2p.errors import AddressError, PeerError
@@ -199,6 +205,8 @@ def host_table_game(args: argparse.Namespace) -> int:
     except (AddressError, PeerError) as e:
         error(str(e))
         return 1
+    except KeyboardInterrupt:
+        return _left()
     return _finish(home, view.peer, save)
 
 
@@ -217,6 +225,8 @@ def join_table_game(args: argparse.Namespace, address: str) -> int:
     except PeerError as e:
         error(str(e))
         return 1
+    except KeyboardInterrupt:
+        return _left()
     return _finish(home, view.peer, save)
 
 

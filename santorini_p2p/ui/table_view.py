@@ -205,7 +205,7 @@ class _Asker:
         if line is None:
             if not self.ended:
                 self.ended = True
-                print("\nstandard input ended: the clock will forfeit this seat", flush=True)
+                print("\nstandard input ended: nothing more can be typed; Ctrl-C leaves")
             raise _Waiting
         if not line.strip():
             raise _Waiting
