@@ -20,6 +20,7 @@ from santorini_p2p.engine.party import (
     AGORA_GODS,
     PARTY_POOL,
     agora_error,
+    agora_play,
     default_pass,
     pass_cards,
     passes_after,
@@ -93,3 +94,22 @@ def test_a_player_with_no_turn_for_the_card_received_loses() -> None:
     assert after.gods == ("apollo", "atlas")
     assert after.phase is Phase.OVER
     assert after.winner == 0
+
+
+def test_in_agora_a_player_who_cannot_play_leaves_and_the_partner_plays_on() -> None:
+    # Team A (seats 1 and 3) is walled in but for Apollo's swap with e4: seat 3 (apollo) can
+    # move, seat 1 (atlas) cannot. Seat 4 plays with its c1 worker; seat 1 is next and leaves.
+    p = parse_position("0A0X00X0A/0X0X00X0B/00000/00000/000B00 4 atlas,pan,apollo,zeus -")
+    turn = next(t for t in legal_turns(p) if t.worker == 2 and t.builds)
+    after = agora_play(p, turn)
+    assert after.eliminated == 0b0001
+    assert after.winner == -1
+    assert after.to_move == 1  # seat 2 (seat 1 is out)
+    assert after.workers == apply_unchecked(p, turn).workers  # the shared workers stay
+
+
+def test_in_agora_a_win_by_moving_is_the_mover_s_alone() -> None:
+    p = parse_position("00000/00000/00000/002B30/0A00B00A 2 apollo,pan,atlas,hermes -")
+    after = agora_play(p, find_turn(p, "c2>d2"))
+    assert after.winner == 1
+    assert after.eliminated == 0

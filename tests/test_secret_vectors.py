@@ -96,3 +96,33 @@ def test_the_chain_and_its_draws() -> None:
             assert link_error(link, last[j], game, j) is None
         assert draw_seed(game, draw["k"], links).hex() == draw["seed"]
         last = links
+
+
+def _shown(v: Any) -> Any:
+    if isinstance(v, bytes):
+        return v.hex()
+    if isinstance(v, tuple):
+        return [_shown(x) for x in v]
+    return v
+
+
+@pytest.mark.parametrize("case", DOC["table"], ids=[t["id"] for t in DOC["table"]])
+def test_table_frame(case: dict[str, Any]) -> None:
+    from santorini_p2p.net.frames import Refuse, decode_frame, encode_frame
+    from santorini_p2p.net.secrettable import SESSION_REFUSAL
+    from santorini_p2p.wire.codec import decode, encode
+    from santorini_p2p.wire.secretlog import make_game, read_seats, seats_options
+
+    data = bytes.fromhex(case["bytes"])
+    value = decode(data)
+    assert _shown(value) == case["frame"]
+    assert encode(value) == data  # canonical
+    if case["id"].startswith("seats"):
+        _, _, keys = read_seats(data)
+        assert len(keys) == {"secret": 2, "party": 3, "agora": 4}[case["id"][6:]]
+        assert make_game(data).players == len(keys)
+        assert seats_options(data) == (tuple(case["frame"][4]) if len(value) == 5 else ())
+    if case["id"] == "refuse-session-hello":
+        # Every session version reads it as a refusal naming the table's protocol.
+        assert decode_frame(data) == Refuse(SESSION_REFUSAL)
+        assert encode_frame(Refuse(SESSION_REFUSAL)) == data

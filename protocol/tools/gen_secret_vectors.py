@@ -119,6 +119,72 @@ def _record_case(n: int, name: str, r: PartyRecord, comment: str) -> dict[str, A
     }
 
 
+def _table() -> list[dict[str, Any]]:
+    """The table's frames (SECRET.md 13), with the host's answer to a session hello."""
+    from santorini_p2p.net.frames import Refuse, encode_frame
+    from santorini_p2p.net.secrettable import SESSION_REFUSAL, TABLE_VERSION
+    from santorini_p2p.wire.secretlog import seats_frame
+
+    keys = tuple(Identity.from_seed(bytes([i + 1]) * 32, "a").public_key for i in range(4))
+    k0 = keys[0]
+    cases: list[tuple[str, str, tuple[Any, ...], bytes]] = [
+        (
+            "hello",
+            "a joiner's hello: its key and the table's version",
+            ("hello", k0, TABLE_VERSION),
+            encode(("hello", k0, TABLE_VERSION)),
+        ),
+        (
+            "seats-secret",
+            "a 2-player secret game's seats (four fields, no options)",
+            ("seats", GAME_ID, POOL, keys[:2]),
+            seats_frame(GAME_ID, POOL, keys[:2]),
+        ),
+        (
+            "seats-party",
+            "a 3-player Party game passing every 6 turns",
+            ("seats", GAME_ID, POOL, keys[:3], ("party", "pass=6")),
+            seats_frame(GAME_ID, POOL, keys[:3], ("party", "pass=6")),
+        ),
+        (
+            "seats-agora",
+            "a 4-player Agora game",
+            ("seats", GAME_ID, POOL, keys, ("agora",)),
+            seats_frame(GAME_ID, POOL, keys, ("agora",)),
+        ),
+        (
+            "refuse-version",
+            "the host's answer to a table hello of version 2",
+            ("refuse", "protocol 2 is not 1"),
+            encode(("refuse", "protocol 2 is not 1")),
+        ),
+        (
+            "refuse-full",
+            "the host's answer to a hello from a peer not seated once the game has begun",
+            ("refuse", "the table is full: the game has begun"),
+            encode(("refuse", "the table is full: the game has begun")),
+        ),
+        (
+            "refuse-session-hello",
+            "the host's answer to a session hello (SESSION.md 3): an unsigned session refuse",
+            (3, SESSION_REFUSAL),
+            encode_frame(Refuse(SESSION_REFUSAL)),
+        ),
+    ]
+
+    def shown(v: Any) -> Any:
+        if isinstance(v, bytes):
+            return _hex(v)
+        if isinstance(v, tuple):
+            return [shown(x) for x in v]
+        return v
+
+    return [
+        {"id": name, "comment": comment, "frame": shown(frame), "bytes": _hex(data)}
+        for name, comment, frame, data in cases
+    ]
+
+
 def build() -> dict[str, Any]:
     """The whole vector file as a JSON value."""
     deal, keys, hand = _deal()
@@ -222,6 +288,7 @@ def build() -> dict[str, Any]:
         "deal": deal,
         "stream": stream,
         "tests": tests,
+        "table": _table(),
     }
 
 

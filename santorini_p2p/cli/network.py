@@ -172,10 +172,15 @@ def _say_set_aside(lines: list[str]) -> None:
 def _cmd_host(args: argparse.Namespace) -> int:
     import asyncio
 
+    from santorini_p2p.cli.table import host_table_game, is_table_game
     from santorini_p2p.net.clock import STANDARD, parse_time_control
     from santorini_p2p.net.game import find_unfinished, host_game, resume_game, shown_address
     from santorini_p2p.net.session import GameSettings
 
+    if is_table_game(args):
+        return host_table_game(args)
+    if args.pass_every is not None:
+        raise UsageError("pass-every: only with --mode party")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"port: expected 0 (any free port) to 65535, got {args.port}")
     if not 0 <= args.spectators <= MAX_SPECTATORS:
@@ -286,7 +291,13 @@ def _cmd_join(args: argparse.Namespace) -> int:
     if found is not None:
         print(f"resuming the unfinished game {found[0].stem}", flush=True)
         return _net_finish(asyncio.run(resume_game(*found, opts)), save, left=_left(opts))
-    return _net_finish(asyncio.run(join_game(address, opts)), save, left=_left(opts))
+    out = asyncio.run(join_game(address, opts))
+    from santorini_p2p.cli.table import join_table_game, table_refusal
+
+    if not out.complete and table_refusal(out.stopped):
+        # The host's answer to the session hello says it plays the secret table (SECRET.md 13).
+        return join_table_game(args, address)
+    return _net_finish(out, save, left=_left(opts))
 
 
 def _cmd_resume(args: argparse.Namespace) -> int:
@@ -509,6 +520,9 @@ def add_commands(sub: Subparsers) -> None:
         help="host this player's board of a club event's round being played (EVENT: the "
         "event directory or its event.snte): its settings, and its first player moving first",
     )
+    from santorini_p2p.cli.table import add_host_options
+
+    add_host_options(p)
     common(p)
     rematch_option(p)
     p.set_defaults(handler=_cmd_host)

@@ -171,6 +171,10 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
     fmt = _export_format(args)
     output_target(args.output, args.force)
     data = read_input(args.file)
+    from santorini_p2p.replay.secret import is_secret_replay
+
+    if is_secret_replay(data):
+        return _export_secret(args, fmt, data)
     t = load_timeline(data)
     if t.header is None:
         raise SantoriniError(f"{args.file}: {t.verification}; nothing to export")
@@ -207,10 +211,36 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _export_secret(args: argparse.Namespace, fmt: str, data: bytes) -> int:
+    """``replay export`` of a secret table's game (SECRET.md 13): text only."""
+    from santorini_p2p.replay.secret_text import secret_text
+
+    if fmt != "text":
+        raise UsageError(
+            f"format: a secret table's game exports as text only, not {fmt}; give --format text"
+        )
+    if args.ply is not None:
+        raise UsageError("ply: a secret table's game exports whole")
+    text, ok = secret_text(data)
+    write_output(args.output, text.encode("utf-8"))
+    if not ok:
+        error(f"{args.file}: {text.splitlines()[-1]}; exported up to the last good record")
+        return 1
+    return 0
+
+
 def _cmd_replay_info(args: argparse.Namespace) -> int:
     from santorini_p2p.replay.export_text import load_timeline
+    from santorini_p2p.replay.secret import is_secret_replay
 
-    t = load_timeline(read_input(args.file))
+    data = read_input(args.file)
+    if is_secret_replay(data):
+        from santorini_p2p.replay.secret_text import secret_info
+
+        lines, ok = secret_info(data, args.file)
+        print("\n".join(lines))
+        return 0 if ok else 1
+    t = load_timeline(data)
     h = t.header
     if h is None and not t.records:
         raise SantoriniError(f"{args.file}: {t.verification}")

@@ -6,7 +6,8 @@ Public API:
 - ``default_pass(players)``: the header's ``pass=K`` unless the host names another;
 - ``passes_after(turns, every)``: whether the cards pass after that many turns of play;
 - ``pass_cards(p)``: the position after every player in the game passes their card on;
-- ``agora_error(gods)``: why gods may not play an Agora game, or None.
+- ``agora_error(gods)``: why gods may not play an Agora game, or None;
+- ``agora_play(p, turn)``: the position after a legal turn under Agora's rules.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from santorini_p2p.engine.position import Position
-from santorini_p2p.engine.rules import has_legal_turn, resign
+from santorini_p2p.engine.position import Position, Turn
+from santorini_p2p.engine.rules import apply_unchecked, has_legal_turn, next_seat, resign
 from santorini_p2p.engine.secrecy import SECRET_POOL
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "MAX_PASS",
     "PARTY_POOL",
     "agora_error",
+    "agora_play",
     "default_pass",
     "pass_cards",
     "passes_after",
@@ -84,3 +86,25 @@ def agora_error(gods: tuple[str, ...]) -> str | None:
                 "belongs to one owner of shared workers (SECRET.md 11)"
             )
     return None
+
+
+def agora_play(p: Position, turn: Turn) -> Position:
+    """The position after ``turn`` (legal in ``p``) under Agora (SECRET.md 11).
+
+    A win is the mover's alone (``winner`` is the mover's seat, not a team). A player who
+    cannot play when their turn comes leaves the game (``eliminated``): the shared workers
+    stay, and their partner plays on; when one player is left in the game, they win.
+    """
+    mover = p.to_move
+    q = apply_unchecked(p, turn)
+    if q.winner < 0 or (q.winner == mover and not turn.builds):
+        return q  # play goes on, or the mover won by moving (a winning move builds nothing)
+    r = replace(q, winner=-1)
+    while not has_legal_turn(r):
+        out = r.eliminated | 1 << r.to_move
+        left = [s for s in range(r.players) if not out >> s & 1]
+        if len(left) == 1:
+            return replace(r, eliminated=out, winner=left[0])
+        gone = replace(r, eliminated=out)
+        r = replace(gone, to_move=next_seat(gone, r.to_move))
+    return r

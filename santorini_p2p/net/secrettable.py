@@ -27,7 +27,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from santorini_p2p.ai import choose_action
 from santorini_p2p.engine import (
+    Action,
     Phase,
     Position,
     Turn,
@@ -38,6 +40,7 @@ from santorini_p2p.engine import (
 )
 from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
 from santorini_p2p.errors import PeerError, WireError
+from santorini_p2p.net.frames import Refuse, encode_frame
 from santorini_p2p.net.transport import (
     HOST_PEER,
     HostTransport,
@@ -85,7 +88,16 @@ from santorini_p2p.wire.secretlog import (
 )
 from santorini_p2p.wire.stream import chain
 
-__all__ = ["TABLE_VERSION", "PartyBot", "SecretBot", "SecretPeer", "play_table"]
+__all__ = [
+    "SESSION_REFUSAL",
+    "TABLE_VERSION",
+    "PartyBot",
+    "SecretBot",
+    "SecretPeer",
+    "host_table",
+    "join_table",
+    "play_table",
+]
 
 _OPTIONS = TransportOptions(max_frame=8192)
 TABLE_VERSION = 1
@@ -96,11 +108,28 @@ RESEND_S = 0.2
 """A frame can be lost (the transport promises no more, net/transport.py): a joiner sends its
 record again, and asks for the records after its last, after this long without news."""
 ATTEMPTS = 10
+SESSION_REFUSAL = f"this host plays a secret-gods table (table protocol {TABLE_VERSION})"
+"""What a table host answers a session hello (SESSION.md 3) with, as an unsigned refusal that
+every session version reads: an older peer stops with it; ``santorini join`` goes on in the
+table's protocol (SECRET.md 13)."""
 """How many times a joiner says it is done before it leaves anyway (its game is checked)."""
 
 
 def _board(p: Position) -> tuple[int, ...]:
     return (p.ge1, p.ge2, p.ge3, p.domes, *p.workers, p.winner, p.eliminated)
+
+
+def _choose(p: Position, level: str, rng: random.Random) -> Action:
+    """The computer's action at ``level`` (a placement: every level places as the AI does)."""
+    if level == "random":
+        return rng.choice(legal_actions(p))
+    return choose_action(p, level, rng=rng, nodes=_NODES)
+
+
+_NODES = 20_000
+"""A level's node budget at the table: the choice depends on the position and the seed alone
+(so the turn chosen again after its opening is the same), and a peer answers within a second
+or two while it relays the others' records."""
 
 
 @dataclass
@@ -119,6 +148,9 @@ class SecretBot:
     seed: bytes
     withhold: bool = False
     forge: bool = False
+    level: str = "random"
+    """The computer's level (``ai.LEVELS``): what it plays in the view it holds (its own god
+    known, the hidden ones played as no god)."""
     key: DealKey = field(init=False)
     rng: random.Random = field(init=False)
     god: str = ""
@@ -168,7 +200,7 @@ class SecretBot:
             other = next(x for x in g.pool if x != self.god)
             return Open(self.seat, other, self.key_bytes())
         if p.phase is not Phase.PLAY:
-            return Move(self.seat, str(self.rng.choice(legal_actions(p))))
+            return Move(self.seat, str(_choose(p, self.level, self.rng)))
         turn, needs = self._turn(g)
         if needs:
             return Open(self.seat, self.god, self.key_bytes())
@@ -197,7 +229,12 @@ class SecretBot:
         if self.withhold and not g.gods[self.seat]:
             turns = [t for t in turns if same(t)] or turns
         state = self.rng.getstate()
-        turn = self.rng.choice(turns)
+        if self.withhold or self.level == "random":
+            turn = self.rng.choice(turns)
+        else:
+            chosen = _choose(view, self.level, self.rng)
+            assert isinstance(chosen, Turn)
+            turn = chosen
         needs = not g.gods[self.seat] and not same(turn)
         if needs:
             self.rng.setstate(state)
@@ -226,6 +263,9 @@ class PartyBot:
     seat: int
     seed: bytes
     withhold: bool = False
+    level: str = "random"
+    """The computer's level (``ai.LEVELS``) in Party; Agora's shared workers are played at
+    random (the search does not model them)."""
     rng: random.Random = field(init=False)
     god: str = ""
 
@@ -254,9 +294,10 @@ class PartyBot:
         p = g.position
         if p.to_move != self.seat:
             return None
-        if p.phase is Phase.PLAY:
+        level = "random" if g.agora else self.level
+        if p.phase is Phase.PLAY and level == "random":
             return Move(self.seat, str(self.rng.choice(legal_turns(p))))
-        return Move(self.seat, str(self.rng.choice(legal_actions(p))))
+        return Move(self.seat, str(_choose(p, level, self.rng)))
 
 
 @dataclass
@@ -282,6 +323,10 @@ class SecretPeer:
     """The ``seats`` frame of the game (the first frame of its replay file)."""
     first_prev: bytes = b""
     """The first record's ``prev``: the hash of the seats frame."""
+    records: list[Any] = field(default_factory=list)
+    """Every record taken, decoded, in the log's order (what a view shows)."""
+    party_bot: PartyBot | None = None
+    """The player for a Party or Agora game, when a joiner learns the mode from the seats."""
 
     def start(self, seats: bytes) -> None:
         """Take the seats: the game's pool and every seat's key.
@@ -291,6 +336,9 @@ class SecretPeer:
         """
         _, self.pool, self.keys = read_seats(seats)
         self.seats = seats
+        game = make_game(seats)
+        if isinstance(game, PartyGame) and self.party_bot is not None:
+            self.bot = self.party_bot
         self.bot.seat = self.keys.index(self.identity.public_key)
         self.game = make_game(seats)
         if isinstance(self.game, PartyGame):
@@ -311,6 +359,7 @@ class SecretPeer:
         assert self.game is not None
         (record,) = read_records([raw], self.keys, len(self.log) + 1, self.prev, self.decoder)
         self.game.feed(record)
+        self.records.append(record)
         self.log.append(raw)
         self.prev = hashlib.blake2b(raw, digest_size=32).digest()
 
@@ -353,6 +402,7 @@ async def _host(
     clock: float,
     game_id: bytes,
     options: tuple[str, ...],
+    on_record: Callable[[SecretPeer], None] | None = None,
 ) -> None:
     joiners: dict[bytes, bytes] = {}
     while len(joiners) < players - 1:
@@ -361,6 +411,9 @@ async def _host(
             continue
         who, frame = got
         kind, *rest = _frame(frame)
+        if kind == _SESSION_HELLO:
+            t.send(who, encode_frame(Refuse(SESSION_REFUSAL)))
+            continue
         if kind != "hello":
             continue
         if len(rest) != 2 or rest[1] != TABLE_VERSION:
@@ -375,6 +428,8 @@ async def _host(
         t.send(who, seats)
     peer.start(seats)
     assert peer.game is not None
+    if on_record is not None:
+        on_record(peer)
     loop = asyncio.get_running_loop()
     last = loop.time()
     held: set[bytes] = set()
@@ -396,6 +451,12 @@ async def _host(
                 for i in range(max(0, rest[0]), len(peer.log)):
                     t.send(author, encode(("rec", i, peer.log[i])))
                 continue
+            if kind == _SESSION_HELLO:
+                t.send(author, encode_frame(Refuse(SESSION_REFUSAL)))
+                continue
+            if kind == "hello" and author not in joiners:
+                t.send(author, encode(("refuse", "the table is full: the game has begun")))
+                continue
             if kind == "done":
                 done.add(author)
                 t.send(author, encode(("bye",)))
@@ -414,11 +475,18 @@ async def _host(
             continue
         held.add(raw)
         last = loop.time()
+        if on_record is not None:
+            on_record(peer)
         for who in joiners:
             t.send(who, encode(("rec", len(peer.log) - 1, raw)))
 
 
-async def _join(peer: SecretPeer, t: JoinTransport, clock: float) -> None:
+async def _join(
+    peer: SecretPeer,
+    t: JoinTransport,
+    clock: float,
+    on_record: Callable[[SecretPeer], None] | None = None,
+) -> None:
     hello = encode(("hello", peer.identity.public_key, TABLE_VERSION))
     while peer.game is None:
         t.send(HOST_PEER, hello)
@@ -435,6 +503,8 @@ async def _join(peer: SecretPeer, t: JoinTransport, clock: float) -> None:
                 continue
             if peer.identity.public_key in seats[2]:
                 peer.start(got[1])
+                if on_record is not None:
+                    on_record(peer)
     loop = asyncio.get_running_loop()
     last = heard = sent = loop.time()
     pending: bytes | None = None
@@ -462,6 +532,8 @@ async def _join(peer: SecretPeer, t: JoinTransport, clock: float) -> None:
             if isinstance(raw, bytes):
                 peer.accept(raw)
                 last = loop.time()
+                if on_record is not None:
+                    on_record(peer)
                 if raw == pending:
                     pending = None
     for _ in range(ATTEMPTS):
@@ -469,6 +541,10 @@ async def _join(peer: SecretPeer, t: JoinTransport, clock: float) -> None:
         got = await t.receive(RESEND_S)
         if got is not None and _frame(got[1])[0] == "bye":
             return
+
+
+_SESSION_HELLO = 1
+"""The tag of a session hello (SESSION.md 3): a session joiner's first frame."""
 
 
 def _frame(frame: bytes) -> tuple[object, ...]:
@@ -485,10 +561,12 @@ async def play_table(
     limit: float = 120.0,
     identities: list[Identity] | None = None,
     options: tuple[str, ...] = (),
+    on_record: Callable[[SecretPeer], None] | None = None,
 ) -> list[SecretPeer]:
     """Play one secret game between ``bots`` (seat 1 hosts) over 127.0.0.1; return every peer.
 
     ``options`` are the seats frame's (``("party", "pass=K")`` for Party, with ``PartyBot``s).
+    ``on_record`` is called with a peer after it takes the seats and after each record.
     ``identities`` sign each bot's records (default: keys from the fixed seeds ``01`` x 32,
     ``02`` x 32, ... of the vectors). Joiners take the seats in the order the host hears them.
 
@@ -503,11 +581,83 @@ async def play_table(
     try:
         async with asyncio.timeout(limit):
             await asyncio.gather(
-                _host(peers[0], host, len(bots), pool, clock, secrets.token_bytes(16), options),
-                *(_join(p, t, clock) for p, t in zip(peers[1:], joins, strict=True)),
+                _host(
+                    peers[0],
+                    host,
+                    len(bots),
+                    pool,
+                    clock,
+                    secrets.token_bytes(16),
+                    options,
+                    on_record,
+                ),
+                *(_join(p, t, clock, on_record) for p, t in zip(peers[1:], joins, strict=True)),
             )
     finally:
         for t in [host, *joins]:
             t.close()
         await close_context(ctx)
     return peers
+
+
+async def host_table(
+    peer: SecretPeer,
+    players: int,
+    pool: tuple[str, ...],
+    options: tuple[str, ...] = (),
+    bind: str = "0.0.0.0",
+    port: int = 0,
+    clock: float = 60.0,
+    on_listening: Callable[[int], None] | None = None,
+    on_record: Callable[[SecretPeer], None] | None = None,
+) -> SecretPeer:
+    """Host one table game on ``bind:port`` as seat 1 until it is over; return the peer.
+
+    ``on_listening`` is told the port once it is bound; ``on_record`` is called with the peer
+    after the seats frame and after each record it takes. The game id is drawn at random.
+
+    Raises:
+        AddressError: the address cannot be bound.
+    """
+    ctx = new_context()
+    host = await bind_host(ctx, bind, port, _OPTIONS)
+    try:
+        if on_listening is not None:
+            on_listening(host.port)
+        game_id = secrets.token_bytes(16)
+        await _host(peer, host, players, pool, clock, game_id, options, on_record)
+    finally:
+        host.close()
+        await close_context(ctx)
+    return peer
+
+
+async def join_table(
+    peer: SecretPeer,
+    address: str,
+    clock: float = 60.0,
+    wait: float = 30.0,
+    on_record: Callable[[SecretPeer], None] | None = None,
+) -> SecretPeer:
+    """Join the table at ``address`` (host:port) and play until the game is over.
+
+    Raises:
+        PeerError: the host refused (another table protocol, names the version) or did not
+            seat this peer within ``wait`` seconds.
+    """
+    ctx = new_context()
+    t = JoinTransport(ctx, address, _OPTIONS)
+    try:
+        task = asyncio.ensure_future(_join(peer, t, clock, on_record))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        while not task.done() and peer.game is None and loop.time() < deadline:
+            await asyncio.wait({task}, timeout=POLL_S)
+        if peer.game is None and not task.done():
+            task.cancel()
+            raise PeerError(f"the table at {address} did not seat this player in {wait:g} s")
+        await task
+    finally:
+        t.close()
+        await close_context(ctx)
+    return peer

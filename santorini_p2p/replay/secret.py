@@ -85,7 +85,8 @@ def secret_verdict(
     g = r.game
     if isinstance(g, PartyGame):
         gods = g.position.gods if g.position is not None else ()
-        turns, mode = g.turns, f"Party, passing every {g.every} turns"
+        turns = g.turns
+        mode = "Agora" if g.agora else f"Party, passing every {g.every} turns"
     else:
         gods = tuple(x or "?" for x in g.gods)
         turns = len(g.plays)

@@ -19,7 +19,13 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Final, TypeAlias
 
 from santorini_p2p.engine import Phase, Position, apply_action, find_turn, new_game, parse_action
-from santorini_p2p.engine.party import PARTY_POOL, pass_cards, passes_after
+from santorini_p2p.engine.party import (
+    PARTY_POOL,
+    agora_error,
+    agora_play,
+    pass_cards,
+    passes_after,
+)
 from santorini_p2p.engine.rules import apply_unchecked
 from santorini_p2p.errors import DecodeError, SantoriniError
 from santorini_p2p.wire.codec import decode, encode
@@ -128,8 +134,14 @@ class PartyGame:
     """The turn awaiting acks: its record index and its mover."""
     acked: int = 0
     result: tuple[int, str] | None = None
+    agora: bool = False
+    """Agora (SECRET.md 11): four players, no passing, each wins alone."""
 
     def __post_init__(self) -> None:
+        if self.agora:
+            if self.players != 4 or self.every:
+                raise ValueError("Agora: 4 players and no passing")
+            return
         passes_after(0, self.every)  # checks the header's value
         if not 2 <= self.players <= 4:
             raise ValueError(f"players: expected 2 to 4, got {self.players}")
@@ -196,6 +208,8 @@ class PartyGame:
             if len(self.links) == self.players:
                 seed = draw_seed(self.game_id, 1, self.links)
                 _, self.gods = draw_setup(seed, self.players, "random", self.pool)
+                if self.agora and agora_error(self.gods):
+                    raise self._fail(agora_error(self.gods) or "")
                 self.position = new_game(self.players, "random", drawn=self.gods)
             return
         assert self.position is not None
@@ -217,7 +231,8 @@ class PartyGame:
         if r.seat != p.to_move:
             raise self._fail(f"seat {r.seat + 1} moved, but seat {p.to_move + 1} is to move")
         if p.phase is Phase.PLAY:
-            self.position = apply_unchecked(p, find_turn(p, r.action))
+            turn = find_turn(p, r.action)
+            self.position = agora_play(p, turn) if self.agora else apply_unchecked(p, turn)
             self.pending = (self.index, r.seat)
             self.acked = 1 << r.seat | self.position.eliminated
             if self._next_ack() < 0:
@@ -230,11 +245,15 @@ class PartyGame:
         assert self.position is not None
         self.turns += 1
         p = self.position
-        if p.phase is Phase.PLAY and passes_after(self.turns, self.every):
+        if not self.agora and p.phase is Phase.PLAY and passes_after(self.turns, self.every):
             self.position = pass_cards(p)
             self.passes.append(self.turns)
         if self.position.phase is Phase.OVER:
             w = self.position.winner
             n = len(self.passes)
             who = f"seat {w + 1} wins" if w >= 0 else "no one wins"
-            self.result = (w, f"{who}; the cards passed {n} times")
+            if self.agora:
+                out = ", ".join(str(s + 1) for s in range(4) if self.position.eliminated >> s & 1)
+                self.result = (w, f"{who} alone (Agora); out of the game: {out or 'none'}")
+            else:
+                self.result = (w, f"{who}; the cards passed {n} times")

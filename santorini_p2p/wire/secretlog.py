@@ -167,6 +167,8 @@ def make_game(seats: bytes) -> SecretGame | PartyGame:
     """
     game_id, pool, keys = read_seats(seats)
     options = seats_options(seats)
+    if "agora" in options:
+        return PartyGame(len(keys), game_id, 0, pool, agora=True)
     if "party" not in options:
         return SecretGame(pool, len(keys))
     every = [o.removeprefix("pass=") for o in options if o.startswith("pass=")]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from santorini_p2p.cli import main
-from santorini_p2p.engine.party import PARTY_POOL
+from santorini_p2p.engine.party import AGORA_GODS, PARTY_POOL
 from santorini_p2p.net.secrettable import (
     TABLE_VERSION,
     PartyBot,
@@ -194,3 +194,24 @@ def test_a_hello_of_another_version_is_refused_at_once() -> None:
 async def _host_only(bots: list[SecretBot], host: HostTransport) -> None:
     peer = SecretPeer(Identity.from_seed(b"\x01" * 32, "h"), bots[0])
     await _host(peer, host, 2, DEFAULT_POOL, 5.0, b"\x00" * 16, ())
+
+
+def test_agora_games_finish_over_loopback_and_a_win_is_the_mover_s_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bots = [PartyBot(s, b"agora" + bytes([s])) for s in range(4)]
+    peers = asyncio.run(play_table(bots, AGORA_GODS, clock=5.0, limit=150.0, options=("agora",)))
+    assert len({p.replay() for p in peers}) == 1
+    g = peers[0].game
+    assert isinstance(g, PartyGame)
+    assert g.agora
+    assert g.result is not None
+    assert g.position is not None
+    winner = g.result[0]
+    assert 0 <= winner < 4
+    assert f"seat {winner + 1} wins alone (Agora)" in g.result[1]
+    assert not g.position.eliminated >> winner & 1
+    path = tmp_path / "agora.sntr"
+    path.write_bytes(peers[0].replay())
+    assert main(["replay", "verify", str(path)]) == 0
+    assert "Agora" in capsys.readouterr().out
