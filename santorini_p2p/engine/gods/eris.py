@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from santorini_p2p.engine.position import Position, Turn
-from santorini_p2p.engine.power import Gen, Power
+from santorini_p2p.engine.position import MOVE_ALL, MOVE_BUILD_ALL, Position, Turn
+from santorini_p2p.engine.power import Gen, Limits, Power
 from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, bits
 
 
@@ -46,6 +46,10 @@ class Eris(Power):
         to = where(SQUARE_NAMES.index(state))
         return SQUARE_NAMES[to] if to >= 0 else ""
 
+    def restrict(self, p: Position, seat: int, limits: Limits) -> None:
+        """Which worker an opponent moves last matters: a move-all's two orders differ."""
+        limits.ordered = True
+
     def turns(self, g: Gen) -> None:
         """Her own turns, then each opponent worker's but the marked one's."""
         super().turns(g)
@@ -69,7 +73,13 @@ class Eris(Power):
         self, p: Position, seat: int, turn: Turn, state: str, where: Callable[[int], int]
     ) -> str:
         """After an opponent's turn, the worker it moved itself is marked."""
-        if p.side_of(seat) == p.side_of(p.to_move) or turn.worker < 0 or not turn.path:
+        if p.side_of(seat) == p.side_of(p.to_move) or not turn.path:
+            return state
+        if turn.worker in (MOVE_ALL, MOVE_BUILD_ALL) and len(turn.path) >= 4:
+            # Castor's and Terpsichore's moves in the order played: the second mover.
+            to = where(turn.path[-2])
+            return SQUARE_NAMES[to] if to >= 0 else state
+        if turn.worker < 0:
             return state
         own = p.workers[p.side_of(p.to_move)]
         if not own >> turn.worker & 1 and not turn.extra:
