@@ -60,3 +60,22 @@ def test_adonis_pair_follows_castors_worker_not_the_nearest_square():
     r = results(pos("b2,c4", "a4,e5", "castor,adonis[a4.b2]"))
     assert "Mb2>c3,c4>b3" not in r
     assert "Mb2>b3,c4>c3" in r
+
+
+def test_adonis_pair_follows_the_worker_proteus_forces_into_the_square_left():
+    # His named d4 worker can end next to Adonis's a3 only by being forced into b2.
+    r = results(pos("b2,d4,a5", "a3,e1", "proteus,adonis[a3.d4]"))
+    assert "b2>a1<d4^a2" in r
+    assert "a5>a4<d4^b3" not in r
+    assert all(t.startswith("b2>") and "<d4" in t for t in r)
+
+
+# --- Nike's flag (RULES.md 10.5: only her own move steps count, never forces) ----------------
+
+
+def test_nike_step_on_one_level_then_slid_down_by_harpies_sets_no_flag():
+    # b2 (level 1) steps to c2 (level 1) and slides on to e2 (level 0): the step did not go down.
+    p = pos("b2,a5", "e5,e4", "nike,harpies", levels="b2=1,c2=1,a1=2")
+    r = results(p)
+    assert r["b2>e2^d1"].endswith(" -")
+    assert r["b2>a2^a1"].endswith(" k")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from santorini_p2p.engine.position import Position, Turn
 from santorini_p2p.engine.power import Limits, Power
+from santorini_p2p.engine.squares import NEIGHBOURS
 
 
 class Nike(Power):
@@ -37,9 +38,15 @@ class Nike(Power):
             or not p.workers[p.side_of(p.to_move)] >> turn.worker & 1
         ):
             return ""
-        at = p.level(turn.worker)
-        for s in turn.path:
-            if p.level(s) < at:
+        cur = turn.worker
+        for rest in turn.path:
+            step = rest
+            if not NEIGHBOURS[cur] >> rest & 1:
+                # An opponent's slide carried her on (RULES.md 9, Harpies): her step went to
+                # the first square on the way, and only the step counts, not the slide.
+                df, dr = rest % 5 - cur % 5, rest // 5 - cur // 5
+                step = cur + (df > 0) - (df < 0) + 5 * ((dr > 0) - (dr < 0))
+            if p.level(step) < p.level(cur):
                 return self.flag
-            at = p.level(s)
+            cur = rest
         return ""
