@@ -57,8 +57,10 @@ class Proteus(Power):
                 g.emit(Turn(w, path2, (b,), before, -1, post), up)
 
     def worker_moves(self, p: Position, turn: Turn) -> list[tuple[int, int]]:
-        """The move, then the worker forced into the square it left (RULES.md 10.4: a named
-        worker follows the force)."""
+        """The move, then the worker forced into the square it left.
+
+        RULES.md 10.4: a named worker follows the force.
+        """
         out = super().worker_moves(p, turn)
         if out:
             for v in turn.post:
