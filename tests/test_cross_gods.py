@@ -79,3 +79,86 @@ def test_nike_step_on_one_level_then_slid_down_by_harpies_sets_no_flag():
     r = results(p)
     assert r["b2>e2^d1"].endswith(" -")
     assert r["b2>a2^a1"].endswith(" k")
+
+
+# --- The female follows her worker through every force, and is gone with it (RULES.md 10.4) ---
+
+
+def test_selene_female_follows_her_step_and_the_harpies_slide_after_it():
+    r = results(pos("c3,e5", "a1,e1", "selene[c3],harpies"))
+    assert field(r["c3>a3^a2"]) == "selene[a3],harpies"
+
+
+def test_hippolyta_female_follows_the_harpies_slide_and_steps_straight():
+    r = results(pos("c3,e5", "a1,e1", "hippolyta[c3],harpies"))
+    assert field(r["c3>a3^a2"]) == "hippolyta[a3],harpies"
+
+
+def test_scylla_drags_the_female_and_the_state_follows_her():
+    r = results(pos("b2,e5", "c2,e1", "scylla,selene[c2]"))
+    assert field(r["b2>a1~c2^a2"]) == "scylla,selene[b2]"
+
+
+def test_siren_song_forces_the_female_and_the_state_follows_her():
+    r = results(pos("b2,d4", "c3,e5", "siren[w],selene[c3]"))
+    assert field(r["Sc3,e5^a1"]) == "siren[w],selene[b3]"
+
+
+def test_bia_kills_the_female_and_the_state_is_dash():
+    r = results(pos("a1,e5", "c3,e1", "bia,selene[c3]"))
+    assert field(r["a1>b2^a1"]) == "bia,selene[-]"
+
+
+def test_medusa_petrifies_the_female_and_the_state_is_dash():
+    r = results(pos("a1,e5", "b2,c4", "medusa,selene[b2]", levels="a2=1"))
+    assert field(r["a1>a2^a1"]) == "medusa,selene[-]"
+
+
+# --- Eris moves an opponent worker as a plain worker, under the limits on her turn -----------
+
+
+def test_eris_moving_a_pan_worker_down_two_levels_wins_for_nobody():
+    r = results(pos("a1,e1", "c3,e5", "eris,pan", levels="c3=3,c2=1"))
+    assert r["c3>c2^b1"].split(" ")[3] == "-"
+
+
+def test_eris_moving_a_harpies_worker_does_not_slide_but_her_own_worker_does():
+    r = results(pos("a1,e1", "c3,e5", "eris,harpies"))
+    assert "c3>b2^a2" in r
+    assert "a1>a5^a4" in r
+    assert "a1>a2^a3" not in r
+
+
+def test_eris_cannot_move_a_hades_worker_down():
+    r = results(pos("a1,e1", "c3,e5", "eris,hades", levels="c3=1"))
+    assert not any(t.startswith("c3>") for t in r)
+
+
+# --- Domes of section 10 against Chronus and Limus, and Gaea after Asteria's dome ------------
+
+
+FOUR_TOWERS = {"levels": "c3=3,a1=3,a2=3,a3=3,a4=3", "domes": "a1,a2,a3,a4"}
+
+
+def test_morpheus_build_completing_the_fifth_tower_ends_the_game_for_chronus():
+    r = results(pos("b2,e5", "a5,e1", "morpheus[1],chronus", **FOUR_TOWERS))
+    assert r["b2>c2^b1^c3"].split(" ")[3] == "w2"
+    assert "b2>c2^c3^d1" not in r
+
+
+def test_selene_dome_on_level_3_completes_chronus_fifth_tower_a_low_one_does_not():
+    r = results(pos("b2,e5", "a5,e1", "selene[b2],chronus", **FOUR_TOWERS))
+    assert r["b2>c2^c3"].split(" ")[3] == "w2"
+    assert r["b2>c2^b1D"].split(" ")[3] == "-"
+
+
+def test_morpheus_builds_are_each_refused_next_to_limus():
+    r = results(pos("b2,e5", "a5,c4", "morpheus[1],limus"))
+    assert not any(t.startswith("b2>c2") and ("^b3" in t or "^c3" in t) for t in r)
+    assert "b2>c2^b1^d1" in r
+
+
+def test_gaea_places_next_to_asterias_dome():
+    r = results(pos("b2,e5", "a5,e1", "asteria,gaea", levels="b2=1"))
+    assert field(r["b2>c3^c2*d4+c4"]) == "asteria,gaea[1]"
+    assert field(r["b2>c3^c2*d4"]) == "asteria,gaea"
