@@ -56,15 +56,22 @@ class Atalanta(Hero):
         base = list(workers)
         base[g.side] &= ~BITS[w]
         track_up = g.limits.must_up
+        slide = g.limits.slide
         seen: set[tuple[int, bool, bool, bool]] = set()
         queue: list[tuple[int, tuple[int, ...], bool]] = [(w, (), False)]
         for at, path, up in queue:
             here = list(base)
             here[g.side] |= BITS[at]
             bd: Board = (lv, domes, tuple(here))
-            for t in bits(g.steps(at, bd)):
-                up2 = up or lv[t] > lv[at]
-                won = self.is_win(g, at, t, bd)
+            for step in bits(g.steps(at, bd)):
+                up2 = up or lv[step] > lv[at]
+                won = self.is_win(g, at, step, bd)
+                t = step
+                if not won and slide:
+                    # An opponent's slide after each step (RULES.md 9, Harpies); a win first.
+                    moved = list(base)
+                    moved[g.side] |= BITS[step]
+                    t, _ = g.slide(at, step, (lv, domes, tuple(moved)))
                 path2 = (*path, t)
                 long = len(path2) >= 2
                 key = (t, long, up2 and track_up, won)
