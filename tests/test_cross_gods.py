@@ -162,3 +162,27 @@ def test_gaea_places_next_to_asterias_dome():
     r = results(pos("b2,e5", "a5,e1", "asteria,gaea", levels="b2=1"))
     assert field(r["b2>c3^c2*d4+c4"]) == "asteria,gaea[1]"
     assert field(r["b2>c3^c2*d4"]) == "asteria,gaea"
+
+
+# --- Harpies's slide after each step of a hero's move (RULES.md 9: every step is a move) ------
+
+
+def test_atalanta_slides_after_each_step_against_harpies():
+    r = results(pos("a1,c5", "a5,e5", "atalanta,harpies"))
+    # a1 > a2 slides on to a4 (a5 is taken); a4 > b3 slides on to d1.
+    assert "a1>a4>d1^c1" in r
+    assert "a1>a2>a3^a2" not in r
+    assert field(r["a1>a4>d1^c1"]) == "atalanta[x],harpies"
+
+
+def test_atalanta_step_that_wins_ends_the_turn_before_any_slide():
+    r = results(pos("a1,c5", "a5,e5", "atalanta,harpies", levels="a1=1,a2=2,a3=3,b3=3,b2=3"))
+    assert r["a1>a2>b3"].split(" ")[3] == "w1"
+
+
+def test_bellerophon_climb_slides_on_against_harpies_and_uses_him():
+    # a1 (0) climbs to b1 (2), then slides over c1 (2) down to e1.
+    r = results(pos("a1,c5", "a5,e5", "bellerophon,harpies", levels="b1=2,c1=2"))
+    assert "a1>b1^a1" not in r
+    assert field(r["a1>e1^d1"]) == "bellerophon[x],harpies"
+    assert field(r["a1>a4^a3"]) == "bellerophon,harpies"

@@ -43,13 +43,17 @@ class Bellerophon(Hero):
                     if g.bound_ok(w, t, bd2):
                         g.emit(Turn(w, (t,), ()), up)
                     continue
-                if g.bound_ok(w, t, bd2):
-                    self.builds(g, w, (t,), bd2, -1, up)
+                # Then an opponent's slide (RULES.md 9, Harpies) may carry him on.
+                path, bd2 = g.land(w, (t,), bd2)
+                if g.bound_ok(w, path[-1], bd2):
+                    self.builds(g, w, path, bd2, -1, up)
 
     def uses(self, p: Position, turn: Turn) -> bool:
-        """A step two levels up."""
-        return (
-            bool(turn.path)
-            and turn.worker >= 0
-            and (p.level(turn.path[0]) - p.level(turn.worker) >= 2)
-        )
+        """A step two levels up (judged at the step, before any slide that carried him on)."""
+        if not turn.path or turn.worker < 0:
+            return False
+        w, t = turn.worker, turn.path[0]
+        if not NEIGHBOURS[w] >> t & 1:
+            df, dr = t % 5 - w % 5, t // 5 - w // 5
+            t = w + (df > 0) - (df < 0) + 5 * ((dr > 0) - (dr < 0))
+        return p.level(t) - p.level(w) >= 2
