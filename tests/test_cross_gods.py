@@ -186,3 +186,25 @@ def test_bellerophon_climb_slides_on_against_harpies_and_uses_him():
     assert "a1>b1^a1" not in r
     assert field(r["a1>e1^d1"]) == "bellerophon[x],harpies"
     assert field(r["a1>a4^a3"]) == "bellerophon,harpies"
+
+
+# --- Steps restricted by Hades and Nike, whatever the mover's power -----------------------------
+
+
+def test_hades_forbids_each_of_atalantas_steps_down():
+    r = results(pos("a1,c5", "a5,e5", "atalanta,hades", levels="a1=1,a2=1,b2=2"))
+    assert "a1>a2>b2^c3" in r
+    assert not any(t.startswith("a1>") and (">a3" in t or ">b1" in t) for t in r)
+
+
+def test_nike_flag_forbids_an_iris_jump_up():
+    assert "a1>c1^b2" in results(pos("a1,e1", "b1,c5", "iris,nike", levels="c1=1"))
+    flagged = results(pos("a1,e1", "b1,c5", "iris,nike", flags="k", levels="c1=1"))
+    assert not any(t.startswith("a1>c1") for t in flagged)
+
+
+def test_siren_song_is_no_move_so_persephone_removes_it_when_a_climb_exists():
+    assert any(t.startswith("S") for t in results(pos("b2,d4", "c3,e5", "siren[w],persephone")))
+    climb = results(pos("b2,d4", "c3,e5", "siren[w],persephone", levels="c2=1"))
+    assert climb
+    assert not any(t.startswith("S") for t in climb)
