@@ -208,3 +208,30 @@ def test_siren_song_is_no_move_so_persephone_removes_it_when_a_climb_exists():
     climb = results(pos("b2,d4", "c3,e5", "siren[w],persephone", levels="c2=1"))
     assert climb
     assert not any(t.startswith("S") for t in climb)
+
+
+# --- A step's direction is the one it is played in (RULES.md 10.4) ------------------------------
+
+
+def moved_to(position: str, frm: str) -> set[str]:
+    """Where the worker on ``frm`` may end its move, over every legal turn."""
+    return {t.split("^")[0].split(">")[1] for t in results(position) if t.startswith(frm + ">")}
+
+
+def test_hippolyta_lets_urania_wrap_only_diagonally():
+    assert moved_to(pos("a1,c3", "a5,c5", "urania,apollo"), "a1") >= {"a2", "b1", "e1", "e2", "e5"}
+    assert moved_to(pos("a1,c3", "a5,c5", "urania,hippolyta[c5]"), "a1") == {"b2", "b5", "e2", "e5"}
+
+
+def test_aeolus_wind_forbids_a_wrapped_urania_step_against_it():
+    # Wind towards e: no step towards w, and a1 > e1 round the edge is westward.
+    assert "e1" not in moved_to(pos("a1,c3", "a5,c5", "urania,aeolus[e]"), "a1")
+    assert "a2" in moved_to(pos("a1,c3", "a5,c5", "urania,aeolus[e]"), "a1")
+
+
+def test_aeolus_wind_forbids_an_iris_jump_against_it():
+    assert moved_to(pos("c1,e5", "b1,a5", "iris,aeolus[e]"), "c1") == {"b2", "c2", "d1", "d2"}
+
+
+def test_hippolyta_lets_iris_jump_only_diagonally():
+    assert moved_to(pos("c1,e5", "b1,b2", "iris,hippolyta[b1]"), "c1") == {"a3", "d2"}
