@@ -235,3 +235,22 @@ def test_aeolus_wind_forbids_an_iris_jump_against_it():
 
 def test_hippolyta_lets_iris_jump_only_diagonally():
     assert moved_to(pos("c1,e5", "b1,b2", "iris,hippolyta[b1]"), "c1") == {"a3", "d2"}
+
+
+# --- A build that completes Chronus's fifth tower is the last, whatever its square ------------
+
+TOWERS_B3_C3 = {"levels": "c3=3,a1=3,a2=3,a3=3,a4=3,b3=3", "domes": "a1,a2,a3,a4"}
+
+
+def test_morpheus_may_build_a_higher_square_before_the_tower_that_ends_the_game():
+    r = results(pos("b2,e5", "a5,e1", "morpheus[1],chronus", **TOWERS_B3_C3))
+    # d3 (a block) then the dome on c3: both stand when Chronus wins.
+    assert r["b2>c2^d3^c3"].split(" ")[0] == "0B0000A/3X0000/3X33X10/3X00A00/3X0000B"
+    assert r["b2>c2^d3^c3"].split(" ")[3] == "w2"
+    assert r["b2>c2^c3"].split(" ")[3] == "w2"
+
+
+def test_heracles_may_dome_a_higher_square_before_the_tower_that_ends_the_game():
+    r = results(pos("b2,e5", "a5,e1", "heracles,chronus", **TOWERS_B3_C3))
+    assert r["b2>c2^d3X^c3X"].split(" ")[0] == "0B0000A/3X0000/3X33X0X0/3X00A00/3X0000B"
+    assert "b2>c2^c3X^d3X" not in r
