@@ -254,3 +254,12 @@ def test_heracles_may_dome_a_higher_square_before_the_tower_that_ends_the_game()
     r = results(pos("b2,e5", "a5,e1", "heracles,chronus", **TOWERS_B3_C3))
     assert r["b2>c2^d3X^c3X"].split(" ")[0] == "0B0000A/3X0000/3X33X0X0/3X00A00/3X0000B"
     assert "b2>c2^c3X^d3X" not in r
+
+
+def test_polyphemus_dome_that_ends_the_game_is_written_last_and_nothing_follows_it():
+    r = results(pos("b2,e5", "a5,e1", "polyphemus,chronus", **TOWERS_B3_C3))
+    assert r["b2>c2^b1#d3#c3"].split(" ")[0] == "0B0000A/3X0000/3X33X0X0/3X00A00/3X1000B"
+    assert r["b2>c2^b1#d3#c3"].split(" ")[3] == "w2"
+    assert "b2>c2^b1#c3#d3" not in r
+    assert "b2>c2^b1#b3#c3" not in r
+    assert len(set(r.values())) == len(r)
