@@ -113,7 +113,7 @@ class Limits:
     ``diagonal`` says every worker steps diagonally only, except those on ``straight``
     (restrictions that bind every worker's moves, never forces); ``ordered`` says another
     side's power reads which worker the turn moved last, so two orders of the same moves are
-    two turns (RULES.md 10.5, Eris).
+    two turns (RULES.md 10.5).
     """
 
     __slots__ = (
