@@ -124,7 +124,9 @@ class Limits:
     forced on in the step's direction, :meth:`Gen.slide`); and those of RULES.md 10.4:
     ``walk_ban`` holds the directions (bit ``d`` for ``STEP[d]``) no worker may step in, and
     ``diagonal`` says every worker steps diagonally only, except those on ``straight``
-    (restrictions that bind every worker's moves, never forces).
+    (restrictions that bind every worker's moves, never forces); ``ordered`` says another
+    side's power reads which worker the turn moved last, so two orders of the same moves are
+    two turns (RULES.md 10.5).
     """
 
     __slots__ = (
@@ -137,6 +139,7 @@ class Limits:
         "no_down",
         "no_up",
         "no_win",
+        "ordered",
         "slide",
         "straight",
         "tower_count",
@@ -159,6 +162,7 @@ class Limits:
         self.walk_ban = 0
         self.diagonal = False
         self.straight = 0
+        self.ordered = False
 
     @property
     def trivial(self) -> bool:

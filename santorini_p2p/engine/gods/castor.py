@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine.position import BUILD_ALL, MOVE_ALL, Turn
+from santorini_p2p.engine.position import BUILD_ALL, MOVE_ALL, MOVE_BUILD_ALL, Position, Turn
 from santorini_p2p.engine.power import Board, Gen, Power
 from santorini_p2p.engine.squares import BITS, bits
 
@@ -47,19 +47,35 @@ def every_order(
 ) -> list[tuple[tuple[int, ...], Board, bool, bool]]:
     """:func:`move_all` in both orders; a result both orders reach is written once.
 
-    Then the first mover is the worker on the lower square (``ws`` is ascending).
+    Then the first mover is the worker on the lower square (``ws`` is ascending). When another
+    side's power reads which worker moved last (``Limits.ordered``), the two orders are two
+    results.
     """
     if len(ws) == 1:
         return move_all(power, g, (ws[0],), bd)
-    seen: set[tuple[frozenset[tuple[int, int]], bool]] = set()
+    seen: set[tuple[object, bool]] = set()
+    ordered = g.limits.ordered
     out = []
     for order in ((ws[0], ws[1]), (ws[1], ws[0])):
         for path, bd2, up, won in move_all(power, g, order, bd):
-            key = (frozenset(zip(path[::2], path[1::2], strict=True)), won)
+            moves = tuple(zip(path[::2], path[1::2], strict=True))
+            key = (moves if ordered else frozenset(moves), won)
             if key not in seen:
                 seen.add(key)
                 out.append((path, bd2, up, won))
     return out
+
+
+def moves_in_order(turn: Turn) -> list[tuple[int, int]] | None:
+    """A move-all turn's moves, ``(from, rest)`` in the order played (the last mover last).
+
+    None for any other form of turn. RULES.md 10.4: a named worker follows its own move, and
+    Eris marks the worker moved last.
+    """
+    if turn.worker not in (MOVE_ALL, MOVE_BUILD_ALL):
+        return None
+    path = turn.path
+    return list(zip(path[::2], path[1::2], strict=True))
 
 
 class Castor(Power):
@@ -91,6 +107,11 @@ class Castor(Power):
                 g.emit(Turn(MOVE_ALL, path), up)
         for builds in build_all(g, ws, bd):
             g.emit(Turn(BUILD_ALL, (), builds), False)
+
+    def worker_moves(self, p: Position, turn: Turn) -> list[tuple[int, int]]:
+        """A move-all's two moves in the order played; else the plain rule's."""
+        moves = moves_in_order(turn)
+        return super().worker_moves(p, turn) if moves is None else moves
 
 
 def build_all(g: Gen, ws: list[int], bd: Board) -> list[tuple[int, ...]]:

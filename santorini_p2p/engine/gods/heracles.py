@@ -55,6 +55,13 @@ class Heracles(Hero):
             g.emit(Turn(w, path, builds, before), up)
             if not won:
                 self._domes(g, w, path, bd2, before, up, spots, i + 1, builds)
+        if g.limits.tower_seat < 0:
+            return
+        # A dome that ends the game (RULES.md 8, Chronus) stops the turn, so it is written
+        # last, after the domes before it in ascending order, whatever its square.
+        for s in spots[:start]:
+            if not bd[1] >> s & 1 and g.build(bd, s, True)[1]:
+                g.emit(Turn(w, path, (*done, s | HERO_DOME), before), up)
 
     def uses(self, p: Position, turn: Turn) -> bool:
         """Domes instead of the build, or none."""

@@ -115,6 +115,13 @@ class Morpheus(Power):
             g.emit(Turn(w, path, builds, before), up)
             if not won:
                 self._more(g, w, path, bd2, before, up, squares, i, builds, left - 1)
+        if g.limits.tower_seat < 0:
+            return
+        # A build that ends the game (RULES.md 8, Chronus) stops the turn, so it is written
+        # last, after the builds before it in ascending order, whatever its square.
+        for s in squares[:start]:
+            if not bd[1] >> s & 1 and g.allowed(bd, 1 << s) and g.build(bd, s)[1]:
+                g.emit(Turn(w, path, (*done, s), before), up)
 
     def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
         """Coins stored are builds to come: worth a little each, up to four."""

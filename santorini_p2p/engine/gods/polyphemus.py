@@ -40,11 +40,21 @@ class Polyphemus(Hero):
                         ban |= NEIGHBOURS[s]
             free &= ~(ban & ~after.ge3)
         spots = bits(free)
+        # With Chronus a dome may end the game (RULES.md 8): the dome that does is written
+        # last, and a second dome after it would never be built.
+        ends = 0
+        towers = (after.domes & after.ge3).bit_count()
+        if limits.tower_seat >= 0 and towers + 1 >= limits.tower_count:
+            ends = after.ge3
         out = []
         for i, a in enumerate(spots):
             out.append(turn._replace(extra=(*turn.extra, OP_DOME << 10 | a)))
             for b in spots[i + 1 :]:
-                out.append(turn._replace(extra=(*turn.extra, OP_DOME << 10 | a, OP_DOME << 10 | b)))
+                first, second = (b, a) if ends >> a & 1 else (a, b)
+                if ends >> first & 1:
+                    continue
+                domes = (OP_DOME << 10 | first, OP_DOME << 10 | second)
+                out.append(turn._replace(extra=(*turn.extra, *domes)))
         return out
 
     def finish(self, bd: Board, turn: Turn, g: Gen) -> tuple[Board, bool]:

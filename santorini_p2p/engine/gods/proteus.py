@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine.position import OP, PULL, Turn
+from santorini_p2p.engine.position import OP, PULL, Position, Turn
 from santorini_p2p.engine.power import Board, Gen, Power
 from santorini_p2p.engine.squares import BITS, bits
 
@@ -55,3 +55,15 @@ class Proteus(Power):
             post = (PULL * OP + o,)
             for b in bits(g.buildable(bd2, rest)):
                 g.emit(Turn(w, path2, (b,), before, -1, post), up)
+
+    def worker_moves(self, p: Position, turn: Turn) -> list[tuple[int, int]]:
+        """The move, then the worker forced into the square it left.
+
+        RULES.md 10.4: a named worker follows the force.
+        """
+        out = super().worker_moves(p, turn)
+        if out:
+            for v in turn.post:
+                if v // OP == PULL:
+                    out.append((v % OP, turn.worker))
+        return out

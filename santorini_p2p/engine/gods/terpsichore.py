@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine.gods.castor import build_all, every_order
-from santorini_p2p.engine.position import MOVE_BUILD_ALL, Turn
+from santorini_p2p.engine.gods.castor import build_all, every_order, moves_in_order
+from santorini_p2p.engine.position import MOVE_BUILD_ALL, Position, Turn
 from santorini_p2p.engine.power import Gen, Power
 from santorini_p2p.engine.squares import bits
 
@@ -37,3 +37,8 @@ class Terpsichore(Power):
             rests = sorted(path[1::2])
             for builds in build_all(g, rests, bd2):
                 g.emit(Turn(MOVE_BUILD_ALL, path, builds), up)
+
+    def worker_moves(self, p: Position, turn: Turn) -> list[tuple[int, int]]:
+        """Both moves in the order played; else the plain rule's."""
+        moves = moves_in_order(turn)
+        return super().worker_moves(p, turn) if moves is None else moves
