@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from santorini_p2p.engine.position import Position, Turn
-from santorini_p2p.engine.power import Gen, Power
+from santorini_p2p.engine.power import Gen, Limits, Power
 from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, bits
 
 
@@ -45,6 +45,10 @@ class Eris(Power):
         """The mark follows its worker, and is gone with it."""
         to = where(SQUARE_NAMES.index(state))
         return SQUARE_NAMES[to] if to >= 0 else ""
+
+    def restrict(self, p: Position, seat: int, limits: Limits) -> None:
+        """Which worker an opponent moves last matters: a move-all's two orders differ."""
+        limits.ordered = True
 
     def turns(self, g: Gen) -> None:
         """Her own turns, then each opponent worker's but the marked one's."""
@@ -86,5 +90,8 @@ class Eris(Power):
         mine = [a for a, _ in moves if own >> a & 1 or p.worker_side(a) < 0]
         if not mine:
             return state
-        to = where(mine[-1])
+        # A one-worker turn marks its mover, never a worker of his that a force moved after it
+        # (Proteus); a move-all marks its last mover.
+        last = turn.worker if turn.worker >= 0 and turn.worker in mine else mine[-1]
+        to = where(last)
         return SQUARE_NAMES[to] if to >= 0 else ""
