@@ -180,6 +180,8 @@ class _Search:
         self.deadline = deadline
         self.stop = stop
         self.clock = clock
+        self.slowest = 0.0
+        """The longest a node's turns took to list and order so far (seconds)."""
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -190,14 +192,19 @@ class _Search:
         if self.deadline is not None and self.nodes & 63 == 0 and self.clock() > self.deadline:
             raise _Abort
 
-    def _expand(self) -> None:
-        """Look at the clock before listing a node's turns.
+    def _expand(self) -> float:
+        """Look at the clock before listing a node's turns; return the reading.
 
         For some powers that list costs as much as thousands of nodes (Poseidon's extra
-        builds): the time budget holds then too.
+        builds, Morpheus's coins): the time budget holds then too, and a list that would
+        likely end after the deadline, taking as long as the slowest so far, is not started.
         """
-        if self.deadline is not None and self.clock() > self.deadline:
+        if self.deadline is None:
+            return 0.0
+        now = self.clock()
+        if now + self.slowest > self.deadline:
             raise _Abort
+        return now
 
     def _terminal(self, p: Position, ply: int) -> int | None:
         """The score of a finished game (or of the searching seat's elimination), else None."""
@@ -213,8 +220,11 @@ class _Search:
         """The turns to try: the table's turn first (often enough), then the rest in order."""
         if first is not None:
             yield first
-        self._expand()
-        yield from self.order(p, generate_turns(p), first)
+        start = self._expand()
+        turns = self.order(p, generate_turns(p), first)
+        if self.deadline is not None:
+            self.slowest = max(self.slowest, self.clock() - start)
+        yield from turns
 
     def order(self, p: Position, turns: list[Turn], skip: Turn | None) -> list[Turn]:
         """Sort ``turns`` best first by cheap signs (blocks, climbs, history), less ``skip``."""
@@ -412,8 +422,12 @@ def _search(
     nodes: int | None,
     stop: StopFlag | None,
     clock: Callable[[], float] = time.monotonic,
+    turns: list[Turn] | None = None,
 ) -> _Result:
-    """Iterative deepening from ``p`` (play phase) up to the level's depth or a budget."""
+    """Iterative deepening from ``p`` (play phase) up to the level's depth or a budget.
+
+    ``turns``: the root's turns when the caller has listed them (a copy is taken).
+    """
     max_nodes = nodes if nodes is not None else (level.nodes if think is None else None)
     budget = think if think is not None else (level.think if nodes is None else None)
     deadline = clock() + budget if budget is not None else None
@@ -426,7 +440,7 @@ def _search(
         quiescence=level.quiescence,
         reduce=level.reduce,
     )
-    turns = generate_turns(p)
+    turns = list(turns) if turns is not None else generate_turns(p)
     rng.shuffle(turns)
     for t in turns:
         if t.is_win:
@@ -500,9 +514,17 @@ def choose_action(
         if not actions:
             raise ValueError(f"no legal action: {position}")
         return rng.choice(actions)
-    if not generate_turns(position):
+    start = clock()
+    turns = generate_turns(position)
+    if not turns:
         raise ValueError(f"no legal action: {position}")
-    return _search(position, lv, rng, think, nodes, stop, clock).best
+    if think is not None:
+        # Listing the turns is part of the time (tens of thousands with some powers).
+        think = max(0.0, think - (clock() - start))
+    elif nodes is None and lv.think is not None:
+        think = max(0.0, lv.think - (clock() - start))
+        nodes = lv.nodes
+    return _search(position, lv, rng, think, nodes, stop, clock, turns).best
 
 
 def _probability(score: int) -> float:
@@ -557,15 +579,22 @@ def analyse(
     if position.phase is not Phase.PLAY:
         best = choose_action(position, lv.name, rng=rng)
         return Analysis(best, 0.5, None, 0, (best,), 0, 0)
-    if not generate_turns(position):
+    start = clock()
+    turns = generate_turns(position)
+    if not turns:
         raise ValueError(f"no legal action: {position}")
     budget = think if think is not None else (lv.think if nodes is None else None)
     own = think is None and nodes is None
     proof_time = budget * 3 / 4 if budget is not None else None
     if own and budget is not None:
         proof_time = max(PROOF_THINK_S, proof_time or 0.0)
-    start = clock()
-    proof, _ = solve(position, MAX_TURNS, nodes=nodes, think=proof_time, stop=stop, clock=clock)
+        budget += proof_time
+    if proof_time is not None:
+        # Every part counts from the start, listing the root's turns included.
+        proof_time = max(0.0, proof_time - (clock() - start))
+    proof, _ = solve(
+        position, MAX_TURNS, nodes=nodes, think=proof_time, stop=stop, clock=clock, turns=turns
+    )
     if proof is not None:
         n = proof.turns
         plies = 2 * n - 1 if n > 0 else 2 * n
@@ -583,8 +612,10 @@ def analyse(
     if budget is not None:
         # The level's own node cap still applies when no budget was given.
         nodes = nodes if nodes is not None or think is not None else lv.nodes
-        think = budget if own else max(0.0, budget - (clock() - start))
-    r = _search(position, lv, rng, think, nodes, stop, clock)
+        think = max(0.0, budget - (clock() - start))
+        if own and lv.think is not None:
+            think = min(think, lv.think)
+    r = _search(position, lv, rng, think, nodes, stop, clock, turns)
     mate: int | None = None
     if r.score > _MATE:
         mate = WIN - r.score
