@@ -367,6 +367,8 @@ def solve(
     """
     if position.phase is not Phase.PLAY or position.winner >= 0 or position.sides != 2:
         return None, True
+    if think is not None and think <= 0:
+        return None, False
     deadline = clock() + think if think is not None else None
     if turns is None:
         turns = generate_turns(position)

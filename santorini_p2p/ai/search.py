@@ -566,6 +566,8 @@ def analyse(
     and its best turn keeps the result (a win's best turn wins). Otherwise the level's search
     runs with the rest of the budget. With neither budget given, the proof search has up to
     ``PROOF_THINK_S`` seconds of its own and the level's search its usual time after it.
+    Every part counts from the start: listing the root's turns (tens of thousands with some
+    powers) comes out of the budget, and the proof leaves the search the time to order them.
 
     In the setup phase the best action is the level's choice, with no search behind it.
 
@@ -589,9 +591,15 @@ def analyse(
     if own and budget is not None:
         proof_time = max(PROOF_THINK_S, proof_time or 0.0)
         budget += proof_time
-    if proof_time is not None:
-        # Every part counts from the start, listing the root's turns included.
-        proof_time = max(0.0, proof_time - (clock() - start))
+    if proof_time is not None and budget is not None:
+        # Every part counts from the start, listing the root's turns included. Ordering them
+        # takes the proof about as long as listing them, and the level's search about twice
+        # that (shuffle, order, noise): the proof runs only when it has that time and leaves
+        # the search its share.
+        listing = clock() - start
+        proof_time = min(proof_time - listing, budget - 3 * listing)
+        if proof_time < listing:
+            proof_time = 0.0
     proof, _ = solve(
         position, MAX_TURNS, nodes=nodes, think=proof_time, stop=stop, clock=clock, turns=turns
     )
