@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from santorini_p2p.ai import LEVELS, choose_action
+from santorini_p2p.ai import LEVELS, analyse, choose_action
 from santorini_p2p.ai.evaluate import evaluate
 from santorini_p2p.cli import main
 from santorini_p2p.engine import (
@@ -22,6 +22,7 @@ from santorini_p2p.engine import (
     has_legal_turn,
     legal_actions,
     new_game,
+    parse_position,
 )
 from santorini_p2p.engine.gods import ADVANCED, power_of
 from tests.positions import make
@@ -253,3 +254,70 @@ def test_the_time_budget_holds_when_listing_turns_is_what_costs(monkeypatch):
         listed[0] = 0
         choose_action(p, level, rng=random.Random(1), think=0.05, clock=lambda: listed[0] / 1000)
         assert listed[0] <= 52, level
+
+
+class _WorkClock:
+    """A clock that advances only with the engine's work: per turn listed and per turn played.
+
+    Patched into the search and the proof search, it makes "the search keeps to its time"
+    exact and independent of the machine's speed.
+    """
+
+    LIST_S = 2e-6
+    PLAY_S = 1e-4
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import santorini_p2p.ai.mate as mate
+        import santorini_p2p.ai.search as search
+
+        self.now = 0.0
+        for module in (search, mate):
+            listing, playing = module.generate_turns, module.apply_unchecked
+            monkeypatch.setattr(module, "generate_turns", self._listing(listing))
+            monkeypatch.setattr(module, "apply_unchecked", self._playing(playing))
+
+    def _listing(self, real):
+        def listing(p):
+            turns = real(p)
+            self.now += self.LIST_S * len(turns)
+            return turns
+
+        return listing
+
+    def _playing(self, real):
+        def playing(p, t):
+            self.now += self.PLAY_S
+            return real(p, t)
+
+        return playing
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# Tens of thousands of turns at the root: Morpheus's coins, Heracles's and Polyphemus's domes.
+MANY_TURNS = [
+    "0B0000B/00000/000A00/00000/0A0000 1 morpheus[8],apollo -",
+    "0B0000B/00000/000A00/00000/0A0000 1 heracles,apollo -",
+    "0B0000B/00000/000A00/00000/0A0000 1 polyphemus,apollo -",
+]
+
+
+@pytest.mark.parametrize("text", MANY_TURNS)
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_analyse_keeps_to_its_time_with_thousands_of_turns(monkeypatch, text, level):
+    p = parse_position(text)
+    clock = _WorkClock(monkeypatch)
+    a = analyse(p, level, think=0.5, clock=clock)
+    assert a.best in generate_turns(p)
+    # The root's list counts; past the deadline at most the 64 turns between two readings.
+    assert clock.now <= 0.5 + 64 * _WorkClock.PLAY_S, clock.now
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_a_move_comes_back_within_the_time_with_thousands_of_turns(monkeypatch, level):
+    p = parse_position(MANY_TURNS[0])
+    clock = _WorkClock(monkeypatch)
+    t = choose_action(p, level, rng=random.Random(3), think=0.5, clock=clock)
+    assert t in generate_turns(p)
+    assert clock.now <= 0.5 + 64 * _WorkClock.PLAY_S, clock.now

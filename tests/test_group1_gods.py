@@ -24,6 +24,7 @@ from santorini_p2p.engine import (
     parse_turn,
     square_name,
 )
+from santorini_p2p.engine.effects import turn_effects
 from santorini_p2p.engine.setup import resolve_pool
 from santorini_p2p.errors import IllegalTurnError, InvalidPositionError
 from tests.positions import make as _make
@@ -412,6 +413,46 @@ def test_s9_maenads_a_worker_that_walks_between_hers_is_caught_only_at_her_turn(
     assert after.winner < 0
 
 
+def test_s9_maenads_with_three_players_the_sandwiched_player_leaves_and_play_goes_on():
+    p = make("a1=A c2=B d3=A e5=B a5=C b5=C", gods="maenads,-,-")
+    after = play(p, "a1>b1^a1")  # b1 and d3 sandwich seat 2's worker on c2
+    assert after.winner < 0
+    assert after.eliminated == 0b010
+    assert workers(after, 1) == set()
+    assert after.to_move == 2  # seat 2 is skipped: seat 3 plays next
+    assert format_position(after) == "0C0C000/00000/0000A0/00000/10A000 3 maenads,-,- x2"
+    assert [e.kind.value for e in turn_effects(p, find_turn(p, "a1>b1^a1"))] == ["out"]
+    after = play(after, "a5>a4^a5")
+    assert after.to_move == 0  # then Maenads again: two players play on
+
+
+def test_s9_maenads_with_three_players_wins_when_the_last_opponent_is_sandwiched():
+    p = make("a1=A c2=C d3=A e5=C", gods="maenads,-,-", flags="x2")
+    after = play(p, "a1>b1^a1")
+    assert after.winner == 0
+
+
+def test_s9_maenads_with_three_players_a_sandwich_of_the_next_seat_does_not_skip_the_third():
+    p = make("a1=A c2=C d3=A e5=C a5=B b5=B", gods="maenads,-,-")
+    after = play(p, "a1>b1^a1")
+    assert after.eliminated == 0b100
+    assert after.winner < 0
+    assert after.to_move == 1
+
+
+def test_s9_maenads_with_four_players_wins_for_her_team():
+    p = make("a1=A c2=B d3=A e5=B", gods="-,-,maenads,-", seat=3)
+    after = play(p, "a1>b1^a1")
+    assert after.winner == 2
+    assert after.eliminated == 0
+
+
+def test_s9_maenads_is_offered_with_three_players():
+    assert "maenads" in resolve_pool("maenads,apollo,pan", 3, "random")
+    p = new_game(3, "random", drawn=("maenads", "apollo", "pan"))
+    assert p.gods == ("maenads", "apollo", "pan")
+
+
 # --- Nemesis -----------------------------------------------------------------------------------
 
 
@@ -711,7 +752,6 @@ def test_s9_console_completes_and_names_every_new_turn_form():
     [
         (4, ("graeae", "apollo", "pan", "zeus"), "graeae is played with 2 or 3 players, not 4"),
         (4, ("apollo", "hydra", "pan", "zeus"), "hydra is played with 2 or 3 players, not 4"),
-        (3, ("maenads", "apollo", "pan"), "maenads is played with 2 or 4 players, not 3"),
     ],
 )
 def test_s9_a_god_its_card_does_not_read_for_is_refused_when_a_game_is_created(players, drawn, why):

@@ -19,7 +19,7 @@ from santorini_p2p.engine import (
     state_hash,
 )
 from santorini_p2p.engine.gods import ADVANCED, GODS, SIMPLE
-from santorini_p2p.engine.setup import resolve_pool
+from santorini_p2p.engine.setup import pool_name, resolve_pool
 from santorini_p2p.errors import IllegalTurnError
 
 
@@ -211,6 +211,21 @@ def test_resolve_pool_names_sets_and_lists_in_god_order(spec, players, mode, wan
             resolve_pool(spec, players, mode)
     else:
         assert resolve_pool(spec, players, mode) == want
+
+
+@pytest.mark.parametrize(
+    ("pool", "players", "want"),
+    [
+        (("pan", "apollo", "zeus"), 3, "apollo,pan,zeus"),
+        (("apollo", "pan", "zeus", "atlas"), 4, "apollo,atlas,pan,zeus"),
+        ((), 3, "simple"),
+        (tuple(g.name for g in GODS if 3 in g.players), 3, "all"),
+    ],
+)
+def test_a_pool_for_three_or_four_players_is_named_though_the_heroes_are_for_two(
+    pool, players, want
+):
+    assert pool_name(pool, players) == want
 
 
 @pytest.mark.parametrize(

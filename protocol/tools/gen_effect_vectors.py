@@ -28,6 +28,7 @@ from santorini_p2p.engine import (
     new_game,
     turn_effects,
 )
+from santorini_p2p.engine.gods.maenads import sandwiched
 from santorini_p2p.replay.export_json import effect_entry
 
 VECTORS = Path(__file__).resolve().parent.parent / "vectors"
@@ -87,6 +88,13 @@ WANTED: list[tuple[str, str, int, tuple[str, ...], str]] = [
         "long",
     ),
     ("plain-none", "a turn of the plain rules: no comment", 2, ("zeus", "pan"), "none"),
+    (
+        "maenads-out-3p",
+        "with 3 players Maenads puts out the player whose worker is between two of hers",
+        3,
+        ("maenads", "pan", "atlas"),
+        "sandwich",
+    ),
 ]
 
 
@@ -97,6 +105,16 @@ def _matches(want: str, p: Position, turn: Turn, kinds: list[EffectKind]) -> boo
         return not kinds and len(turn.path) > 2
     if want == "removed*2":
         return kinds.count(EffectKind.REMOVED) >= 2
+    if want == "sandwich":
+        if EffectKind.OUT not in kinds or p.gods[p.to_move] != "maenads":
+            return False
+        after = apply_action(p, turn)
+        me = p.to_move
+        return any(
+            after.eliminated >> s & 1 and sandwiched(after.workers[me], p.workers[s])
+            for s in range(3)
+            if s != me
+        )
     return EffectKind(want) in kinds and p.to_move in (0, 1, 2, 3)
 
 

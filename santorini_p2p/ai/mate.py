@@ -93,6 +93,8 @@ class _Solver:
         stop: _StopFlag | None,
         clock: Callable[[], float],
         simple: bool = True,
+        root: Position | None = None,
+        root_turns: list[Turn] | None = None,
     ) -> None:
         self.simple = simple
         """Whether the shortcuts for the simple gods apply (see ``_SIMPLE_GODS``)."""
@@ -107,6 +109,12 @@ class _Solver:
         self.deadline = deadline
         self.stop = stop
         self.clock = clock
+        self.root = root
+        self.root_turns = root_turns
+        """The root's turns, listed once: with some powers (Morpheus's coins) a long list."""
+        self.slowest = 0.0
+        """The longest a node's turns took to list so far (seconds): the next list may too."""
+        self.root_orders: dict[tuple[bool, bool], list[Turn]] = {}
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -118,10 +126,29 @@ class _Solver:
             if self.deadline is not None and self.clock() > self.deadline:
                 raise _OutOfBudget
 
-    def _expand(self) -> None:
-        """Look at the clock before listing a node's turns (for some powers a long list)."""
-        if self.deadline is not None and self.clock() > self.deadline:
+    def _turns(self, p: Position, attack: bool, quick: bool = False) -> list[Turn]:
+        """The turns of ``p`` in attack or defence order, within the time budget.
+
+        The clock is read before each list (for some powers, Morpheus's coins or Poseidon's
+        builds, a long one): a list that would likely end after the deadline, taking as long
+        as the slowest so far, is not started. The root's lists are made once.
+        """
+        key = (attack, quick)
+        if p is self.root and key in self.root_orders:
+            return list(self.root_orders[key])
+        start = self.clock() if self.deadline is not None else 0.0
+        if self.deadline is not None and start + self.slowest > self.deadline:
             raise _OutOfBudget
+        listed = self.root_turns if p is self.root and self.root_turns is not None else None
+        if listed is None:
+            listed = generate_turns(p)
+        turns = _attack_order(p, listed, quick) if attack else _defence_order(p, listed)
+        if self.deadline is not None:
+            self.slowest = max(self.slowest, self.clock() - start)
+        if p is self.root:
+            self.root_orders[key] = turns
+            return list(turns)
+        return turns
 
     def wins(self, p: Position, n: int) -> Turn | None:
         """A turn by which the mover of ``p`` forces a win within ``n`` turns, else None."""
@@ -136,8 +163,7 @@ class _Solver:
         quick = self.simple and can_win_now(p)
         if self.simple and n == 1 and not quick and not _may_stall(p):
             return None
-        self._expand()
-        turns = _attack_order(p, generate_turns(p), quick)
+        turns = self._turns(p, True, quick)
         killer = self.killers.get(n)
         if killer is not None and killer != turns[0] and killer in turns:
             turns.remove(killer)
@@ -165,8 +191,7 @@ class _Solver:
         """Whether side ``me`` wins within ``n`` of its turns after every reply in ``c``."""
         if self.simple and n == 1 and _has_safe_reply(c, me):
             return False
-        self._expand()
-        for r in _defence_order(c, generate_turns(c)):
+        for r in self._turns(c, False):
             self._tick()
             q = apply_unchecked(c, r)
             if q.winner >= 0:
@@ -180,8 +205,7 @@ class _Solver:
     def loses(self, p: Position, n: int) -> bool:
         """Whether every turn of the mover of ``p`` lets the other side win within ``n``."""
         me = p.side_of(p.to_move)
-        self._expand()
-        for t in _defence_order(p, generate_turns(p)):
+        for t in self._turns(p, False):
             self._tick()
             c = apply_unchecked(p, t)
             if c.winner >= 0:
@@ -196,8 +220,9 @@ class _Solver:
 
     def longest_defence(self, p: Position, n: int) -> Turn:
         """In a position lost in ``n`` turns, a turn after which the win takes ``n`` turns."""
-        turns = _defence_order(p, generate_turns(p))
+        turns = self._turns(p, False)
         for t in turns:
+            self._tick()
             c = apply_unchecked(p, t)
             if c.winner >= 0 or n == 1:
                 continue
@@ -330,21 +355,35 @@ def solve(
     think: float | None = None,
     stop: _StopFlag | None = None,
     clock: Callable[[], float] = time.monotonic,
+    turns: list[Turn] | None = None,
 ) -> tuple[Forced | None, bool]:
     """Find the exact forced result of ``position`` within ``max_turns`` of the mover's turns.
 
     Returns the result (None if there is none that near) and whether the search finished:
     ``(None, False)`` means a budget (``nodes``, ``think`` seconds, or ``stop``) ran out
     first, and a result found before that is still exact. A position that is not in play,
-    or has 3 players, gives ``(None, True)``.
+    or has 3 players, gives ``(None, True)``. ``turns``: the position's turns, when the
+    caller has listed them already (it saves listing them again).
     """
     if position.phase is not Phase.PLAY or position.winner >= 0 or position.sides != 2:
         return None, True
-    if not generate_turns(position):
-        return None, True
+    if think is not None and think <= 0:
+        return None, False
     deadline = clock() + think if think is not None else None
+    if turns is None:
+        turns = generate_turns(position)
+    if not turns:
+        return None, True
     simple = all(g in _SIMPLE_GODS for g in position.gods)
-    s = _Solver(max_nodes=nodes, deadline=deadline, stop=stop, clock=clock, simple=simple)
+    s = _Solver(
+        max_nodes=nodes,
+        deadline=deadline,
+        stop=stop,
+        clock=clock,
+        simple=simple,
+        root=position,
+        root_turns=turns,
+    )
     try:
         for n in range(1, max_turns + 1):
             best = s.wins(position, n)
@@ -360,5 +399,5 @@ def solve(
     try:
         best = s.longest_defence(position, n)
     except _OutOfBudget:
-        best = generate_turns(position)[0]
+        best = turns[0]
     return Forced(-n, best, s.nodes), True

@@ -222,6 +222,8 @@ class _Search:
         self.deadline = deadline
         self.stop = stop
         self.clock = clock
+        self.slowest = 0.0
+        """The longest a node's turns took to list and order so far (seconds)."""
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -232,14 +234,19 @@ class _Search:
         if self.deadline is not None and self.nodes & 63 == 0 and self.clock() > self.deadline:
             raise _Abort
 
-    def _expand(self) -> None:
-        """Look at the clock before listing a node's turns.
+    def _expand(self) -> float:
+        """Look at the clock before listing a node's turns; return the reading.
 
         For some powers that list costs as much as thousands of nodes (Poseidon's extra
-        builds): the time budget holds then too.
+        builds, Morpheus's coins): the time budget holds then too, and a list that would
+        likely end after the deadline, taking as long as the slowest so far, is not started.
         """
-        if self.deadline is not None and self.clock() > self.deadline:
+        if self.deadline is None:
+            return 0.0
+        now = self.clock()
+        if now + self.slowest > self.deadline:
             raise _Abort
+        return now
 
     def _terminal(self, p: Position, ply: int) -> int | None:
         """The score of a finished game (or of the searching seat's elimination), else None."""
@@ -255,8 +262,11 @@ class _Search:
         """The turns to try: the table's turn first (often enough), then the rest in order."""
         if first is not None:
             yield first
-        self._expand()
-        yield from self.order(p, generate_turns(p), first)
+        start = self._expand()
+        turns = self.order(p, generate_turns(p), first)
+        if self.deadline is not None:
+            self.slowest = max(self.slowest, self.clock() - start)
+        yield from turns
 
     def _score_batch(self, children: list[Position]) -> None:
         """Score ``children`` with the net at once, for the searching side, into ``leaves``."""
@@ -564,8 +574,12 @@ def _search(
     stop: StopFlag | None,
     clock: Callable[[], float] = time.monotonic,
     net: Net | None = None,
+    turns: list[Turn] | None = None,
 ) -> _Result:
-    """Iterative deepening from ``p`` (play phase) up to the level's depth or a budget."""
+    """Iterative deepening from ``p`` (play phase) up to the level's depth or a budget.
+
+    ``turns``: the root's turns when the caller has listed them (a copy is taken).
+    """
     max_nodes = nodes if nodes is not None else (level.nodes if think is None else None)
     budget = think if think is not None else (level.think if nodes is None else None)
     deadline = clock() + budget if budget is not None else None
@@ -579,7 +593,7 @@ def _search(
         reduce=level.reduce,
         net=_net_for(level, net),
     )
-    turns = generate_turns(p)
+    turns = list(turns) if turns is not None else generate_turns(p)
     rng.shuffle(turns)
     for t in turns:
         if t.is_win:
@@ -681,9 +695,17 @@ def choose_action(
         if not actions:
             raise ValueError(f"no legal action: {position}")
         return rng.choice(actions)
-    if not generate_turns(position):
+    start = clock()
+    turns = generate_turns(position)
+    if not turns:
         raise ValueError(f"no legal action: {position}")
-    return _search(position, lv, rng, think, nodes, stop, clock, net).best
+    if think is not None:
+        # Listing the turns is part of the time (tens of thousands with some powers).
+        think = max(0.0, think - (clock() - start))
+    elif nodes is None and lv.think is not None:
+        think = max(0.0, lv.think - (clock() - start))
+        nodes = lv.nodes
+    return _search(position, lv, rng, think, nodes, stop, clock, net, turns).best
 
 
 def _probability(score: int) -> float:
@@ -726,6 +748,8 @@ def analyse(
     and its best turn keeps the result (a win's best turn wins). Otherwise the level's search
     runs with the rest of the budget. With neither budget given, the proof search has up to
     ``PROOF_THINK_S`` seconds of its own and the level's search its usual time after it.
+    Every part counts from the start: listing the root's turns (tens of thousands with some
+    powers) comes out of the budget, and the proof leaves the search the time to order them.
 
     In the setup phase the best action is the level's choice, with no search behind it.
 
@@ -739,15 +763,28 @@ def analyse(
     if position.phase is not Phase.PLAY:
         best = choose_action(position, lv.name, rng=rng)
         return Analysis(best, 0.5, None, 0, (best,), 0, 0)
-    if not generate_turns(position):
+    start = clock()
+    turns = generate_turns(position)
+    if not turns:
         raise ValueError(f"no legal action: {position}")
     budget = think if think is not None else (lv.think if nodes is None else None)
     own = think is None and nodes is None
     proof_time = budget * 3 / 4 if budget is not None else None
     if own and budget is not None:
         proof_time = max(PROOF_THINK_S, proof_time or 0.0)
-    start = clock()
-    proof, _ = solve(position, MAX_TURNS, nodes=nodes, think=proof_time, stop=stop, clock=clock)
+        budget += proof_time
+    if proof_time is not None and budget is not None:
+        # Every part counts from the start, listing the root's turns included. Ordering them
+        # takes the proof about as long as listing them, and the level's search about twice
+        # that (shuffle, order, noise): the proof runs only when it has that time and leaves
+        # the search its share.
+        listing = clock() - start
+        proof_time = min(proof_time - listing, budget - 3 * listing)
+        if proof_time < listing:
+            proof_time = 0.0
+    proof, _ = solve(
+        position, MAX_TURNS, nodes=nodes, think=proof_time, stop=stop, clock=clock, turns=turns
+    )
     if proof is not None:
         n = proof.turns
         plies = 2 * n - 1 if n > 0 else 2 * n
@@ -765,8 +802,10 @@ def analyse(
     if budget is not None:
         # The level's own node cap still applies when no budget was given.
         nodes = nodes if nodes is not None or think is not None else lv.nodes
-        think = budget if own else max(0.0, budget - (clock() - start))
-    r = _search(position, lv, rng, think, nodes, stop, clock, net)
+        think = max(0.0, budget - (clock() - start))
+        if own and lv.think is not None:
+            think = min(think, lv.think)
+    r = _search(position, lv, rng, think, nodes, stop, clock, net, turns)
     mate: int | None = None
     if r.score > _MATE:
         mate = WIN - r.score

@@ -21,7 +21,7 @@ After your move        :meth:`Power.after_step` (removals), :meth:`Power.wins_by
 Your build             :meth:`Power.builds` (and the choices at the end of the turn that
                        follow each build: a dome, an exchange, a worker gained or lost)
 End of your turn       :meth:`Power.end_of_turn`, :meth:`Power.wins_at_end_of_turn`,
-                       :meth:`Power.next_state`
+                       :meth:`Power.losers_at_end_of_turn`, :meth:`Power.next_state`
 For the computer       :meth:`Power.quick_win`, :meth:`Power.extra_threats`,
                        :meth:`Power.evaluation`
 =====================  ==============================================================
@@ -733,6 +733,14 @@ class Power:
     def wins_at_end_of_turn(self, bd: Board, g: Gen) -> bool:
         """Win condition: whether the holder wins at the end of its turn on ``bd`` (no)."""
         return False
+
+    def losers_at_end_of_turn(self, bd: Board, g: Gen) -> int:
+        """The opponent sides (a bit each) that lose at the end of the holder's turn on ``bd``.
+
+        When every opponent side still in the game loses, the holder wins; otherwise (three
+        players) the losers leave the game and play goes on (RULES.md section 4).
+        """
+        return 0
 
     def next_state(self, p: Position, turn: Turn) -> str:
         """This power's per-seat state after its holder played ``turn`` (its flag, or "")."""

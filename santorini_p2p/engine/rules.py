@@ -391,6 +391,7 @@ def _is_plain_power(power: Power) -> bool:
             and cls.after_step is Power.after_step
             and cls.force_square is Power.force_square
             and cls.wins_at_end_of_turn is Power.wins_at_end_of_turn
+            and cls.losers_at_end_of_turn is Power.losers_at_end_of_turn
         )
     return plain
 
@@ -442,8 +443,9 @@ def _after(p: Position, turn: Turn) -> Position:
                 ge1, ge2, ge3, domes = _build(ge1, ge2, ge3, domes, b)
         winner = seat if not turn.builds else -1
         lost = p.lost
+        out = 0
     else:
-        ge1, ge2, ge3, domes, workers, winner, lost = _play_powers(p, turn, power, lim)
+        ge1, ge2, ge3, domes, workers, winner, lost, out = _play_powers(p, turn, power, lim)
     state = p.power_state
     stateful = _stateful(p.gods)
     if state or power.flag or stateful:
@@ -462,7 +464,7 @@ def _after(p: Position, turn: Turn) -> Position:
                 st = pw.after_turn(p, s, turn, st, where, moved)
                 new[s] = f"[{st}]" if st else ""
         state = tuple(new) if any(new) else ()
-    return Position(
+    after = Position(
         ge1,
         ge2,
         ge3,
@@ -479,6 +481,13 @@ def _after(p: Position, turn: Turn) -> Position:
         p.snake,
         lost,
     )
+    if out:
+        # Opponents that lost at the end of the turn leave a 3-player game (RULES.md 4, 9).
+        for s in range(len(p.gods)):
+            if out >> s & 1:
+                after = _eliminate(after, s)
+        after = replace(after, to_move=next_seat(after, seat))
+    return after
 
 
 _STATEFUL: dict[tuple[str, ...], tuple[tuple[int, Power], ...]] = {}
@@ -523,14 +532,20 @@ def _tracker(p: Position, turn: Turn, power: Power, after: list[int]) -> Callabl
 
 def _play_powers(
     p: Position, turn: Turn, power: Power, lim: Limits
-) -> tuple[int, int, int, int, list[int], int, int]:
-    """Apply a turn step by step through the mover's power (RULES.md section 8)."""
+) -> tuple[int, int, int, int, list[int], int, int, int]:
+    """Apply a turn step by step through the mover's power (RULES.md section 8).
+
+    Returns the levels, domes and workers after it, the winner (-1: none), the sides that
+    lost a worker, and the sides that lost the game and leave it (three players).
+    """
     seat = p.to_move
     g = Gen(p, power, lim, 0, False, True)
     bd: Board = g.board
     side = g.side
 
-    def done(bd: Board, winner: int) -> tuple[int, int, int, int, list[int], int, int]:
+    def done(
+        bd: Board, winner: int, out: int = 0
+    ) -> tuple[int, int, int, int, list[int], int, int, int]:
         lv, domes, workers = bd
         ge = [0, 0, 0]
         for s in range(25):
@@ -540,7 +555,7 @@ def _play_powers(
         for i, m in enumerate(workers):
             if m.bit_count() < p.workers[i].bit_count():
                 lost |= 1 << i
-        return ge[0], ge[1], ge[2], domes, list(workers), winner, lost
+        return ge[0], ge[1], ge[2], domes, list(workers), winner, lost, out
 
     def build(bd: Board, b: int) -> tuple[Board, bool]:
         bd = build_on(bd, b & 31, bool(b & (DOME | HERO_DOME)))
@@ -686,6 +701,12 @@ def _play_powers(
             return done(bd, lim.tower_seat)
     if power.wins_at_end_of_turn(bd, g):
         return done(bd, seat)
+    out = power.losers_at_end_of_turn(bd, g)
+    if out:
+        live = sum(1 << i for i, m in enumerate(bd[2]) if i != side and not p.eliminated >> i & 1)
+        if out & live == live:
+            return done(bd, seat)
+        return done(bd, -1, out & live)
     return done(bd, -1)
 
 

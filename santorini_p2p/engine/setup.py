@@ -124,7 +124,11 @@ def pool_name(pool: tuple[str, ...], players: int) -> str:
     """
     chosen = tuple(sorted(pool, key=ALL_GOD_NAMES.index)) or OFFERED
     for key in POOL_SETS:
-        if chosen == resolve_pool(key, players, "none"):
+        try:
+            named = resolve_pool(key, players, "none")
+        except ValueError:
+            continue  # a set with no god for this many players (the heroes with 3 or 4)
+        if chosen == named:
             return key
     return ",".join(chosen)
 

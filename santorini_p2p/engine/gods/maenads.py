@@ -1,4 +1,4 @@
-"""Maenads (RULES.md section 9): an opponent worker between two of hers loses the game."""
+"""Maenads (RULES.md section 9): a worker between two of hers loses its owner the game."""
 
 from __future__ import annotations
 
@@ -35,20 +35,26 @@ class Maenads(Power):
     """The card's rulings (RULES.md section 9).
 
     Checked at the end of her own turn, after her builds; levels do not matter. Not a win by
-    moving (Hera does not stop it). With three players the card would eliminate one player and
-    play on, which the game does not do mid-turn: she is offered for 2 and 4 players.
+    moving (Hera does not stop it). With two players, or four (the other team), she wins; with
+    three, each opponent with a worker between two of hers loses and leaves, and play goes on
+    (she wins when no opponent is left).
     """
 
     name = "maenads"
     text = (
         "At the end of your turn, if an opponent's worker is between two of your workers "
-        "(on opposite sides, straight or diagonally), you win the game."
+        "(on opposite sides, straight or diagonally), that opponent loses the game."
     )
-    players = frozenset({2, 4})
+    players = frozenset({2, 3, 4})
 
-    def wins_at_end_of_turn(self, bd: Board, g: Gen) -> bool:
-        """Whether one of her opponent's workers stands between two of hers."""
-        return bool(sandwiched(bd[2][g.side], g.opponents(bd)))
+    def losers_at_end_of_turn(self, bd: Board, g: Gen) -> int:
+        """The opponent sides with a worker between two of hers."""
+        mine = bd[2][g.side]
+        out = 0
+        for i, m in enumerate(bd[2]):
+            if i != g.side and m and sandwiched(mine, m):
+                out |= 1 << i
+        return out
 
     def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
         """A little for each opponent worker she already has on one side with room beyond."""
