@@ -133,8 +133,11 @@ def test_the_engine_review_of_a_game_with_takebacks_shows_in_the_viewer(tmp_path
         assert "bob: " in screen
         # On to the first takeback: the acceptance is no turn, so the review stays in step.
         term.send("\x1b[C" * 6)
-        screen = term.wait_for(lambda s: " step 6/" in s and "review:" in s)
-        assert re.search(r">\s+\(b1>b2\^a2 taken back\)", screen), screen  # a note, no number
+        # The screen is drawn in pieces: wait for the whole of it, the cursor on the note too.
+        marked = re.compile(r">\s+\(b1>b2\^a2 taken back\)")  # a note, no number
+        screen = term.wait_for(
+            lambda s: " step 6/" in s and "review:" in s and marked.search(s) is not None
+        )
         term.send("\x1b[C")
         screen = term.wait_for(lambda s: " step 7/" in s and "review: c2>d2^e1:" in s)
         assert "accept" not in screen
