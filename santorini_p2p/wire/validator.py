@@ -30,6 +30,7 @@ from santorini_p2p.engine import (
     state_hash,
 )
 from santorini_p2p.engine.gods import ALL_GOD_NAMES, GOD_NAMES, power_of
+from santorini_p2p.engine.legality import apply_checked
 from santorini_p2p.engine.setup import pool_need
 from santorini_p2p.errors import (
     ChainError,
@@ -728,7 +729,7 @@ class Validator:
                 raise DesyncError(s.turns, digest, msg.state_hash)
         else:
             try:
-                q = apply_action(p, action)
+                q = apply_checked(p, action)
             except IllegalTurnError:
                 kind = "turn" if isinstance(action, Turn) else "action"
                 raise IllegalTurnError(
