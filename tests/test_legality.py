@@ -1,0 +1,155 @@
+"""The one-turn legality check (engine/legality.py) answers as full generation does.
+
+``turn_is_legal(p, t)`` must equal ``t in generate_turns(p)`` for every god and position:
+checked over random games with random gods from every god (2 and 3 players), on every legal
+turn and on many well-formed but mostly illegal texts made by mutating legal ones. And
+``apply_checked`` gives ``apply_action``'s position or its refusal.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from santorini_p2p.engine import (
+    ALL_GOD_NAMES,
+    Phase,
+    Position,
+    Turn,
+    apply_action,
+    format_position,
+    generate_turns,
+    legal_actions,
+    new_game,
+    parse_turn,
+    state_hash,
+)
+from santorini_p2p.engine.legality import apply_checked, turn_is_legal
+from santorini_p2p.errors import IllegalTurnError, NotationError
+
+_CHARS = "abcde12345+-*^~,.H<>MTB "
+
+
+def _mutants(rng: random.Random, turns: list[Turn], n: int) -> list[Turn]:
+    """Well-formed turns made from legal ones by changing, adding or dropping one character."""
+    out: list[Turn] = []
+    tries = 0
+    while len(out) < n and turns and tries < 20 * n:
+        tries += 1
+        text = str(rng.choice(turns))
+        i = rng.randrange(len(text) + 1)
+        how = rng.randrange(3)
+        if how == 0 and i < len(text):
+            text = text[:i] + rng.choice(_CHARS) + text[i + 1 :]
+        elif how == 1:
+            text = text[:i] + rng.choice(_CHARS) + text[i:]
+        elif i < len(text):
+            text = text[:i] + text[i + 1 :]
+        try:
+            out.append(parse_turn(text))
+        except NotationError:
+            continue
+    return out
+
+
+def _game(rng: random.Random, players: int) -> Position:
+    """A new game whose seats hold gods drawn from every god (redrawn if the pair is banned)."""
+    while True:
+        drawn = tuple(rng.sample(ALL_GOD_NAMES, players))
+        try:
+            return new_game(players, "random", drawn=drawn)
+        except ValueError:
+            continue
+
+
+def _check(p: Position, rng: random.Random) -> tuple[int, int]:
+    """Compare the fast check with full generation in ``p``; return (accepted, refused)."""
+    legal = generate_turns(p)
+    full = set(legal)
+    # Every legal turn (a sample of 300 where a power gives thousands).
+    sample = legal if len(legal) <= 300 else rng.sample(legal, 300)
+    for t in sample:
+        assert turn_is_legal(p, t), f"{t} refused in {format_position(p)}"
+    refused = 0
+    for t in _mutants(rng, legal, 30 if len(legal) <= 300 else 4):
+        fast = turn_is_legal(p, t)
+        assert fast == (t in full), f"{t}: fast {fast} in {format_position(p)}"
+        refused += not fast
+    return len(sample), refused
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_fast_check_equals_full_generation_in_random_games(players: int) -> None:
+    rng = random.Random(20261127 + players)
+    accepted = refused = positions = 0
+    gods_seen: set[str] = set()
+    for _ in range(30 if players == 2 else 10):
+        p = _game(rng, players)
+        plies = 0
+        while p.phase is not Phase.OVER and plies < 40:
+            plies += 1
+            actions = legal_actions(p)
+            if not actions:
+                break
+            if p.phase is Phase.PLAY:
+                gods_seen.update(p.gods)
+                a, r = _check(p, rng)
+                accepted += a
+                refused += r
+                positions += 1
+            p = apply_action(p, rng.choice(actions))
+    # The comparison covered many positions, turns and refusals, and most gods.
+    assert positions > 200
+    assert accepted > 4_000
+    assert refused > 2_000
+    assert len(gods_seen - {""}) >= 20
+
+
+def test_apply_checked_gives_apply_actions_position_or_refusal() -> None:
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(3):
+        p = _game(rng, 2)
+        plies = 0
+        while p.phase is not Phase.OVER and plies < 25:
+            plies += 1
+            actions = legal_actions(p)
+            if not actions:
+                break
+            tries = list(actions) + (
+                _mutants(rng, generate_turns(p), 10) if p.phase is Phase.PLAY else []
+            )
+            for a in tries:
+                try:
+                    want: Position | str = apply_action(p, a)
+                except IllegalTurnError as e:
+                    want = str(e)
+                try:
+                    got: Position | str = apply_checked(p, a)
+                except IllegalTurnError as e:
+                    got = str(e)
+                assert got == want, f"{a} in {format_position(p)}"
+                if isinstance(got, Position):
+                    assert isinstance(want, Position)
+                    assert state_hash(got) == state_hash(want)
+                checked += 1
+            p = apply_action(p, rng.choice(actions))
+    assert checked > 300
+
+
+def test_a_wrong_turn_is_refused_whatever_path_checks_it() -> None:
+    """Turns no generation holds: a worker not the mover's, off-board squares, a wrong phase."""
+    p = _game(random.Random(3), 2)
+    assert not turn_is_legal(p, Turn(0, (1,), (2,)))  # not the play phase yet
+    q = new_game(2)
+    for a in legal_actions(q)[:1]:
+        q = apply_action(q, a)
+    while q.phase is not Phase.PLAY:
+        q = apply_action(q, legal_actions(q)[0])
+    legal = set(generate_turns(q))
+    for w in range(-1, 25):
+        for t in range(25):
+            for b in (-1, *range(25)):
+                turn = Turn(w, (t,), () if b < 0 else (b,))
+                assert turn_is_legal(q, turn) == (turn in legal), str(turn)
