@@ -21,7 +21,7 @@ from __future__ import annotations
 from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.position import Action, Phase, Position, Turn
 from santorini_p2p.engine.power import Gen, Limits, Power
-from santorini_p2p.engine.rules import _specials, apply_unchecked, is_legal, limits
+from santorini_p2p.engine.rules import special_powers, apply_unchecked, is_legal, limits
 from santorini_p2p.engine.setup import apply_action
 from santorini_p2p.engine.squares import ALL, BITS, NEIGHBOURS
 
@@ -53,7 +53,7 @@ def turn_is_legal(p: Position, turn: Turn) -> bool:
     if not any(gods):
         return w >= 0 and _plain_legal(p, turn, False)
     lim = limits(p)
-    if lim.must_up or _specials(gods):
+    if lim.must_up or special_powers(gods):
         # One turn's legality depends on the others, or on powers that add or narrow turns.
         return is_legal(p, turn)
     if not gods[p.to_move] and lim.trivial:

@@ -182,7 +182,7 @@ def _generate(p: Position, movers: int = ALL, pair: bool = True) -> list[Turn]:
     ``movers`` narrows plain turns to those workers; ``pair`` includes turns of both workers.
     """
     turns = _run(p, movers, pair, False)[0]
-    if _specials(p.gods):
+    if special_powers(p.gods):
         turns = _extend(p, turns)
     return turns
 
@@ -190,7 +190,7 @@ def _generate(p: Position, movers: int = ALL, pair: bool = True) -> list[Turn]:
 _SPECIALS: dict[tuple[str, ...], tuple[tuple[int, Power], ...]] = {}
 
 
-def _specials(gods: tuple[str, ...]) -> tuple[tuple[int, Power], ...]:
+def special_powers(gods: tuple[str, ...]) -> tuple[tuple[int, Power], ...]:
     """The seats whose powers add choices to turns or narrow them (RULES.md 10), cached."""
     found = _SPECIALS.get(gods)
     if found is None:
@@ -214,7 +214,7 @@ def _extend(p: Position, turns: list[Turn]) -> list[Turn]:
     for phase in ("reacts", "expands"):
         powers = [
             (s, pw)
-            for s, pw in _specials(p.gods)
+            for s, pw in special_powers(p.gods)
             if getattr(pw, phase) and not p.eliminated >> s & 1 and (phase == "reacts" or s == seat)
         ]
         if not powers:
@@ -237,7 +237,7 @@ def _extend(p: Position, turns: list[Turn]) -> list[Turn]:
             for s, pw in choosing:
                 out.extend(pw.variants(p, s, t, after, lim))
         turns = out
-    for s, pw in _specials(p.gods):
+    for s, pw in special_powers(p.gods):
         if pw.filters and p.side_of(s) != me and not p.eliminated >> s & 1:
             turns = pw.narrow(p, s, turns, lambda t: _result(p, t))
     return turns
@@ -253,7 +253,7 @@ def count_turns(p: Position) -> int:
     """Return the number of complete legal turns of the seat to move (perft's last ply)."""
     if p.phase is not Phase.PLAY:
         return 0
-    if _specials(p.gods):
+    if special_powers(p.gods):
         return len(_generate(p))
     return _run(p, ALL, True, True)[1]
 
@@ -577,7 +577,7 @@ def _play_powers(
             return bd
         lv, domes, workers = bd
         moved = list(workers)
-        for s, pw in _specials(p.gods):
+        for s, pw in special_powers(p.gods):
             if pw.reacts:
                 moved[p.side_of(s)] |= sum(BITS[v & 31] for v in placed)
         return lv, domes, tuple(moved)
@@ -879,7 +879,7 @@ def _turns_of(p: Position, worker: int) -> list[Turn]:
 
     All turns are generated when a power makes one turn's legality depend on the others.
     """
-    if any(p.gods) and (limits(p).must_up or _specials(p.gods)):
+    if any(p.gods) and (limits(p).must_up or special_powers(p.gods)):
         return [t for t in _generate(p) if t.worker == worker]
     return _generate(p, BITS[worker] if worker >= 0 else 0, worker < 0)
 

@@ -104,6 +104,7 @@ def _fits_secret_deal(god: str) -> bool:
         and cls.placement_error is Power.placement_error
         and cls.at_all_times is Power.at_all_times
         and cls.wins_at_end_of_turn is Power.wins_at_end_of_turn
+        and cls.losers_at_end_of_turn is Power.losers_at_end_of_turn
         and cls.end_of_turn is Power.end_of_turn
         and cls.after_step is Power.after_step
     )
