@@ -21,7 +21,7 @@ from __future__ import annotations
 from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.position import Action, Phase, Position, Turn
 from santorini_p2p.engine.power import Gen, Limits, Power
-from santorini_p2p.engine.rules import special_powers, apply_unchecked, is_legal, limits
+from santorini_p2p.engine.rules import apply_unchecked, is_legal, limits, special_powers
 from santorini_p2p.engine.setup import apply_action
 from santorini_p2p.engine.squares import ALL, BITS, NEIGHBOURS
 
