@@ -102,9 +102,13 @@ def test_a_missing_replay_file_is_asked_again_on_the_same_screen(tmp_path):
         term.send("6")  # no games yet: straight to the file's name
         term.wait_for("file:")
         term.send("missing.sntr\r")
-        screen = term.wait_for("cannot read missing.sntr: No such file or directory")
-        assert "Open a replay file" in screen
-        assert "file:" in screen
+        # The error, the screen's title and the input line come in one redraw: wait for all.
+        wanted = (
+            "cannot read missing.sntr: No such file or directory",
+            "Open a replay file",
+            "file:",
+        )
+        screen = term.wait_for(lambda s: all(text in s for text in wanted))
         assert "Play the computer" not in screen  # not sent back to the start screen
         term.send("\x1b")  # Escape: back to the start screen
         term.wait_for("Play the computer")

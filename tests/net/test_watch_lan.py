@@ -175,8 +175,7 @@ def test_a_spectator_on_a_terminal_sees_the_game_read_only_and_q_leaves(tmp_path
     with Terminal(argv, env=env, cwd=tmp_path) as term:
         host.wait_for(r"is watching \(1 of 4 spectators\)")
         joiner = _join(tmp_path, 1, port)
-        screen = term.wait_for("The game is over", timeout=WAIT_S)
-        assert "q leave" in screen
+        screen = term.wait_for(lambda s: "The game is over" in s and "q leave" in s, timeout=WAIT_S)
         assert "  > " not in screen  # no input line: nothing can be played here
         assert "Ctrl-Q leave" not in screen
         assert host.finish() == 0

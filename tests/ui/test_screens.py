@@ -172,8 +172,7 @@ def test_a_new_play_asks_before_it_replaces_an_unfinished_game(tmp_path):
         term.wait_for("An unfinished game is kept on this terminal")
         term.wait_for("1. Resume it (hot-seat, 1 actions played)")
         term.send("1")
-        screen = term.wait_for("Resumed the game")
-        assert "Santorini | hot-seat" in screen
+        term.wait_for(lambda s: "Resumed the game" in s and "Santorini | hot-seat" in s)
         term.send("\x11")
         assert term.wait_exit() == 0
     new = subprocess.run(
