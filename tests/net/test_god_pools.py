@@ -27,11 +27,12 @@ from santorini_p2p.wire.log import read_log
 from santorini_p2p.wire.messages import Act, Reveal
 from tests.net.harness import Net, identity
 from tests.net.test_loopback import _check_replays, _host, _join
+from tests.patience import patient
 
 ADVANCED_NAMES = [g.name for g in ADVANCED]
 # Each advanced god with the next one (the last with the first): every god plays once.
 PAIRS = [(g, ADVANCED_NAMES[(i + 1) % len(ADVANCED_NAMES)]) for i, g in enumerate(ADVANCED_NAMES)]
-BATCH_S = 240.0
+BATCH_S = patient(240.0)
 
 
 def _settings(argv: list[str]) -> GameSettings:

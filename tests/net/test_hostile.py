@@ -42,8 +42,9 @@ from santorini_p2p.net.transport import (
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.wire.log import read_log
 from tests.net.harness import identity
+from tests.patience import patient
 
-WAIT_S = 30.0
+WAIT_S = patient(30.0)
 _OPEN: set[object] = set()
 """Games and attackers not yet closed: a failing test closes them before the context ends."""
 ALICE = identity(0, "alice")

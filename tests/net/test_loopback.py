@@ -21,8 +21,9 @@ from santorini_p2p.errors import ReplayError
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.replay.verify import verify_file
 from santorini_p2p.wire.log import read_log, scan_journal
+from tests.patience import patient
 
-WAIT_S = 30.0
+WAIT_S = patient(30.0)
 
 
 class Peer:
