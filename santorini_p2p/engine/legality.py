@@ -99,19 +99,20 @@ class _Found(Exception):
 class _Seek(Gen):
     """A generation of one worker's turns that stops at ``target`` and keeps no list."""
 
-    __slots__ = ("target",)
+    __slots__ = ("want",)
 
     def __init__(
         self, p: Position, power: Power, lim: Limits, movers: int, pair: bool, target: Turn
     ) -> None:
         super().__init__(p, power, lim, movers, pair, False)
-        self.target = target
+        self.target = target  # the powers skip what cannot lead to it
+        self.want = target
 
     def emit(self, turn: Turn, up: bool) -> None:
         """Stop if ``turn`` is the target (``up`` does not matter: no "must move up" here)."""
         if self.extra:
             turn = turn._replace(extra=self.extra + turn.extra)
-        if turn == self.target:
+        if turn == self.want:
             raise _Found
 
     def emit_builds(
@@ -130,7 +131,7 @@ class _Seek(Gen):
                 if free >> b & 1:
                     self.emit(Turn(w, path, (b,), before), up)
             return
-        t = self.target
+        t = self.want
         if t.worker == w and t.path == path and len(t.builds) == 1:
             b = t.builds[0]
             if 0 <= b < 25 and free >> b & 1 and t == Turn(w, path, (b,), before):
