@@ -37,15 +37,18 @@ def apply_checked(p: Position, action: Action) -> Position:
     Raises:
         IllegalTurnError: the action is not legal in ``p``.
     """
-    if isinstance(action, Turn) and p.phase is Phase.PLAY and turn_is_legal(p, action):
+    if type(action) is Turn and p.phase is Phase.PLAY and _legal_in_play(p, action):
         return apply_unchecked(p, action)
     return apply_action(p, action)
 
 
 def turn_is_legal(p: Position, turn: Turn) -> bool:
     """Return whether ``turn`` is a complete legal turn in ``p``: ``turn in generate_turns(p)``."""
-    if p.phase is not Phase.PLAY or not isinstance(turn, Turn):
-        return False
+    return isinstance(turn, Turn) and p.phase is Phase.PLAY and _legal_in_play(p, turn)
+
+
+def _legal_in_play(p: Position, turn: Turn) -> bool:
+    """:func:`turn_is_legal` for a position known to be in the play phase."""
     w = turn.worker
     if not -1 <= w < 25 or turn.extra or (w >= 0 and not p.workers[p.side_of(p.to_move)] >> w & 1):
         return is_legal(p, turn)
