@@ -22,6 +22,7 @@ from santorini_p2p.engine import (
     generate_turns,
     legal_actions,
     new_game,
+    parse_position,
     parse_turn,
     state_hash,
 )
@@ -221,3 +222,38 @@ def _game_with(rng: random.Random, god: str, players: int) -> Position:
             return new_game(players, "random", drawn=drawn)
         except ValueError:
             continue
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A lone Hermes worker (Medusa took the other): the H form with one square.
+        "0B0000B/00000/00000/00000/0A0000 1 hermes,medusa -",
+        # Hermes's workers on two levels: two areas, either worker's square the lower.
+        "0B0000B/00000/001A00/00000/0A0000 1 hermes,pan -",
+        "0A0000/00000/001A00/00000/0B0000B 1 hermes,pan -",
+        # A bound Hermes worker that cannot pass the other in a lane (Aphrodite).
+        "0A2222/0A2222/02B222/02222/02222B 1 hermes,aphrodite -",
+        # Prometheus with builds first around both workers.
+        "0A0000/01100/001A00/00000/0B0000B 1 prometheus,pan -",
+    ],
+)
+def test_every_turn_a_square_off_is_judged_as_full_generation(text: str) -> None:
+    """Each legal turn with any one square changed, in positions the narrowed powers meet."""
+    p = parse_position(text)
+    legal = generate_turns(p)
+    full = set(legal)
+    assert legal
+    for t in legal:
+        assert turn_is_legal(p, t), f"{t} refused in {text}"
+        for s in range(25):
+            near = [t._replace(before=s)]
+            near += [
+                t._replace(path=(*t.path[:i], s, *t.path[i + 1 :])) for i in range(len(t.path))
+            ]
+            near += [
+                t._replace(builds=(*t.builds[:i], s, *t.builds[i + 1 :]))
+                for i in range(len(t.builds))
+            ]
+            for n in near:
+                assert turn_is_legal(p, n) == (n in full), f"{n} in {text}"
