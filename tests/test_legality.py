@@ -22,10 +22,13 @@ from santorini_p2p.engine import (
     generate_turns,
     legal_actions,
     new_game,
+    parse_position,
     parse_turn,
     state_hash,
 )
+from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.legality import apply_checked, turn_is_legal
+from santorini_p2p.engine.rules import special_powers
 from santorini_p2p.errors import IllegalTurnError, NotationError
 
 _CHARS = "abcde12345+-*^~,.H<>MTB "
@@ -153,3 +156,104 @@ def test_a_wrong_turn_is_refused_whatever_path_checks_it() -> None:
             for b in (-1, *range(25)):
                 turn = Turn(w, (t,), () if b < 0 else (b,))
                 assert turn_is_legal(q, turn) == (turn in legal), str(turn)
+
+
+def _near(rng: random.Random, turns: list[Turn], n: int) -> list[Turn]:
+    """Turns one square away from legal ones: a step, a build or the build first moved.
+
+    A power that looks for one turn skips the steps and builds first that cannot lead to it;
+    these are the turns that skipping wrongly would refuse or accept.
+    """
+    out: list[Turn] = []
+    for _ in range(n if turns else 0):
+        t = rng.choice(turns)
+        s = rng.randrange(25)
+        field = rng.randrange(3)
+        if field == 0 and t.path:
+            i = rng.randrange(len(t.path))
+            out.append(t._replace(path=(*t.path[:i], s, *t.path[i + 1 :])))
+        elif field == 1 and t.builds:
+            i = rng.randrange(len(t.builds))
+            out.append(t._replace(builds=(*t.builds[:i], s, *t.builds[i + 1 :])))
+        else:
+            out.append(t._replace(before=rng.choice((-1, s))))
+    return out
+
+
+@pytest.mark.parametrize("god", ALL_GOD_NAMES)
+def test_each_gods_turns_and_their_near_misses_are_judged_as_full_generation(god: str) -> None:
+    """Every god as the mover, against random opponents: its turns and turns a square off."""
+    rng = random.Random(f"near {god}")
+    positions = 0
+    for game in range(4):
+        players = 3 if game == 3 and 3 in power_of(god).players else 2
+        p = _game_with(rng, god, players)
+        plies = checked = own = 0
+        while p.phase is not Phase.OVER and plies < 100 and checked < 5:
+            plies += 1
+            actions = legal_actions(p)
+            if not actions:
+                break
+            # Powers that add or narrow turns leave every turn to the kernel's full check.
+            mine = p.phase is Phase.PLAY and p.gods[p.to_move] == god
+            own += mine
+            # Every third turn of the god's from its fifth, as buildings part the board.
+            if mine and own % 3 == 2 and own > 3 and not special_powers(p.gods):
+                legal = generate_turns(p)
+                full = set(legal)
+                for t in legal if len(legal) <= 300 else rng.sample(legal, 300):
+                    assert turn_is_legal(p, t), f"{t} refused in {format_position(p)}"
+                for t in _near(rng, legal, 100):
+                    fast = turn_is_legal(p, t)
+                    assert fast == (t in full), f"{t}: fast {fast} in {format_position(p)}"
+                positions += 1
+                checked += 1
+            p = apply_action(p, rng.choice(actions))
+    power = power_of(god)
+    assert positions >= 4 or power.expands or power.reacts or power.filters
+
+
+def _game_with(rng: random.Random, god: str, players: int) -> Position:
+    """A new game in which one seat holds ``god`` and the others random gods."""
+    while True:
+        others = rng.sample([g for g in ALL_GOD_NAMES if g != god], players - 1)
+        drawn = tuple(rng.sample([god, *others], players))
+        try:
+            return new_game(players, "random", drawn=drawn)
+        except ValueError:
+            continue
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A lone Hermes worker (Medusa took the other): the H form with one square.
+        "0B0000B/00000/00000/00000/0A0000 1 hermes,medusa -",
+        # Hermes's workers on two levels: two areas, either worker's square the lower.
+        "0B0000B/00000/001A00/00000/0A0000 1 hermes,pan -",
+        "0A0000/00000/001A00/00000/0B0000B 1 hermes,pan -",
+        # A bound Hermes worker that cannot pass the other in a lane (Aphrodite).
+        "0A2222/0A2222/02B222/02222/02222B 1 hermes,aphrodite -",
+        # Prometheus with builds first around both workers.
+        "0A0000/01100/001A00/00000/0B0000B 1 prometheus,pan -",
+    ],
+)
+def test_every_turn_a_square_off_is_judged_as_full_generation(text: str) -> None:
+    """Each legal turn with any one square changed, in positions the narrowed powers meet."""
+    p = parse_position(text)
+    legal = generate_turns(p)
+    full = set(legal)
+    assert legal
+    for t in legal:
+        assert turn_is_legal(p, t), f"{t} refused in {text}"
+        for s in range(25):
+            near = [t._replace(before=s)]
+            near += [
+                t._replace(path=(*t.path[:i], s, *t.path[i + 1 :])) for i in range(len(t.path))
+            ]
+            near += [
+                t._replace(builds=(*t.builds[:i], s, *t.builds[i + 1 :]))
+                for i in range(len(t.builds))
+            ]
+            for n in near:
+                assert turn_is_legal(p, n) == (n in full), f"{n} in {text}"

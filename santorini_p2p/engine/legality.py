@@ -37,15 +37,18 @@ def apply_checked(p: Position, action: Action) -> Position:
     Raises:
         IllegalTurnError: the action is not legal in ``p``.
     """
-    if isinstance(action, Turn) and p.phase is Phase.PLAY and turn_is_legal(p, action):
+    if type(action) is Turn and p.phase is Phase.PLAY and _legal_in_play(p, action):
         return apply_unchecked(p, action)
     return apply_action(p, action)
 
 
 def turn_is_legal(p: Position, turn: Turn) -> bool:
     """Return whether ``turn`` is a complete legal turn in ``p``: ``turn in generate_turns(p)``."""
-    if p.phase is not Phase.PLAY or not isinstance(turn, Turn):
-        return False
+    return isinstance(turn, Turn) and p.phase is Phase.PLAY and _legal_in_play(p, turn)
+
+
+def _legal_in_play(p: Position, turn: Turn) -> bool:
+    """:func:`turn_is_legal` for a position known to be in the play phase."""
     w = turn.worker
     if not -1 <= w < 25 or turn.extra or (w >= 0 and not p.workers[p.side_of(p.to_move)] >> w & 1):
         return is_legal(p, turn)
@@ -99,19 +102,20 @@ class _Found(Exception):
 class _Seek(Gen):
     """A generation of one worker's turns that stops at ``target`` and keeps no list."""
 
-    __slots__ = ("target",)
+    __slots__ = ("want",)
 
     def __init__(
         self, p: Position, power: Power, lim: Limits, movers: int, pair: bool, target: Turn
     ) -> None:
         super().__init__(p, power, lim, movers, pair, False)
-        self.target = target
+        self.target = target  # the powers skip what cannot lead to it
+        self.want = target
 
     def emit(self, turn: Turn, up: bool) -> None:
         """Stop if ``turn`` is the target (``up`` does not matter: no "must move up" here)."""
         if self.extra:
             turn = turn._replace(extra=self.extra + turn.extra)
-        if turn == self.target:
+        if turn == self.want:
             raise _Found
 
     def emit_builds(
@@ -130,7 +134,7 @@ class _Seek(Gen):
                 if free >> b & 1:
                     self.emit(Turn(w, path, (b,), before), up)
             return
-        t = self.target
+        t = self.want
         if t.worker == w and t.path == path and len(t.builds) == 1:
             b = t.builds[0]
             if 0 <= b < 25 and free >> b & 1 and t == Turn(w, path, (b,), before):

@@ -226,6 +226,9 @@ class Gen:
     single turn is checked); ``pair`` asks for turns of both workers too. With ``counting``
     complete turns are only counted, which is what perft's last ply needs; with ``first`` the
     first complete turn raises :class:`TurnFound` (whether the mover has a turn at all).
+
+    ``target`` is set when one turn alone is looked for (its legality): a power may then skip
+    whatever cannot lead to that turn, and must still hand it over if it is legal.
     """
 
     __slots__ = (
@@ -244,6 +247,7 @@ class Gen:
         "reach",
         "seat",
         "side",
+        "target",
         "up_count",
         "up_out",
     )
@@ -278,6 +282,7 @@ class Gen:
         self.up_out: list[Turn] = []
         self.count = 0
         self.up_count = 0
+        self.target: Turn | None = None
 
     # --- What the board offers ------------------------------------------------------------
 
@@ -409,6 +414,18 @@ class Gen:
     def may_win_on(self, s: int) -> bool:
         """Whether a move may win on ``s`` (an opponent may forbid squares)."""
         return not self.limits.no_win >> s & 1
+
+    def first_steps(self, w: int) -> int:
+        """The squares a first step of the worker on ``w`` may go to and still give ``target``.
+
+        Every square when no one turn is looked for, or it is another worker's. A turn's path
+        starts with its first step, unless an opponent's slide moved the worker on from there.
+        """
+        want = self.target
+        if want is None or want.worker != w or self.limits.slide:
+            return ALL
+        path = want.path
+        return BITS[path[0]] if path and 0 <= path[0] < 25 else 0
 
     # --- Handing over complete turns --------------------------------------------------------
 
@@ -580,6 +597,8 @@ class Power:
         h = lv[w]
         lim = g.limits
         targets = self.step_mask(g, w, bd, no_up)
+        only = g.first_steps(w)
+        targets &= only
         if _plain_steps(type(self)) and not (lim.bound or lim.no_win or lim.slide):
             wins = None if type(self).wins_by_move is Power.wins_by_move else self.wins_by_move
             # The plain move rule with no restriction on where a move ends: the steps are
@@ -615,7 +634,7 @@ class Power:
         if self.forces:
             top = h + (0 if no_up or g.limits.no_up else 1)
             low = h if lim.no_down else 0
-            for t in bits(g.limits.walk(w, NEIGHBOURS[w] & g.opponents(bd))):
+            for t in bits(g.limits.walk(w, NEIGHBOURS[w] & g.opponents(bd) & only)):
                 if not low <= lv[t] <= top:
                     continue
                 dest = self.displace(w, t, bd)

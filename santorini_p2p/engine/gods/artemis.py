@@ -53,7 +53,7 @@ class Artemis(Power):
                         n += (nbr[b2.bit_length() - 1] & ~(base | b2)).bit_count()
             g.count += n
             return
-        for t in bits(self.step_mask(g, w, bd, no_up)):
+        for t in bits(self.step_mask(g, w, bd, no_up) & g.first_steps(w)):
             ht = lv[t]
             if ht == 3 and h < 3:
                 g.emit(Turn(w, (t,), (), before), True)

@@ -98,7 +98,16 @@ class Hermes(Power):
             return
         w1, w2, c1, c2 = areas
         pairs: list[tuple[int, int]] = []
-        if not c2:
+        want = g.target
+        if want is not None:
+            # One turn is looked for: only its two end squares can give it.
+            if want.worker == -1 and len(want.path) == 2:
+                a, b = want.path
+                if 0 <= a < b < 25 and (
+                    (c1 >> a & 1 and (c2 or c1) >> b & 1) or (c2 >> a & 1 and c1 >> b & 1)
+                ):
+                    pairs = [(a, b)]
+        elif not c2:
             sq = bits(c1)
             pairs = [(a, b) for i, a in enumerate(sq) for b in sq[i + 1 :]]
         else:
@@ -125,6 +134,12 @@ class Hermes(Power):
         open_ = ALL & ~domes & ~g.opponents(g.board)
         same = sum(BITS[s] for s in range(25) if lv[s] == lv[w])
         area = BITS[w] if g.limits.frozen >> w & 1 else _component(w, same & open_, g.limits)
+        want = g.target
+        if want is not None:
+            # One turn is looked for: only its end square can give it.
+            ends = want.path
+            lone = want.worker == -1 and len(ends) == 1 and 0 <= ends[0] < 25
+            area &= BITS[ends[0]] if lone else 0
         for a in bits(area):
             bd = (lv, domes, tuple(BITS[a] if i == g.side else m for i, m in enumerate(workers)))
             if not g.bound_ok(w, a, bd):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from santorini_p2p.engine.position import Turn
 from santorini_p2p.engine.power import Gen, Power
-from santorini_p2p.engine.squares import bits
+from santorini_p2p.engine.squares import BITS, bits
 
 
 class Prometheus(Power):
@@ -16,8 +16,15 @@ class Prometheus(Power):
     def worker_turns(self, g: Gen, w: int) -> None:
         """Plain turns, and each build first followed by a move that does not go up."""
         bd = g.board
-        self.moves(g, w, bd, -1, False)
-        for pb in bits(g.buildable(bd, w)):
+        first = g.buildable(bd, w)
+        # When one turn is looked for, only its build first (or none) can give it.
+        want = g.target
+        b = want.before if want is not None and want.worker == w else -2
+        if b < 0:
+            self.moves(g, w, bd, -1, False)
+        if b != -2:
+            first &= BITS[b] if 0 <= b < 25 else 0
+        for pb in bits(first):
             bd1, won = g.build(bd, pb)
             if won:
                 # The build first ended the game (a tower win): the turn stops there.
