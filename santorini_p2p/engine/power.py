@@ -772,6 +772,15 @@ class Power:
         """The squares ``state`` names, each with whether it names a worker of the holder."""
         return ()
 
+    def state_marks(self, state: str) -> tuple[tuple[int, str], ...]:
+        """The squares ``state`` names, each with a word of at most 5 letters, for a board.
+
+        A screen draws the word by the square (the female worker, Eris's mark, Adonis's
+        pair), so that what the state names is seen where it stands; the default word is
+        the god's name.
+        """
+        return tuple((sq, self.name[:5]) for sq, _ in self.state_squares(state))
+
     def follow(self, state: str, where: Callable[[int], int]) -> str:
         """``state`` once every worker it names has gone where ``where`` says (-1: removed)."""
         return state

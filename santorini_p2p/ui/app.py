@@ -129,6 +129,7 @@ STYLE: Final = Style.from_dict(
         "panel.now": "#d946ef bold",
         "board.rule": "#808080",
         "board.edge": "bold",
+        "board.mark": "bold",
         "panel.tomove": "bold",
         "panel.heading": "bold underline",
         "panel.god": "italic",
