@@ -8,9 +8,11 @@ turn at N nodes (repeatable, and faster than hard's default 2 s a turn); ``--spe
 instead times hard at its default budget; ``--greedy GAMES`` plays hard against a greedy
 one-ply player written here, outside the package (an opponent the search was not tuned on),
 in the base game or, with ``--gods-from simple|advanced|all``, with a random pair of gods from
-that set for each two games (seats swapped); ``--cli`` asks every hard turn of those games
-from the ``santorini analyse --json`` command at its default budget, and counts illegal and
-late answers. ``--speed`` also prints nodes/s and depth with simple and with advanced gods.
+that set for each two games (seats swapped), or with ``--gods-from memory`` each of RULES.md
+section 10's eighteen gods in turn against a random god of sections 6 to 9; ``--cli`` asks
+every hard turn of those games from the ``santorini analyse --json`` command at its default
+budget (``--cli-think S``: at ``--think S``), and counts illegal and late answers.
+``--speed`` also prints nodes/s and depth with simple and with advanced gods.
 ``--compare TURNS`` is the before and after of the trained evaluation: ``hard`` (its search on
 the hand-written evaluation) and ``learned`` (the same search with the trained network) at the
 same time a turn, with depth, nodes/s and positions scored by the net a second; ``--match
@@ -20,6 +22,7 @@ learned hard --think S`` plays them against each other at equal time. Run by han
     .venv/bin/python benchmarks/ai.py --speed 30
     .venv/bin/python benchmarks/ai.py --greedy 200 --nodes 25000
     .venv/bin/python benchmarks/ai.py --greedy 40 --gods-from all --cli
+    .venv/bin/python benchmarks/ai.py --greedy 18 --gods-from memory --cli --cli-think 1 --jobs 1
     .venv/bin/python benchmarks/ai.py --compare 20
     .venv/bin/python benchmarks/ai.py --match learned hard --gods none --think 0.5 --games 40
 """
@@ -43,13 +46,14 @@ from santorini_p2p.engine import (
     Position,
     Turn,
     apply_action,
+    ban_reason,
+    find_turn,
     format_position,
     legal_actions,
     new_game,
     parse_position,
-    parse_turn,
 )
-from santorini_p2p.engine.gods import ADVANCED, SIMPLE
+from santorini_p2p.engine.gods import ADVANCED, GROUP1, HEROES, MEMORY, SIMPLE
 from santorini_p2p.engine.squares import NEIGHBOURS
 from santorini_p2p.study.arena import GameRecord, Tally, play_game, run, schedule, tally
 
@@ -59,10 +63,17 @@ GOD_SETS: dict[str, tuple[str, ...]] = {
     "simple": tuple(g.name for g in SIMPLE),
     "advanced": tuple(g.name for g in ADVANCED),
     "all": tuple(g.name for g in SIMPLE + ADVANCED),
+    "memory": tuple(g.name for g in MEMORY + HEROES),
 }
-"""The gods a benchmark game draws its pair from (``none``: the base game)."""
+"""The gods a benchmark game draws its pair from (``none``: the base game). With ``memory``
+each two games play the next of its gods against a random 2-player god of sections 6-9."""
+EARLIER: tuple[str, ...] = tuple(g.name for g in SIMPLE + ADVANCED + GROUP1 if 2 in g.players)
+"""The gods of sections 6-9 that a god of ``memory`` plays against."""
 LATE_S = 10.0
 """An answer of ``santorini analyse`` at its default budget slower than this is late."""
+LATE_MARGIN_S = 0.5
+"""With ``--cli-think S``, an answer slower than S, the command's start-up (``santorini gods``
+timed before the games) and this is late."""
 SANTORINI = Path(sys.executable).with_name("santorini")
 
 
@@ -178,7 +189,7 @@ def _greedy_score(p: Position, turn: Turn, rng: random.Random) -> float:
         (p.ge1 >> s & 1) + (p.ge2 >> s & 1) + (p.ge3 >> s & 1) + (p.domes >> s & 1)
         for s in range(25)
     ]
-    height = levels[turn.path[-1]]
+    height = levels[turn.path[-1]] if turn.path else 0
     score = 10.0 * height
     side = p.side_of(p.to_move)
     opp = 0
@@ -197,15 +208,16 @@ def _greedy_score(p: Position, turn: Turn, rng: random.Random) -> float:
     return score + rng.random()
 
 
-def _ask_cli(p: Position) -> tuple[Turn | None, float, str]:
-    """Ask ``santorini analyse --json`` (default budget) for the best turn.
+def _ask_cli(p: Position, think: float | None = None) -> tuple[Turn | None, float, str]:
+    """Ask ``santorini analyse --json`` (default budget, or ``--think``) for the best turn.
 
-    Returns the turn (None if the answer is not a turn), the seconds the command took and
-    what went wrong, if anything.
+    Returns the turn (None if the answer is not a legal turn), the seconds the command took
+    and what went wrong, if anything.
     """
     started = time.monotonic()
+    budget = ["--think", str(think)] if think is not None else []
     done = subprocess.run(
-        [str(SANTORINI), "analyse", "--json", format_position(p)],
+        [str(SANTORINI), "analyse", "--json", *budget, format_position(p)],
         capture_output=True,
         text=True,
         check=False,
@@ -214,7 +226,8 @@ def _ask_cli(p: Position) -> tuple[Turn | None, float, str]:
     if done.returncode != 0:
         return None, spent, f"exit {done.returncode}: {done.stderr.strip()[-200:]}"
     try:
-        return parse_turn(json.loads(done.stdout)["best"]), spent, ""
+        # Read against the position, as a peer reads it (a ``+`` may be a god's placement).
+        return find_turn(p, json.loads(done.stdout)["best"]), spent, ""
     except (ValueError, KeyError) as e:
         return None, spent, f"bad answer {done.stdout[-200:]!r}: {e}"
 
@@ -226,21 +239,28 @@ def _greedy_game(
     think: float | None,
     gods: str = "none",
     cli: bool = False,
+    cli_think: float | None = None,
+    late: float = LATE_S,
 ) -> tuple[int, int, int, float, str]:
     """Play hard against the greedy player; return hard's win (1 or 0), its turns, its bad
     answers (illegal, failed or late), its slowest answer (seconds) and the gods played."""
     rng = random.Random(seed)
-    pair = tuple(rng.sample(GOD_SETS[gods], 2)) if GOD_SETS[gods] else ()
+    pair: tuple[str, ...] = tuple(rng.sample(GOD_SETS[gods], 2)) if GOD_SETS[gods] else ()
+    if gods == "memory":
+        # Hard plays the god; 18 games play each of them once, 36 each in both seats.
+        own = GOD_SETS[gods][(seed + 9 * hard_seat) % len(GOD_SETS[gods])]
+        pair = (own, rng.choice([g for g in EARLIER if ban_reason((own, g)) is None]))
+        pair = pair if hard_seat == 0 else pair[::-1]
     p = new_game(2, "random", drawn=pair) if pair else new_game(2)
     turns = bad = 0
     slowest = 0.0
     while p.phase is not Phase.OVER:
         if p.to_move == hard_seat and cli and p.phase is Phase.PLAY:
-            answer, spent, error = _ask_cli(p)
+            answer, spent, error = _ask_cli(p, cli_think)
             turns += 1
             slowest = max(slowest, spent)
-            legal = answer is not None and answer in legal_actions(p)
-            if not legal or spent > LATE_S:
+            legal = answer is not None
+            if not legal or spent > late:
                 bad += 1
                 print(f"\nbad answer in {format_position(p)}: {error or answer} ({spent:.1f} s)")
             a = answer if answer is not None and legal else choose_action(p, "random", rng=rng)
@@ -266,15 +286,35 @@ def greedy(
     gods: str = "none",
     cli: bool = False,
     seed: int = 1,
+    cli_think: float | None = None,
 ) -> None:
     """Print hard's score against the greedy one-ply player over ``games`` games.
 
     Each two games share a seed (``seed`` picks the series; 1 is the one always played).
     """
+    late = LATE_S
+    if cli and cli_think is not None:
+        runs = []
+        for _ in range(3):
+            begun = time.monotonic()
+            subprocess.run([str(SANTORINI), "gods"], check=True, capture_output=True)
+            runs.append(time.monotonic() - begun)
+        late = cli_think + min(runs) + LATE_MARGIN_S
+        print(f"start-up {min(runs):.2f} s: an answer over {late:.2f} s is late")
     started = time.monotonic()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [
-            pool.submit(_greedy_game, 1000 * seed + i // 2, i % 2, nodes, think, gods, cli)
+            pool.submit(
+                _greedy_game,
+                1000 * seed + i // 2,
+                i % 2,
+                nodes,
+                think,
+                gods,
+                cli,
+                cli_think,
+                late,
+            )
             for i in range(games)
         ]
         results = []
@@ -335,9 +375,25 @@ def main() -> int:
         action="store_true",
         help="with --greedy: ask each hard turn of `santorini analyse --json` (default budget)",
     )
+    parser.add_argument(
+        "--cli-think",
+        type=float,
+        metavar="S",
+        help="with --cli: ask `santorini analyse --think S`; an answer over S, the start-up "
+        "and 0.5 s is late",
+    )
     args = parser.parse_args()
     if args.greedy:
-        greedy(args.greedy, args.jobs, args.nodes, args.think, args.gods_from, args.cli, args.seed)
+        greedy(
+            args.greedy,
+            args.jobs,
+            args.nodes,
+            args.think,
+            args.gods_from,
+            args.cli,
+            args.seed,
+            args.cli_think,
+        )
         return 0
     if args.speed:
         speed(args.speed, args.think)

@@ -126,6 +126,13 @@ class _Solver:
             if self.deadline is not None and self.clock() > self.deadline:
                 raise _OutOfBudget
 
+    def _check(self) -> None:
+        """Stop the proof once its time is spent or the caller asks (no node counted)."""
+        if self.stop is not None and self.stop.is_set():
+            raise _OutOfBudget
+        if self.deadline is not None and self.clock() > self.deadline:
+            raise _OutOfBudget
+
     def _turns(self, p: Position, attack: bool, quick: bool = False) -> list[Turn]:
         """The turns of ``p`` in attack or defence order, within the time budget.
 
@@ -142,7 +149,11 @@ class _Solver:
         listed = self.root_turns if p is self.root and self.root_turns is not None else None
         if listed is None:
             listed = generate_turns(p)
-        turns = _attack_order(p, listed, quick) if attack else _defence_order(p, listed)
+        check = self._check if self.deadline is not None or self.stop is not None else None
+        if attack:
+            turns = _attack_order(p, listed, quick, check)
+        else:
+            turns = _defence_order(p, listed, check)
         if self.deadline is not None:
             self.slowest = max(self.slowest, self.clock() - start)
         if p is self.root:
@@ -302,8 +313,17 @@ def _levels(p: Position) -> list[int]:
     return [(p.ge1 >> s & 1) + (p.ge2 >> s & 1) + (p.ge3 >> s & 1) for s in range(25)]
 
 
-def _attack_order(p: Position, turns: list[Turn], quick: bool) -> list[Turn]:
-    """The mover's turns, likeliest to win first: move wins, then climbs and threats."""
+_CHUNK: Final = 4096
+"""Ordering a long list of turns (Morpheus's coins) calls its check this often."""
+
+
+def _attack_order(
+    p: Position, turns: list[Turn], quick: bool, check: Callable[[], None] | None = None
+) -> list[Turn]:
+    """The mover's turns, likeliest to win first: move wins, then climbs and threats.
+
+    ``check`` is called every ``_CHUNK`` turns (it raises to stop the proof in time).
+    """
     if quick:
         wins = [t for t in turns if t.is_win]
         if wins:
@@ -311,6 +331,8 @@ def _attack_order(p: Position, turns: list[Turn], quick: bool) -> list[Turn]:
     lv = _levels(p)
     keyed = []
     for i, t in enumerate(turns):
+        if check is not None and i and not i % _CHUNK:
+            check()
         dst = t.path[-1] if t.path else t.worker
         key = 100 * lv[dst] - (0 if t.worker < 0 else 50 * lv[t.worker])
         for b in t.builds:
@@ -323,8 +345,13 @@ def _attack_order(p: Position, turns: list[Turn], quick: bool) -> list[Turn]:
     return [turns[i] for _, i in keyed]
 
 
-def _defence_order(p: Position, turns: list[Turn]) -> list[Turn]:
-    """The mover's turns, likeliest to stop the other side's threats first."""
+def _defence_order(
+    p: Position, turns: list[Turn], check: Callable[[], None] | None = None
+) -> list[Turn]:
+    """The mover's turns, likeliest to stop the other side's threats first.
+
+    ``check``: as for :func:`_attack_order`.
+    """
     side = p.side_of(p.to_move)
     danger = 0
     for s, m in enumerate(p.workers):
@@ -333,6 +360,8 @@ def _defence_order(p: Position, turns: list[Turn]) -> list[Turn]:
     lv = _levels(p)
     keyed = []
     for i, t in enumerate(turns):
+        if check is not None and i and not i % _CHUNK:
+            check()
         dst = t.path[-1] if t.path else t.worker
         key = 100 * lv[dst] if dst >= 0 else 0
         if dst >= 0 and danger >> dst & 1:

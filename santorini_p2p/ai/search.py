@@ -40,6 +40,7 @@ from santorini_p2p.engine import (
     generate_turns,
     legal_actions,
 )
+from santorini_p2p.engine.legality import turn_is_legal
 from santorini_p2p.engine.squares import NEIGHBOURS
 
 __all__ = [
@@ -117,6 +118,8 @@ _INF: Final = 10 * WIN
 _TABLE_SIZE: Final = 1_000_000
 """The transposition table starts afresh when it holds this many positions (memory cap)."""
 _LATE: Final = 6
+_CHUNK: Final = 4096
+"""Root work on a long list of turns (ordering, shuffling) reads the clock this often."""
 _PRIOR_WEIGHT: Final = 150.0
 """Ordering points per unit of the net's prior logit (a block of a threat is worth 3000)."""
 _LEAF_BATCH: Final = 8
@@ -234,6 +237,12 @@ class _Search:
         if self.deadline is not None and self.nodes & 63 == 0 and self.clock() > self.deadline:
             raise _Abort
 
+    def late(self) -> bool:
+        """Whether the time budget is spent or the caller asked to stop (no node counted)."""
+        if self.stop is not None and self.stop.is_set():
+            return True
+        return self.deadline is not None and self.clock() > self.deadline
+
     def _expand(self) -> float:
         """Look at the clock before listing a node's turns; return the reading.
 
@@ -349,11 +358,21 @@ class _Search:
         return found
 
     def order(
-        self, p: Position, turns: list[Turn], skip: Turn | None, *, prior: bool = True
+        self,
+        p: Position,
+        turns: list[Turn],
+        skip: Turn | None,
+        *,
+        prior: bool = True,
+        partial: bool = False,
     ) -> list[Turn]:
         """Sort ``turns`` best first by cheap signs (blocks, climbs, history), less ``skip``.
 
-        With the net (and ``prior``), its prior for each turn weighs in too.
+        With the net (and ``prior``), its prior for each turn weighs in too. A long list
+        (Morpheus's coins: over a hundred thousand turns) keeps to the time budget: the clock
+        is read every ``_CHUNK`` turns, and once the budget is spent the search stops
+        (``_Abort``), or with ``partial`` (the root, which must answer) the turns keyed so far
+        come first, sorted, and the rest follow as they were.
         """
         ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
         lv = [(ge1 >> s & 1) + (ge2 >> s & 1) + (ge3 >> s & 1) for s in range(25)]
@@ -370,7 +389,14 @@ class _Search:
         hist = self.history
         keyed: list[tuple[float, int]] = []
         logits = self._prior_keys(p) if self.net is not None and prior else None
+        cut = len(turns)
+        bounded = (self.deadline is not None or self.stop is not None) and cut > _CHUNK
         for i, t in enumerate(turns):
+            if bounded and i and not i % _CHUNK and self.late():
+                if not partial:
+                    raise _Abort
+                cut = i
+                break
             builds = t.builds
             dst = t.path[-1] if t.path else t.worker
             b0 = builds[0] & 31 if builds else 25
@@ -394,9 +420,10 @@ class _Search:
                 continue
             keyed.append((-key, i))
         keyed.sort()
+        rest = turns[cut:]
         if skip is None:
-            return [turns[i] for _, i in keyed]
-        return [turns[i] for _, i in keyed if turns[i] != skip]
+            return [turns[i] for _, i in keyed] + rest
+        return [turns[i] for _, i in keyed if turns[i] != skip] + [t for t in rest if t != skip]
 
     def value(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The minimax value of ``p`` for the searching side, within ``alpha``..``beta``."""
@@ -495,7 +522,7 @@ class _Search:
         seen = {self.root, p}
         while len(line) < depth and p.phase is Phase.PLAY and p.winner < 0:
             entry = self.table.get(p)
-            if entry is None or entry[3] is None or entry[3] not in generate_turns(p):
+            if entry is None or entry[3] is None or not turn_is_legal(p, entry[3]):
                 break
             line.append(entry[3])
             p = apply_unchecked(p, entry[3])
@@ -503,6 +530,19 @@ class _Search:
                 break
             seen.add(p)
         return tuple(line)
+
+
+def _shuffle(turns: list[Turn], rng: random.Random, late: Callable[[], bool]) -> None:
+    """Shuffle ``turns`` in place as ``rng.shuffle`` does, until ``late()`` says stop.
+
+    The same draws in the same order, so the same result when it runs to the end; a long
+    list (Morpheus's coins) is left partly shuffled once the time budget is spent.
+    """
+    for i in reversed(range(1, len(turns))):
+        if not i % _CHUNK and late():
+            return
+        j = rng.randrange(i + 1)
+        turns[i], turns[j] = turns[j], turns[i]
 
 
 def _key(t: Turn) -> int:
@@ -594,14 +634,20 @@ def _search(
         net=_net_for(level, net),
     )
     turns = list(turns) if turns is not None else generate_turns(p)
-    rng.shuffle(turns)
+    _shuffle(turns, rng, s.late)
     for t in turns:
         if t.is_win:
             return _Result(t, WIN - 1, 1, (t,), 0)
-    noise = {t: rng.randrange(level.noise + 1) for t in turns} if level.noise else {}
+    noise: dict[Turn, int] = {}
+    if level.noise:
+        for i in range(0, len(turns), _CHUNK):
+            # The turns not reached in time are never searched: they need no noise.
+            if i and s.late():
+                break
+            noise.update((t, rng.randrange(level.noise + 1)) for t in turns[i : i + _CHUNK])
     if len(turns) == 1:
         return _Result(turns[0], s._static(p)[0], 0, (turns[0],), 0, s.evaluated)
-    ordered = s.order(p, turns, None)
+    ordered = s.order(p, turns, None, partial=True)
     best, best_score, best_depth = ordered[0], -_INF, 0
     scores: dict[Turn, int] = {}
     depth = 0
@@ -620,7 +666,7 @@ def _search(
                     if v > alpha:
                         v = s.value(child, depth - 1, alpha, _INF, 1)
                 if noise and abs(v) < _MATE:
-                    v += noise[t]
+                    v += noise.get(t, 0)
                 new_scores[t] = v
                 if v > alpha:
                     alpha, cur_best = v, t

@@ -791,6 +791,24 @@ class Power:
         """The squares ``state`` names, each with whether it names a worker of the holder."""
         return ()
 
+    def step_words(self, mark: str, own: bool) -> str:
+        """What a power step marked ``mark`` in a turn's text means, in a few words ("" none).
+
+        For a screen's completion hint (RULES.md 9 and 10.3: the same mark may mean another
+        thing for another god). ``own``: the turn is its holder's (else another seat's turn,
+        in which a power that reacts may write a step too).
+        """
+        return ""
+
+    def state_marks(self, state: str) -> tuple[tuple[int, str], ...]:
+        """The squares ``state`` names, each with a word of at most 5 letters, for a board.
+
+        A screen draws the word by the square (the female worker, Eris's mark, Adonis's
+        pair), so that what the state names is seen where it stands; the default word is
+        the god's name.
+        """
+        return tuple((sq, self.name[:5]) for sq, _ in self.state_squares(state))
+
     def follow(self, state: str, where: Callable[[int], int]) -> str:
         """``state`` once every worker it names has gone where ``where`` says (-1: removed)."""
         return state

@@ -45,6 +45,7 @@ __all__ = [
     "render_panel",
     "render_text",
     "standing_lines",
+    "state_marks",
     "winner_text",
 ]
 
@@ -241,7 +242,9 @@ def render_board(
     """Return the console board: 13 rows of 35 columns, ranks 5 to 1 down, files a to e across.
 
     Each square shows its level (blank for 0) and shade (style ``level0``..``level3``), a dome
-    as ``X`` (style ``dome``), a worker as its side's letter (style ``worker.a``..). Squares
+    as ``X`` (style ``dome``), a worker as its side's letter (style ``worker.a``..). A worker
+    a seat's power state names has that god's word under its square, in the rule line
+    (``fem``, ``eris``, ``pair``: :func:`state_marks`, style ``board.mark``). Squares
     in ``marks.targets`` are bracketed ``[ ]``, other squares in ``marks.chosen`` parenthesised, so
     the board reads the same without colour. ``on_click(square)``, when given, makes the mouse
     handler attached to that square's fragments.
@@ -250,6 +253,7 @@ def render_board(
         ("class:board.edge", _FILES_LINE + "\n"),
         ("class:board.rule", _RULE_LINE + "\n"),
     ]
+    tags = state_marks(p)
     for r in range(4, -1, -1):
         out.append(("class:board.edge", f"{r + 1} "))
         for f in range(5):
@@ -262,8 +266,55 @@ def render_board(
                 out.extend((st, tx, handler) for st, tx in _square_fragments(p, s, marks))
         out.append(("class:board.rule", "|"))
         out.append(("class:board.edge", f" {r + 1}\n"))
-        out.append(("class:board.rule", _RULE_LINE + "\n"))
+        out.extend(_rule_below(p, r, tags))
     out.append(("class:board.edge", _FILES_LINE))
+    return out
+
+
+def state_marks(p: Position) -> dict[Square, list[tuple[str, int]]]:
+    """The words the seats' power states write by squares (``Power.state_marks``).
+
+    Each square with its words and the side of the seat whose state it is, in seat order:
+    the female worker (``fem``), Eris's mark (``eris``), Adonis's pair (``pair``).
+    """
+    from santorini_p2p.engine import find_god
+
+    out: dict[Square, list[tuple[str, int]]] = {}
+    for seat, g in enumerate(p.gods):
+        if g in ("", "?"):
+            continue
+        state = p.state_of(seat)
+        inner = state[1:-1] if state.startswith("[") else state
+        for sq, word in find_god(g).state_marks(inner):
+            out.setdefault(sq, []).append((word, p.side_of(seat)))
+    return out
+
+
+def _rule_below(
+    p: Position, rank: int, tags: dict[Square, list[tuple[str, int]]]
+) -> StyleAndTextTuples:
+    """The rule line under ``rank`` (0-4), each square's state words set in its segment.
+
+    A word stands under its square, centred in the dashes (``+-fem-+``), in the colour of
+    the side whose state it is; two words on one square are cut to their first letters.
+    """
+    if not any(rank * 5 + f in tags for f in range(5)):
+        return [("class:board.rule", _RULE_LINE + "\n")]
+    out: StyleAndTextTuples = [("class:board.rule", "  +")]
+    for f in range(5):
+        words = tags.get(rank * 5 + f)
+        if not words:
+            out.append(("class:board.rule", "-----+"))
+            continue
+        text = "/".join(w for w, _ in words)
+        if len(text) > 5:
+            text = "/".join(w[:1] for w, _ in words)[:5]
+        left = (6 - len(text)) // 2
+        letter = letter_of(p, words[0][1]).lower()
+        out.append(("class:board.rule", "-" * left))
+        out.append((f"class:board.mark class:worker.{letter}.name", text))
+        out.append(("class:board.rule", "-" * (5 - left - len(text)) + "+"))
+    out.append(("class:board.rule", "  \n"))
     return out
 
 

@@ -389,14 +389,50 @@ def marks_for(p: Position, typed: str) -> Marks:
     return Marks(targets=frozenset(targets), chosen=frozenset(chosen))
 
 
-def step_kind(step: str) -> str:
+def _power_words(p: Position, step: str) -> tuple[str, str] | None:
+    """The mark of ``step``'s last power step and what the gods in play say it means.
+
+    The mover's god first, then the others' (a power that reacts writes steps in another
+    seat's turn: Gaea's ``+``); where two gods give a mark a meaning, both are said. None:
+    no god names the mark (the generic words apply).
+    """
+    starts = step_starts(step)
+    if not starts:
+        return None
+    mark = step[starts[-1]]
+    if mark not in _POWER_MARKS:
+        return None
+    seats = [p.to_move, *(s for s in range(len(p.gods)) if s != p.to_move)]
+    said: list[str] = []
+    for seat in seats:
+        god = p.gods[seat] if seat < len(p.gods) else ""
+        if god in ("", "?"):
+            continue
+        words = find_god(god).step_words(mark, seat == p.to_move)
+        if words and words not in said:
+            said.append(words)
+    return (mark, " or ".join(said)) if said else None
+
+
+_POWER_MARKS: Final = frozenset("<*=+!@%#&xX~-D")
+"""The marks of power steps after a turn's first step (RULES.md 8, 9, 10.3) that a god may
+give its own words (``Power.step_words``)."""
+
+
+def step_kind(step: str, p: Position | None = None) -> str:
     """Return what the last step of ``step`` does, in words (``"move"``, ``"ferry"`` ...).
 
-    Read from the text alone (SPEC.md 2.1): ``>`` a move, ``^`` a build (before the first
-    move: a build first; on the square the worker stands on: under the worker; after another
-    build: a build again), ``~`` a ferry (the opponent worker there is forced across), ``-`` a
-    block removed, ``D`` a dome, ``,`` the second worker or god, ``H`` both workers moving.
+    Read from the text (SPEC.md 2.1): ``>`` a move, ``^`` a build (before the first move: a
+    build first; on the square the worker stands on: under the worker; after another build: a
+    build again), ``~`` a ferry (the opponent worker there is forced across), ``-`` a block
+    removed, ``D`` a dome, ``,`` the second worker or god, ``H`` both workers moving. With the
+    position ``p``, a power step takes the words of the gods in play (``Power.step_words``:
+    Hydra's ``+`` gains a worker, Gaea's puts one from her card next to a dome).
     """
+    if p is not None:
+        power = _power_words(p, step)
+        if power is not None:
+            return power[1]
     starts = step_starts(step)
     last = step[starts[-1] :] if starts else step
     mark = last[:1]
@@ -491,7 +527,6 @@ _SIGN: Final = {
     "force to a corner": "O",
     "then the turn": ":",
     "dome instead": "X",
-    "worker next to the dome": "+",
     "drop a worker to the ground": "%",
     "domes anywhere": "#",
     "name a pair": "&",
@@ -508,10 +543,14 @@ def step_kinds(p: Position, typed: str) -> list[str]:
     """
     out: list[str] = []
     for step in next_steps(p, typed):
-        kind = step_kind(step)
+        power = _power_words(p, step)
+        if power is not None:
+            sign, kind = power
+        else:
+            kind = step_kind(step)
+            sign = _SIGN.get(kind, "^" if "build" in kind else ",")
         if not kind:
             continue
-        sign = _SIGN.get(kind, "^" if "build" in kind else ",")
         label = f"{sign} {kind}" if sign else kind
         if label not in out:
             out.append(label)
@@ -535,7 +574,7 @@ def _meta(p: Position, step: str) -> str:
             action = None
         if isinstance(action, Turn) and action.is_win:
             return "wins"
-    kind = step_kind(step)
+    kind = step_kind(step, p)
     if kind == "god":
         # A god to choose (draft, challenger): its power, as the card says (the menu cuts it).
         name = step.split()[-1].lower()

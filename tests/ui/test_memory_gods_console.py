@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+
 from santorini_p2p.engine import parse_position
 from santorini_p2p.ui.board_view import render_text, state_lines
-from santorini_p2p.ui.completer import is_complete, next_steps, step_kinds
+from santorini_p2p.ui.completer import (
+    ActionCompleter,
+    is_complete,
+    next_steps,
+    step_kind,
+    step_kinds,
+)
 
 
 def test_the_state_of_each_seat_is_shown_in_its_gods_words():
@@ -47,3 +56,32 @@ def test_the_completion_offers_the_song_and_the_corners():
     odysseus = parse_position("00000/00000/0002B0/0A000A0/0B0000 1 odysseus,apollo -")
     assert "Od3e5" in next_steps(odysseus, "")
     assert step_kinds(odysseus, "")[0] == "O force to a corner"
+
+
+def test_a_plus_says_whose_worker_it_puts_on_the_board():
+    # b2 is on level 3: building there makes a dome, and Gaea may put a worker next to it.
+    board = "0B0000B/00000/000A00/03000/0A0000 1"
+    for gods in ("gaea,apollo", "apollo,gaea"):
+        p = parse_position(f"{board} {gods} -")
+        assert "a1>a2^b2+a1" in next_steps(p, "a1>a2^b2")
+        assert step_kinds(p, "a1>a2^b2") == ["+ Gaea's worker next to the dome", "Enter plays"]
+    hydra = parse_position(f"{board} hydra,apollo -")
+    assert step_kinds(hydra, "a1>a2^b2") == ["+ gain a worker"]
+    # Against Gaea, a + after Hydra's dome may be either power's: both are said.
+    both = parse_position(f"{board} hydra,gaea -")
+    assert step_kinds(both, "a1>a2^b2") == ["+ gain a worker or Gaea's worker next to the dome"]
+
+
+def test_the_completion_menu_names_each_step_in_its_gods_words():
+    p = parse_position("0B0000B/00000/000A00/03000/0A0000 1 apollo,gaea -")
+    menu = {
+        c.text: c.display_meta_text
+        for c in ActionCompleter(lambda: p).get_completions(Document("a1>a2^b2"), CompleteEvent())
+    }
+    assert menu["a1>a2^b2+c2"] == "Gaea's worker next to the dome"
+    selene = parse_position("0B0000B/00000/000A00/02000/0A0000 1 selene[a1],apollo -")
+    assert step_kinds(selene, "a1>a2^b2") == [
+        "D the female worker's dome, any level",
+        "Enter plays",
+    ]
+    assert step_kind("a1>a2^b2D") == "dome"

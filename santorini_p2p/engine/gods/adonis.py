@@ -51,6 +51,10 @@ class Adonis(Hero):
         pair = pair_of(state)
         return ((pair[0], True), (pair[1], False)) if pair else ()
 
+    def state_marks(self, state: str) -> tuple[tuple[int, str], ...]:
+        """``pair`` by both named workers while the pair is pending."""
+        return tuple((sq, "pair") for sq, _ in self.state_squares(state))
+
     def describe_state(self, state: str) -> str:
         """The pending pair, or used."""
         pair = pair_of(state)

@@ -42,6 +42,10 @@ class Female(Power):
         """Her square holds a worker of the holder."""
         return ((SQUARE_NAMES.index(state), True),) if state and state != "-" else ()
 
+    def state_marks(self, state: str) -> tuple[tuple[int, str], ...]:
+        """``fem`` by her square."""
+        return tuple((sq, "fem") for sq, _ in self.state_squares(state))
+
     def follow(self, state: str, where: Callable[[int], int]) -> str:
         """She goes where her worker goes; ``-`` when it leaves."""
         if state in ("", "-"):

@@ -49,6 +49,10 @@ class Gaea(Power):
             raise ValueError("expected 0 or 1 workers on her card (2 is written bare)")
         return text
 
+    def step_words(self, mark: str, own: bool) -> str:
+        """``+``: in anyone's turn, a worker of hers from her card next to the new dome."""
+        return "Gaea's worker next to the dome" if mark == "+" else ""
+
     def describe_state(self, state: str) -> str:
         """Her card."""
         n = on_card(state)

@@ -31,6 +31,10 @@ class Hydra(Power):
     removes_workers = True
     most_workers = 25
 
+    def step_words(self, mark: str, own: bool) -> str:
+        """``+`` a worker gained, ``!`` one of hers removed, in her own turns."""
+        return {"+": "gain a worker", "!": "remove your worker"}.get(mark, "") if own else ""
+
     def builds(
         self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool
     ) -> None:

@@ -21,6 +21,10 @@ class Selene(Female):
         "regardless of which worker moved."
     )
 
+    def step_words(self, mark: str, own: bool) -> str:
+        """``D``: the dome her female worker builds instead, at any level."""
+        return "the female worker's dome, any level" if mark == "D" and own else ""
+
     def builds(
         self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool
     ) -> None:
