@@ -147,26 +147,6 @@ STYLE: Final = Style.from_dict(
 """Colours for the console; without colour (``NO_COLOR``) bold, reverse and brackets remain."""
 
 _HELP_WIDTH: Final = 74
-_NOTATION: Final = {
-    "apollo": "b2>c3^d4 onto an opponent's worker swaps the two",
-    "artemis": "b2>c3>d4^e5 takes a second step",
-    "atlas": "b2>c3^d4D builds a dome at any level",
-    "demeter": "b2>c3^b3^d4 builds twice (squares in a1..e5 order)",
-    "hephaestus": "b2>c3^d4^d4 builds a second block on the same square",
-    "hermes": "Ha1,c2^b2 moves both workers on one level, then builds\n"
-    "          (b2>c3^d4 on one level is taken too, and recorded in this form)",
-    "minotaur": "b2>c3^d4 onto an opponent's worker pushes it on",
-    "prometheus": "b2^c2>b3^c2 builds before moving (then no moving up)",
-    "ares": "b2>c3^b3-e5 then removes the block on e5 next to the unmoved worker (d4)",
-    "bia": "b2>c3^d4 as usual; a worker it removes is not typed",
-    "charon": "b2~c3>c3^d4 ferries the worker on c3 across b2 (to a1), then moves",
-    "hestia": "b2>c3^b3^c4 builds twice, the second not on the edge (any order)",
-    "medusa": "b2>c3^d4 as usual; the workers it removes are not typed",
-    "poseidon": "b2>c3^b3^e5^e5 builds up to three more times with the worker that "
-    "did not move (d4; any order)",
-    "triton": "a2>a1>b1>c2^c3 moves again after each step onto the edge",
-    "zeus": "b2>c3^c3 builds under the worker that moved",
-}
 
 _KEYS_HELP: Final = (
     ("Tab, Shift-Tab", "next, previous legal step"),
@@ -249,8 +229,9 @@ def help_text(p: Position, width: int = _HELP_WIDTH, kinds: frozenset[str] | Non
                     subsequent_indent="    ",
                 )
             )
-            if name in _NOTATION:
-                for i, part in enumerate(_NOTATION[name].split("\n")):
+            example = find_god(name).example  # how its turns are typed, from the god itself
+            if example:
+                for i, part in enumerate(example.split("\n")):
                     lines.append(
                         textwrap.fill(
                             part.strip(),
@@ -1088,15 +1069,15 @@ class GameScreen:
         state = buffer.complete_state
         chosen = state is not None and state.current_completion is not None
         if canonical is not None and chosen and next_steps(p, text):
-            # A whole turn taken from the menu that can go on (a second build, Ares's
-            # removal): Enter offers the steps on, and Enter again plays it as it is, so
+            # A whole turn taken from the menu that can go on (a second build, a block
+            # removed after it): Enter offers the steps on, and Enter again plays it as it is, so
             # that Tab and Enter alone reach every turn.
             self.open_menu(buffer)
             return True
         if canonical is not None:
             self._submit(p, canonical)
             if self.error is None and canonical.lower() != text.lower().replace(" ", ""):
-                # Another spelling of the turn (a Hermes one-step turn, builds in another
+                # Another spelling of the turn (a both-workers turn of one step, builds in another
                 # order): it is recorded in its one written form, and the player is told.
                 self.notice = f"Played as {canonical} (the same turn, as it is written)."
             return False
