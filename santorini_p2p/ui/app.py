@@ -149,7 +149,11 @@ STYLE: Final = Style.from_dict(
 _HELP_WIDTH: Final = 74
 
 _KEYS_HELP: Final = (
-    ("Tab, Shift-Tab", "next, previous legal step"),
+    (
+        "Tab, Shift-Tab",
+        "show the legal next steps (one alone is typed at once); again, or the arrows, "
+        "go through them",
+    ),
     (
         "Enter",
         "play, or go one step on (a whole turn picked with Tab that can go on, "
@@ -724,10 +728,12 @@ class GameScreen:
         return FloatContainer(
             body,
             floats=[
+                # The menu of choices sits beside the board, over the side panel, so that the
+                # board stays in sight while one chooses, however small the window.
                 Float(
-                    xcursor=True,
-                    ycursor=True,
-                    content=CompletionsMenu(max_height=8, scroll_offset=1),
+                    left=BOARD_WIDTH + 1,
+                    top=1,
+                    content=CompletionsMenu(max_height=BOARD_HEIGHT, scroll_offset=1),
                 ),
                 Float(content=help_box, top=1, bottom=1, left=0, right=0),
             ],
@@ -784,13 +790,15 @@ class GameScreen:
         def _help_page_down(event: KeyPressEvent) -> None:
             self._scroll_help(self._help_rows())
 
+        # The first Tab shows the choices and takes none (one alone is typed at once); Tab
+        # again, or the arrows, go through them, and Enter takes the one shown.
         @kb.add("tab")
         def _next(event: KeyPressEvent) -> None:
             b = event.current_buffer
             if b.complete_state:
                 b.complete_next()
             else:
-                self.open_menu(b, select=0)
+                self.open_menu(b, take_alone=True)
 
         @kb.add("s-tab")
         def _previous(event: KeyPressEvent) -> None:
@@ -798,7 +806,7 @@ class GameScreen:
             if b.complete_state:
                 b.complete_previous()
             else:
-                self.open_menu(b, select=-1)
+                self.open_menu(b, take_alone=True)
 
         @kb.add("escape", filter=~helping, eager=True)
         def _clear(event: KeyPressEvent) -> None:
@@ -1085,9 +1093,12 @@ class GameScreen:
             self.open_menu(buffer)
         return True
 
-    def open_menu(self, buffer: Buffer, select: int | None = None) -> None:
+    def open_menu(
+        self, buffer: Buffer, select: int | None = None, *, take_alone: bool = False
+    ) -> None:
         """Open the menu of next steps at once, selecting the ``select``-th (None: none).
 
+        With ``take_alone``, a step that is the only one is typed in at once, with no menu.
         The steps are read here and now, not by prompt_toolkit's background completion,
         which drops a Tab pressed while it runs (a Tab right after Enter would be lost).
         """
@@ -1095,6 +1106,9 @@ class GameScreen:
         found = list(self._completer.get_completions(document, CompleteEvent()))
         buffer.complete_state = None
         if not found:
+            return
+        if take_alone and len(found) == 1:
+            buffer.apply_completion(found[0])
             return
         buffer.complete_state = CompletionState(original_document=document, completions=found)
         if select is not None:
