@@ -71,6 +71,7 @@ from santorini_p2p.ui.board_view import (
     LAST_TO,
     LAST_UNBUILT,
     Marks,
+    format_clock,
     last_move_marks,
     letter_of,
     render_board,
@@ -337,6 +338,8 @@ class GameScreen:
         # What powers did to the others, worded: (messages before it, action count, text).
         self._effects: list[tuple[int, int, str]] = []
         self._heard = len(controller.messages)
+        #: The window was last drawn too small to show the board (see ``_too_small``).
+        self._small = False
         self._was_mine = controller.awaiting is not None
         self._unlisten = controller.listen(self._changed)
 
@@ -463,6 +466,7 @@ class GameScreen:
         return [("class:title", (head + status)[:room].ljust(room) + right)]
 
     def _board(self) -> StyleAndTextTuples:
+        self._show_small(False)
         c = self.controller
         p = c.position
         marks = marks_for(p, self.input.buffer.text) if c.awaiting is not None else Marks()
@@ -643,15 +647,46 @@ class GameScreen:
         return text
 
     def _too_small(self) -> StyleAndTextTuples:
-        """Shown in place of the screen when it does not fit: the size it needs, the size now."""
+        """Shown in place of the screen when it does not fit: sizes, whose turn, time left.
+
+        A game at this terminal stops its clocks while the board cannot be seen; a network
+        game cannot stop them for the other players, so the screen says they run.
+        """
+        self._show_small(True)
         size = get_app().output.get_size()
-        return [
+        lines: StyleAndTextTuples = [
             (
                 "class:hint.error",
                 f" Window too small: needs {MIN_COLUMNS}x{MIN_ROWS}, "
-                f"this is {size.columns}x{size.rows}",
-            )
+                f"this is {size.columns}x{size.rows}.\n",
+            ),
+            ("class:title", f" {self._status()}"),
         ]
+        c = self.controller
+        if c.position.phase is Phase.OVER or c.stopped:
+            return lines
+        running = next((v for v in c.seats() if v.clock is not None and v.clock.running), None)
+        if running is not None and running.clock is not None:
+            clock = running.clock
+            left = f"{format_clock(clock.move_ms)} +{format_clock(clock.bank_ms)}"
+            lines.append(("class:title", f" {left} left"))
+            held = self.features.clock_hold is not None
+            lines.append(
+                (
+                    "class:hint",
+                    "\n Clocks stopped until the window is larger."
+                    if held
+                    else "\n The clocks run on: a network game cannot wait.",
+                )
+            )
+        return lines
+
+    def _show_small(self, small: bool) -> None:
+        """The screen is drawn too small (or whole again): a local game's clocks stop (run)."""
+        hold = self.features.clock_hold
+        if small != self._small and hold is not None:
+            hold.hold_clocks(small)
+        self._small = small
 
     def _help(self) -> str:
         """The help, wrapped to the help box (the screen's width less its frame)."""
