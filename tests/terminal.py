@@ -11,6 +11,7 @@ import contextlib
 import fcntl
 import os
 import pty
+import signal
 import struct
 import subprocess
 import sys
@@ -110,6 +111,14 @@ class Terminal:
         """Type ``text`` into a program that reads whole lines (no full-screen set-up)."""
         with contextlib.suppress(OSError):
             os.write(self._master, text.replace("\n", "\r").encode())
+
+    def resize(self, columns: int, lines: int) -> None:
+        """Make the window ``columns`` x ``lines``, as a person dragging its corner does."""
+        with self._changed:
+            fcntl.ioctl(self._master, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+            self.screen.resize(lines, columns)
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.send_signal(signal.SIGWINCH)  # not its controlling terminal: told here
 
     def text(self) -> str:
         """The screen as lines of text (trailing spaces removed)."""

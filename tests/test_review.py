@@ -47,7 +47,8 @@ def test_review_of_hard_against_random_marks_the_random_side(hard_beats_random, 
     out = json.loads(captured.out)
     assert set(out) == {"turns", "players"}
     turns = out["turns"]
-    assert [t["ply"] for t in turns] == list(range(1, len(turns) + 1))
+    # The game's numbering: the two placements are 1 and 2, the first turn of play 3.
+    assert [t["ply"] for t in turns] == list(range(3, len(turns) + 3))
     for t in turns:
         assert set(t) == {"ply", "seat", "turn", "best", "eval_before", "eval_after", "mark"}
     # hard sits in seat 1 of this game (the seed's draw), random in seat 2.
@@ -125,16 +126,17 @@ def test_a_review_of_other_bytes_is_not_reused(hard_beats_random, tmp_path):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('{"version": 2}', "version"),
-        ('{"version": 1, "replay": "x", "level": "hard", "think": 1, "turns": 3}', "turns"),
+        ('{"version": 3}', "version"),
+        ('{"version": 1, "replay": "x"}', "version"),  # its plies counted another way
+        ('{"version": 2, "replay": "x", "level": "hard", "think": 1, "turns": 3}', "turns"),
         (
-            '{"version": 1, "replay": "x", "level": "hard", "think": 1, "players": [], '
+            '{"version": 2, "replay": "x", "level": "hard", "think": 1, "players": [], '
             '"turns": [{"ply": 1, "seat": 1, "turn": "a", "best": "b", "eval_before": 2, '
             '"eval_after": 0.5, "mark": null}]}',
             "eval_before",
         ),
         (
-            '{"version": 1, "replay": "x", "level": "hard", "think": 1, "players": [], '
+            '{"version": 2, "replay": "x", "level": "hard", "think": 1, "players": [], '
             '"turns": [{"ply": 1, "seat": 1, "turn": "a", "best": "b", "eval_before": 0.5, '
             '"eval_after": "win in x", "mark": null}]}',
             "eval_after",

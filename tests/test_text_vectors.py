@@ -64,7 +64,8 @@ def test_text_vector(case):
         if case["replay"] is not None:
             replay = (PROTOCOL / "vectors" / case["replay"]).read_bytes()
             assert read_text(data).data == replay
-            assert export_text(read_timeline(replay)).encode() == data
+            # Each format's text is written byte for byte: format 1 as it always was.
+            assert export_text(read_timeline(replay), case.get("format", 1)).encode() == data
         return
     assert not verdict.ok
     assert verdict.kind == case["error"]

@@ -6,6 +6,10 @@ protocol/vectors/replays/, and protocol/vectors/text-export.json: those files as
 and edits of one line of a text (a move, a tag, the armour) with the verdict a reader must
 reach and the line it must report. The tests only read these files; ``--check`` compares
 instead of writing.
+
+Format 1 (SPEC.md 14.2: every line numbered) is what the first cases and text/*.santorini.txt
+have always held, byte for byte; the format 2 exports (14.7: the game's one numbering) are
+text/format2/*.santorini.txt, appended as cases with ``"format": 2``, with edits of their own.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 from santorini_p2p.replay.export_text import (
     BEGIN_LINE,
     END_LINE,
+    FORMATS,
     TextReplayError,
     check_text,
     export_text,
@@ -167,29 +172,95 @@ def _edits(lines: list[str]) -> list[tuple[str, str, dict[str, Any]]]:
     return cases
 
 
+def _format2_edits(files: dict[str, str]) -> list[tuple[str, tuple[str, str, dict[str, Any]]]]:
+    """Edits of format 2 texts: its numbering, its notes and its Format tag."""
+    takeback = "text/format2/2p-takeback.santorini.txt"
+    chat = "text/format2/2p-chat.santorini.txt"
+    none = "text/format2/2p-none.santorini.txt"
+    lines = files[takeback].split("\n")
+    note = next(i for i, x in enumerate(lines) if x.startswith("- ") and "taken back" in x)
+    again = note + 1  # the turn played in place of the one taken back: the same number
+    chat_lines = files[chat].split("\n")
+    said = next(i for i, x in enumerate(chat_lines) if x.startswith("- ") and "says:" in x)
+    tag = next(i for i, x in enumerate(lines) if x.startswith("[Format "))
+    number = lines[again].split(".", 1)[0]
+    return [
+        (
+            takeback,
+            (
+                "format2-renumbered",
+                "the turn played after a takeback numbered on, as format 1 would",
+                {"line": again + 1, "text": f"{int(number) + 1}.{lines[again].split('.', 1)[1]}"},
+            ),
+        ),
+        (
+            takeback,
+            (
+                "format2-note-numbered",
+                "a takeback's acceptance given a number: it is no move",
+                {"line": note + 1, "text": "6." + lines[note][1:]},
+            ),
+        ),
+        (
+            chat,
+            (
+                "format2-chat-numbered",
+                "a chat line given a number: it is no move",
+                {"line": said + 1, "text": "1." + chat_lines[said][1:]},
+            ),
+        ),
+        (
+            takeback,
+            (
+                "format2-later-format",
+                "a Format this reader does not know (a later version's): refused, naming the line",
+                {"line": tag + 1, "text": '[Format "3"]'},
+            ),
+        ),
+        (
+            takeback,
+            (
+                "format2-tag-deleted",
+                "the Format tag removed: read as format 1, whose numbering the lines break",
+                {"line": tag + 1, "delete": True},
+            ),
+        ),
+        (
+            none,
+            (
+                "format2-tag-deleted-no-notes",
+                "the Format tag removed from a game with no notes: the lines are format 1's too",
+                {"line": tag + 1, "delete": True},
+            ),
+        ),
+    ]
+
+
 def build() -> dict[str, str]:
     """Return every vector file's text by its path under protocol/vectors."""
     files: dict[str, str] = {}
     tests: list[dict[str, Any]] = []
 
-    def export(name: str, comment: str) -> None:
+    def export(name: str, comment: str, version: int = 1) -> None:
         data = (VECTORS / "replays" / f"{name}.sntr").read_bytes()
-        text = export_text(read_timeline(data))
+        text = export_text(read_timeline(data), version)
         assert read_text(text.encode()).data == data
-        path = f"text/{name}.santorini.txt"
+        folder = "text/" if version == 1 else f"text/format{version}/"
+        path = f"{folder}{name}.santorini.txt"
         files[path] = text
-        tests.append(
-            {
-                "tcId": len(tests) + 1,
-                "id": f"export-{name}",
-                "comment": comment,
-                "flags": ["export"],
-                "file": path,
-                "replay": f"replays/{name}.sntr",
-                "edit": None,
-                "result": "valid",
-            }
-        )
+        case: dict[str, Any] = {
+            "tcId": len(tests) + 1,
+            "id": f"export-{name}" if version == 1 else f"export-format2-{name}",
+            "comment": comment,
+            "flags": ["export"],
+            "file": path,
+            "replay": f"replays/{name}.sntr",
+            "edit": None,
+            "result": "valid",
+        }
+        if version != 1:
+            case["format"] = version
+        tests.append(case)
 
     for name in GAMES:
         export(name, f"the text export of replays/{name}.sntr")
@@ -212,6 +283,28 @@ def build() -> dict[str, str]:
         export(name, f"the text export of replays/{name}.sntr, with comment lines (14.2)")
     for name in TAKEBACK_GAMES:
         export(name, f"the text export of replays/{name}.sntr, with takeback or chat lines")
+    assert FORMATS == (1, 2)
+    for name in (*GAMES, *POOL_GAMES, *TAKEBACK_GAMES):
+        export(
+            name,
+            f"the format 2 text export of replays/{name}.sntr: actions in the game's numbering, "
+            "chat lines, requests and acceptances as '-' lines",
+            2,
+        )
+    for name, (ident, comment, edit) in _format2_edits(files):
+        verdict = _verdict("\n".join(_apply(files[name].split("\n"), edit)))
+        case = {
+            "tcId": len(tests) + 1,
+            "id": ident,
+            "comment": comment,
+            "flags": ["edit"],
+            "file": name,
+            "replay": None,
+            "edit": edit,
+            "format": 2,
+        }
+        case.update(verdict)
+        tests.append(case)
     doc = {
         "schema": "text-export.schema.json",
         "version": 1,

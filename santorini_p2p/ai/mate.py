@@ -31,9 +31,11 @@ from santorini_p2p.engine import (
     Turn,
     apply_unchecked,
     can_win_now,
+    find_god,
     generate_turns,
     next_seat,
 )
+from santorini_p2p.engine.power import Power
 from santorini_p2p.engine.squares import NEIGHBOURS
 
 __all__ = ["MAX_TURNS", "Forced", "result_text", "solve"]
@@ -45,9 +47,11 @@ _SIMPLE_GODS: Final = frozenset({"", *GOD_NAMES})
 """The powers whose wins the shortcuts below know (``can_win_now``, who can be left stuck):
 with any other god in play every turn is played out through the engine, which is exact but
 slower."""
+_PLAIN: Final = Power()
+"""The plain rule, for a seat without a god."""
 _MAX_TOUCHED: Final = 4
-"""The most squares one turn can take from the next seat: two workers moved (Hermes) and two
-squares built on (Demeter, Prometheus)."""
+"""The most squares one turn of a simple god can take from the next seat: two workers moved
+(``Power.moves_both``) and two squares built on."""
 
 
 class _StopFlag(Protocol):
@@ -111,7 +115,7 @@ class _Solver:
         self.clock = clock
         self.root = root
         self.root_turns = root_turns
-        """The root's turns, listed once: with some powers (Morpheus's coins) a long list."""
+        """The root's turns, listed once: with some powers (one that gathers builds) a long list."""
         self.slowest = 0.0
         """The longest a node's turns took to list so far (seconds): the next list may too."""
         self.root_orders: dict[tuple[bool, bool], list[Turn]] = {}
@@ -136,8 +140,8 @@ class _Solver:
     def _turns(self, p: Position, attack: bool, quick: bool = False) -> list[Turn]:
         """The turns of ``p`` in attack or defence order, within the time budget.
 
-        The clock is read before each list (for some powers, Morpheus's coins or Poseidon's
-        builds, a long one): a list that would likely end after the deadline, taking as long
+        The clock is read before each list (for some powers, those that gather builds or build
+        several times, a long one): a list that would likely end after the deadline, taking as long
         as the slowest so far, is not started. The root's lists are made once.
         """
         key = (attack, quick)
@@ -242,13 +246,20 @@ class _Solver:
         return turns[0]
 
 
+def _power(p: Position, seat: int) -> Power:
+    """The power of ``seat`` (the plain rule for a seat without a god)."""
+    god = p.gods[seat]
+    return find_god(god) if god else _PLAIN
+
+
 def _may_stall(p: Position) -> bool:
     """Whether the mover's turn might leave the next seat with no complete turn.
 
     Cheap and safe: False only when the next seat's workers have more free squares around
-    them at their own level or below (squares they can step onto even under Athena, and after
-    one block) than one turn can take away. Apollo and Minotaur also move one of the other
-    side's workers, so against them the other worker must keep enough squares on its own.
+    them at their own level or below (squares they can step onto even when moving up is
+    forbidden, and after one block) than one turn can take away. A power that forces an
+    opponent's worker (``Power.forces``) also moves one of the other side's workers, so
+    against it the other worker must keep enough squares on its own.
     """
     nxt = next_seat(p, p.to_move)
     theirs = p.workers[p.side_of(nxt)]
@@ -265,13 +276,13 @@ def _may_stall(p: Position) -> bool:
         union |= free
         if free.bit_count() > _MAX_TOUCHED:
             alone += 1
-    if p.gods[p.to_move] in ("apollo", "minotaur"):
+    if _power(p, p.to_move).forces:
         return alone < 2
     return union.bit_count() <= _MAX_TOUCHED
 
 
 def _robust_squares(p: Position, w: int, occ: int) -> int:
-    """The free squares around ``w`` that its worker can step onto even under Athena."""
+    """The free squares around ``w`` that its worker can step onto even when it may not move up."""
     lv = (p.ge1 >> w & 1) + (p.ge2 >> w & 1) + (p.ge3 >> w & 1)
     below = (~p.ge1, ~p.ge2, ~p.ge3, -1)[lv]
     return NEIGHBOURS[w] & ~occ & below
@@ -281,17 +292,19 @@ def _has_safe_reply(c: Position, me: int) -> bool:
     """Whether some reply in ``c`` surely leaves side ``me`` no winning turn after it.
 
     Cheap and safe, True only when: none of ``me``'s workers stands high enough to win by
-    moving next turn (level 2, or 1 with Artemis), the other side cannot move them (it has
-    neither Apollo nor Minotaur), and one of the other side's workers has more free squares
+    moving next turn (``Power.win_from``: level 2 by the plain rule), the mover cannot move
+    them (``Power.forces``) nor move both its workers (``Power.moves_both``), and one of the
+    other side's workers has more free squares
     around it than its own reply and ``me``'s next turn together can take from it (so it
     cannot be left without a turn).
     """
     mover = c.to_move
-    if c.gods[mover] in ("apollo", "minotaur", "hermes"):
+    power = _power(c, mover)
+    if power.forces or power.moves_both:
         return False
     mine = c.workers[me]
-    need = 1 if any(c.gods[s] == "artemis" for s in range(len(c.gods)) if c.side_of(s) == me) else 2
-    high = c.ge1 if need == 1 else c.ge2
+    need = min(_power(c, s).win_from for s in range(len(c.gods)) if c.side_of(s) == me)
+    high = (-1, c.ge1, c.ge2, c.ge3)[max(0, min(need, 3))]
     if mine & high:
         return False
     occ = c.domes

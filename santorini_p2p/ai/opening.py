@@ -10,12 +10,14 @@ import random
 from typing import Final
 
 from santorini_p2p.engine import (
+    GODS,
     Action,
     ChooseGods,
     NameStart,
     PickGod,
     Place,
     Position,
+    find_god,
     legal_actions,
     placement_due,
 )
@@ -23,39 +25,12 @@ from santorini_p2p.engine.squares import NEIGHBOURS
 
 __all__ = ["GOD_RANKING", "choose_setup"]
 
-GOD_RANKING: Final = (
-    "artemis",
-    "minotaur",
-    "pan",
-    "apollo",
-    "athena",
-    "demeter",
-    "prometheus",
-    "atlas",
-    "hephaestus",
-    "hermes",
+GOD_RANKING: Final = tuple(
+    g.name for g in sorted((g for g in GODS if g.rank is not None), key=lambda g: g.rank or 0)
 )
-"""The simple gods, strongest first (for picking and offering)."""
-
-ADVANCED_RANKING: Final = (
-    "bia",
-    "medusa",
-    "zeus",
-    "poseidon",
-    "triton",
-    "chronus",
-    "ares",
-    "charon",
-    "hestia",
-    "limus",
-    "aphrodite",
-    "persephone",
-    "hypnus",
-    "eros",
-    "hera",
-)
-"""The advanced gods, strongest first: they rank after the simple ones, whose powers this
-program's search and evaluation know best."""
+"""The gods the computer ranks, strongest first (for picking and offering), from each god's
+``rank``: the simple gods first, whose powers this program's search and evaluation know best;
+a god without a rank comes after them all."""
 
 _CENTRE: Final = tuple(
     (0, 6, 14)[min(min(s % 5, 4 - s % 5), min(s // 5, 4 - s // 5))] for s in range(25)
@@ -63,12 +38,9 @@ _CENTRE: Final = tuple(
 
 
 def _rank(god: str) -> int:
-    """A god's place in the ranking (any god the engine knows has one)."""
-    if god in GOD_RANKING:
-        return GOD_RANKING.index(god)
-    if god in ADVANCED_RANKING:
-        return len(GOD_RANKING) + ADVANCED_RANKING.index(god)
-    return len(GOD_RANKING) + len(ADVANCED_RANKING)
+    """A god's place in the ranking (``Power.rank``); one without ranks after every ranked one."""
+    rank = find_god(god).rank
+    return rank if rank is not None else len(GOD_RANKING) + 1
 
 
 def _distance(a: int, b: int) -> int:

@@ -184,7 +184,7 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
     if fmt == "text":
         from santorini_p2p.replay.export_text import export_text
 
-        text = export_text(t)
+        text = export_text(t, args.text_format)
     elif fmt == "html":
         from santorini_p2p.replay.export_html import export_html
         from santorini_p2p.replay.review import load_review, review_path
@@ -232,6 +232,7 @@ def _export_secret(args: argparse.Namespace, fmt: str, data: bytes) -> int:
 def _cmd_replay_info(args: argparse.Namespace) -> int:
     from santorini_p2p.replay.export_text import load_timeline
     from santorini_p2p.replay.secret import is_secret_replay
+    from santorini_p2p.replay.timeline import is_taken_back
 
     data = read_input(args.file)
     if is_secret_replay(data):
@@ -263,7 +264,17 @@ def _cmd_replay_info(args: argparse.Namespace) -> int:
         print(f"date          {t.date + ' UTC' if t.date else 'not recorded'}")
         print(f"game id       {h.game_id.hex()}")
     print(f"result        {t.result_text}")
-    print(f"turns         {t.turns} ({len(t.steps)} actions, {len(t.records)} records)")
+    # The game's one numbering (as the console's Turns panel, the viewer and the text export
+    # number it): the actions that stand, setup included; notes are not moves.
+    back = sum(1 for s in t.steps if is_taken_back(s))
+    chat = sum(1 for s in t.steps if s.kind == "chat")
+    notes = [_count(back, "taken back", "taken back")] if back else []
+    notes += [_count(chat, "chat line", "chat lines")] if chat else []
+    notes.append(_count(len(t.records), "record", "records"))
+    print(
+        f"turns         {t.turns} (moves numbered 1 to {t.moves}, setup included; "
+        f"{', '.join(notes)})"
+    )
     if not t.ok and t.bad_record == len(t.records) and t.error.startswith("truncated"):
         # Every record there is good; the game has no signed result yet. That is a game
         # still going (or left to resume), not a bad file: ``replay verify`` says it fails.
@@ -318,6 +329,15 @@ def _add_export_commands(actions: Subparsers) -> None:
     )
     p.add_argument(
         "--ply", type=int, metavar="N", help="the step to show (0: the start; default last)"
+    )
+    p.add_argument(
+        "--text-format",
+        type=int,
+        choices=(1, 2),
+        default=2,
+        metavar="V",
+        help="the text export's format: 2 (default) numbers the moves as the game does, chat "
+        "lines and requests unnumbered; 1 numbers every line, as versions before it wrote",
     )
     p.add_argument("-o", "--output", metavar="OUT", help="write to OUT (default standard output)")
     p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")

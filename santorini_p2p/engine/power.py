@@ -542,6 +542,17 @@ class Power:
     """:meth:`variants` reads the position the turn leads to (else it is given the one before)."""
     filters: ClassVar[bool] = False
     """The power narrows another seat's legal turns by their results (:meth:`narrow`)."""
+    example: ClassVar[str] = ""
+    """How a turn of this power is typed and what it does, for the help (a line break goes on
+    with the same example); empty when its turns are typed as the plain ones are."""
+    rank: ClassVar[int | None] = None
+    """Where the computer ranks this power when it picks or offers gods: 1 is the one whose
+    power its search makes most of; None ranks after every ranked power."""
+    win_from: ClassVar[int] = 2
+    """The lowest level a worker may stand on and still win by moving up on its side's next
+    turn (2 by the plain rule; lower for a power whose worker may move up more than once)."""
+    moves_both: ClassVar[bool] = False
+    """A turn of this power may move both of its side's workers."""
 
     def __str__(self) -> str:
         return self.name

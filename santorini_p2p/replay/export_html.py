@@ -56,6 +56,7 @@ from santorini_p2p.replay.svg import (
 from santorini_p2p.replay.timeline import (
     Timeline,
     format_seconds,
+    move_numbers,
     squares_of,
     step_before,
     step_effects,
@@ -531,7 +532,7 @@ def export_html(t: Timeline, *, step: int | None = None, review: Review | None =
         css = "bad"
     notes = _review_notes(t, review)
     items = ""
-    for s in t.steps:
+    for s, number in zip(t.steps, move_numbers(t.steps), strict=True):
         judged = notes.get(str(s.number)) if notes is not None else None
         sign, tip = "", ""
         if judged is not None:
@@ -545,8 +546,9 @@ def export_html(t: Timeline, *, step: int | None = None, review: Review | None =
             f"{escape(words)}</span>"
             for css_kind, badge, words in powers.lines[s.number - 1]
         )
+        label = f"{number}." if number else "\u2013"  # a note (a chat line, a request) has none
         items += (
-            f'<li><button data-i="{s.number}"{tip}>{s.number}. seat {s.seat + 1}: '
+            f'<li><button data-i="{s.number}"{tip}>{label} seat {s.seat + 1}: '
             f"{escape(s.text)}{sign}{effects}</button></li>"
         )
     if not t.ok:

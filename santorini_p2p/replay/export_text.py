@@ -1,12 +1,18 @@
 """The text export (``.santorini.txt``, SPEC.md section 14): tags, numbered actions, armoured log.
 
-The readable part (tag lines, then one numbered line per action) is written from the log,
+The readable part (tag lines, then one line per action or event) is written from the log,
 with, in a game of an advanced god, a comment line (``;``) after a turn for each thing its
 power did to the other workers or the buildings (readers ignore comments),
 and the whole signed log follows in base64 between ``BEGIN``/``END`` lines, so the text alone
 restores the exact replay file (``read_text``), which ``verify.verify_text`` verifies. A reader
 rebuilds the readable part from the log and compares them line by line: an edit to a move
 without the log, or to the log, is reported with its line.
+
+Two formats are written and read (SPEC.md 14.7): format 2 (``[Format "2"]``, written by
+default) numbers the actions as the game's one numbering does (``timeline.move_numbers``:
+chat lines, requests and a takeback's acceptance are unnumbered ``-`` lines, the next action
+takes an undone turn's number); format 1 (no ``Format`` tag) numbers every line, and is
+still written on request, byte for byte as before.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from santorini_p2p.replay.timeline import (
     Timeline,
     format_clock,
     has_advanced_god,
+    move_numbers,
     read_timeline,
     step_before,
     step_effects,
@@ -33,6 +40,9 @@ __all__ = [
     "BEGIN_LINE",
     "COMMENT",
     "END_LINE",
+    "FORMATS",
+    "LATEST_FORMAT",
+    "NOTE",
     "TextReplay",
     "TextReplayError",
     "check_text",
@@ -45,6 +55,7 @@ __all__ = [
     "read_text",
     "readable_lines",
     "tag_lines",
+    "text_format",
 ]
 
 BEGIN_LINE: Final = "-----BEGIN SANTORINI REPLAY-----"
@@ -54,6 +65,13 @@ ARMOUR_WIDTH: Final = 64
 _BYTES_PER_LINE: Final = ARMOUR_WIDTH * 3 // 4
 _BASE64: Final = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 _INFO_TAG: Final = "[Verification "
+FORMATS: Final = (1, 2)
+"""The text export formats this program writes and reads (SPEC.md 14.7)."""
+LATEST_FORMAT: Final = 2
+"""The format written unless another is asked for."""
+_FORMAT_TAG: Final = "[Format "
+NOTE: Final = "-"
+"""What starts an action line that has no number in format 2 (a chat line, a request ...)."""
 COMMENT: Final = ";"
 """A readable line starting with this is a comment: information a reader ignores."""
 
@@ -72,10 +90,12 @@ def _quote(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def tag_lines(t: Timeline) -> list[str]:
-    """Return the tag lines ``[Name "value"]`` of ``t`` (SPEC.md section 14.1)."""
+def tag_lines(t: Timeline, version: int = LATEST_FORMAT) -> list[str]:
+    """Return the tag lines ``[Name "value"]`` of ``t`` (SPEC.md section 14.1) in a format."""
     h = t.header
     tags: list[tuple[str, str]] = [("Event", "santorini-p2p game")]
+    if version >= 2:
+        tags.append(("Format", str(version)))
     date, time = t.date.split(" ") if t.date else ("????-??-??", "??:??:??")
     tags += [("Date", date.replace("-", ".")), ("Time", time)]
     if h is not None:
@@ -107,23 +127,29 @@ def tag_lines(t: Timeline) -> list[str]:
     return [f"[{name} {_quote(value)}]" for name, value in tags]
 
 
-def _move_line(s: Step, timed: bool) -> str:
-    line = f"{s.number}. seat {s.seat + 1}: {s.text}"
+def _move_line(s: Step, number: int, timed: bool) -> str:
+    line = f"{number}. " if number else f"{NOTE} "
+    line += f"seat {s.seat + 1}: {s.text}"
     if s.clock_ms is not None:
         clock = format_clock(s.clock_ms)
         line += f" {{{clock}, bank {format_clock(s.bank_ms)}}}" if timed else f" {{{clock}}}"
     return line
 
 
-def move_lines(t: Timeline) -> list[str]:
-    """Return the numbered action lines of ``t`` (SPEC.md section 14.2)."""
+def move_lines(t: Timeline, version: int = LATEST_FORMAT) -> list[str]:
+    """Return the action lines of ``t`` (SPEC.md section 14.2), one a step, in a format.
+
+    Format 1 numbers every line by its step; format 2 numbers the actions as the game does
+    (``move_numbers``) and starts every other line with ``-``.
+    """
     timed = t.time_control != "-"
-    return [_move_line(s, timed) for s in t.steps]
+    numbers = tuple(s.number for s in t.steps) if version == 1 else move_numbers(t.steps)
+    return [_move_line(s, n, timed) for s, n in zip(t.steps, numbers, strict=True)]
 
 
-def readable_lines(t: Timeline) -> list[str]:
+def readable_lines(t: Timeline, version: int = LATEST_FORMAT) -> list[str]:
     """Return the readable part a reader compares: the tag lines, a blank line, the actions."""
-    return [*tag_lines(t), "", *move_lines(t)]
+    return [*tag_lines(t, version), "", *move_lines(t, version)]
 
 
 def effect_comments(t: Timeline) -> list[list[str]]:
@@ -150,12 +176,17 @@ def _armour(data: bytes) -> list[str]:
     return [text[i : i + ARMOUR_WIDTH] for i in range(0, len(text), ARMOUR_WIDTH)]
 
 
-def export_text(t: Timeline) -> str:
-    """Return the text export of ``t``: readable part, blank line, armoured replay file."""
+def export_text(t: Timeline, version: int = LATEST_FORMAT) -> str:
+    """Return the text export of ``t``: readable part, blank line, armoured replay file.
+
+    ``version`` is the format (``FORMATS``): 1 gives what earlier versions wrote, byte for byte.
+    """
+    if version not in FORMATS:
+        raise ValueError(f"text export format {version}: expected one of {FORMATS}")
     actions: list[str] = []
-    for line, comments in zip(move_lines(t), effect_comments(t), strict=True):
+    for line, comments in zip(move_lines(t, version), effect_comments(t), strict=True):
         actions += [line, *comments]
-    lines = [*tag_lines(t), "", *actions, "", BEGIN_LINE, *_armour(t.data), END_LINE]
+    lines = [*tag_lines(t, version), "", *actions, "", BEGIN_LINE, *_armour(t.data), END_LINE]
     return "\n".join(lines) + "\n"
 
 
@@ -265,12 +296,40 @@ def _same(got: str, want: str) -> bool:
     return got == want
 
 
+def text_format(tr: TextReplay) -> int:
+    """Return the format of a text export: its ``Format`` tag's, 1 when it has none.
+
+    Raises:
+        TextReplayError: a ``Format`` tag this program does not read (a later version's),
+            naming its line.
+    """
+    for number, line in tr.readable:
+        if not line.startswith("["):
+            if line.startswith(COMMENT):
+                continue
+            break
+        if line.startswith(_FORMAT_TAG):
+            value = line[len(_FORMAT_TAG) :].removesuffix("]").strip('"')
+            if value.isdigit() and int(value) in FORMATS[1:]:
+                return int(value)
+            if value == "1":
+                raise TextReplayError("format 1 has no Format tag", number)
+            known = " or ".join(str(f) for f in FORMATS)
+            raise TextReplayError(
+                f"text export format {value[:20]!r} is not one this program reads ({known}); "
+                "a later version may read it",
+                number,
+            )
+    return 1
+
+
 def compare_text(tr: TextReplay, t: Timeline) -> None:
     """Raise ``TextReplayError`` at the first readable line that differs from the log's.
 
-    Comment lines (``;``) are information, not compared.
+    The lines are rebuilt in the text's own format (``text_format``); comment lines (``;``)
+    are information, not compared.
     """
-    want = readable_lines(t)
+    want = readable_lines(t, text_format(tr))
     moves = len(want) - len(t.steps)
     readable = [(n, x) for n, x in tr.readable if not x.startswith(COMMENT)]
     for k, (number, got) in enumerate(readable):

@@ -40,15 +40,21 @@ __all__ = [
 
 REVIEW_SUFFIX: Final = ".review.json"
 """What a review file's name adds to its replay file's name."""
-REVIEW_VERSION: Final = 1
-"""The review file's format version."""
+REVIEW_VERSION: Final = 2
+"""The review file's format version (2: ``ply`` is the turn's number in the game's numbering,
+setup included, as the Turns panel and the text export give it; a version 1 file counted the
+turns of play alone and is made again)."""
 _MARKS: Final = ("inaccuracy", "mistake", "blunder", "missed win")
 _MAX_FILE: Final = 4 << 20
 
 
 @dataclass(frozen=True, slots=True)
 class ReviewedTurn:
-    """One turn judged: ``ply`` counts the game's turns from 1, ``seat`` is 0-based."""
+    """One turn judged: ``ply`` is its number in the game's numbering, ``seat`` is 0-based.
+
+    The numbering is ``timeline.move_numbers``': the setup's actions counted, so the first
+    turn of play of a 2-player game is 3; a turn taken back and the next share a number.
+    """
 
     ply: int
     seat: int

@@ -39,6 +39,7 @@ __all__ = [
     "format_seconds",
     "has_advanced_god",
     "is_taken_back",
+    "move_numbers",
     "read_timeline",
     "squares_of",
     "step_before",
@@ -126,6 +127,13 @@ class Timeline:
         return played - sum(1 for s in self.steps if is_taken_back(s))
 
     @property
+    def moves(self) -> int:
+        """The actions that stand, setup included: the last number of the game's numbering."""
+        return sum(1 for s in self.steps if s.kind == "act") - sum(
+            1 for s in self.steps if is_taken_back(s)
+        )
+
+    @property
     def result_text(self) -> str:
         """The result in words (``unfinished`` when the log has none)."""
         if self.result is None:
@@ -169,6 +177,27 @@ TAKEN_BACK: Final = " is taken back"
 def is_taken_back(step: Step) -> bool:
     """Whether ``step`` is the acceptance that took a turn back (SPEC.md 8.2)."""
     return step.kind == "accept" and step.text.endswith(TAKEN_BACK)
+
+
+def move_numbers(steps: tuple[Step, ...] | list[Step]) -> tuple[int, ...]:
+    """Return each step's number in the game's one numbering, 0 for an unnumbered note.
+
+    Every action is numbered, the setup's included (god offers and picks, placements), as
+    the console's Turns panel and the replay viewer number them; chat lines, requests,
+    acceptances, resignations and timeout claims are notes. The acceptance that takes a turn
+    back is a note too, and the next action takes the undone turn's number again (the undone
+    turn kept the number it was played with).
+    """
+    out: list[int] = []
+    standing = 0
+    for s in steps:
+        if s.kind == "act":
+            standing += 1
+            out.append(standing)
+        else:
+            standing -= is_taken_back(s)
+            out.append(0)
+    return tuple(out)
 
 
 def format_seconds(ms: int) -> str:

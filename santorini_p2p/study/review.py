@@ -26,10 +26,17 @@ from santorini_p2p.replay.review import (
     save_review,
     summarise,
 )
-from santorini_p2p.replay.timeline import Timeline
+from santorini_p2p.replay.timeline import Timeline, move_numbers
 from santorini_p2p.replay.verify import MAX_FILE_BYTES, verify_bytes
 
-__all__ = ["DEFAULT_LEVEL", "DEFAULT_THINK", "game_turns", "review_data", "review_file"]
+__all__ = [
+    "DEFAULT_LEVEL",
+    "DEFAULT_THINK",
+    "game_turns",
+    "review_data",
+    "review_file",
+    "turn_numbers",
+]
 
 DEFAULT_LEVEL = "hard"
 """The level a review searches at unless told otherwise."""
@@ -59,6 +66,22 @@ def game_turns(t: Timeline) -> tuple[list[Position], list[Turn], list[int]]:
     return positions, turns, owners
 
 
+def turn_numbers(t: Timeline) -> list[int]:
+    """Each turn of play's number in the game's one numbering (``timeline.move_numbers``).
+
+    In the order of ``game_turns``: the numbers the console's Turns panel, the viewer and the
+    text export give these turns (the setup counted; a turn taken back and the turn played
+    in its place share a number).
+    """
+    out: list[int] = []
+    before = t.start
+    for s, number in zip(t.steps, move_numbers(t.steps), strict=True):
+        if s.kind == "act" and before is not None and before.phase is Phase.PLAY:
+            out.append(number)
+        before = s.position
+    return out
+
+
 def review_data(
     data: bytes,
     name: str,
@@ -83,9 +106,10 @@ def review_data(
     if not turns:
         raise SantoriniError(f"{name}: the game has no turns of play to review")
     judged = review_turns(positions, turns, level=level, think=think, jobs=jobs, progress=progress)
+    # The game's own numbers, so that "ply 7" is the turn the Turns panel numbers 7.
     reviewed = tuple(
-        ReviewedTurn(j.ply, j.seat, j.turn, j.best, j.eval_before, j.eval_after, j.mark)
-        for j in judged
+        ReviewedTurn(number, j.seat, j.turn, j.best, j.eval_before, j.eval_after, j.mark)
+        for j, number in zip(judged, turn_numbers(t), strict=True)
     )
     players = summarise(reviewed, [(p.seat, p.name) for p in t.players], owners)
     return Review(replay_hash(data), level, think, reviewed, players, evaluation_id(level))

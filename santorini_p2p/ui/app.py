@@ -71,6 +71,7 @@ from santorini_p2p.ui.board_view import (
     LAST_TO,
     LAST_UNBUILT,
     Marks,
+    format_clock,
     last_move_marks,
     letter_of,
     render_board,
@@ -148,29 +149,13 @@ STYLE: Final = Style.from_dict(
 """Colours for the console; without colour (``NO_COLOR``) bold, reverse and brackets remain."""
 
 _HELP_WIDTH: Final = 74
-_NOTATION: Final = {
-    "apollo": "b2>c3^d4 onto an opponent's worker swaps the two",
-    "artemis": "b2>c3>d4^e5 takes a second step",
-    "atlas": "b2>c3^d4D builds a dome at any level",
-    "demeter": "b2>c3^b3^d4 builds twice (squares in a1..e5 order)",
-    "hephaestus": "b2>c3^d4^d4 builds a second block on the same square",
-    "hermes": "Ha1,c2^b2 moves both workers on one level, then builds\n"
-    "          (b2>c3^d4 on one level is taken too, and recorded in this form)",
-    "minotaur": "b2>c3^d4 onto an opponent's worker pushes it on",
-    "prometheus": "b2^c2>b3^c2 builds before moving (then no moving up)",
-    "ares": "b2>c3^b3-e5 then removes the block on e5 next to the unmoved worker (d4)",
-    "bia": "b2>c3^d4 as usual; a worker it removes is not typed",
-    "charon": "b2~c3>c3^d4 ferries the worker on c3 across b2 (to a1), then moves",
-    "hestia": "b2>c3^b3^c4 builds twice, the second not on the edge (any order)",
-    "medusa": "b2>c3^d4 as usual; the workers it removes are not typed",
-    "poseidon": "b2>c3^b3^e5^e5 builds up to three more times with the worker that "
-    "did not move (d4; any order)",
-    "triton": "a2>a1>b1>c2^c3 moves again after each step onto the edge",
-    "zeus": "b2>c3^c3 builds under the worker that moved",
-}
 
 _KEYS_HELP: Final = (
-    ("Tab, Shift-Tab", "next, previous legal step"),
+    (
+        "Tab, Shift-Tab",
+        "show the legal next steps (one alone is typed at once); again, or the arrows, "
+        "go through them",
+    ),
     (
         "Enter",
         "play, or go one step on (a whole turn picked with Tab that can go on, "
@@ -252,8 +237,9 @@ def help_text(p: Position, width: int = _HELP_WIDTH, kinds: frozenset[str] | Non
                     subsequent_indent="    ",
                 )
             )
-            if name in _NOTATION:
-                for i, part in enumerate(_NOTATION[name].split("\n")):
+            example = find_god(name).example  # how its turns are typed, from the god itself
+            if example:
+                for i, part in enumerate(example.split("\n")):
                     lines.append(
                         textwrap.fill(
                             part.strip(),
@@ -355,6 +341,8 @@ class GameScreen:
         # What powers did to the others, worded: (messages before it, action count, text).
         self._effects: list[tuple[int, int, str]] = []
         self._heard = len(controller.messages)
+        #: The window was last drawn too small to show the board (see ``_too_small``).
+        self._small = False
         self._was_mine = controller.awaiting is not None
         self._unlisten = controller.listen(self._changed)
 
@@ -481,6 +469,7 @@ class GameScreen:
         return [("class:title", (head + status)[:room].ljust(room) + right)]
 
     def _board(self) -> StyleAndTextTuples:
+        self._show_small(False)
         c = self.controller
         p = c.position
         marks = marks_for(p, self.input.buffer.text) if c.awaiting is not None else Marks()
@@ -661,15 +650,46 @@ class GameScreen:
         return text
 
     def _too_small(self) -> StyleAndTextTuples:
-        """Shown in place of the screen when it does not fit: the size it needs, the size now."""
+        """Shown in place of the screen when it does not fit: sizes, whose turn, time left.
+
+        A game at this terminal stops its clocks while the board cannot be seen; a network
+        game cannot stop them for the other players, so the screen says they run.
+        """
+        self._show_small(True)
         size = get_app().output.get_size()
-        return [
+        lines: StyleAndTextTuples = [
             (
                 "class:hint.error",
                 f" Window too small: needs {MIN_COLUMNS}x{MIN_ROWS}, "
-                f"this is {size.columns}x{size.rows}",
-            )
+                f"this is {size.columns}x{size.rows}.\n",
+            ),
+            ("class:title", f" {self._status()}"),
         ]
+        c = self.controller
+        if c.position.phase is Phase.OVER or c.stopped:
+            return lines
+        running = next((v for v in c.seats() if v.clock is not None and v.clock.running), None)
+        if running is not None and running.clock is not None:
+            clock = running.clock
+            left = f"{format_clock(clock.move_ms)} +{format_clock(clock.bank_ms)}"
+            lines.append(("class:title", f" {left} left"))
+            held = self.features.clock_hold is not None
+            lines.append(
+                (
+                    "class:hint",
+                    "\n Clocks stopped until the window is larger."
+                    if held
+                    else "\n The clocks run on: a network game cannot wait.",
+                )
+            )
+        return lines
+
+    def _show_small(self, small: bool) -> None:
+        """The screen is drawn too small (or whole again): a local game's clocks stop (run)."""
+        hold = self.features.clock_hold
+        if small != self._small and hold is not None:
+            hold.hold_clocks(small)
+        self._small = small
 
     def _help(self) -> str:
         """The help, wrapped to the help box (the screen's width less its frame)."""
@@ -746,10 +766,12 @@ class GameScreen:
         return FloatContainer(
             body,
             floats=[
+                # The menu of choices sits beside the board, over the side panel, so that the
+                # board stays in sight while one chooses, however small the window.
                 Float(
-                    xcursor=True,
-                    ycursor=True,
-                    content=CompletionsMenu(max_height=8, scroll_offset=1),
+                    left=BOARD_WIDTH + 1,
+                    top=1,
+                    content=CompletionsMenu(max_height=BOARD_HEIGHT, scroll_offset=1),
                 ),
                 Float(content=help_box, top=1, bottom=1, left=0, right=0),
             ],
@@ -806,13 +828,15 @@ class GameScreen:
         def _help_page_down(event: KeyPressEvent) -> None:
             self._scroll_help(self._help_rows())
 
+        # The first Tab shows the choices and takes none (one alone is typed at once); Tab
+        # again, or the arrows, go through them, and Enter takes the one shown.
         @kb.add("tab")
         def _next(event: KeyPressEvent) -> None:
             b = event.current_buffer
             if b.complete_state:
                 b.complete_next()
             else:
-                self.open_menu(b, select=0)
+                self.open_menu(b, take_alone=True)
 
         @kb.add("s-tab")
         def _previous(event: KeyPressEvent) -> None:
@@ -820,7 +844,7 @@ class GameScreen:
             if b.complete_state:
                 b.complete_previous()
             else:
-                self.open_menu(b, select=-1)
+                self.open_menu(b, take_alone=True)
 
         @kb.add("escape", filter=~helping, eager=True)
         def _clear(event: KeyPressEvent) -> None:
@@ -1091,15 +1115,15 @@ class GameScreen:
         state = buffer.complete_state
         chosen = state is not None and state.current_completion is not None
         if canonical is not None and chosen and next_steps(p, text):
-            # A whole turn taken from the menu that can go on (a second build, Ares's
-            # removal): Enter offers the steps on, and Enter again plays it as it is, so
+            # A whole turn taken from the menu that can go on (a second build, a block
+            # removed after it): Enter offers the steps on, and Enter again plays it as it is, so
             # that Tab and Enter alone reach every turn.
             self.open_menu(buffer)
             return True
         if canonical is not None:
             self._submit(p, canonical)
             if self.error is None and canonical.lower() != text.lower().replace(" ", ""):
-                # Another spelling of the turn (a Hermes one-step turn, builds in another
+                # Another spelling of the turn (a both-workers turn of one step, builds in another
                 # order): it is recorded in its one written form, and the player is told.
                 self.notice = f"Played as {canonical} (the same turn, as it is written)."
             return False
@@ -1107,9 +1131,12 @@ class GameScreen:
             self.open_menu(buffer)
         return True
 
-    def open_menu(self, buffer: Buffer, select: int | None = None) -> None:
+    def open_menu(
+        self, buffer: Buffer, select: int | None = None, *, take_alone: bool = False
+    ) -> None:
         """Open the menu of next steps at once, selecting the ``select``-th (None: none).
 
+        With ``take_alone``, a step that is the only one is typed in at once, with no menu.
         The steps are read here and now, not by prompt_toolkit's background completion,
         which drops a Tab pressed while it runs (a Tab right after Enter would be lost).
         """
@@ -1117,6 +1144,9 @@ class GameScreen:
         found = list(self._completer.get_completions(document, CompleteEvent()))
         buffer.complete_state = None
         if not found:
+            return
+        if take_alone and len(found) == 1:
+            buffer.apply_completion(found[0])
             return
         buffer.complete_state = CompletionState(original_document=document, completions=found)
         if select is not None:

@@ -200,6 +200,8 @@ class LocalGame:
         self._clock = clock
         self._banks = [time_control.bank_ms if time_control else 0] * n
         self._started = clock()
+        self._held_at: int | None = None
+        """When the clocks were stopped (``hold_clocks``), None while they run."""
         self._pace_ms = pace_ms
         self._chooser = chooser
         self._title = title
@@ -271,7 +273,7 @@ class LocalGame:
         """One view per seat, clocks read now."""
         p = self._position
         running = p.phase is not Phase.OVER
-        now = self._clock()
+        now = self._game_ms()
         views = []
         for seat in range(p.players):
             who = self.player(seat)
@@ -348,7 +350,7 @@ class LocalGame:
         self._banks = list(snap.banks)
         del self._actions[snap.actions :]
         del self._events[snap.events :]
-        self._started = self._clock()
+        self._started = self._game_ms()
         self._say("Took back the last move.")
         self._after_change()
 
@@ -404,7 +406,7 @@ class LocalGame:
                     generation = self._generation
                     task = asyncio.create_task(self._computer_turn(generation))
                 timeout = None
-                if self._time is not None:
+                if self._time is not None and self._held_at is None:
                     timeout = max(0, self._ms_left()) / 1000 + 0.01
                 # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
                 # cancellation that arrives as the wake-up does, and the game would play on.
@@ -596,16 +598,33 @@ class LocalGame:
         if self._stop_search is not None:
             self._stop_search.set()
 
+    def hold_clocks(self, held: bool) -> None:
+        """Stop the clocks while no one can see the board, or let them run on again.
+
+        The window too small to show the board holds them; the time held is no one's.
+        """
+        if held and self._held_at is None:
+            self._held_at = self._clock()
+        elif not held and self._held_at is not None:
+            self._started += self._clock() - self._held_at
+            self._held_at = None
+            if self._wake is not None:
+                self._wake.set()  # the time left counts down again
+
+    def _game_ms(self) -> int:
+        """The clocks' time now: it stands still while they are held."""
+        return self._held_at if self._held_at is not None else self._clock()
+
     def _ms_left(self) -> int:
         assert self._time is not None
-        used = self._clock() - self._started
+        used = self._game_ms() - self._started
         bank = self._banks[self._order[self._position.to_move]]
         return self._time.move_ms + bank - used
 
     def _charge_clock(self) -> None:
         if self._time is None:
             return
-        now = self._clock()
+        now = self._game_ms()
         used = now - self._started
         who = self._order[self._position.to_move]
         self._banks[who] = max(0, self._banks[who] - max(0, used - self._time.move_ms))
@@ -621,7 +640,7 @@ class LocalGame:
         if action not in legal_actions(p):
             raise IllegalTurnError(f"{action} is not legal now")
         mover = self._who(p.to_move)
-        used = self._clock() - self._started
+        used = self._game_ms() - self._started
         if self._time is not None:
             # The record's reading never exceeds what was left (the clock check runs late).
             who = self._order[p.to_move]

@@ -23,6 +23,7 @@ from santorini_p2p.net.views import ConnectionState, Note, NoteKind, SeatClock, 
 
 __all__ = [
     "Chatting",
+    "ClockHold",
     "ConnectionState",
     "Features",
     "GameController",
@@ -36,6 +37,18 @@ __all__ = [
     "Takebacks",
     "features_of",
 ]
+
+
+@runtime_checkable
+class ClockHold(Protocol):
+    """A game whose clocks may stop while no one can see the board (a game at this terminal).
+
+    A network game has none: its clocks cannot stop for the other players.
+    """
+
+    def hold_clocks(self, held: bool) -> None:
+        """Stop the clocks (``held``) or let them run on from where they stood."""
+        ...
 
 
 @runtime_checkable
@@ -115,6 +128,7 @@ class Features:
     chat: Chatting | None = None
     rematch: Rematchable | None = None
     pause: Pausable | None = None
+    clock_hold: ClockHold | None = None
     spectating: bool = False
     """A spectator's game: shown read-only (no turn, no undo), q leaves."""
 
@@ -133,6 +147,7 @@ def features_of(game: object) -> Features:
         chat=game if isinstance(game, Chatting) else None,
         rematch=game if isinstance(game, Rematchable) else None,
         pause=game if isinstance(game, Pausable) else None,
+        clock_hold=game if isinstance(game, ClockHold) else None,
         spectating=bool(getattr(game, "spectating", False)),
     )
 

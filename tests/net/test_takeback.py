@@ -85,14 +85,23 @@ def test_an_accepted_takeback_goes_back_a_turn_on_every_peer_and_is_in_the_repla
     assert kinds[at + 1] == ("accept", f"accepts the takeback: {turn} is taken back")
     assert t.steps[at + 1].state_hash == hash_before
     assert t.turns == read_log(data).turns
+    # The text export numbers the game as the Turns panel does: the request and the
+    # acceptance are unnumbered notes, and the turn played again takes the undone one's number.
     text = export_text(t)
-    n = t.steps[at].number
-    assert f"{n}. seat {t.steps[at].seat + 1}: asks to take back {turn}\n" in text
-    assert (
-        f"{n + 1}. seat {t.steps[at + 1].seat + 1}: accepts the takeback: {turn} is taken back"
-        in text
+    lines = text.split("\n")
+    undone = lines.index(f"- seat {t.steps[at].seat + 1}: asks to take back {turn}") - 1
+    n = lines[undone].split(".", 1)[0]
+    assert lines[undone].startswith(f"{n}. seat {t.steps[at - 1].seat + 1}: {turn} {{")
+    assert lines[undone + 1] == f"- seat {t.steps[at].seat + 1}: asks to take back {turn}"
+    assert lines[undone + 2] == (
+        f"- seat {t.steps[at + 1].seat + 1}: accepts the takeback: {turn} is taken back"
     )
+    assert lines[undone + 3].startswith(f"{n}. seat ")
     assert verify_text(text.encode()).ok
+    old = export_text(t, 1)  # format 1 numbers every line, as before
+    m = t.steps[at].number
+    assert f"{m}. seat {t.steps[at].seat + 1}: asks to take back {turn}\n" in old
+    assert verify_text(old.encode()).ok
 
 
 def _hash_before_last_turn(net: Net) -> bytes:

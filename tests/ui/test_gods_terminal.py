@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -37,7 +38,11 @@ def play_with_tab_only(term: Terminal, presses: int = 2000) -> str:
         if "Game over" in screen:
             return screen
         before = _input_row(screen)
-        term.send("\t")
+        # Tab shows the choices and takes none (a step alone is typed at once); Tab again
+        # takes the first. A menu already open (Enter opens the next steps' menu over the
+        # side panel, where the seats' lines are otherwise) takes it on one Tab.
+        menu_open = re.search(r"[ >] [A-D] seat \d", screen.splitlines()[1]) is None
+        term.send("\t" if menu_open else "\t\t")
         screen = term.wait_for(lambda s, before=before: _input_row(s) != before or "Game over" in s)
         if "Game over" in screen:
             return screen

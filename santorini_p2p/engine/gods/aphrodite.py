@@ -16,6 +16,7 @@ class Aphrodite(Power):
     """
 
     name = "aphrodite"
+    rank = 21
     text = (
         "An opponent worker that starts its turn next to one of her workers must, if it "
         "moves, end its last move next to one of her workers."

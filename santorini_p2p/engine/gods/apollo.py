@@ -11,6 +11,8 @@ class Apollo(Power):
     """The swap: the forced worker takes the square Apollo's worker left."""
 
     name = "apollo"
+    example = "b2>c3^d4 onto an opponent's worker swaps the two"
+    rank = 4
     text = (
         "Your worker may move into an opponent worker's space by forcing it to the "
         "space yours just vacated."

@@ -23,6 +23,8 @@ class Ares(Power):
     """
 
     name = "ares"
+    example = "b2>c3^b3-e5 then removes the block on e5 next to the unmoved worker (d4)"
+    rank = 17
     text = (
         "At the end of your turn, your worker that did not move may remove one unoccupied "
         "block (not dome) next to it."

@@ -11,6 +11,9 @@ class Artemis(Power):
     """Both steps are normal moves; a win on either ends the turn; the build follows the last."""
 
     name = "artemis"
+    example = "b2>c3>d4^e5 takes a second step"
+    rank = 1
+    win_from = 1
     text = "Your worker may move one additional time, but not back to its initial space."
 
     def moves(self, g: Gen, w: int, bd: Board, before: int, no_up: bool) -> None:

@@ -19,6 +19,7 @@ class Atalanta(Hero):
     """
 
     name = "atalanta"
+    win_from = 0
     wins_more = True
     text = "Once per game, your worker may move any number of additional times."
 

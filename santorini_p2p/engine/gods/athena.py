@@ -11,6 +11,7 @@ class Athena(Power):
     """Her state ``a`` says one of her workers moved up on her last turn."""
 
     name = "athena"
+    rank = 5
     text = (
         "If one of your workers moved up on your last turn, opponent workers cannot "
         "move up this turn."

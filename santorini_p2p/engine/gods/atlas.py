@@ -11,6 +11,8 @@ class Atlas(Power):
     """A dome on level 0, 1 or 2 is written ``D``; on level 3 it is the normal build."""
 
     name = "atlas"
+    example = "b2>c3^d4D builds a dome at any level"
+    rank = 8
     text = "Your worker may build a dome at any level."
 
     def builds(

@@ -17,6 +17,7 @@ class Bellerophon(Hero):
     """
 
     name = "bellerophon"
+    win_from = 1
     wins_more = True
     text = "Once per game, your worker may move up two levels."
 

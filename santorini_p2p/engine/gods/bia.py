@@ -22,6 +22,8 @@ class Bia(Power):
     """
 
     name = "bia"
+    example = "b2>c3^d4 as usual; a worker it removes is not typed"
+    rank = 11
     text = (
         "Place your workers first, on perimeter spaces. If your worker moves into a space "
         "and the next space in the same direction is occupied by an opponent worker, that "

@@ -88,6 +88,7 @@ class Castor(Power):
     """
 
     name = "castor"
+    moves_both = True
     text = (
         "Instead of your normal turn, you may move each of your workers and not build, or "
         "not move and build with each of your workers."

@@ -21,6 +21,8 @@ class Charon(Power):
     """
 
     name = "charon"
+    example = "b2~c3>c3^d4 ferries the worker on c3 across b2 (to a1), then moves"
+    rank = 18
     text = (
         "Before your worker moves, you may force a neighbouring opponent worker to the "
         "space directly on the other side of your worker, if that space is unoccupied."

@@ -28,6 +28,7 @@ class Chronus(Power):
     """
 
     name = "chronus"
+    rank = 16
     text = "You also win when there are at least five complete towers on the board."
 
     def at_all_times(self, p: Position, seat: int, limits: Limits) -> None:

@@ -11,6 +11,8 @@ class Demeter(Power):
     """The second build is optional; the two are written in ascending order."""
 
     name = "demeter"
+    example = "b2>c3^b3^d4 builds twice (squares in a1..e5 order)"
+    rank = 6
     text = "Your worker may build one additional time, but not on the same space."
 
     def builds(

@@ -25,6 +25,7 @@ class Eros(Power):
     """
 
     name = "eros"
+    rank = 24
     text = (
         "Place your workers anywhere along opposite edges of the board. You also win if one "
         "of your workers moves to a space neighbouring your other worker and both are on "

@@ -11,6 +11,8 @@ class Hephaestus(Power):
     """Only when the first build went onto level 0 or 1 (never a dome)."""
 
     name = "hephaestus"
+    example = "b2>c3^d4^d4 builds a second block on the same square"
+    rank = 9
     text = "Your worker may build one additional block (not dome) on top of your first block."
 
     def builds(

@@ -15,6 +15,7 @@ class Hera(Power):
     """
 
     name = "hera"
+    rank = 25
     text = "An opponent cannot win by moving into a perimeter space."
 
     def restrict(self, p: Position, seat: int, limits: Limits) -> None:

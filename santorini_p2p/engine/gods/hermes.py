@@ -35,6 +35,12 @@ class Hermes(Power):
     """Any number of same-level steps by both workers (even none), then one build by either."""
 
     name = "hermes"
+    example = (
+        "Ha1,c2^b2 moves both workers on one level, then builds\n"
+        "(b2>c3^d4 on one level is taken too, and recorded in this form)"
+    )
+    rank = 10
+    moves_both = True
     text = (
         "If your workers do not move up or down, they may each move any number of "
         "times (even zero), and then either builds."

@@ -15,6 +15,8 @@ class Hestia(Power):
     """
 
     name = "hestia"
+    example = "b2>c3^b3^c4 builds twice, the second not on the edge (any order)"
+    rank = 19
     text = "Your worker may build one additional time, but this cannot be on a perimeter space."
 
     def builds(

@@ -16,6 +16,7 @@ class Hypnus(Power):
     """
 
     name = "hypnus"
+    rank = 23
     text = "If one of your opponent's workers is higher than all of their others, it cannot move."
     players = frozenset({2, 4})
 

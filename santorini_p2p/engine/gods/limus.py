@@ -16,6 +16,7 @@ class Limus(Power):
     """
 
     name = "limus"
+    rank = 20
     text = (
         "Opponent workers cannot build on spaces neighbouring your workers, unless building "
         "a dome to create a complete tower."

@@ -24,6 +24,8 @@ class Medusa(Power):
     """
 
     name = "medusa"
+    example = "b2>c3^d4 as usual; the workers it removes are not typed"
+    rank = 12
     text = (
         "At the end of your turn, if possible, build in lower neighbouring spaces that are "
         "occupied by opponent workers, removing the opponent workers from the game."

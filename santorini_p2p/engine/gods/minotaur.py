@@ -11,6 +11,8 @@ class Minotaur(Power):
     """The push: one square straight on, to a square with no worker and no dome, any level."""
 
     name = "minotaur"
+    example = "b2>c3^d4 onto an opponent's worker pushes it on"
+    rank = 2
     text = (
         "Your worker may move into an opponent worker's space, if their worker can "
         "be forced one space straight backwards to an unoccupied space at any level."

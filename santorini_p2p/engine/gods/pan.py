@@ -11,6 +11,7 @@ class Pan(Power):
     """In one move of his own (3 to 1, 3 to 0, 2 to 0); forced moves never count."""
 
     name = "pan"
+    rank = 3
     text = "You also win if your worker moves down two or more levels."
 
     def wins_by_move(self, frm: int, to: int, bd: Board, g: Gen) -> bool:

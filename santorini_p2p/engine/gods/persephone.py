@@ -15,6 +15,7 @@ class Persephone(Power):
     """
 
     name = "persephone"
+    rank = 22
     text = "If possible, at least one worker must move up this turn."
 
     def restrict(self, p: Position, seat: int, limits: Limits) -> None:

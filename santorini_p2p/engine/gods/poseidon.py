@@ -18,6 +18,11 @@ class Poseidon(Power):
     """
 
     name = "poseidon"
+    example = (
+        "b2>c3^b3^e5^e5 builds up to three more times with the worker that did "
+        "not move (d4; any order)"
+    )
+    rank = 14
     text = (
         "If your unmoved worker is on the ground level, it may build up to three times at "
         "the end of your turn."

@@ -11,6 +11,8 @@ class Prometheus(Power):
     """The optional first build is by the worker that then moves, which may not move up."""
 
     name = "prometheus"
+    example = "b2^c2>b3^c2 builds before moving (then no moving up)"
+    rank = 7
     text = "If your worker does not move up, it may build both before and after moving."
 
     def worker_turns(self, g: Gen, w: int) -> None:

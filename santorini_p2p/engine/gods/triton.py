@@ -20,6 +20,9 @@ class Triton(Power):
     """
 
     name = "triton"
+    example = "a2>a1>b1>c2^c3 moves again after each step onto the edge"
+    rank = 15
+    win_from = 0
     text = "Each time your worker moves into a perimeter space, it may immediately move again."
 
     def moves(self, g: Gen, w: int, bd: Board, before: int, no_up: bool) -> None:

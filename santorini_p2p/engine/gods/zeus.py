@@ -20,6 +20,8 @@ class Zeus(Power):
     """
 
     name = "zeus"
+    example = "b2>c3^c3 builds under the worker that moved"
+    rank = 13
     text = "Your worker may build a block under itself."
 
     def builds(
