@@ -12,6 +12,7 @@ class Atlas(Power):
 
     name = "atlas"
     text = "Your worker may build a dome at any level."
+    plain_shaped = True
 
     def builds(
         self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool

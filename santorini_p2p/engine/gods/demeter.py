@@ -12,6 +12,7 @@ class Demeter(Power):
 
     name = "demeter"
     text = "Your worker may build one additional time, but not on the same space."
+    plain_shaped = True
 
     def builds(
         self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool

@@ -12,6 +12,7 @@ class Hephaestus(Power):
 
     name = "hephaestus"
     text = "Your worker may build one additional block (not dome) on top of your first block."
+    plain_shaped = True
 
     def builds(
         self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool

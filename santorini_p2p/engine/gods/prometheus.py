@@ -12,6 +12,7 @@ class Prometheus(Power):
 
     name = "prometheus"
     text = "If your worker does not move up, it may build both before and after moving."
+    plain_shaped = True
 
     def worker_turns(self, g: Gen, w: int) -> None:
         """Plain turns, and each build first followed by a move that does not go up."""
