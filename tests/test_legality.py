@@ -257,3 +257,30 @@ def test_every_turn_a_square_off_is_judged_as_full_generation(text: str) -> None
             ]
             for n in near:
                 assert turn_is_legal(p, n) == (n in full), f"{n} in {text}"
+
+
+@pytest.mark.parametrize("god", [g for g in ALL_GOD_NAMES if power_of(g).plain_shaped])
+def test_a_power_that_says_its_plain_shaped_turns_are_plain_is_right(god: str) -> None:
+    """Every turn of the plain shape by the god's workers, in random games: as full generation."""
+    rng = random.Random(f"plain {god}")
+    positions = 0
+    for _ in range(3):
+        p = _game_with(rng, god, 2)
+        plies = 0
+        while p.phase is not Phase.OVER and plies < 60:
+            plies += 1
+            actions = legal_actions(p)
+            if not actions:
+                break
+            if p.phase is Phase.PLAY and p.gods[p.to_move] == god and plies % 3 == 0:
+                full = set(generate_turns(p))
+                for w in range(25):
+                    if not p.workers[p.side_of(p.to_move)] >> w & 1:
+                        continue
+                    for t in range(25):
+                        for b in range(-1, 25):
+                            turn = Turn(w, (t,), () if b < 0 else (b,))
+                            assert turn_is_legal(p, turn) == (turn in full), f"{turn} in {p}"
+                positions += 1
+            p = apply_action(p, rng.choice(actions))
+    assert positions >= 5

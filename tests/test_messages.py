@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from santorini_p2p.errors import DecodeError, ReplayError, VersionError, WireError
+from santorini_p2p.errors import (
+    DecodeError,
+    NonCanonicalError,
+    ReplayError,
+    VersionError,
+    WireError,
+)
 from santorini_p2p.wire.codec import encode
 from santorini_p2p.wire.log import Validator, open_envelope, read_log, verify_envelope
 from santorini_p2p.wire.messages import (
@@ -25,6 +31,7 @@ from santorini_p2p.wire.messages import (
     Seat,
     Timeout,
     _act_or_ack,
+    _act_or_ack_bytes,
     _from_fields,
     decode_body,
     encode_body,
@@ -143,6 +150,67 @@ def test_the_act_and_ack_shortcut_reads_like_the_field_by_field_path():
         assert fast == general, value
         taken += 1
     assert taken > 20  # the shortcut is taken for every well-formed one
+
+
+def _general(data: bytes) -> object:
+    """A body read by the codec's full canonical decoder, then field by field; or its error."""
+    from santorini_p2p.wire.codec import decode
+    from santorini_p2p.wire.messages import from_value
+
+    try:
+        return from_value(decode(data))
+    except WireError as e:
+        return type(e)
+
+
+_LONG_SEVENS = [b"\xcc\x07", b"\xcd\x00\x07", b"\xce\x00\x00\x00\x07", b"\xcf" + bytes(7) + b"\x07"]
+"""The number 7 in each msgpack form longer than its smallest (a positive fixint)."""
+
+
+def test_acts_and_acks_read_from_their_bytes_read_as_the_general_decoder_does():
+    # The byte reader takes only exact canonical acts and acks: every integer at each edge of
+    # its smallest form, actions of every string form and length, and every body one byte
+    # changed, cut or grown from these, either read the same both ways or go the general way.
+    edges = [0, 127, 128, 255, 256, 65_535, 65_536, 2**32 - 1, 2**32, 2**63 - 1]
+    actions = ["", "c3>d4^e5", "x" * 31, "x" * 32, "é" * 16, "é" * 32, "x" * 64, "€" * 64]
+    bodies = []
+    for n in edges:
+        bodies.append(encode_body(Ack(n, bytes(range(32)), n, bytes(32))))
+        bodies.append(encode_body(Act(n, bytes(32), "place b4,c4", n, bytes(range(32)))))
+    bodies += [encode_body(Act(7, bytes(32), a, 10, bytes(32))) for a in actions]
+    bodies += [encode((3, 1, bytes(32), "x" * 65, 1, bytes(32)))]
+    bodies += [encode((4, 2**63, bytes(32), 1, bytes(32))), encode((4, 1, bytes(31), 1, bytes(32)))]
+    read = 0
+    for body in bodies:
+        variants = [body, body[:-1], body + b"\x00"]
+        for i in range(len(body)):
+            for c in {0x00, 0x7F, 0x80, 0xA0, 0xBF, 0xC4, 0xCC, 0xD9, 0xDA, body[i] ^ 1}:
+                variants.append(body[:i] + bytes([c]) + body[i + 1 :])
+            variants.append(body[:i])
+        for data in variants:
+            fast = _act_or_ack_bytes(data)
+            if fast is not None:
+                assert _general(data) == fast, data.hex()
+                read += 1
+    # Every canonical act and ack in range is read by its bytes.
+    for body in bodies[: 2 * len(edges) + len(actions)]:
+        assert _act_or_ack_bytes(body) == decode_body(body) == _general(body), body.hex()
+    # Longer forms than the smallest: a short action as str8, small numbers as uint8 to
+    # uint64, a hash as bin16. The general decoder refuses them as not canonical.
+    act = encode_body(Act(7, bytes(32), "c3", 10, bytes(32)))
+    ack = encode_body(Ack(7, bytes(32), 6, bytes(32)))
+    longer = [
+        act.replace(b"\xa2c3", b"\xd9\x02c3"),
+        act.replace(b"\x96\x03\x07", b"\x96\x03\xcc\x07"),
+    ]
+    longer += [ack.replace(b"\x95\x04\x07", b"\x95\x04" + head) for head in _LONG_SEVENS]
+    longer += [ack[:-34] + b"\xc5\x00\x20" + ack[-32:]]
+    for data in longer:
+        assert _act_or_ack_bytes(data) is None, data.hex()
+        assert _general(data) is NonCanonicalError, data.hex()
+    assert _act_or_ack_bytes(bodies[-3]) is None  # an action of 65 characters
+    assert _act_or_ack_bytes(bodies[-2]) is None  # a number above 2**63 - 1
+    assert read > 100
 
 
 def test_foreign_values_in_acts_and_acks_are_refused_as_by_the_codec():

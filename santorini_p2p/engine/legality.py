@@ -6,7 +6,9 @@ it costs most of the record's check. :func:`turn_is_legal` answers exactly as
 for every god and position, more cheaply:
 
 - a turn of a seat that plays by the plain rules (no power in play for this turn, as the
-  kernel's plain path decides) is checked square by square against those rules;
+  kernel's plain path decides), or a turn of the plain shape by a power whose turns of that
+  shape are the plain ones (``Power.plain_shaped``), is checked square by square against
+  those rules;
 - a turn of one of the mover's own workers walks that worker's turns through the mover's
   power and stops at the first turn equal to it, building no list (turns of the plain
   one-build ending are compared without being built);
@@ -59,9 +61,22 @@ def _legal_in_play(p: Position, turn: Turn) -> bool:
     if lim.must_up or special_powers(gods):
         # One turn's legality depends on the others, or on powers that add or narrow turns.
         return is_legal(p, turn)
-    if not gods[p.to_move] and lim.trivial:
+    god = gods[p.to_move]
+    if lim.trivial and (not god or (power_of(god).plain_shaped and _plain_shape(turn))):
         return w >= 0 and _plain_legal(p, turn, lim.no_up)
     return _seek(p, turn, lim)
+
+
+def _plain_shape(turn: Turn) -> bool:
+    """Whether ``turn`` has the plain rules' shape: one step, then one block or none."""
+    builds = turn.builds
+    return (
+        len(turn.path) == 1
+        and turn.before == -1
+        and turn.after == -1
+        and not turn.post
+        and (not builds or (len(builds) == 1 and 0 <= builds[0] < 25))
+    )
 
 
 def _plain_legal(p: Position, turn: Turn, no_up: bool) -> bool:

@@ -8,6 +8,9 @@ first and one last.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
+
 from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.position import Position
 
@@ -59,7 +62,7 @@ def placement_order(p: Position) -> list[int]:
 
 
 def _due(
-    counts: list[int], order: list[int], snake: bool, need: tuple[int, ...]
+    counts: list[int], order: Sequence[int], snake: bool, need: tuple[int, ...]
 ) -> tuple[int, int]:
     first = order[0]
     if snake and counts[first] == 0:
@@ -88,9 +91,26 @@ def placement_due(p: Position) -> tuple[int, int]:
     if p.owed:
         # A seat that placed and owes its setup choice acts before anyone places again.
         return (p.owed & -p.owed).bit_length() - 1, 0
+    order, snake, need = _plan(p.gods, p.eliminated, p.snake)
+    return _due([m.bit_count() for m in p.workers], order, snake, need)
+
+
+@lru_cache(maxsize=256)
+def _plan(
+    gods: tuple[str, ...], eliminated: int, snake: bool
+) -> tuple[tuple[int, ...], bool, tuple[int, ...]]:
+    """The placement order, whether it snakes and each side's count: fixed by these three.
+
+    Cached: the setup asks it several times for every placement.
+    """
+    p = Position(
+        gods=gods,
+        workers=(0,) * (2 if len(gods) == 4 else len(gods)),
+        eliminated=eliminated,
+        snake=snake,
+    )
     order = placement_order(p)
-    need = placement_counts(p.gods)
-    return _due([m.bit_count() for m in p.workers], order, _snake(p, order), need)
+    return tuple(order), _snake(p, order), placement_counts(gods)
 
 
 def lost_sides(p: Position) -> int:
@@ -119,4 +139,3 @@ def lost_sides(p: Position) -> int:
         if all(step[s] >= need[s] for s in live):
             return short
         step[seat] += n
-

@@ -521,6 +521,10 @@ class Power:
     most_workers: ClassVar[int] = 2
     """How many workers this side may ever have on the board at once (RULES.md 10.2);
     :meth:`worker_limit` says how many its state allows now."""
+    plain_shaped: ClassVar[bool] = False
+    """Its turns of the plain shape (one step, then one block or none; no power step) are
+    exactly the plain rules' turns: the power only adds turns of other shapes. Checking one
+    such turn then needs no generation (``engine/legality.py``)."""
     plain_turns: ClassVar[bool] = True
     """Whether every plain turn (one worker moves, then builds next to itself) is legal for
     this power; False for a compulsory power whose turn is its power's turn (RULES.md 9)."""

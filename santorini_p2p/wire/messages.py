@@ -531,7 +531,95 @@ def decode_body(data: bytes) -> Message:
     Raises:
         WireError: ``TooLargeError``, ``DecodeError`` or ``NonCanonicalError``.
     """
+    if type(data) is bytes:
+        fast = _act_or_ack_bytes(data)
+        if fast is not None:
+            return fast
     got: Act | Ack | Value = decode_read(data, _act_or_ack, MAX_RECORD_BYTES)
     if isinstance(got, Act | Ack):
         return got
     return from_value(got)
+
+
+_BIN32: Final = b"\xc4\x20"
+"""The head of a 32-byte binary in its canonical (bin8) form."""
+
+
+def _act_or_ack_bytes(b: bytes) -> Act | Ack | None:
+    """An act or ack body in its one canonical layout, read by its bytes (speed).
+
+    Nine records in ten are acts and acks: read straight from their bytes, they skip
+    unpacking, the type checks and packing again to compare. Only an exact canonical body
+    with every field in range is read here: an array of 6 (or 5) items, tag 3 (or 4), each
+    integer in its smallest form, the hashes as bin8 of 32 bytes, the action as fixstr or
+    str8 of valid UTF-8 of at most ``MAX_ACTION_CHARS`` characters. None for anything else,
+    which :func:`decode_body`'s general path then reads, or refuses with its own error.
+    """
+    try:
+        head = b[0]
+        if head == 0x95 and b[1] == Ack.TYPE:
+            seq, at = _canonical_uint(b, 2)
+            if seq < 0 or b[at : at + 2] != _BIN32:
+                return None
+            prev = b[at + 2 : at + 34]
+            acked, at = _canonical_uint(b, at + 34)
+            if acked < 0 or b[at : at + 2] != _BIN32 or len(b) != at + 34:
+                return None
+            return Ack(seq, prev, acked, b[at + 2 :])
+        if head == 0x96 and b[1] == Act.TYPE:
+            seq, at = _canonical_uint(b, 2)
+            if seq < 0 or b[at : at + 2] != _BIN32:
+                return None
+            prev = b[at + 2 : at + 34]
+            at += 34
+            c = b[at]
+            if 0xA0 <= c <= 0xBF:  # fixstr: below 32 bytes
+                size, at = c - 0xA0, at + 1
+            elif c == 0xD9 and b[at + 1] >= 32:  # str8: 32 to 255 bytes
+                size, at = b[at + 1], at + 2
+            else:
+                return None
+            action = b[at : at + size].decode("utf-8")
+            if len(action) > MAX_ACTION_CHARS or at + size > len(b):
+                return None
+            clock_ms, at = _canonical_uint(b, at + size)
+            if clock_ms < 0 or b[at : at + 2] != _BIN32 or len(b) != at + 34:
+                return None
+            return Act(seq, prev, action, clock_ms, b[at + 2 :])
+    except (IndexError, UnicodeDecodeError):
+        return None
+    return None
+
+
+def _canonical_uint(b: bytes, at: int) -> tuple[int, int]:
+    """The unsigned integer at ``at`` in its smallest msgpack form, at most 2**63 - 1.
+
+    Returns the value and where the next item starts, or (-1, 0) for any other form.
+
+    Raises:
+        IndexError: the bytes end inside the integer.
+    """
+    c = b[at]
+    if c < 0x80:  # positive fixint
+        return c, at + 1
+    if c == 0xCC:
+        v = b[at + 1]
+        ok = v >= 0x80
+        end = at + 2
+    elif c == 0xCD:
+        end = at + 3
+        v = int.from_bytes(b[at + 1 : end], "big")
+        ok = v >= 0x100
+    elif c == 0xCE:
+        end = at + 5
+        v = int.from_bytes(b[at + 1 : end], "big")
+        ok = v >= 0x10000
+    elif c == 0xCF:
+        end = at + 9
+        v = int.from_bytes(b[at + 1 : end], "big")
+        ok = 0x100000000 <= v <= _U63
+    else:
+        return -1, 0
+    if not ok or end > len(b):
+        return -1, 0
+    return v, end

@@ -15,6 +15,7 @@ class Artemis(Power):
     rank = 1
     win_from = 1
     text = "Your worker may move one additional time, but not back to its initial space."
+    plain_shaped = True
 
     def moves(self, g: Gen, w: int, bd: Board, before: int, no_up: bool) -> None:
         """Both steps straight from bitboards when no restriction judges where a move ends."""

@@ -17,6 +17,7 @@ class Athena(Power):
         "move up this turn."
     )
     flag = "a"
+    plain_shaped = True
 
     def restrict(self, p: Position, seat: int, limits: Limits) -> None:
         """Until her next turn, every opponent move up is blocked (each step, swap, push)."""

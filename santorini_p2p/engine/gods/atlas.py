@@ -14,6 +14,7 @@ class Atlas(Power):
     example = "b2>c3^d4D builds a dome at any level"
     rank = 8
     text = "Your worker may build a dome at any level."
+    plain_shaped = True
 
     def builds(
         self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool

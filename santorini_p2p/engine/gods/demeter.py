@@ -14,6 +14,7 @@ class Demeter(Power):
     example = "b2>c3^b3^d4 builds twice (squares in a1..e5 order)"
     rank = 6
     text = "Your worker may build one additional time, but not on the same space."
+    plain_shaped = True
 
     def builds(
         self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool

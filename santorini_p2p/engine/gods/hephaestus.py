@@ -14,6 +14,7 @@ class Hephaestus(Power):
     example = "b2>c3^d4^d4 builds a second block on the same square"
     rank = 9
     text = "Your worker may build one additional block (not dome) on top of your first block."
+    plain_shaped = True
 
     def builds(
         self, g: Gen, w: int, path: tuple[int, ...], bd: Board, before: int, up: bool

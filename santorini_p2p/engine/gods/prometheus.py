@@ -14,6 +14,7 @@ class Prometheus(Power):
     example = "b2^c2>b3^c2 builds before moving (then no moving up)"
     rank = 7
     text = "If your worker does not move up, it may build both before and after moving."
+    plain_shaped = True
 
     def worker_turns(self, g: Gen, w: int) -> None:
         """Plain turns, and each build first followed by a move that does not go up."""
