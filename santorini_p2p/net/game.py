@@ -222,8 +222,14 @@ async def _vote(vote: RematchVote, link: FrameLink, opts: PlayOptions, yes: bool
             said.add(text)
             opts.on_note(text)
 
+    asked = bool(vote.asking())
     vote.answer(yes)
-    say("you ask for a rematch" if yes else "you decline a rematch")
+    if yes:
+        say("you ask for a rematch")
+    elif asked:
+        say("you decline a rematch")
+    else:  # nobody asked: this player leaves, and the others are told so
+        say("no rematch from here (--rematch plays more games): the others are told")
     while not vote.is_done:
         for peer, data in vote.outgoing():
             link.send(peer, data)
