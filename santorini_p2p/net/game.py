@@ -185,8 +185,11 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
         if opts.on_note is None:
             return
         notes = game.session.notes
+        # Why the game stopped is the command's error line (``_net_finish``): said once.
+        stopped = game.session.stopped or game.gave_up
         for n in notes[shown:]:
-            opts.on_note(n.text)
+            if not (n.kind is NoteKind.ERROR and n.text == stopped):
+                opts.on_note(n.text)
         shown = len(notes)
 
     game.listen(show)
