@@ -54,9 +54,9 @@ async def play_with_tab(keys, screen, game, rng, prefer: str, limit: int = 3000)
         presses += 1
         await poll(
             lambda typed=typed: (
-                buffer.complete_state is not None and bool(buffer.complete_state.completions)
+                (buffer.complete_state is not None and bool(buffer.complete_state.completions))
+                or buffer.text != typed
             )
-            or buffer.text != typed
         )
         if buffer.complete_state is not None:
             if not opened:
