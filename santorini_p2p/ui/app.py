@@ -553,12 +553,18 @@ class GameScreen:
         return Point(0, self._help_line)
 
     def _result_line(self) -> str:
-        """The game's result as the game said it (its last win, loss or game-over note)."""
-        for note in reversed(self.controller.messages):
+        """The game's result as the game said it, when the message log does not show it.
+
+        That is its last win, loss or game-over note, once a small screen's log (a line or
+        two) has scrolled past it; else ``""``.
+        """
+        info = self._messages_window.render_info
+        rows = info.window_height if info is not None else 0
+        for back, note in enumerate(reversed(self.controller.messages)):
             if note.kind in (NoteKind.WIN, NoteKind.LOSS) or note.text.startswith(
                 "The game is over"
             ):
-                return note.text.rstrip(".!")
+                return note.text.rstrip(".!") if back >= rows else ""
         return ""
 
     def _hint(self) -> StyleAndTextTuples:
@@ -582,8 +588,8 @@ class GameScreen:
             # Who won and how comes first: on a small screen the message log may show one
             # line only, and the keys are in the toolbar too.
             result = self._result_line()
-            if result:
-                said = [f" {result}{h[len(' Game over') :]}" for h in said] + [f" {result}"]
+            if result:  # said here, the keys being in the toolbar too
+                said = [f" Game over: {result}.", f" {result}."]
             fits = [h for h in said if len(h) <= width]
             return [("class:hint", fits[0] if fits else _cut(said[-1], width))]
         takebacks = self.features.takebacks
@@ -750,6 +756,7 @@ class GameScreen:
             height=Dimension(min=1, preferred=8),
             wrap_lines=True,
         )
+        self._messages_window = messages
         too_small = Window(FormattedTextControl(self._too_small), wrap_lines=True)
         body = HSplit(
             [

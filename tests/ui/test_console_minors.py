@@ -141,6 +141,6 @@ def test_at_60x18_names_show_whole_and_the_game_over_line_says_who_won_and_how(t
         screen = term.wait_for(
             lambda s: (
                 "game over: Computer won" in s
-                and " You lose: Computer (seat 2, B) wins by resignation" in s
+                and "You lose: Computer (seat 2, B) wins by resignation." in s
             )
         )
