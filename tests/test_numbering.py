@@ -81,3 +81,19 @@ def test_the_review_numbers_its_turns_as_the_game_does(tmp_path, capsys):
     # Every numbered line from the first turn of play on (placements are not judged).
     judged = [x for x in exported if not x.split(". ", 1)[1].startswith("place ")]
     assert [f"{t['ply']}. {t['turn']}" for t in turns] == judged
+
+
+def test_ply_n_is_move_n_as_the_text_export_numbers_it(tmp_path, capsys):
+    from santorini_p2p.replay.svg import step_svg
+
+    path = REPLAYS / "2p-chat.sntr"
+    t = read_timeline(path.read_bytes())
+    exported = _export_numbers(capsys, path)
+    # Move 3 of the chat game comes after a chat line: step 4 of the log, move 3 of the game.
+    step = next(i + 1 for i, s in enumerate(t.steps) if s.kind == "act" and s.text in exported[2])
+    assert step == 4, [s.text for s in t.steps[:5]]
+    out = tmp_path / "move3.svg"
+    assert main(["replay", "export", str(path), "--ply", "3", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == f"{step_svg(t, step)}\n"
+    assert main(["replay", "export", str(path), "--ply", str(t.moves + 1), "--format", "svg"]) == 2
+    assert f"ply: expected 0 to {t.moves} (the game's moves" in capsys.readouterr().err

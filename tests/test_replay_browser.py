@@ -576,3 +576,21 @@ def test_an_advanced_gods_page_fits_a_phone(browser, tmp_path):
             "e.getBoundingClientRect().right>320.5).length"
         )
         assert wide == 0
+
+
+def test_the_page_numbers_the_moves_as_the_text_export_does(browser, tmp_path):
+    chat = Path(__file__).resolve().parent.parent / "protocol/vectors/replays/2p-chat.sntr"
+    t = read_timeline(chat.read_bytes())
+    _open(browser, tmp_path / "chat.html", t)
+    status = "document.getElementById('status').textContent"
+    _goto(browser, 1)  # a chat line before the first move: a note, no number
+    assert browser.eval(status).startswith("seat 2 (bob): says: good luck!")
+    assert (
+        browser.eval("document.querySelector('#turns button[data-i=\"1\"]').textContent")[:1]
+        == "\u2013"
+    )
+    _goto(browser, 4)  # the third move, after the chat line
+    assert browser.eval(status).startswith("move 3 \u00b7 seat 1 (alice): b3>a4^b5")
+    assert browser.eval(
+        "document.querySelector('#turns button[data-i=\"4\"]').textContent"
+    ).startswith("3. seat 1: b3>a4^b5")

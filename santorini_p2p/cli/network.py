@@ -455,7 +455,8 @@ def rematch_option(p: argparse.ArgumentParser) -> None:
         default=0,
         metavar="N",
         help="without a terminal (a bot, a pipe): when the game is over, ask for a rematch and "
-        "accept one, N times at most (default: every time); without it, decline. A rematch "
+        "accept one, N times at most (default: every time); without it, say at once that this "
+        "player is not playing again (a rematch asked is declined). A rematch "
         "is a new game with the same players and settings, the next player moving first",
     )
 

@@ -179,8 +179,19 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
     if t.header is None:
         raise SantoriniError(f"{args.file}: {t.verification}; nothing to export")
     n = len(t.steps)
-    if args.ply is not None and not 0 <= args.ply <= n:
-        raise UsageError(f"ply: expected 0 to {n} (the game has {n} steps), got {args.ply}")
+    step = None
+    if args.ply is not None:
+        # Move N as the game numbers it (its text export, the viewer, the console): the step
+        # of the move that stands with that number (a chat line or a request is none).
+        from santorini_p2p.replay.timeline import move_numbers
+
+        if not 0 <= args.ply <= t.moves:
+            raise UsageError(
+                f"ply: expected 0 to {t.moves} (the game's moves, numbered as its text export "
+                f"numbers them), got {args.ply}"
+            )
+        numbers = move_numbers(t.steps)
+        step = max((i + 1 for i, k in enumerate(numbers) if k == args.ply), default=0)
     if fmt == "text":
         from santorini_p2p.replay.export_text import export_text
 
@@ -191,7 +202,7 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
 
         # The engine review stored beside the replay (replay review), if it is of these bytes.
         review = load_review(review_path(args.file), data) if t.ok else None
-        text = export_html(t, step=args.ply, review=review)
+        text = export_html(t, step=step, review=review)
     elif fmt == "json":
         from santorini_p2p.replay.export_json import export_json
 
@@ -199,7 +210,7 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
     else:
         from santorini_p2p.replay.svg import step_svg
 
-        at = n if args.ply is None else args.ply
+        at = n if step is None else step
         image = step_svg(t, at)
         if image is None:
             raise SantoriniError(f"{args.file}: {t.verification}; no position to draw")
@@ -318,7 +329,7 @@ def _add_export_commands(actions: Subparsers) -> None:
         "numbered actions and the signed log, armoured), html (one self-contained page that "
         "steps through the game offline, with the engine review stored beside FILE by replay "
         "review, if any), json (every record decoded), svg (the board after "
-        "step --ply N). A file that fails verification is exported up to its first bad record, "
+        "move --ply N). A file that fails verification is exported up to its first bad record, "
         "says so, and the command exits 1.",
     )
     p.add_argument("file", metavar="FILE", help="a replay file or a text export")
@@ -328,7 +339,11 @@ def _add_export_commands(actions: Subparsers) -> None:
         help="(default: as OUT's extension says, .html, .json or .svg; otherwise text)",
     )
     p.add_argument(
-        "--ply", type=int, metavar="N", help="the step to show (0: the start; default last)"
+        "--ply",
+        type=int,
+        metavar="N",
+        help="show the position after move N, numbered as the text export numbers the game "
+        "(0: the start; default: the end)",
     )
     p.add_argument(
         "--text-format",

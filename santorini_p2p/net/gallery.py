@@ -227,7 +227,7 @@ class Gallery:
             have = min(watch.have, count)
             w = self._watchers[peer] = _Spectator(watch.nonce, watch.name, have, have, now)
             self._say(
-                f"{watch.name or 'someone'} is watching "
+                f"{watch.name or 'someone'} joined as a spectator "
                 f"({len(self._watchers)} of {self.limit} spectators)."
             )
         else:
@@ -283,7 +283,7 @@ class Gallery:
         w = self._watchers.pop(peer, None)
         if w is not None:
             LOG.info("spectator %s %s", w.name, why)
-            self._say(f"{w.name or 'a spectator'} stopped watching.")
+            self._say(f"{w.name}, a spectator, left." if w.name else "A spectator left.")
 
     def _catch_up(self, peer: bytes, w: _Spectator, now: int) -> None:
         """Send a batch of the records the spectator lacks, from what it holds."""

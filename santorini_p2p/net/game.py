@@ -185,8 +185,11 @@ async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
         if opts.on_note is None:
             return
         notes = game.session.notes
+        # Why the game stopped is the command's error line (``_net_finish``): said once.
+        stopped = game.session.stopped or game.gave_up
         for n in notes[shown:]:
-            opts.on_note(n.text)
+            if not (n.kind is NoteKind.ERROR and n.text == stopped):
+                opts.on_note(n.text)
         shown = len(notes)
 
     game.listen(show)
@@ -222,8 +225,14 @@ async def _vote(vote: RematchVote, link: FrameLink, opts: PlayOptions, yes: bool
             said.add(text)
             opts.on_note(text)
 
+    asked = bool(vote.asking())
     vote.answer(yes)
-    say("you ask for a rematch" if yes else "you decline a rematch")
+    if yes:
+        say("you ask for a rematch")
+    elif asked:
+        say("you decline a rematch")
+    else:  # nobody asked: this player leaves, and the others are told so
+        say("no rematch from here (--rematch plays more games): the others are told")
     while not vote.is_done:
         for peer, data in vote.outgoing():
             link.send(peer, data)

@@ -228,7 +228,7 @@ class Handshake(SessionBase):
             return
         self._lobby.seats.append((hello.public_key, hello.name, peer))
         self._bind_peer(peer, state, len(self._lobby.seats) - 1, hello.name)
-        self._say(f"{hello.name} ({fingerprint(hello.public_key)}) joined.")
+        self._say(f"{hello.name} ({fingerprint(hello.public_key)}) joined as a player.")
         self._send(peer, self._welcome())
         if len(self._lobby.seats) == self.settings.players:
             self._start()
@@ -384,7 +384,8 @@ class Handshake(SessionBase):
         tc = f"{w.move_ms // 1000}+{w.bank_ms // 1000}" if w.move_ms else "untimed"
         gods = w.gods if w.gods == "none" else f"{w.gods} from {pool_name(w.pool, w.players)}"
         self._say(
-            f"Joined {w.host_name}'s {w.players}-player game (gods: {gods}, time: {tc}); "
+            f"Joined {w.host_name}'s {w.players}-player game as a player (gods: {gods}, "
+            f"time: {tc}); "
             f"host fingerprint {fingerprint(w.host_key)}."
         )
 

@@ -384,6 +384,7 @@ class NetworkGame:
                     limit = min(limit, FIRST_CONTACT_MS)
                 offerless = (
                     limit is not None
+                    and ever  # heard: a peer that never answered at all is not "offerless"
                     and not s.is_host
                     and s.journal is None
                     and s.welcome is None
@@ -618,6 +619,11 @@ class NetworkGame:
 
     def _notify(self) -> None:
         self._listeners.notify()
+
+    @property
+    def gave_up(self) -> str | None:
+        """Why this peer stopped waiting for the others (no peer heard, no offer), or None."""
+        return self._gave_up
 
     def outcome(self) -> GameOutcome:
         """Return how the run ended."""

@@ -142,6 +142,9 @@ class RematchVote:
         self._links = {link.peer: link for link in links}
         #: Each slot's answer as this peer knows it: True asks (or accepts), False declines.
         self.answers: dict[int, bool] = {}
+        #: The slots that declined before any other slot asked: they asked nobody anything,
+        #: they leave (a computer player without ``--rematch``), and are said to.
+        self.unasked: set[int] = set()
         #: Frames dropped: malformed, another game's, not signed for their connection.
         self.dropped = 0
         self._out: list[tuple[bytes, bytes]] = []
@@ -201,11 +204,15 @@ class RematchVote:
         if v is Verdict.AGREED:
             return "rematch agreed: the new game starts"
         if v is Verdict.DECLINED:
-            who = [self.names[s] for s, yes in sorted(self.answers.items()) if not yes]
-            return f"no rematch: {' and '.join(who)} declined"
+            no = [s for s, yes in sorted(self.answers.items()) if not yes]
+            who = " and ".join(self.names[s] for s in no)
+            if all(s in self.unasked for s in no):
+                # Nobody had asked: no decline of anything, a player who does not play again.
+                return f"no rematch: {who} {'is' if len(no) == 1 else 'are'} not playing again"
+            return f"no rematch: {who} declined"
         if v is Verdict.UNANSWERED:
-            who = [self.names[s] for s in range(self.header.players) if s not in self.answers]
-            return f"no rematch: {' and '.join(who)} did not answer"
+            late = [self.names[s] for s in range(self.header.players) if s not in self.answers]
+            return f"no rematch: {' and '.join(late)} did not answer"
         asking = self.asking()
         if asking:
             return f"{' and '.join(asking)} asks for a rematch: accept (y) / decline (n)"
@@ -217,11 +224,17 @@ class RematchVote:
 
     # -- input --------------------------------------------------------------------------------
 
+    def _record(self, slot: int, yes: bool) -> None:
+        """Hold ``slot``'s first answer, noting a decline that answered no ask."""
+        if not yes and not any(self.answers.get(s) for s in self.answers if s != slot):
+            self.unasked.add(slot)
+        self.answers[slot] = yes
+
     def answer(self, yes: bool) -> None:
         """Give this seat's answer (ask or accept: True; decline: False); the first stands."""
         if self.slot in self.answers:
             return
-        self.answers[self.slot] = yes
+        self._record(self.slot, yes)
         self._send_all()
         self._changed()
 
@@ -254,7 +267,7 @@ class RematchVote:
             return
         yes = frame.asking == bit
         if link.slot not in self.answers:
-            self.answers[link.slot] = yes
+            self._record(link.slot, yes)
             # Every joiner hears of a new answer at once; the sender hears it held.
             self._send_all()
             self._changed()
@@ -271,7 +284,7 @@ class RematchVote:
                     changed = changed or self._echoed != yes
                     self._echoed = yes
                 elif s not in self.answers:
-                    self.answers[s] = yes
+                    self._record(s, yes)
                     changed = True
         if changed:
             self._changed()

@@ -243,5 +243,5 @@ class Requests(SessionBase):
 
     def _say_cheer(self, name: str, text: str) -> None:
         """Show a spectator's line in the message log (a chat line: ``mute`` hides it)."""
-        self.notes.append(Note(f"[watching] {name or 'a spectator'} says: {text}", chat=True))
+        self.notes.append(Note(f"[spectator] {name or 'a spectator'} says: {text}", chat=True))
         LOG.info("spectator %s says: %s", name, text)

@@ -106,7 +106,10 @@ class Spectator:
         self._listeners = Listeners()
         self._clock = MoveClock(now)
         self._new_round()
-        self._say(f"Watching the game at {address or 'the host'}; waiting for the host.")
+        self._say(
+            f"Joining the game at {address or 'the host'} as a spectator; waiting for the host "
+            "to answer."
+        )
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -164,7 +167,7 @@ class Spectator:
         self._cheer_ms = now
         me = self.identity
         self._send(sign_cheer(me, text, self.name, me.public_key, self._nonce, relayed=False))
-        self.notes.append(Note(f"[watching] {self.name or 'you'} says: {text}", chat=True))
+        self.notes.append(Note(f"[spectator] {self.name or 'you'} says: {text}", chat=True))
         self._changed()
         return None
 
@@ -311,8 +314,8 @@ class Spectator:
         if self.welcome is None:
             tc = f"{w.move_ms // 1000}+{w.bank_ms // 1000}" if w.move_ms else "untimed"
             self._say(
-                f"Watching {w.host_name}'s {w.players}-player game (gods: {w.gods}, time: "
-                f"{tc}); host fingerprint {fingerprint(w.host_key)}."
+                f"Joined {w.host_name}'s {w.players}-player game as a spectator (gods: "
+                f"{w.gods}, time: {tc}); host fingerprint {fingerprint(w.host_key)}."
             )
         self.welcome = w
 
@@ -335,7 +338,7 @@ class Spectator:
             self.dropped += 1
             return
         self.notes.append(
-            Note(f"[watching] {line.name or 'a spectator'} says: {line.text}", chat=True)
+            Note(f"[spectator] {line.name or 'a spectator'} says: {line.text}", chat=True)
         )
         LOG.info("spectator %s says: %s", line.name, line.text)
 

@@ -350,31 +350,38 @@ async def resolve(address: str, limit: float = 5.0) -> None:
         raise AddressError(f"cannot find the host {host!r}: no answer in {limit:g} s") from e
 
 
-async def check_listening(address: str, limit: float = 2.0) -> None:
+async def check_listening(address: str, limit: float = 5.0) -> None:
     """Check that something listens at ``address`` (``host:port``), bounded by ``limit`` s.
 
-    ZeroMQ would retry a refused connection without a word until the joiner gives up; a new
-    joiner checks first, so that a mistyped port or a host that has left is reported at once.
-    Only a refusal is an error: a probe that times out or fails otherwise (a firewall that
-    drops, a slow LAN) says nothing, and ZeroMQ goes on trying as it would. The probe's TCP
-    connection closes before any ZMTP greeting, which the host's socket drops.
+    ZeroMQ would retry a connection that fails without a word until the joiner gives up; a
+    new joiner checks first, so that a mistyped port, a host that has left or an address
+    nothing answers at is reported at once, the same for IPv4 and IPv6: a refusal, no route
+    to the host, or no answer at all within ``limit`` seconds (a host on the LAN answers in
+    milliseconds; a firewall that drops the connection would stop the game's as well). The
+    probe's TCP connection closes before any ZMTP greeting, which the host's socket drops.
 
     Raises:
         ValueError: ``address`` is not ``host:port``.
-        AddressError: the connection was refused: no game is offered on that port.
+        AddressError: the connection was refused, cannot be routed, or was never answered.
     """
     host, port = parse_address(address)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET  # an IPv6 literal: IPv6
+    check = "check the address the host gave, and that the game is still offered there"
     try:
         async with asyncio.timeout(limit):
             _, writer = await asyncio.open_connection(host, port, family=family)
     except ConnectionRefusedError as e:
+        raise AddressError(f"nothing listens at {address} (connection refused): {check}") from e
+    except TimeoutError as e:
         raise AddressError(
-            f"nothing listens at {address} (connection refused): check the address the host "
-            "gave, and that the game is still offered there"
+            f"nothing answers at {address} (no answer in {limit:g} s): {check}"
         ) from e
-    except (OSError, TimeoutError):
-        return
+    except OSError as e:
+        why = e.strerror or type(e).__name__
+        raise AddressError(
+            f"cannot reach {address} ({why.lower()}): {check}, and that this machine is on "
+            "the same network"
+        ) from e
     writer.close()
     with contextlib.suppress(OSError):
         await writer.wait_closed()

@@ -195,10 +195,10 @@ function show(i){
   }
   var st=document.getElementById("status");
   var what=D.start.indexOf("?")>=0?"gods to choose":"workers to place";
-  if(!s)st.textContent="start: "+what+" \\u00b7 "+N+" steps";
+  if(!s)st.textContent="start: "+what+" \\u00b7 "+D.moves+" moves";
   else{var who2=D.players[s[4]].name;
     var took=s[7]!==null?" \\u00b7 took "+secs(s[7]):"";
-    st.textContent=i+" / "+N+" \\u00b7 seat "+s[1]+" ("+who2+"): "+s[3]+took;
+    st.textContent=(s[8]?"move "+s[8]+" \\u00b7 ":"")+"seat "+s[1]+" ("+who2+"): "+s[3]+took;
     if(i===N&&D.result)st.textContent+=" \\u00b7 "+D.result;
     var rv=D.review&&D.review.turns[String(i)];
     if(rv)st.textContent+=" \\u00b7 "+(rv[0]?rv[0]+" \\u00b7 ":"")+"best "+rv[1]+
@@ -326,6 +326,7 @@ def _data(
         "initial": step,
         "review": _review_data(t, review),
         **powers.sparse(),
+        "moves": t.moves,
         "steps": [
             [
                 s.position_text,
@@ -336,8 +337,9 @@ def _data(
                 list(s.banks) if timed else 0,
                 list(s.order),
                 s.clock_ms,
+                number,  # its move number in the game's numbering; 0: a note (a chat line ...)
             ]
-            for s in t.steps
+            for s, number in zip(t.steps, move_numbers(t.steps), strict=True)
         ],
     }
 

@@ -88,7 +88,7 @@ from santorini_p2p.ui.completer import (
     step_kinds,
     step_starts,
 )
-from santorini_p2p.ui.state import GameController, features_of
+from santorini_p2p.ui.state import GameController, NoteKind, features_of
 from santorini_p2p.ui.validator import ActionValidator, find_action
 
 __all__ = ["COMMANDS", "STYLE", "GameScreen", "help_text", "run_game", "text_marks"]
@@ -249,6 +249,11 @@ def help_text(p: Position, width: int = _HELP_WIDTH, kinds: frozenset[str] | Non
                         )
                     )
     return "\n".join(lines)
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` in ``width`` columns, ending in ``~`` when cut."""
+    return text if len(text) <= width else text[: max(0, width - 1)] + "~"
 
 
 def _safe(draw: Callable[[], StyleAndTextTuples]) -> Callable[[], StyleAndTextTuples]:
@@ -550,6 +555,21 @@ class GameScreen:
         self._help_line = min(self._help_line, last)
         return Point(0, self._help_line)
 
+    def _result_line(self) -> str:
+        """The game's result as the game said it, when the message log does not show it.
+
+        That is its last win, loss or game-over note, once a small screen's log (a line or
+        two) has scrolled past it; else ``""``.
+        """
+        info = self._messages_window.render_info
+        rows = info.window_height if info is not None else 0
+        for back, note in enumerate(reversed(self.controller.messages)):
+            if note.kind in (NoteKind.WIN, NoteKind.LOSS) or note.text.startswith(
+                "The game is over"
+            ):
+                return note.text.rstrip(".!") if back >= rows else ""
+        return ""
+
     def _hint(self) -> StyleAndTextTuples:
         c = self.controller
         p = c.position
@@ -567,8 +587,14 @@ class GameScreen:
             width = get_app().output.get_size().columns
             # The longest that fits: a cut hint says nothing whole (the toolbar shows r too).
             said = [f" Game over: {self._leave}{r}{undo}." for r in reviews if self._can_review()]
+            said.append(f" Game over: {self._leave}{undo}.")
+            # Who won and how comes first: on a small screen the message log may show one
+            # line only, and the keys are in the toolbar too.
+            result = self._result_line()
+            if result:  # said here, the keys being in the toolbar too
+                said = [f" Game over: {result}.", f" {result}."]
             fits = [h for h in said if len(h) <= width]
-            return [("class:hint", fits[0] if fits else f" Game over: {self._leave}{undo}.")]
+            return [("class:hint", fits[0] if fits else _cut(said[-1], width))]
         takebacks = self.features.takebacks
         if takebacks is not None and takebacks.takeback_asked is not None:
             text = f" Take back {takebacks.takeback_asked}? y accepts, n refuses (Enter)."
@@ -733,6 +759,7 @@ class GameScreen:
             height=Dimension(min=1, preferred=8),
             wrap_lines=True,
         )
+        self._messages_window = messages
         too_small = Window(FormattedTextControl(self._too_small), wrap_lines=True)
         body = HSplit(
             [

@@ -347,6 +347,37 @@ def _clock_text(view: SeatInfo) -> str:
     return format_clock(c.bank_ms)
 
 
+def _widest_clock(view: SeatInfo) -> int:
+    """The columns the seat's clock takes when it runs (move time and bank), 0 untimed."""
+    c = view.clock
+    return 0 if c is None else len(format_clock(c.move_ms)) + 2 + len(format_clock(c.bank_ms))
+
+
+def _seat_head(
+    view: SeatInfo, mark: str, letter: str, gone: bool, width: int, short: bool
+) -> tuple[str, str]:
+    """A seat line's head and who sits there, in ``width`` columns (the clock's left out).
+
+    The name comes first: its state (connection, out) next, then its fingerprint, each
+    only whole. With ``short`` (some name would be cut) the words ``seat N`` give way (the
+    letter and the order still tell the seat); only a name too long even then is cut (``~``).
+    """
+    states = ([f"({view.connection.value})"] if view.connection is not None else []) + (
+        ["(out)"] if gone else []
+    )
+    extras = [*states, *([view.fingerprint] if view.fingerprint else [])]
+    heads = [f"{mark} {letter} "] if short else [f"{mark} {letter} seat {view.seat + 1} "]
+    for head in heads:
+        room = width - len(head)
+        if len(view.name) <= room:
+            who = view.name
+            for extra in extras:
+                if len(who) + 1 + len(extra) <= room:
+                    who += " " + extra
+            return head, who
+    return head, _fit(view.name, max(0, width - len(head)))
+
+
 def _fit(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(0, width - 1)] + "~"
 
@@ -398,20 +429,20 @@ def render_panel(
     now_rows = sum(len(_cut("now: " + line, width, 2, "  ")) for line in now)
     spare = height - 2 * len(seats) - now_rows - extra - 1 - _MIN_TURN_ROWS
     power_rows = 1 + max(0, spare) // max(1, len(seats))
+    # The words "seat N" give way on every seat line when one name would be cut by them,
+    # its clock counted as it reads when running (so that the lines keep still turn to turn).
+    short = any(
+        len(v.name) > width - _widest_clock(v) - 1 - len(f"> A seat {v.seat + 1} ") for v in seats
+    )
     for view in seats:
         seat = view.seat
         gone = bool(p.eliminated >> seat & 1) if p.players == 3 else False
         mark = ">" if seat == p.to_move and not over else " "
         letter = letter_of(p, p.side_of(seat))
-        who = view.name + (" " + view.fingerprint if view.fingerprint else "")
-        if view.connection is not None:
-            who += f" ({view.connection.value})"
-        if gone:
-            who += " (out)"
         clock = _clock_text(view)
-        head = f"{mark} {letter} seat {seat + 1} "
+        head, name = _seat_head(view, mark, letter, gone, width - len(clock) - 1, short)
         room = width - len(head) - len(clock) - 1
-        name = _fit(who, max(0, room)).ljust(max(0, room))
+        name = name.ljust(max(0, room))
         style = "class:panel.tomove" if mark == ">" else "class:panel.seat"
         out.append((style, head))
         out.append((f"{style} class:worker.{letter.lower()}.name", name))

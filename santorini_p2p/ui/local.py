@@ -706,7 +706,12 @@ class LocalGame:
         humans = {s for s in range(p.players) if self.player(s).bot is None}
         how = ""
         last = self._actions[-1] if self._actions else None
-        if isinstance(last, Turn) and last.is_win:
+        ended = self._events[-1][0] if self._events else ""
+        if ended == "resign":
+            how = " by resignation"
+        elif ended == "timeout":
+            how = " on time"
+        elif isinstance(last, Turn) and last.is_win:
             how = f" with {last}"
         if p.players == 4:
             side = p.side_of(winner)

@@ -46,7 +46,7 @@ def test_a_spectators_line_reaches_both_players_and_the_other_spectator(tmp_path
     net, carol, dave = _chatting(tmp_path, 40)
     assert carol.say("nice build") is None
     _settle(net)
-    want = "[watching] carol says: nice build"
+    want = "[spectator] carol says: nice build"
     for s in net.sessions:
         assert want in _lines(s.notes), s.notes[-5:]
     assert want in _lines(dave.notes)
@@ -121,8 +121,8 @@ def test_at_most_one_line_a_second_per_spectator(tmp_path):
     )
     _settle(net)
     assert host.gallery.cheers_dropped == 1
-    assert _lines(dave.notes) == ["[watching] carol says: one"]
+    assert _lines(dave.notes) == ["[spectator] carol says: one"]
     net.clock.ms += 1000
     assert carol.say("three") is None
     _settle(net)
-    assert _lines(dave.notes)[-1] == "[watching] carol says: three"
+    assert _lines(dave.notes)[-1] == "[spectator] carol says: three"

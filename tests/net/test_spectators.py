@@ -72,7 +72,7 @@ def test_a_spectator_from_before_the_start_holds_the_players_replay(tmp_path):
     _finish(net, w)
     _same_replay(net, w)
     host = net.sessions[0]
-    assert any("carol is watching (1 of 4" in n.text for n in host.notes)
+    assert any("carol joined as a spectator (1 of 4" in n.text for n in host.notes)
     acts = sum(isinstance(r.message, Act) for r in w.records)
     assert sum(": " in n.text and n.text.split(": ")[0] in w.seat_names() for n in w.notes) == acts
     assert any(n.text.startswith("The game is over:") for n in w.notes)
@@ -291,7 +291,7 @@ def test_a_spectator_whose_frames_cannot_be_sent_is_dropped_and_comes_back(tmp_p
     host.undelivered(bytes([2]))  # its queue at the host is full: the transport said so
     assert len(host.gallery) == 0
     assert host.gallery.dropped == 1
-    assert any(n.text == "watcher stopped watching." for n in host.notes)
+    assert any(n.text == "watcher, a spectator, left." for n in host.notes)
     _finish(net, w)  # heard nothing for 5 s, it watches again and catches up
     _same_replay(net, w)
     assert len(host.gallery) == 1

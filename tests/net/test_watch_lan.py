@@ -36,7 +36,7 @@ def _watcher(tmp: Path, name: str, port: int, *extra: str) -> Peer:
 def test_a_spectators_saved_copy_is_the_players_replay_byte_for_byte(tmp_path):
     host, port = _host(tmp_path, 2, "none")
     watcher = _watcher(tmp_path, "carol", port, "--save", str(tmp_path / "rs"))
-    host.wait_for(r"carol is watching \(1 of 4 spectators\)")
+    host.wait_for(r"carol joined as a spectator \(1 of 4 spectators\)")
     joiner = _join(tmp_path, 1, port)
     codes = [p.finish() for p in (host, joiner, watcher)]
     assert codes == [0, 0, 0], "\n".join(p.text() for p in (host, joiner, watcher))
@@ -173,7 +173,7 @@ def test_a_spectator_on_a_terminal_sees_the_game_read_only_and_q_leaves(tmp_path
     env = clean_env(tmp_path / "carol-home")
     argv = [sys.executable, "-m", "santorini_p2p", "watch", f"127.0.0.1:{port}", "--no-mouse"]
     with Terminal(argv, env=env, cwd=tmp_path) as term:
-        host.wait_for(r"is watching \(1 of 4 spectators\)")
+        host.wait_for(r"joined as a spectator \(1 of 4 spectators\)")
         joiner = _join(tmp_path, 1, port)
         screen = term.wait_for(lambda s: "The game is over" in s and "q leave" in s, timeout=WAIT_S)
         assert "  > " not in screen  # no input line: nothing can be played here
@@ -238,7 +238,7 @@ def test_the_console_join_list_marks_games_to_watch_and_watches_the_chosen_one(
             async with asyncio.timeout(WAIT_S):
                 await welcomed.wait()
             assert game.awaiting is None
-            assert any("carol is watching" in n.text for n in host.notes)
+            assert any("carol joined as a spectator" in n.text for n in host.notes)
             watching.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await watching
@@ -354,7 +354,7 @@ async def _chat_over_loopback(tmp: Path, allow: bool) -> tuple[list[list[str]], 
     carol, close_carol = await open_watch(address, "carol", context=ctx)
     dave, close_dave = await open_watch(address, "dave", context=ctx)
     tasks = [asyncio.create_task(g.run()) for g in (*games, carol, dave)]
-    line = "[watching] carol says: well played"
+    line = "[spectator] carol says: well played"
     receivers = (host, s, dave.spectator)
     arrived, welcomed = asyncio.Event(), asyncio.Event()
 
@@ -394,7 +394,7 @@ async def _chat_over_loopback(tmp: Path, allow: bool) -> tuple[list[list[str]], 
 def test_a_spectators_line_reaches_both_players_and_the_other_spectator_over_loopback(tmp_path):
     lines, refused = asyncio.run(_chat_over_loopback(tmp_path, allow=True))
     assert refused is None
-    assert lines == [["[watching] carol says: well played"]] * 3
+    assert lines == [["[spectator] carol says: well played"]] * 3
     for journal in (tmp_path / "p0").rglob("*.sntr"):
         assert b"well played" not in journal.read_bytes()
 
@@ -418,14 +418,14 @@ def test_a_spectator_on_a_terminal_chats_when_the_host_allows_it(tmp_path):
         with Terminal(argv, env=env, cwd=tmp_path) as term:
             # Before any seat is taken: the host's welcome says spectators may chat.
             screen = term.wait_for(
-                lambda s: "Watching" in s and "type a line and Enter to chat" in s,
+                lambda s: "as a spectator" in s and "type a line and Enter to chat" in s,
                 timeout=WAIT_S,
             )
             assert "cannot draw" not in screen
             term.send("q")  # a letter of the line, no longer a key that leaves
             term.send("uiet please\r")
-            host.wait_for(r"\[watching\] carol says: quiet please")
-            term.wait_for("[watching] carol says: quiet please", timeout=WAIT_S)
+            host.wait_for(r"\[spectator\] carol says: quiet please")
+            term.wait_for("[spectator] carol says: quiet please", timeout=WAIT_S)
             term.send("say " + "x" * 201 + "\r")  # too long: refused, naming the rule
             term.wait_for("not sent: chat: expected 1 to 200 characters, got 201", timeout=WAIT_S)
             term.send("\x11")

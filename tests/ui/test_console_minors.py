@@ -115,3 +115,32 @@ def test_a_network_games_window_too_small_says_the_clocks_run_on(tmp_path):
                 timeout=30,
             )
             assert "stopped" not in screen
+
+
+def _panel_rows(screen: str) -> list[str]:
+    """The side panel's rows (right of the board)."""
+    return [row[34:] for row in screen.splitlines()[1:14]]
+
+
+def test_at_60x18_names_show_whole_and_the_game_over_line_says_who_won_and_how(tmp_path):
+    argv = [*SANTORINI, "play", "--new", "--bot", "easy", "--time", "60+300"]
+    with Terminal(argv, columns=60, lines=18, env=clean_env(tmp_path)) as term:
+        # With a running clock beside it the name is whole: "seat N" gives way on every line.
+        screen = term.wait_for(
+            lambda s: (
+                "Place two workers" in s
+                and any(re.search(r"> A You +\d:\d\d \+5:00$", r) for r in _panel_rows(s))
+                and any(re.search(r" B Computer +5:00$", r) for r in _panel_rows(s))
+            )
+        )
+        assert "~" not in "".join(r for r in _panel_rows(screen) if " You " in r)
+        term.send("resign\r")
+        term.wait_for("Type resign again")
+        term.send("resign\r")
+        # The message log has one row here: the hint line says who won and how.
+        screen = term.wait_for(
+            lambda s: (
+                "game over: Computer won" in s
+                and "You lose: Computer (seat 2, B) wins by resignation." in s
+            )
+        )

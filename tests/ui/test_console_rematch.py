@@ -46,10 +46,13 @@ def test_a_person_accepts_a_rematch_with_y_and_the_other_player_moves_first(tmp_
             term.wait_for("Rematch: game 2. Score: ")
             assert re.search(r"Score: (root-\w+ 0, Bot 1|Bot 1, root-\w+ 0)\.", term.text())
             _resign(term)
-            # The computer accepted one rematch only: it declines the next; m asked first.
+            # The computer accepted one rematch only: it says no to the next (a decline of the
+            # person's m, or, when its no comes first, that it is not playing again).
             term.wait_for("m rematch")
             term.send("m")
-            term.wait_for("no rematch: Bot declined")
+            term.wait_for(
+                lambda s: "no rematch: Bot declined" in s or "no rematch: Bot is not playing" in s
+            )
             term.send("\x11")
             assert term.wait_exit() == 0
             assert bot.proc.wait(timeout=60) == 0, bot.text()
@@ -64,6 +67,30 @@ def test_a_person_accepts_a_rematch_with_y_and_the_other_player_moves_first(tmp_
     start1 = slots.index(first_log.seats[0])
     assert second_log.seats[0] == slots[(start1 + 1) % 2]
     assert "game 2 over" in bot.text()
+
+
+def test_a_computer_without_rematch_is_said_not_to_play_again_not_to_decline(tmp_path):
+    env = clean_env(tmp_path)
+    argv = [*SANTORINI, "host", "--bind", "127.0.0.1", "--no-advertise", "--time", "none"]
+    with Terminal(argv, env=env, cwd=tmp_path) as term:
+        screen = term.wait_for("santorini join 127.0.0.1:")
+        port = re.search(r"santorini join 127\.0\.0\.1:(\d+)", screen).group(1)  # type: ignore[union-attr]
+        bot = Peer(
+            tmp_path, "bot", ["join", f"127.0.0.1:{port}", "--bot", "random", "--name", "Bot"]
+        )
+        try:
+            _resign(term)
+            # Nobody asked for a rematch: the computer, which plays one game, is not said to
+            # decline anything; it is not playing again.
+            screen = term.wait_for("no rematch: Bot is not playing again")
+            assert "declined" not in screen
+            assert bot.proc.wait(timeout=60) == 0, bot.text()
+            assert "no rematch from here (--rematch plays more games)" in bot.text()
+            assert "decline" not in bot.text()
+            term.send("\x11")
+            assert term.wait_exit() == 0
+        finally:
+            bot.kill()
 
 
 def test_a_joining_person_declines_with_n_and_both_end_cleanly(tmp_path):

@@ -46,18 +46,32 @@ async def play_with_tab(keys, screen, game, rng, prefer: str, limit: int = 3000)
         if game.awaiting is None:
             continue
         before = len(game.actions)
+        typed = buffer.text
+        opened = buffer.complete_state is not None  # Enter opened the next steps' menu
+        # Tab shows the menu and takes none (a step alone is typed at once); in an open
+        # menu Tab goes down it.
         keys.send_text(TAB)
         presses += 1
-        await poll(lambda: buffer.complete_state is not None and buffer.complete_state.completions)
-        await poll(lambda: buffer.complete_state.complete_index is not None)
-        offered = [c.text for c in buffer.complete_state.completions]
-        wanted = [i for i, t in enumerate(offered) if t[-3:-2] in prefer]
-        index = rng.choice(wanted) if wanted else rng.randrange(len(offered))
-        for i in range(1, index + 1):
-            keys.send_text(TAB)
-            presses += 1
-            await poll(lambda i=i: buffer.complete_state.complete_index == i)
-        assert buffer.text == offered[index]
+        await poll(
+            lambda typed=typed: (
+                (buffer.complete_state is not None and bool(buffer.complete_state.completions))
+                or buffer.text != typed
+            )
+        )
+        if buffer.complete_state is not None:
+            if not opened:
+                assert buffer.complete_state.complete_index is None  # nothing taken yet
+                keys.send_text(TAB)
+                presses += 1
+            await poll(lambda: buffer.complete_state.complete_index is not None)
+            offered = [c.text for c in buffer.complete_state.completions]
+            wanted = [i for i, t in enumerate(offered) if t[-3:-2] in prefer]
+            index = rng.choice(wanted) if wanted else rng.randrange(len(offered))
+            for i in range(1, index + 1):
+                keys.send_text(TAB)
+                presses += 1
+                await poll(lambda i=i: buffer.complete_state.complete_index == i)
+            assert buffer.text == offered[index]
         keys.send_text(ENTER)
         presses += 1
         await poll(

@@ -169,7 +169,7 @@ def test_running_out_of_time_loses_section_5():
     assert g.position.winner == 1
     texts = [m.text for m in g.messages]
     assert "Ann (seat 1, A) ran out of time." in texts
-    assert texts[-1] == "Ben (seat 2, B) wins."
+    assert texts[-1] == "Ben (seat 2, B) wins on time."
 
 
 def test_the_run_loop_flags_a_clock_that_runs_out():
@@ -197,11 +197,11 @@ def test_a_four_player_game_is_won_by_a_team_and_says_so():
     names = ["Ann", "Ben", "Cat", "Dan"]
     g = LocalGame([Player(n) for n in names], time_control=None)
     g.resign()  # Ann (team A) resigns: team B wins
-    assert g.messages[-1].text == "Ben and Dan (team B) win."
+    assert g.messages[-1].text == "Ben and Dan (team B) win by resignation."
     assert winner_text(g.position, g.position.winner) == "team B (seats 2 and 4)"
     two = LocalGame([Player(n) for n in names[:2]], time_control=None)
     two.resign()
-    assert two.messages[-1].text == "Ben (seat 2, B) wins."
+    assert two.messages[-1].text == "Ben (seat 2, B) wins by resignation."
     assert winner_text(two.position, two.position.winner) == "seat 2"
 
 

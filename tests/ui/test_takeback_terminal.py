@@ -65,7 +65,7 @@ def test_a_takeback_leaves_every_turn_list_and_board_right_and_the_spectator_is_
             Terminal(join_argv, env=clean_env(tmp_path / "bob")) as bob,
             Terminal([*SANTORINI, "watch", address], env=clean_env(tmp_path / "eve")) as eve,
         ):
-            eve.wait_for("Watching the game")
+            eve.wait_for("as a spectator")
             players = {"ann": ann, "bob": bob}
             # Setup: each places two workers on its own corner squares.
             corners = {"A": ("a1", "a5"), "B": ("e1", "e5")}
