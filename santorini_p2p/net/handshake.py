@@ -249,6 +249,12 @@ class Handshake(SessionBase):
                     )
                 del self._peers[other_id]
         state.slot, state.name = slot, name
+        # Who watches is told to every seated connection once proven (SESSION.md 11).
+        self._tell_audience(peer, state)
+
+    def _tell_audience(self, peer: bytes, p: PeerState) -> None:
+        """Defined by ``Session``."""
+        raise NotImplementedError
 
     def _welcome(self) -> Welcome:
         """The offer: from the header once it exists (a resumed host has no settings)."""

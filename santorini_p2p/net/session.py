@@ -49,6 +49,7 @@ from santorini_p2p.errors import (
 )
 from santorini_p2p.net.clock import is_flagged
 from santorini_p2p.net.frames import (
+    Audience,
     Challenge,
     Cheer,
     Frame,
@@ -57,6 +58,7 @@ from santorini_p2p.net.frames import (
     Proven,
     RecordFrame,
     Refuse,
+    Refused,
     Status,
     Stop,
     Watch,
@@ -388,6 +390,16 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         """
         return self.gallery is not None and self.gallery.behind()
 
+    def audience_changed(self) -> None:
+        """The host: tell every seated player on a proven connection who watches now."""
+        for pid, p in self._peers.items():
+            if p.slot is not None and p.proven and p.their_nonce and p.connected:
+                self._tell_audience(pid, p)
+
+    def _tell_audience(self, peer: bytes, p: PeerState) -> None:
+        if self.gallery is not None and p.their_nonce:
+            self._send(peer, self.gallery.audience(p.their_nonce))
+
     def undelivered(self, peer: bytes) -> None:
         """A frame to ``peer`` could not be sent: a spectator is dropped; a player is resent to."""
         if self.gallery is not None:
@@ -528,6 +540,10 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
                 self._say_hello(self._now())
             case Cheer():
                 self._on_cheer(peer, frame)
+            case Refused():
+                self._on_refused(peer, frame)
+            case Audience():
+                self._on_audience(peer, frame)
             case _:
                 self._drop(peer, frame, "a joiner's frame sent to a joiner")
 
@@ -556,6 +572,8 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
                 self._on_status(peer, state, frame)
             case Stop():
                 self._on_stop(peer, state, frame)
+            case Refused():
+                self._on_refused(peer, frame)
             case _:
                 self._drop(peer, frame, "a host's frame sent to the host")
 

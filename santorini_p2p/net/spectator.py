@@ -26,9 +26,11 @@ from santorini_p2p.net.clock import TimeControl, read_clock
 from santorini_p2p.net.frames import (
     NONCE_BYTES,
     SESSION_VERSION,
+    Audience,
     Cheer,
     RecordFrame,
     Refuse,
+    Refused,
     Status,
     Stop,
     Watch,
@@ -42,6 +44,7 @@ from santorini_p2p.net.frames import (
 from santorini_p2p.net.gallery import CHEER_PERIOD_MS, SPECTATOR_CHAT
 from santorini_p2p.net.listeners import Listeners
 from santorini_p2p.net.moveclock import MoveClock
+from santorini_p2p.net.onlookers import Refusals, audience_lines
 from santorini_p2p.net.session import (
     DISCONNECT_MS,
     HOST_ID,
@@ -103,6 +106,11 @@ class Spectator:
         self._watch_ms = -(10**9)
         self._announced = 0
         self._takeback_open: TakebackOffer | None = None
+        self._refusals = Refusals()
+        #: Who watches, as the host last said (``Audience``): the first names, and
+        #: (spectators, the most the host takes).
+        self.audience: tuple[str, ...] = ()
+        self.audience_count = (0, 0)
         self._listeners = Listeners()
         self._clock = MoveClock(now)
         self._new_round()
@@ -286,6 +294,10 @@ class Spectator:
                 self._send_watch()
             case Cheer():
                 self._on_cheer(frame)
+            case Refused():
+                self._on_refused(frame)
+            case Audience():
+                self._on_audience(frame)
             case _:
                 self.dropped += 1
         self._changed()
@@ -339,6 +351,27 @@ class Spectator:
         )
         LOG.info("spectator %s says: %s", line.name, line.text)
 
+    def _on_refused(self, frame: Refused) -> None:
+        """A seat refused a takeback (signed by that seat): said once."""
+        try:
+            said = self._refusals.read(self.validator, frame)
+        except ValueError as e:
+            self.dropped += 1
+            LOG.debug("dropped a takeback refusal: %s", e)
+            return
+        if said is not None:
+            self._say(said, NoteKind.WARNING)
+
+    def _on_audience(self, frame: Audience) -> None:
+        """The host's list of who watches: who came and who left, as the players are told."""
+        if not self._signed_by_host(frame.is_signed_by):
+            self.dropped += 1
+            return
+        for line in audience_lines(self.audience, frame.names, frame.count, frame.most):
+            self._say(line)
+        self.audience = frame.names
+        self.audience_count = (frame.count, frame.most)
+
     def _signed_by_host(self, signed_by: Callable[[bytes, bytes], bool]) -> bool:
         key = self._host_key()
         return bool(key) and any(signed_by(key, n) for n in self._nonces)
@@ -385,6 +418,8 @@ class Spectator:
             self._say(f"The game starts: {names}.")
         self._track_move()
         self._announce()
+        for said in self._refusals.arrived(v):
+            self._say(said, NoteKind.WARNING)
         if v.is_complete:
             self._send(Status(v.next_seq))  # the host may stop waiting for it
         # Otherwise no status per record: the host sends each new record on, and learns what

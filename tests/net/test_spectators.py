@@ -291,7 +291,7 @@ def test_a_spectator_whose_frames_cannot_be_sent_is_dropped_and_comes_back(tmp_p
     host.undelivered(bytes([2]))  # its queue at the host is full: the transport said so
     assert len(host.gallery) == 0
     assert host.gallery.dropped == 1
-    assert any(n.text == "watcher stopped watching." for n in host.notes)
+    assert any(n.text == "watcher stopped watching (0 of 4 spectators)." for n in host.notes)
     _finish(net, w)  # heard nothing for 5 s, it watches again and catches up
     _same_replay(net, w)
     assert len(host.gallery) == 1
@@ -342,3 +342,52 @@ def test_a_rematch_ends_the_finished_games_watch_and_takes_spectators_anew(tmp_p
     _finish(net, second)
     _same_replay(net, second)
     assert second.game_id != old.header.game_id
+
+
+def _said(node, text: str) -> bool:
+    return any(n.text == text for n in node.notes)
+
+
+def test_every_player_and_spectator_is_told_who_watches_and_counts_the_same(tmp_path):
+    """Who watches is the host's to know; it tells the seated joiners and the spectators too,
+    signed, with the same count, when someone comes and when someone leaves."""
+    net = Net.create(tmp_path, 3, time=TIMED, seed=21, names=["ann", "bob", "dan"])
+    _play_until(net, turns=1)
+    carol = net.watch("carol")
+    eve = net.watch("eve")
+    came = ["carol is watching (1 of 4 spectators).", "eve is watching (2 of 4 spectators)."]
+    everyone = [*net.sessions, carol, eve]
+    for _ in range(200):
+        if all(_said(n, came[1]) for n in everyone):
+            break
+        net.step()
+    for node in [*net.sessions, carol]:
+        assert _said(node, came[0]), [n.text for n in node.notes]
+    for node in everyone:
+        assert _said(node, came[1]), [n.text for n in node.notes]
+    for s in net.sessions[1:]:
+        assert s.audience == ("carol", "eve") and s.audience_count == (2, 4)
+    # Eve leaves (her connection goes quiet): everyone is told, with the new count.
+    net.down.add(len(net.sessions) + 1)
+    left = "eve stopped watching (1 of 4 spectators)."
+    for _ in range(1_000):
+        if all(_said(n, left) for n in [*net.sessions, carol]):
+            break
+        net.step()
+    for node in [*net.sessions, carol]:
+        assert _said(node, left), [n.text for n in node.notes]
+    assert net.sessions[2].audience == ("carol",)
+
+
+def test_a_list_of_spectators_the_host_did_not_sign_is_dropped(tmp_path):
+    from santorini_p2p.net.frames import sign_audience
+
+    net = Net.create(tmp_path, 2, time=TIMED, seed=22)
+    _play_until(net, turns=1)
+    bob = net.sessions[1]
+    dropped = bob.dropped
+    forged = sign_audience(identity(1), ("mallory",), 4, bob._round_nonce)
+    bob.receive(HOST_ID, encode_frame(forged))
+    assert bob.dropped == dropped + 1
+    assert bob.audience == ()
+    assert not any("mallory" in n.text for n in bob.notes)
