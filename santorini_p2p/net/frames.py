@@ -86,6 +86,8 @@ __all__ = [
     "sign_refused",
     "sign_rematch",
     "sign_stop",
+    "version_refusal",
+    "versions_differ",
 ]
 
 MAX_FRAME_BYTES: Final = MAX_RECORD_BYTES + 64
@@ -213,6 +215,43 @@ def sign_refuse(identity: Identity, reason: str, nonce: bytes) -> Refuse:
     """
     reason = as_line(reason, _MAX_TEXT)
     return Refuse(reason, identity.sign(refuse_bytes(reason, nonce)))
+
+
+def version_refusal(theirs: int, doing: str = "join") -> Refuse:
+    """The unsigned refuse a host answers a hello or watch of protocol ``theirs`` with.
+
+    It starts ``protocol N is not M``, as in every version, and says which side must update.
+    """
+    return Refuse(f"protocol {theirs} is not {SESSION_VERSION}" + _which_is_older(theirs, doing))
+
+
+def versions_differ(reason: str, doing: str = "join") -> str:
+    """A refusal's reason as shown, with which side must update when it names two versions.
+
+    A host of an earlier version answers ``protocol N is not M`` alone: the newer peer says
+    which program is the older, so that its player knows what to do.
+    """
+    words = reason.split(" ")
+    host = int(words[4]) if len(words) == 5 and words[4].isdigit() else SESSION_VERSION
+    ours = words[:4] == ["protocol", str(SESSION_VERSION), "is", "not"]
+    if ours and host < SESSION_VERSION:
+        return (
+            f"{reason}: the host runs an earlier santorini-p2p (session protocol {host}; this "
+            f"one speaks {SESSION_VERSION}); both must run the same version to {doing}"
+        )
+    return reason
+
+
+def _which_is_older(theirs: int, doing: str) -> str:
+    if theirs < SESSION_VERSION:
+        return (
+            f": your santorini-p2p is earlier than the host's (session protocol {theirs}; the "
+            f"host speaks {SESSION_VERSION}); update it to {doing}"
+        )
+    return (
+        f": the host runs an earlier santorini-p2p (session protocol {SESSION_VERSION}; yours "
+        f"speaks {theirs}); both must run the same version to {doing}"
+    )
 
 
 @dataclass(frozen=True, slots=True)

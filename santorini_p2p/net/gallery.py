@@ -25,7 +25,6 @@ from santorini_p2p.net.frames import (
     Cheer,
     Frame,
     RecordFrame,
-    Refuse,
     Refused,
     Status,
     Watch,
@@ -35,6 +34,7 @@ from santorini_p2p.net.frames import (
     sign_cheer,
     sign_refuse,
     sign_stop,
+    version_refusal,
 )
 from santorini_p2p.net.onlookers import audience_lines
 from santorini_p2p.wire.identity import MAX_NAME_BYTES, Identity
@@ -225,7 +225,7 @@ class Gallery:
 
     def _on_watch(self, peer: bytes, watch: Watch, now: int) -> None:
         if watch.protocol != SESSION_VERSION:
-            self._send(peer, Refuse(f"protocol {watch.protocol} is not {SESSION_VERSION}"))
+            self._send(peer, version_refusal(watch.protocol, "watch"))
             return
         if self.limit <= 0:
             self._refuse(peer, "this game takes no spectators", watch.nonce)

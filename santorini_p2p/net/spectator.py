@@ -40,6 +40,7 @@ from santorini_p2p.net.frames import (
     decode_frame,
     encode_frame,
     sign_cheer,
+    versions_differ,
 )
 from santorini_p2p.net.gallery import CHEER_PERIOD_MS, SPECTATOR_CHAT
 from santorini_p2p.net.listeners import Listeners
@@ -333,7 +334,7 @@ class Spectator:
         if self.records and not self._signed_by_host(r.is_signed_by):
             self.dropped += 1
             return
-        self._end(f"refused by the host: {r.reason}")
+        self._end(f"refused by the host: {versions_differ(r.reason, 'watch')}")
 
     def _on_stop(self, st: Stop) -> None:
         if not self._signed_by_host(st.is_signed_by):

@@ -170,7 +170,7 @@ def test_a_watch_from_a_seated_connection_changes_nothing(tmp_path):
     _play_until(net, turns=1)
     host = net.sessions[0]
     dropped = host.dropped
-    host.receive(bytes([1]), encode_frame(Watch(3, b"\x01" * 32, b"", 0, "sneaky")))
+    host.receive(bytes([1]), encode_frame(Watch(SESSION_VERSION, b"\x01" * 32, b"", 0, "sneaky")))
     assert host.dropped == dropped + 1
     assert host.gallery is not None
     assert len(host.gallery) == 0
@@ -366,7 +366,8 @@ def test_every_player_and_spectator_is_told_who_watches_and_counts_the_same(tmp_
     for node in everyone:
         assert _said(node, came[1]), [n.text for n in node.notes]
     for s in net.sessions[1:]:
-        assert s.audience == ("carol", "eve") and s.audience_count == (2, 4)
+        assert s.audience == ("carol", "eve")
+        assert s.audience_count == (2, 4)
     # Eve leaves (her connection goes quiet): everyone is told, with the new count.
     net.down.add(len(net.sessions) + 1)
     left = "eve stopped watching (1 of 4 spectators)."

@@ -216,7 +216,7 @@ def test_a_refused_takeback_is_told_to_the_asker_and_everyone_else(tmp_path, pla
         net.step()
     name = net.sessions[other].identity.name
     told = f"{name} refused the takeback of {turn}."
-    for i, s in enumerate(net.sessions):
+    for i in range(players):
         if i != other:
             assert _notes(net, i).count(told) == 1, _notes(net, i)
     assert told not in _notes(net, other)  # it says "You refuse the takeback" instead
