@@ -304,7 +304,8 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         ago = 0 if written_ms is None else s.sources.wall_ms() - written_ms
         s._due.resumed(v, ago, behind=not is_host)
         s._acks_first = True
-        if written_ms is not None and not is_host:
+        if written_ms is not None:
+            # Host or joiner alike: the move due has run since the log reached its position.
             s._resume_move_clock(written_ms)
         s._say(f"Resumed the game from {journal_path.name} at record {v.next_seq}.")
         s._advance()
