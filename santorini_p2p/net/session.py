@@ -588,7 +588,10 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
             ):
                 self._say_hello(now)
         for peer_id, p in list(self._peers.items()):
-            if p.connected and now - p.last_heard_ms > DISCONNECT_MS:
+            # Once the game is complete and a peer holds it all, both stay quiet (below): its
+            # silence then is no disconnection (the players may be voting on a rematch).
+            quiet = self.is_complete and p.have >= self._count()
+            if p.connected and not quiet and now - p.last_heard_ms > DISCONNECT_MS:
                 p.connected = False
                 if not self.is_host:
                     # The connection may be a new one by now: the host proves itself again.
