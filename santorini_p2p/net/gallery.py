@@ -154,6 +154,30 @@ class Gallery:
         """Who watches, signed by the host for the connection of ``nonce`` (SESSION.md 11)."""
         return sign_audience(self._stage.identity, tuple(self.names()), self.limit, nonce)
 
+    def connections(self) -> list[tuple[bytes, bytes]]:
+        """Each spectator's connection and the nonce of its latest watch."""
+        return [(peer, w.nonce) for peer, w in self._watchers.items()]
+
+    def adopt(self, finished: Gallery) -> None:
+        """Take the spectators of the finished game this rematch follows (SESSION.md 11).
+
+        Each is sent this game's welcome, a status and who watches, as if it had said watch
+        for it: it goes on watching over the same connection, with the same nonce.
+        """
+        now = self._now()
+        for peer, old in finished._watchers.items():
+            if len(self._watchers) >= self.limit:
+                break
+            w = _Spectator(old.nonce, old.name, 0, 0, now, key=old.key)
+            self._watchers[peer] = w
+            offer = self._stage.offer()
+            if self.chat:
+                offer = replace(offer, options=(*offer.options, SPECTATOR_CHAT))
+            self._send(peer, offer)
+            self._send_status(peer, w)
+        for peer, w in self._watchers.items():
+            self._send(peer, self.audience(w.nonce))
+
     def tell(self, frame: Refused) -> None:
         """Send every spectator a frame that proves itself (a takeback refusal), as it is."""
         for peer in self._watchers:

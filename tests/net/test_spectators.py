@@ -311,37 +311,80 @@ def test_a_spectator_reads_the_players_chat_and_keeps_it_in_its_copy(tmp_path):
     _same_replay(net, w)
 
 
-def test_a_rematch_ends_the_finished_games_watch_and_takes_spectators_anew(tmp_path):
-    net = Net.create(tmp_path, 2, seed=9)
+def _vote_yes(net: Net) -> None:
+    """Every seat asks for a rematch; the host's frames reach its joiners and spectators."""
+    from santorini_p2p.net.networkgame import open_vote
+    from santorini_p2p.net.rematch import Verdict
+
+    vs = [open_vote(s) for s in net.sessions]
+    for v in vs:
+        v.answer(True)
+    for _ in range(100):
+        net.clock.ms += 50
+        for v in vs:
+            v.tick()
+        for i, v in enumerate(vs):
+            for peer, data in v.outgoing():
+                if i != 0:
+                    vs[0].receive(net.peer_id(i), data)
+                elif peer[0] < len(vs):
+                    vs[peer[0]].receive(HOST_ID, data)
+                else:
+                    net.node(peer[0]).receive(HOST_ID, data)
+        if all(v.verdict is Verdict.AGREED for v in vs):
+            return
+    raise AssertionError([v.describe() for v in vs])
+
+
+def test_a_rematch_keeps_the_finished_games_spectators_and_tells_them_the_score(tmp_path):
+    net = Net.create(tmp_path, 2, seed=9, names=["ann", "bob"])
     host = net.sessions[0]
     assert host.gallery is not None
-    host.gallery.limit = 1
-    first = net.watch("carol")
-    _finish(net, first)
-    _same_replay(net, first)  # the finished game's watch ends with it, complete
-    old = net.sessions[0].validator
+    host.gallery.limit = 2
+    carol = net.watch("carol")
+    _finish(net, carol)
+    _same_replay(net, carol)
+    first_copy = carol.replay_bytes()
+    old = host.validator
     assert old is not None
     assert old.header is not None
-    # The players agree a rematch over the same connections (SESSION.md 10): new sessions.
+    winner = old.names[old.result[0]]
+    # The players agree a rematch over the same connections (SESSION.md 10); the spectator
+    # is told each answer, then watches the new game over its connection, not saying watch.
+    _vote_yes(net)
+    assert _said(carol, "rematch agreed: the new game starts")
+    kept: list[bytes] = []
+    carol.before_next_game(lambda: kept.append(carol.replay_bytes()))
     net.sessions = [rematch_session(s, old.header) for s in net.sessions]
-    net.watchers = []  # carol's watch ended: she left
     rehost = net.sessions[0]
     assert rehost.gallery is not None
-    assert rehost.gallery.limit == 1  # as many spectators as for the finished game
-    assert len(rehost.gallery) == 0
+    assert rehost.gallery.limit == 2  # as many spectators as for the finished game
+    assert len(rehost.gallery) == 1  # carol, still watching
     # A watch naming the finished game is refused; one for any game watches the rematch.
-    spectator_peer = bytes([2])
+    spectator_peer = bytes([7])
     rehost.receive(
         spectator_peer, encode_frame(Watch(SESSION_VERSION, bytes(32), old.header.game_id, 0, ""))
     )
-    refusals = [decode_frame(data) for _, data in rehost.outgoing()]
+    refusals = []
+    for peer, data in rehost.outgoing():
+        if peer == spectator_peer:
+            refusals.append(decode_frame(data))
+        else:
+            net.node(peer[0]).receive(HOST_ID, data)  # the game's own frames go on
     assert [r.reason for r in refusals if isinstance(r, Refuse)] == [
         "this is not the game you watched: no such game here"
     ]
-    second = net.watch("dave")
-    _finish(net, second)
-    _same_replay(net, second)
-    assert second.game_id != old.header.game_id
+    dave = net.watch("dave")
+    _finish(net, carol, dave)
+    for w in (carol, dave):
+        _same_replay(net, w)
+        assert w.game_id != old.header.game_id
+    assert kept == [first_copy]  # the finished game's copy was kept before the rematch began
+    # The score names the players in the finished game's seat order, as the players' screens.
+    score = ", ".join(f"{name} {1 if name == winner else 0}" for name in old.names)
+    assert carol.number == 2
+    assert _said(carol, f"Rematch: game 2. Score: {score}.")
+    assert not any(n.text.startswith("Rematch:") for n in dave.notes)  # it saw game 2 alone
 
 
 def _said(node, text: str) -> bool:
