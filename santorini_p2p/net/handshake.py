@@ -254,7 +254,7 @@ class Handshake(SessionBase):
         # Who watches is told to every seated connection once proven (SESSION.md 11).
         self._tell_audience(peer, state)
 
-    def _tell_audience(self, peer: bytes, p: PeerState) -> None:
+    def _tell_audience(self, peer: bytes, p: PeerState, *, again: bool = False) -> None:
         """Defined by ``Session``."""
         raise NotImplementedError
 

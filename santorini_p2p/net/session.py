@@ -395,10 +395,16 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         """The host: tell every seated player on a proven connection who watches now."""
         for pid, p in self._peers.items():
             if p.slot is not None and p.proven and p.their_nonce and p.connected:
-                self._tell_audience(pid, p)
+                self._tell_audience(pid, p, again=True)
 
-    def _tell_audience(self, peer: bytes, p: PeerState) -> None:
-        if self.gallery is not None and p.their_nonce:
+    def _tell_audience(self, peer: bytes, p: PeerState, *, again: bool = False) -> None:
+        """Tell one seated connection who watches: once a hello round, or ``again``."""
+        if (
+            self.gallery is not None
+            and p.their_nonce
+            and (again or p.told_audience != p.their_nonce)
+        ):
+            p.told_audience = p.their_nonce
             self._send(peer, self.gallery.audience(p.their_nonce))
 
     def undelivered(self, peer: bytes) -> None:

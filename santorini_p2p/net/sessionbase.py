@@ -168,6 +168,9 @@ class PeerState:
     # The host: the number at which this peer's record last lost a race (-1: never). Records
     # chained on one that lost are dropped, not refused: they come late, reordered or resent.
     lost_at: int = -1
+    # The host: the joiner's nonce over which it last told this connection who watches
+    # (a connection is told once a hello round, and again whenever it changes).
+    told_audience: bytes = b""
 
 
 @dataclass(slots=True)
