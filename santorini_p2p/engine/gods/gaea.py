@@ -66,7 +66,9 @@ class Gaea(Power):
             return False
         if turn.before >= 0 and not turn.before & FORCE:
             return True
-        if any(op >> 5 == STAR for op in turn.post) or any(e >> 10 == OP_DOME for e in turn.extra):
+        if any(op >> 5 == STAR for op in turn.post) or any(
+            e >> 10 == OP_DOME for e in turn.extra
+        ):
             # A dome at the end of the turn (RULES.md 9's ``*``, a ``#`` dome).
             return True
         seen = 0
