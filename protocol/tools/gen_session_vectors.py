@@ -37,11 +37,14 @@ from santorini_p2p.net.frames import (
     host_proof_bytes,
     joiner_proof_bytes,
     refuse_bytes,
+    sign_audience,
     sign_cheer,
     sign_hello,
     sign_refuse,
+    sign_refused,
     sign_rematch,
     sign_stop,
+    version_refusal,
 )
 from santorini_p2p.wire.codec import encode
 from santorini_p2p.wire.identity import Identity
@@ -74,6 +77,11 @@ NOTES = {
     "cheer": "a spectator's chat line, to the host or relayed by it (SESSION.md 11); the bytes "
     "signed start with `santorini-p2p/3 spectator chat` when the signer is the frame's key, "
     "`santorini-p2p/3 relayed chat` when it is the host's",
+    "refused": "a seat refuses a takeback (SESSION.md 5, session 4): signed by the refusing "
+    "seat's key over `santorini-p2p/4 takeback refused` and the game id, the offer's record "
+    "number and the key, bound to no connection; the host relays it unchanged",
+    "audience": "who watches (SESSION.md 11, session 4): the host's list of its spectators, "
+    "signed over the receiver's nonce with `santorini-p2p/4 audience`",
 }
 
 
@@ -164,9 +172,9 @@ def session_vectors() -> dict[str, Any]:
         c,
         "refuse-version",
         "the answer to a hello of another version: [3, reason], unsigned, as every version "
-        "reads it",
+        "reads it; the reason starts `protocol N is not M` and says which side must update",
         ["version", "plain"],
-        encode_frame(Refuse(f"protocol 1 is not {SESSION_VERSION}")),
+        encode_frame(version_refusal(1)),
     )
     _frame(
         c,
@@ -436,9 +444,10 @@ def session_vectors() -> dict[str, Any]:
     _bad(
         c,
         "unknown-tag",
-        "a frame whose array has an unknown tag (14; 11 is the rematch, 12 the watch and 13 a "
-        "spectator's chat line since session 3)",
-        encode((14, b"")),
+        "a frame whose array has an unknown tag (16; 11 is the rematch, 12 the watch and 13 a "
+        "spectator's chat line since session 3, 14 a takeback refused and 15 the audience "
+        "since session 4)",
+        encode((16, b"")),
     )
     ask = sign_rematch(BOB, GAME, 0b10, 0, HOST_NONCE)
     _frame(
@@ -499,6 +508,8 @@ def session_vectors() -> dict[str, Any]:
         encode((11, GAME, 0b10000, 0, bytes(64))),
     )
     _cheers(c)
+    _refusals(c)
+    _audience(c)
     return {
         "schema": "session.schema.json",
         "version": SESSION_VERSION,
@@ -581,6 +592,89 @@ def _cheers(c: Cases) -> None:
             f"a spectator's line with {why} (the rules of SPEC.md 8.3): malformed, dropped",
             encode((13, text, "carol", carol, bytes(64))),
         )
+
+
+def _refusals(c: Cases) -> None:
+    """A takeback refused (SESSION.md 5): signed by the refusing seat, relayed unchanged."""
+    no = sign_refused(BOB, GAME, 21)
+    _frame(
+        c,
+        "refused-takeback",
+        "bob refuses the takeback offer at record 21: signed by his key over the game id, the "
+        "record number and his key, so the asker, the host and a spectator each check it",
+        ["refused"],
+        encode_frame(no),
+        signer=BOB.public_key,
+        signed=no.signed_bytes(),
+    )
+    forged = sign_refused(MALLORY, GAME, 21)
+    _frame(
+        c,
+        "refused-wrong-key",
+        "a refusal naming bob's key but signed by another: dropped and counted",
+        ["refused"],
+        encode_frame(type(no)(GAME, 21, BOB.public_key, forged.signature)),
+        signer=BOB.public_key,
+        signed=no.signed_bytes(),
+        valid=False,
+    )
+    _bad(
+        c,
+        "refused-short-game-id",
+        "a refusal whose game id is 8 bytes, not 16: malformed, dropped",
+        encode((14, bytes(8), 21, BOB.public_key, bytes(64))),
+    )
+
+
+def _audience(c: Cases) -> None:
+    """Who watches (SESSION.md 11): the host tells every player and spectator."""
+    two = sign_audience(ALICE, ("carol", "eve"), 4, JOINER_NONCE)
+    _frame(
+        c,
+        "audience-to-player",
+        "the host tells a player that carol and eve watch (2 of the 4 it takes), signed over "
+        "the player's nonce (its proof's)",
+        ["audience", "signed"],
+        encode_frame(two),
+        signer=ALICE.public_key,
+        nonce=JOINER_NONCE,
+        signed=two.signed_bytes(JOINER_NONCE),
+    )
+    _frame(
+        c,
+        "audience-replayed",
+        "the list of the case before, sent on another connection: dropped and counted",
+        ["audience", "signed", "replay"],
+        encode_frame(two),
+        signer=ALICE.public_key,
+        nonce=OTHER_NONCE,
+        signed=two.signed_bytes(OTHER_NONCE),
+        valid=False,
+    )
+    none = sign_audience(ALICE, (), 4, SPECTATOR_NONCE)
+    _frame(
+        c,
+        "audience-empty-to-spectator",
+        "nobody watches now (the last spectator left), told to a spectator over its watch's "
+        "nonce; the receiver says who left",
+        ["audience", "spectator", "signed"],
+        encode_frame(none),
+        signer=ALICE.public_key,
+        nonce=SPECTATOR_NONCE,
+        signed=none.signed_bytes(SPECTATOR_NONCE),
+    )
+    _bad(
+        c,
+        "audience-more-names-than-count",
+        "a list of two names whose count is 1: malformed, dropped",
+        encode((15, 1, 4, ("carol", "eve"), bytes(64))),
+    )
+    _bad(
+        c,
+        "audience-bad-name",
+        "a list with a name that is not a display name (a line break): malformed, dropped",
+        encode((15, 1, 4, ("car\nol",), bytes(64))),
+    )
 
 
 def main() -> int:

@@ -379,7 +379,8 @@ def watch_lan_game(args: argparse.Namespace) -> int:
         error(str(e))
         return 1
     if out.complete:
-        print(f"game over: {out.result}; verified copy {out.replay}", flush=True)
+        game = "game" if out.number <= 1 else f"game {out.number}"
+        print(f"{game} over: {out.result}; verified copy {out.replay}", flush=True)
         if out.saved is not None:
             print(f"saved to {out.saved}", flush=True)
         return 0

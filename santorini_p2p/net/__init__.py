@@ -7,7 +7,8 @@ and ``store`` the files it keeps (journals, notes, stop reports); ``transport`` 
 frames over ZeroMQ; ``networkgame`` runs the two on the event loop with an optional computer
 player (``bots``); ``game`` sets up hosting, joining, resuming and rematches, ``saving`` the
 ``--save`` copies; ``views`` holds the values a screen reads; ``gallery``, ``spectator`` and
-``watch`` are the spectators' side; ``discovery`` (imported on demand, it loads ``zeroconf``)
+``watch`` are the spectators' side, and ``onlookers`` what is told outside the log (a
+takeback refused, who watches); ``discovery`` (imported on demand, it loads ``zeroconf``)
 advertises and lists games on the LAN, and ``address`` finds the machine's LAN address a host
 gives out. Text from outside is checked by ``wire.text``.
 """

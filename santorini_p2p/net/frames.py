@@ -19,6 +19,8 @@ frame is one canonical msgpack array (``wire.codec``) whose first element is its
 | 11 | ``Rematch`` | finished game id, slots asking, slots declining, signature |
 | 12 | ``Watch`` | protocol, nonce, game id (empty: any), records held, name: a spectator |
 | 13 | ``Cheer`` | text, name, spectator key, signature: a spectator's chat line |
+| 14 | ``Refused`` | game id, offer index, refusing key, signature: a takeback refused |
+| 15 | ``Audience`` | spectators, most taken, first names, signature: who watches (host) |
 
 A hello claims a key; only the handshake (challenge, proof, proven) proves it, for one
 connection, with nonces fresh for that connection. Stop and refuse are signed by their sender
@@ -42,17 +44,20 @@ from santorini_p2p.wire.text import as_line, line_fault
 from santorini_p2p.wire.validator import check_chat
 
 __all__ = [
+    "AUDIENCE_DOMAIN",
     "CHEER_DOMAIN",
     "HELLO_DOMAIN",
     "HOST_PROOF_DOMAIN",
     "JOINER_PROOF_DOMAIN",
     "MAX_FRAME_BYTES",
     "NONCE_BYTES",
+    "REFUSED_DOMAIN",
     "REFUSE_DOMAIN",
     "RELAYED_CHEER_DOMAIN",
     "REMATCH_DOMAIN",
     "SESSION_VERSION",
     "STOP_DOMAIN",
+    "Audience",
     "Challenge",
     "Cheer",
     "Frame",
@@ -61,6 +66,7 @@ __all__ = [
     "Proven",
     "RecordFrame",
     "Refuse",
+    "Refused",
     "Rematch",
     "Status",
     "Stop",
@@ -73,21 +79,26 @@ __all__ = [
     "host_proof_bytes",
     "joiner_proof_bytes",
     "refuse_bytes",
+    "sign_audience",
     "sign_cheer",
     "sign_hello",
     "sign_refuse",
+    "sign_refused",
     "sign_rematch",
     "sign_stop",
+    "version_refusal",
+    "versions_differ",
 ]
 
 MAX_FRAME_BYTES: Final = MAX_RECORD_BYTES + 64
 """The largest frame: one record envelope plus the frame's own fields."""
-SESSION_VERSION: Final = 3
+SESSION_VERSION: Final = 4
 """The version of the session protocol: the frames, the handshake (hello and welcome carry it).
 
 Distinct from the log's protocol version (the header's, ``wire.messages.PROTOCOL_VERSION``).
 Version 3 added the welcome's god pool, which a joiner checks before it takes a seat, the
-status's clock reading, and spectators (the watch frame)."""
+status's clock reading, and spectators (the watch frame). Version 4 added the refused frame
+(a takeback refused, told to the asker) and the audience frame (who watches, told to all)."""
 HELLO_DOMAIN: Final = b"santorini-p2p/1 hello\x00"
 """The prefix signed with a hello, so a hello signature can never pass for a record's.
 
@@ -107,6 +118,12 @@ CHEER_DOMAIN: Final = b"santorini-p2p/3 spectator chat\x00"
 """The prefix of what a spectator signs with a chat line it sends the host."""
 RELAYED_CHEER_DOMAIN: Final = b"santorini-p2p/3 relayed chat\x00"
 """The prefix of what the host signs with a spectator's chat line it relays."""
+REFUSED_DOMAIN: Final = b"santorini-p2p/4 takeback refused\x00"
+"""The prefix of what a seat signs when its player refuses a takeback."""
+AUDIENCE_DOMAIN: Final = b"santorini-p2p/4 audience\x00"
+"""The prefix of what the host signs with the list of its spectators."""
+MAX_AUDIENCE: Final = 16
+"""The most spectators' names an audience frame lists."""
 NONCE_BYTES: Final = 32
 """The size of a handshake nonce."""
 _MAX_TEXT: Final = 400
@@ -198,6 +215,43 @@ def sign_refuse(identity: Identity, reason: str, nonce: bytes) -> Refuse:
     """
     reason = as_line(reason, _MAX_TEXT)
     return Refuse(reason, identity.sign(refuse_bytes(reason, nonce)))
+
+
+def version_refusal(theirs: int, doing: str = "join") -> Refuse:
+    """The unsigned refuse a host answers a hello or watch of protocol ``theirs`` with.
+
+    It starts ``protocol N is not M``, as in every version, and says which side must update.
+    """
+    return Refuse(f"protocol {theirs} is not {SESSION_VERSION}" + _which_is_older(theirs, doing))
+
+
+def versions_differ(reason: str, doing: str = "join") -> str:
+    """A refusal's reason as shown, with which side must update when it names two versions.
+
+    A host of an earlier version answers ``protocol N is not M`` alone: the newer peer says
+    which program is the older, so that its player knows what to do.
+    """
+    words = reason.split(" ")
+    host = int(words[4]) if len(words) == 5 and words[4].isdigit() else SESSION_VERSION
+    ours = words[:4] == ["protocol", str(SESSION_VERSION), "is", "not"]
+    if ours and host < SESSION_VERSION:
+        return (
+            f"{reason}: the host runs an earlier santorini-p2p (session protocol {host}; this "
+            f"one speaks {SESSION_VERSION}); both must run the same version to {doing}"
+        )
+    return reason
+
+
+def _which_is_older(theirs: int, doing: str) -> str:
+    if theirs < SESSION_VERSION:
+        return (
+            f": your santorini-p2p is earlier than the host's (session protocol {theirs}; the "
+            f"host speaks {SESSION_VERSION}); update it to {doing}"
+        )
+    return (
+        f": the host runs an earlier santorini-p2p (session protocol {SESSION_VERSION}; yours "
+        f"speaks {theirs}); both must run the same version to {doing}"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +441,68 @@ def sign_cheer(
     return Cheer(text, name, key, identity.sign(unsigned.signed_bytes(nonce, relayed=relayed)))
 
 
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A seat's player refused a takeback (SESSION.md 5): told to the asker and the others.
+
+    ``key`` is the refusing seat's and ``signature`` its own over :meth:`signed_bytes`: the
+    game, the offer's record number and the key, so the frame proves itself to every peer and
+    spectator whatever connection it came by (the host relays it unchanged). Sent again, it
+    says nothing new: a receiver tells each seat's refusal of an offer once.
+    """
+
+    game_id: bytes
+    index: int
+    key: bytes
+    signature: bytes = b""
+
+    def signed_bytes(self) -> bytes:
+        """The bytes the signature covers."""
+        return REFUSED_DOMAIN + encode((self.game_id, self.index, self.key))
+
+    def is_signed(self) -> bool:
+        """Return whether the frame's key signed it."""
+        return len(self.signature) == 64 and verify(self.key, self.signature, self.signed_bytes())
+
+
+def sign_refused(identity: Identity, game_id: bytes, index: int) -> Refused:
+    """Return ``identity``'s refusal of the takeback offer at record ``index`` of ``game_id``."""
+    unsigned = Refused(game_id, index, identity.public_key)
+    return Refused(game_id, index, identity.public_key, identity.sign(unsigned.signed_bytes()))
+
+
+@dataclass(frozen=True, slots=True)
+class Audience:
+    """Who watches the host's game (SESSION.md 11), as the host tells everyone.
+
+    Sent to each seated player and spectator whenever it changes, so that everyone counts the
+    same spectators. ``count`` is how many watch now and ``most`` how many the host takes;
+    ``names`` are the names of the first :data:`MAX_AUDIENCE` of them, in the order they came
+    (empty: none given; unproven). ``signature`` is the host's over :meth:`signed_bytes` with the
+    receiver's nonce.
+    """
+
+    count: int
+    most: int
+    names: tuple[str, ...]
+    signature: bytes = b""
+
+    def signed_bytes(self, nonce: bytes) -> bytes:
+        """The bytes the signature covers, for the receiver's ``nonce``."""
+        return AUDIENCE_DOMAIN + encode((self.count, self.most, self.names, nonce))
+
+    def is_signed_by(self, key: bytes, nonce: bytes) -> bool:
+        """Return whether ``key`` signed this list for the connection of ``nonce``."""
+        return len(self.signature) == 64 and verify(key, self.signature, self.signed_bytes(nonce))
+
+
+def sign_audience(identity: Identity, names: tuple[str, ...], most: int, nonce: bytes) -> Audience:
+    """Return the host's list of its spectators ``names`` signed for the connection of ``nonce``."""
+    unsigned = Audience(len(names), most, names[:MAX_AUDIENCE])
+    signature = identity.sign(unsigned.signed_bytes(nonce))
+    return Audience(unsigned.count, unsigned.most, unsigned.names, signature)
+
+
 def check_cheer_text(text: str) -> str | None:
     """Return why ``text`` is not a chat line (SPEC.md 8.3's rules), or None if it is one."""
     try:
@@ -410,6 +526,8 @@ Frame: TypeAlias = (
     | Rematch
     | Watch
     | Cheer
+    | Refused
+    | Audience
 )
 """Any frame."""
 
@@ -475,6 +593,10 @@ def encode_frame(frame: Frame) -> bytes:
             value = (12, frame.protocol, frame.nonce, frame.game_id, frame.have, frame.name)
         case Cheer():
             value = (13, frame.text, frame.name, frame.key, frame.signature)
+        case Refused():
+            value = (14, frame.game_id, frame.index, frame.key, frame.signature)
+        case Audience():
+            value = (15, frame.count, frame.most, frame.names, frame.signature)
     return encode(value)
 
 
@@ -516,7 +638,10 @@ def _line(v: Value, what: str, limit: int = _MAX_TEXT, *, empty: bool = False) -
     return text
 
 
-_ARITY: Final = {1: 7, 2: 11, 3: 2, 4: 3, 5: 3, 6: 6, 7: 1, 8: 3, 9: 3, 10: 2, 11: 5, 12: 6, 13: 5}
+_ARITY: Final = {
+    **{1: 7, 2: 11, 3: 2, 4: 3, 5: 3, 6: 6, 7: 1, 8: 3, 9: 3, 10: 2, 11: 5, 12: 6, 13: 5},
+    **{14: 5, 15: 5},
+}
 _SLOTS: Final = 15
 """The largest set of slots a rematch frame names: bits 0-3."""
 
@@ -624,6 +749,26 @@ def decode_frame(data: bytes) -> Frame:
                 text,
                 _spectator_name(v[2]),
                 _bin(v[3], "key", (32,)),
+                _bin(v[4], "signature", (64,)),
+            )
+        case 14:
+            return Refused(
+                _bin(v[1], "game id", (16,)),
+                _uint(v[2], "offer index"),
+                _bin(v[3], "key", (32,)),
+                _bin(v[4], "signature", (64,)),
+            )
+        case 15:
+            count, most, names = _uint(v[1], "count"), _uint(v[2], "most"), v[3]
+            if type(names) is not tuple or len(names) > min(count, MAX_AUDIENCE):
+                raise DecodeError(
+                    "frame: audience: expected at most the count of names, and at most "
+                    f"{MAX_AUDIENCE}"
+                )
+            return Audience(
+                count,
+                most,
+                tuple(_spectator_name(n) for n in names),
                 _bin(v[4], "signature", (64,)),
             )
         case _:

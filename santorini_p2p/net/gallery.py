@@ -25,15 +25,18 @@ from santorini_p2p.net.frames import (
     Cheer,
     Frame,
     RecordFrame,
-    Refuse,
+    Refused,
     Status,
     Watch,
     Welcome,
     encode_frame,
+    sign_audience,
     sign_cheer,
     sign_refuse,
     sign_stop,
+    version_refusal,
 )
+from santorini_p2p.net.onlookers import audience_lines
 from santorini_p2p.wire.identity import MAX_NAME_BYTES, Identity
 from santorini_p2p.wire.log import Record
 from santorini_p2p.wire.text import line_fault
@@ -85,6 +88,10 @@ class Stage(Protocol):
 
     def cheered(self, name: str, line: Cheer) -> None:
         """A spectator's chat line was accepted: show it, and relay it to the players."""
+        ...
+
+    def audience_changed(self) -> None:
+        """Someone came to watch or left: tell the seated players (``Audience``)."""
         ...
 
 
@@ -143,6 +150,48 @@ class Gallery:
         """The names the spectators gave (unproven), in the order they came."""
         return [w.name for w in self._watchers.values()]
 
+    def audience(self, nonce: bytes) -> Frame:
+        """Who watches, signed by the host for the connection of ``nonce`` (SESSION.md 11)."""
+        return sign_audience(self._stage.identity, tuple(self.names()), self.limit, nonce)
+
+    def connections(self) -> list[tuple[bytes, bytes]]:
+        """Each spectator's connection and the nonce of its latest watch."""
+        return [(peer, w.nonce) for peer, w in self._watchers.items()]
+
+    def adopt(self, finished: Gallery) -> None:
+        """Take the spectators of the finished game this rematch follows (SESSION.md 11).
+
+        Each is sent this game's welcome, a status and who watches, as if it had said watch
+        for it: it goes on watching over the same connection, with the same nonce.
+        """
+        now = self._now()
+        for peer, old in finished._watchers.items():
+            if len(self._watchers) >= self.limit:
+                break
+            w = _Spectator(old.nonce, old.name, 0, 0, now, key=old.key)
+            self._watchers[peer] = w
+            offer = self._stage.offer()
+            if self.chat:
+                offer = replace(offer, options=(*offer.options, SPECTATOR_CHAT))
+            self._send(peer, offer)
+            self._send_status(peer, w)
+        for peer, w in self._watchers.items():
+            self._send(peer, self.audience(w.nonce))
+
+    def tell(self, frame: Refused) -> None:
+        """Send every spectator a frame that proves itself (a takeback refusal), as it is."""
+        for peer in self._watchers:
+            self._send(peer, frame)
+
+    def _changed(self, before: tuple[str, ...]) -> None:
+        """The spectators changed from ``before``: say so, and tell everyone who watches."""
+        after = tuple(self.names())
+        for line in audience_lines(before, after, len(after), self.limit):
+            self._say(line)
+        for peer, w in self._watchers.items():
+            self._send(peer, self.audience(w.nonce))
+        self._stage.audience_changed()
+
     def behind(self) -> bool:
         """Whether a spectator is not known to hold every record (the host lingers a while)."""
         count = self._stage.record_count
@@ -200,7 +249,7 @@ class Gallery:
 
     def _on_watch(self, peer: bytes, watch: Watch, now: int) -> None:
         if watch.protocol != SESSION_VERSION:
-            self._send(peer, Refuse(f"protocol {watch.protocol} is not {SESSION_VERSION}"))
+            self._send(peer, version_refusal(watch.protocol, "watch"))
             return
         if self.limit <= 0:
             self._refuse(peer, "this game takes no spectators", watch.nonce)
@@ -225,20 +274,23 @@ class Gallery:
                 return
             count = self._stage.record_count
             have = min(watch.have, count)
+            before = tuple(self.names())
             w = self._watchers[peer] = _Spectator(watch.nonce, watch.name, have, have, now)
-            self._say(
-                f"{watch.name or 'someone'} joined as a spectator "
-                f"({len(self._watchers)} of {self.limit} spectators)."
-            )
+            new = True
         else:
             w.nonce, w.heard_ms = watch.nonce, now
             w.have = w.next = min(watch.have, self._stage.record_count)
+            new = False
         offer = self._stage.offer()
         if self.chat:
             offer = replace(offer, options=(*offer.options, SPECTATOR_CHAT))
         self._send(peer, offer)
         self._send_status(peer, w)
         self._catch_up(peer, w, now)
+        if new:
+            self._changed(before)
+        else:
+            self._send(peer, self.audience(w.nonce))
 
     # -- frames out ---------------------------------------------------------------------------
 
@@ -280,10 +332,11 @@ class Gallery:
 
     def forget(self, peer: bytes, why: str) -> None:
         """Stop sending to a spectator."""
+        before = tuple(self.names())
         w = self._watchers.pop(peer, None)
         if w is not None:
             LOG.info("spectator %s %s", w.name, why)
-            self._say(f"{w.name}, a spectator, left." if w.name else "A spectator left.")
+            self._changed(before)
 
     def _catch_up(self, peer: bytes, w: _Spectator, now: int) -> None:
         """Send a batch of the records the spectator lacks, from what it holds."""

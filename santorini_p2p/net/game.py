@@ -49,7 +49,9 @@ from santorini_p2p.net.networkgame import (
 from santorini_p2p.net.rematch import (
     RematchVote,
     Verdict,
+    match_points,
     rematch_save_path,
+    score_line,
 )
 from santorini_p2p.net.saving import recover_unsaved, save_replay, save_when_complete
 from santorini_p2p.net.session import (
@@ -261,16 +263,23 @@ async def _rematches(
     """
     played: list[GameOutcome] = []
     out = first
+    score: dict[str, float] = {}
     while out.complete and not out.stopped:
         s = game.session
         v = s.validator
-        if v is None or v.header is None:
+        p = s.position
+        if v is None or v.header is None or p is None:
             break
         vote = open_vote(s)
         if await _vote(vote, link, opts, len(played) < opts.rematches) is not Verdict.AGREED:
             break
+        sides = [p.side_of(i) for i in range(v.header.players)]
+        for name, points in match_points(v.names, v.result, sides).items():
+            score[name] = score.get(name, 0) + points
         session = rematch_session(s, v.header)
         number = len(played) + 2
+        # The match so far, as every participant is told it (spectators too).
+        session.notes.append(Note(score_line(number, score)))
         game = _network_game(session, VoteLink(link, vote), opts, f"{title}, game {number}")
         out = await _run(game, opts)  # its copy: FILE-N (``_run``, from the series number)
         played.append(out)

@@ -33,6 +33,8 @@ from santorini_p2p.net.frames import (
     joiner_proof_bytes,
     sign_hello,
     sign_refuse,
+    version_refusal,
+    versions_differ,
 )
 from santorini_p2p.net.sessionbase import (
     HOST_ID,
@@ -130,7 +132,7 @@ class Handshake(SessionBase):
         """A hello is a claim: answer it with a challenge."""
         if hello.protocol != SESSION_VERSION:
             # Unsigned and in the shape every version reads: the peers share no handshake.
-            self._send(peer, Refuse(f"protocol {hello.protocol} is not {SESSION_VERSION}"))
+            self._send(peer, version_refusal(hello.protocol))
             return
         try:
             check_name(hello.name)
@@ -249,6 +251,12 @@ class Handshake(SessionBase):
                     )
                 del self._peers[other_id]
         state.slot, state.name = slot, name
+        # Who watches is told to every seated connection once proven (SESSION.md 11).
+        self._tell_audience(peer, state)
+
+    def _tell_audience(self, peer: bytes, p: PeerState, *, again: bool = False) -> None:
+        """Defined by ``Session``."""
+        raise NotImplementedError
 
     def _welcome(self) -> Welcome:
         """The offer: from the header once it exists (a resumed host has no settings)."""
@@ -399,6 +407,8 @@ class Handshake(SessionBase):
             # there is nothing to lose; once it does, only the host's signed word counts.
             self._drop(peer, r, "an unsigned refusal once the game has started")
             return
+        if not self.is_host and not r.signature:
+            r = Refuse(versions_differ(r.reason))  # an earlier host names its version alone
         if self.is_host and self.validator is None:
             self._say(f"{state.name or 'a peer'} refused: {r.reason}", NoteKind.ERROR)
             if self._lobby.reserved:

@@ -216,10 +216,13 @@ class LogSync(SessionBase):
         h = v.header
         racing = h is not None and bool({"chat", "takeback"} & set(h.options))
         if racing and not self.is_host and v.record(-1).signer == self.identity.public_key:
+            # Where this peer's own last records begin, among those that can race: after the
+            # reveals (a peer's own reveal just before its chat line is no lost race).
+            first = 2 * len(v.seats) + 1
             own = v.next_seq
-            while own > 0 and v.record(own - 1).signer == self.identity.public_key:
+            while own > first and v.record(own - 1).signer == self.identity.public_key:
                 own -= 1
-            if _prev_of(raw) != v.last_hash and own > 2 * len(v.seats):
+            if _prev_of(raw) != v.last_hash and own < v.next_seq:
                 # The host's chain goes on from a record that took the place of one of this
                 # peer's own (a lost race), and that record has not come yet: ask for the
                 # host's records from where this peer's own begin (section 4, 5).

@@ -140,7 +140,10 @@ def open_vote(s: Session) -> RematchVote:
     v = s.validator
     assert v is not None
     assert v.header is not None
-    return RematchVote(s.identity, v.header, s.proven_links(), is_host=s.is_host, now=s.now)
+    watchers = s.gallery.connections if s.gallery is not None else None
+    return RematchVote(
+        s.identity, v.header, s.proven_links(), is_host=s.is_host, now=s.now, watchers=watchers
+    )
 
 
 def rematch_session(s: Session, h: Header) -> Session:
@@ -148,8 +151,6 @@ def rematch_session(s: Session, h: Header) -> Session:
     start = next_start(h, s.records)
     known = KnownPeers(s.home)
     if s.is_host:
-        # The finished game's spectators hold it complete and have left (SESSION.md 11); the
-        # rematch takes as many new ones.
         session = Session.host(
             s.identity,
             rematch_settings(h, start),
@@ -164,12 +165,16 @@ def rematch_session(s: Session, h: Header) -> Session:
         if s.gallery is not None and session.gallery is not None:
             session.gallery.limit = s.gallery.limit
             session.gallery.chat = s.gallery.chat
+            # The finished game's spectators watch the rematch too (SESSION.md 11).
+            session.gallery.adopt(s.gallery)
         return session
     session = Session.join(
         s.identity, home=s.home, now=s.now, known=known, sources=s.sources, address=s.address
     )
     session.check_header = header_check(h, start)
     session.series = s.series + 1
+    # The spectators stay for the rematch (SESSION.md 11): who watches is known already.
+    session.audience, session.audience_count = s.audience, s.audience_count
     return session
 
 

@@ -35,9 +35,11 @@ __all__ = [
     "RematchVote",
     "Verdict",
     "header_check",
+    "match_points",
     "next_start",
     "rematch_save_path",
     "rematch_settings",
+    "score_line",
 ]
 
 LOG = logging.getLogger(__name__)
@@ -109,6 +111,32 @@ def header_check(old: Header, start: int) -> Callable[[Header], str | None]:
     return check
 
 
+def match_points(
+    names: tuple[str, ...], result: tuple[int, str] | None, sides: list[int]
+) -> dict[str, float]:
+    """What a finished game adds to a match's score, by name: 1 a win, half each a draw.
+
+    ``names`` and ``sides`` are each seat's, in seat order (a seat wins with its side, as
+    teams do with 4 players); ``result`` is the log's (the winner's seat, or -1 for a draw).
+    """
+    points = dict.fromkeys(names, 0.0)
+    if result is None:
+        return points
+    winner = result[0]
+    for seat, name in enumerate(names):
+        if winner < 0:
+            points[name] += 0.5
+        elif seat < len(sides) and winner < len(sides) and sides[seat] == sides[winner]:
+            points[name] += 1
+    return points
+
+
+def score_line(number: int, score: dict[str, float]) -> str:
+    """The line that opens game ``number`` of a match, with the match's running ``score``."""
+    standing = ", ".join(f"{name} {points:g}" for name, points in score.items())
+    return f"Rematch: game {number}. Score: {standing}."
+
+
 def rematch_save_path(save: Path, number: int) -> Path:
     """Where ``--save FILE`` puts game ``number`` of a series: FILE, or ``FILE-N.ext``.
 
@@ -131,8 +159,12 @@ class RematchVote:
         *,
         is_host: bool,
         now: Callable[[], int],
+        watchers: Callable[[], list[tuple[bytes, bytes]]] | None = None,
     ) -> None:
         self.identity = identity
+        # The host: its spectators now, as (peer id, nonce of the latest watch); each is told
+        # every answer the players are (SESSION.md 11), so it knows whether game N+1 comes.
+        self._watchers = watchers
         self.header = header
         self.is_host = is_host
         self._now = now
@@ -307,8 +339,12 @@ class RematchVote:
     def _send_all(self) -> None:
         self._sent_ms = self._now()
         if self.is_host:
+            bits = self._tally()
             for link in self._links.values():
-                self._send(link, self._tally())
+                self._send(link, bits)
+            for peer, nonce in self._watchers() if self._watchers is not None else ():
+                frame = sign_rematch(self.identity, self.header.game_id, *bits, nonce)
+                self._out.append((peer, encode_frame(frame)))
             return
         yes = self.answers.get(self.slot)
         if yes is None:

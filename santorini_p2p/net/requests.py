@@ -14,9 +14,13 @@ from santorini_p2p.errors import (
 )
 from santorini_p2p.net.bounds import CHAT_RUN, END_RESERVE, may_request
 from santorini_p2p.net.frames import (
+    Audience,
     Cheer,
+    Refused,
     sign_cheer,
+    sign_refused,
 )
+from santorini_p2p.net.onlookers import audience_lines
 from santorini_p2p.net.sessionbase import (
     HOST_ID,
     SessionBase,
@@ -102,7 +106,55 @@ class Requests(SessionBase):
         else:
             self._takeback_no = o.seq
             self._say("You refuse the takeback; it lapses when you move.")
+            self._tell_refusal(o.seq)
             self._changed()
+
+    def _tell_refusal(self, index: int) -> None:
+        """Tell the others this seat refuses the takeback offer at record ``index``.
+
+        A refusal writes no record (SESSION.md 5): a signed ``Refused`` frame says it, which
+        a joiner sends the host and the host sends every seated player and spectator.
+        """
+        frame = sign_refused(self.identity, self._game_id, index)
+        self._refusals.read(self.validator, frame)  # told here already: never said twice
+        if self.is_host:
+            self._relay_refusal(frame, skip=None)
+        else:
+            self._send(HOST_ID, frame)
+
+    def _relay_refusal(self, frame: Refused, skip: bytes | None) -> None:
+        """The host: send a takeback refusal to every seated player and every spectator."""
+        for pid, p in self._peers.items():
+            if pid != skip and p.slot is not None and p.proven and p.connected:
+                self._send(pid, frame)
+        if self.gallery is not None:
+            self.gallery.tell(frame)
+
+    def _on_refused(self, peer: bytes, frame: Refused) -> None:
+        """A seat refused a takeback: said once, and relayed by the host to everyone else."""
+        state = self._peers.get(peer)
+        if self.is_host and (state is None or frame.key != state.proven):
+            self._drop(peer, frame, "a takeback refusal for another seat than the sender's")
+            return
+        try:
+            said = self._refusals.read(self.validator, frame)
+        except ValueError as e:
+            self._drop(peer, frame, str(e))
+            return
+        if self.is_host:
+            self._relay_refusal(frame, skip=peer)
+        if said is not None:
+            self._say(said, NoteKind.WARNING)
+
+    def _on_audience(self, peer: bytes, frame: Audience) -> None:
+        """The host's list of who watches: say who came and who left (SESSION.md 11)."""
+        if not self._from_host(frame.signature, frame.is_signed_by):
+            self._drop(peer, frame, "a list of spectators the host did not sign")
+            return
+        for line in audience_lines(self.audience, frame.names, frame.count, frame.most):
+            self._say(line)
+        self.audience = frame.names
+        self.audience_count = (frame.count, frame.most)
 
     def _takeback_record(self, v: Validator) -> bytes | None:
         """The takeback offer or acceptance this peer is to write now, if any."""
@@ -134,6 +186,8 @@ class Requests(SessionBase):
         msg = rec.message
         names = v.names
         me = v.seat_of(self.identity.public_key)
+        for said in self._refusals.arrived(v):
+            self._say(said, NoteKind.WARNING)
         if isinstance(msg, Offer) and now is not None and now.seq == rec.index:
             asker = names[now.seat]
             if now.seat == me:
@@ -142,6 +196,8 @@ class Requests(SessionBase):
             elif me in now.waiting and self.takeback_answer is not None:
                 answer = "accepts" if self.takeback_answer else "refuses"
                 self._say(f"{asker} asks to take back {now.turn}; the computer {answer}.")
+                if not self.takeback_answer:
+                    self._tell_refusal(now.seq)
             elif me in now.waiting:
                 self._say(
                     f"{asker} asks to take back {now.turn}: accept (y) / refuse (n)",

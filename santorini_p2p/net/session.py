@@ -49,6 +49,7 @@ from santorini_p2p.errors import (
 )
 from santorini_p2p.net.clock import is_flagged
 from santorini_p2p.net.frames import (
+    Audience,
     Challenge,
     Cheer,
     Frame,
@@ -57,6 +58,7 @@ from santorini_p2p.net.frames import (
     Proven,
     RecordFrame,
     Refuse,
+    Refused,
     Status,
     Stop,
     Watch,
@@ -302,7 +304,8 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         ago = 0 if written_ms is None else s.sources.wall_ms() - written_ms
         s._due.resumed(v, ago, behind=not is_host)
         s._acks_first = True
-        if written_ms is not None and not is_host:
+        if written_ms is not None:
+            # Host or joiner alike: the move due has run since the log reached its position.
             s._resume_move_clock(written_ms)
         s._say(f"Resumed the game from {journal_path.name} at record {v.next_seq}.")
         s._advance()
@@ -387,6 +390,22 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         each can keep the whole game.
         """
         return self.gallery is not None and self.gallery.behind()
+
+    def audience_changed(self) -> None:
+        """The host: tell every seated player on a proven connection who watches now."""
+        for pid, p in self._peers.items():
+            if p.slot is not None and p.proven and p.their_nonce and p.connected:
+                self._tell_audience(pid, p, again=True)
+
+    def _tell_audience(self, peer: bytes, p: PeerState, *, again: bool = False) -> None:
+        """Tell one seated connection who watches: once a hello round, or ``again``."""
+        if (
+            self.gallery is not None
+            and p.their_nonce
+            and (again or p.told_audience != p.their_nonce)
+        ):
+            p.told_audience = p.their_nonce
+            self._send(peer, self.gallery.audience(p.their_nonce))
 
     def undelivered(self, peer: bytes) -> None:
         """A frame to ``peer`` could not be sent: a spectator is dropped; a player is resent to."""
@@ -528,6 +547,10 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
                 self._say_hello(self._now())
             case Cheer():
                 self._on_cheer(peer, frame)
+            case Refused():
+                self._on_refused(peer, frame)
+            case Audience():
+                self._on_audience(peer, frame)
             case _:
                 self._drop(peer, frame, "a joiner's frame sent to a joiner")
 
@@ -556,6 +579,8 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
                 self._on_status(peer, state, frame)
             case Stop():
                 self._on_stop(peer, state, frame)
+            case Refused():
+                self._on_refused(peer, frame)
             case _:
                 self._drop(peer, frame, "a host's frame sent to the host")
 
@@ -569,7 +594,10 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
             ):
                 self._say_hello(now)
         for peer_id, p in list(self._peers.items()):
-            if p.connected and now - p.last_heard_ms > DISCONNECT_MS:
+            # Once the game is complete and a peer holds it all, both stay quiet (below): its
+            # silence then is no disconnection (the players may be voting on a rematch).
+            quiet = self.is_complete and p.have >= self._count()
+            if p.connected and not quiet and now - p.last_heard_ms > DISCONNECT_MS:
                 p.connected = False
                 if not self.is_host:
                     # The connection may be a new one by now: the host proves itself again.

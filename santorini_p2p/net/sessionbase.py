@@ -38,6 +38,7 @@ from santorini_p2p.net.frames import (
 from santorini_p2p.net.gallery import Gallery
 from santorini_p2p.net.listeners import Listeners
 from santorini_p2p.net.moveclock import DueTimes, MoveClock
+from santorini_p2p.net.onlookers import Refusals
 from santorini_p2p.net.store import (
     GameStore,
 )
@@ -167,6 +168,9 @@ class PeerState:
     # The host: the number at which this peer's record last lost a race (-1: never). Records
     # chained on one that lost are dropped, not refused: they come late, reordered or resent.
     lost_at: int = -1
+    # The host: the joiner's nonce over which it last told this connection who watches
+    # (a connection is told once a hello round, and again whenever it changes).
+    told_audience: bytes = b""
 
 
 @dataclass(slots=True)
@@ -248,6 +252,12 @@ class SessionBase:
         self._takeback_yes = -1
         self._takeback_no = -1
         self._takeback_open: TakebackOffer | None = None
+        # The refusals of takebacks this peer was told (a ``Refused`` frame, SESSION.md 5).
+        self._refusals = Refusals()
+        #: Who watches, as the host last said (``Audience``, SESSION.md 11): the first names,
+        #: and (spectators, the most the host takes).
+        self.audience: tuple[str, ...] = ()
+        self.audience_count = (0, 0)
         #: How this peer answers a takeback offer by itself (a computer player): True accepts,
         #: False refuses; None asks the person (``takeback_asked``, ``answer_takeback``).
         self.takeback_answer: bool | None = None

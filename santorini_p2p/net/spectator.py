@@ -26,9 +26,12 @@ from santorini_p2p.net.clock import TimeControl, read_clock
 from santorini_p2p.net.frames import (
     NONCE_BYTES,
     SESSION_VERSION,
+    Audience,
     Cheer,
     RecordFrame,
     Refuse,
+    Refused,
+    Rematch,
     Status,
     Stop,
     Watch,
@@ -38,10 +41,13 @@ from santorini_p2p.net.frames import (
     decode_frame,
     encode_frame,
     sign_cheer,
+    versions_differ,
 )
 from santorini_p2p.net.gallery import CHEER_PERIOD_MS, SPECTATOR_CHAT
 from santorini_p2p.net.listeners import Listeners
 from santorini_p2p.net.moveclock import MoveClock
+from santorini_p2p.net.onlookers import Refusals, audience_lines
+from santorini_p2p.net.rematch import match_points, score_line
 from santorini_p2p.net.session import (
     DISCONNECT_MS,
     HOST_ID,
@@ -103,6 +109,24 @@ class Spectator:
         self._watch_ms = -(10**9)
         self._announced = 0
         self._takeback_open: TakebackOffer | None = None
+        self._refusals = Refusals()
+        #: Who watches, as the host last said (``Audience``): the first names, and
+        #: (spectators, the most the host takes).
+        self.audience: tuple[str, ...] = ()
+        self.audience_count = (0, 0)
+        #: The game's number in the match watched (a rematch is game 2, ...), and the match's
+        #: score so far, by name, over the games this spectator watched to their end.
+        self.number = 1
+        self.score: dict[str, float] = {}
+        # The players' vote on a rematch, as the host tells it (SESSION.md 11): each slot's
+        # answer; whether every slot asked (the next welcome is the rematch's), or one declined.
+        self._vote: dict[int, bool] = {}
+        self._agreed = False
+        #: Whether the players ended the match (a slot declined a rematch, or none came).
+        self.match_over = False
+        self._seats_before: tuple[bytes, ...] = ()
+        self._before_next: list[Callable[[], None]] = []
+        self._signed_vote_key = b""
         self._listeners = Listeners()
         self._clock = MoveClock(now)
         self._new_round()
@@ -222,6 +246,10 @@ class Spectator:
         """Call ``listener`` after every visible change; return the function that stops it."""
         return self._listeners.add(listener)
 
+    def before_next_game(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` when a rematch begins, before the finished game is let go of."""
+        self._before_next.append(hook)
+
     # -- time ---------------------------------------------------------------------------------
 
     def tick(self) -> None:
@@ -289,6 +317,12 @@ class Spectator:
                 self._send_watch()
             case Cheer():
                 self._on_cheer(frame)
+            case Refused():
+                self._on_refused(frame)
+            case Audience():
+                self._on_audience(frame)
+            case Rematch():
+                self._on_rematch(frame)
             case _:
                 self.dropped += 1
         self._changed()
@@ -304,6 +338,9 @@ class Spectator:
             self._end(f"the host speaks protocol {w.protocol}, not {SESSION_VERSION}")
             return
         if self.game_id and w.game_id != self.game_id:
+            if self.is_complete and self._agreed and self._signed_vote_key == w.host_key:
+                self._next_game(w)
+                return
             self._end("the host now offers another game than the one watched")
             return
         try:
@@ -324,7 +361,7 @@ class Spectator:
         if self.records and not self._signed_by_host(r.is_signed_by):
             self.dropped += 1
             return
-        self._end(f"refused by the host: {r.reason}")
+        self._end(f"refused by the host: {versions_differ(r.reason, 'watch')}")
 
     def _on_stop(self, st: Stop) -> None:
         if not self._signed_by_host(st.is_signed_by):
@@ -341,6 +378,79 @@ class Spectator:
             Note(f"[spectator] {line.name or 'a spectator'} says: {line.text}", chat=True)
         )
         LOG.info("spectator %s says: %s", line.name, line.text)
+
+    def _on_refused(self, frame: Refused) -> None:
+        """A seat refused a takeback (signed by that seat): said once."""
+        try:
+            said = self._refusals.read(self.validator, frame)
+        except ValueError as e:
+            self.dropped += 1
+            LOG.debug("dropped a takeback refusal: %s", e)
+            return
+        if said is not None:
+            self._say(said, NoteKind.WARNING)
+
+    def _on_audience(self, frame: Audience) -> None:
+        """The host's list of who watches: who came and who left, as the players are told."""
+        if not self._signed_by_host(frame.is_signed_by):
+            self.dropped += 1
+            return
+        for line in audience_lines(self.audience, frame.names, frame.count, frame.most):
+            self._say(line)
+        self.audience = frame.names
+        self.audience_count = (frame.count, frame.most)
+
+    def _on_rematch(self, frame: Rematch) -> None:
+        """The players' vote on a rematch, as the host holds it: said as it goes."""
+        v = self.validator
+        h = v.header
+        if h is None or frame.game_id != h.game_id or not v.is_complete:
+            self.dropped += 1
+            return
+        if not self._signed_by_host(frame.is_signed_by):
+            self.dropped += 1
+            return
+        names = [s.name for s in h.seats]  # the frame's bits are header slots
+        for slot in range(h.players):
+            bit = 1 << slot
+            if not (frame.asking | frame.declining) & bit or slot in self._vote:
+                continue
+            yes = bool(frame.asking & bit)
+            self._vote[slot] = yes
+            if yes and len(self._vote) < h.players and not self.match_over:
+                self._say(f"{names[slot]} asks for a rematch")
+        declined = [names[slot] for slot, yes in sorted(self._vote.items()) if not yes]
+        if declined and not self.match_over:
+            self.match_over = True
+            self._say(f"no rematch: {' and '.join(declined)} declined")
+        if not self.match_over and len(self._vote) == h.players and not self._agreed:
+            self._agreed = True
+            self._signed_vote_key = h.seats[0].public_key
+            self._say("rematch agreed: the new game starts")
+
+    def _next_game(self, w: Welcome) -> None:
+        """The rematch the players agreed begins: watch it over the same connection."""
+        v = self.validator
+        h = v.header
+        p = v.position
+        assert h is not None
+        assert p is not None
+        for hook in list(self._before_next):
+            hook()
+        sides = [p.side_of(i) for i in range(h.players)]
+        for name, points in match_points(v.names, v.result, sides).items():
+            self.score[name] = self.score.get(name, 0) + points
+        self._seats_before = tuple(s.public_key for s in h.seats)
+        self.number += 1
+        self.validator = Validator()
+        self.welcome = w
+        self._announced = 0
+        self._takeback_open = None
+        self._refusals = Refusals()
+        self._vote = {}
+        self._agreed = False
+        self._clock = MoveClock(self._now)
+        self._say(score_line(self.number, self.score))
 
     def _signed_by_host(self, signed_by: Callable[[bytes, bytes], bool]) -> bool:
         key = self._host_key()
@@ -384,10 +494,15 @@ class Spectator:
             if h.game_id != w.game_id or h.seats[0].public_key != w.host_key:
                 self._refused(0, rf.envelope, "the header is not the game the host offered")
                 return
+            if self._seats_before and tuple(s.public_key for s in h.seats) != self._seats_before:
+                self._refused(0, rf.envelope, "the rematch's players are not the finished game's")
+                return
             names = ", ".join(f"{s.name} ({fingerprint(s.public_key)})" for s in h.seats)
             self._say(f"The game starts: {names}.")
         self._track_move()
         self._announce()
+        for said in self._refusals.arrived(v):
+            self._say(said, NoteKind.WARNING)
         if v.is_complete:
             self._send(Status(v.next_seq))  # the host may stop waiting for it
         # Otherwise no status per record: the host sends each new record on, and learns what

@@ -34,12 +34,13 @@ class Timing(SessionBase):
     """The clocks of a network game and the timeout claims (SESSION.md 7)."""
 
     def _resume_move_clock(self, written_ms: int) -> None:
-        """A resumed joiner: start the due move's clock when the journal was last written.
+        """A resumed peer: start the due move's clock when the journal was last written.
 
         The last record came in (and was journaled) when the move became due at every peer;
         the time since then, by this machine's wall clock, is what the others' clocks show
-        elapsed, so the resumed joiner shows the same clock as the host (SESSION.md 7). A
-        resumed host starts afresh instead, as its joiners do when they hear it again.
+        elapsed, so a resumed peer shows the same clock as the others (SESSION.md 7). The host
+        and a joiner count alike: a joiner that moves while the host is down and back keeps
+        its own clock running, and the host's, counted from its journal, reads the same.
         """
         v = self.validator
         tc = self.time_control()

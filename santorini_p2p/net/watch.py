@@ -29,7 +29,8 @@ from santorini_p2p.net.game import (
     SeatInfo,
 )
 from santorini_p2p.net.listeners import Listeners
-from santorini_p2p.net.session import Note, NoteKind, SessionError
+from santorini_p2p.net.rematch import rematch_save_path
+from santorini_p2p.net.session import DISCONNECT_MS, Note, NoteKind, SessionError
 from santorini_p2p.net.spectator import Spectator
 from santorini_p2p.net.store import game_dir
 from santorini_p2p.net.transport import (
@@ -59,6 +60,8 @@ class WatchOutcome:
     result: str
     replay: Path | None
     saved: Path | None
+    number: int = 1
+    """The game's number in the match watched (2 and on: rematches watched)."""
 
 
 class SpectatorGame:
@@ -89,7 +92,10 @@ class SpectatorGame:
         self.give_up_ms = give_up_ms
         #: Closes the link when ``run`` ends (the console's games own their sockets).
         self.on_close: Callable[[], Awaitable[None]] | None = None
+        #: Where game N of the match watched is copied too (``--save FILE``: FILE, FILE-2, ...).
+        self.save: Path | None = None
         spectator.listen(self._notify)
+        spectator.before_next_game(self._finished)
 
     # -- the console's game controller protocol, by structure ---------------------------------
 
@@ -239,10 +245,15 @@ class SpectatorGame:
             if s.stopped is not None:
                 break
             if s.is_complete:
-                # Its last status tells the host it holds everything; then it leaves.
+                # Its last status tells the host it holds everything. It stays while the
+                # players may vote a rematch, which it watches too (SESSION.md 11): until one
+                # declines, or the host, done, goes quiet.
                 done_at = now if done_at is None else done_at
-                if now - done_at >= DRAIN_MS:
+                over = s.match_over or now - heard > DISCONNECT_MS
+                if over and now - done_at >= DRAIN_MS:
                     break
+            else:
+                done_at = None
             got = await self.link.receive(POLL_S)
             for _ in range(256):
                 if got is None:
@@ -271,6 +282,19 @@ class SpectatorGame:
         path = directory / f"{s.game_id.hex()}{WATCHED_SUFFIX}"
         write_replay(s.replay_bytes(), path)
         self.kept = path
+
+    def _finished(self) -> None:
+        """A rematch begins: keep the finished game's copy first (and its ``--save`` copy)."""
+        s = self.spectator
+        try:
+            self.keep()
+            if self.kept is not None:
+                s.notes.append(Note(f"Kept game {s.number}'s verified copy as {self.kept}."))
+            if self.save is not None:
+                write_replay(s.replay_bytes(), rematch_save_path(self.save, s.number))
+        except SessionError as e:
+            s.notes.append(Note(str(e), NoteKind.ERROR))
+        self.kept = None
 
     def _flush(self) -> None:
         for peer, frame in self.spectator.outgoing():
@@ -360,6 +384,7 @@ async def watch_lan(
         ValueError, AddressError: as :func:`open_watch`.
     """
     game, close = await open_watch(address, name, give_up_ms=give_up_ms, home=home)
+    game.save = save
     shown = 0
 
     def show() -> None:
@@ -385,6 +410,9 @@ async def watch_lan(
     if s.is_complete:
         game.keep()  # the screen may have been left before its run wrote it
         if save is not None:
-            write_replay(s.replay_bytes(), save)
-            saved = save
-    return WatchOutcome(s.is_complete, game.stopped, s.result_text(), game.kept, saved)
+            # Game N of a match watched goes to FILE-N, as the players' copies do.
+            saved = rematch_save_path(save, s.number)
+            write_replay(s.replay_bytes(), saved)
+    return WatchOutcome(
+        s.is_complete, game.stopped, s.result_text(), game.kept, saved, number=s.number
+    )

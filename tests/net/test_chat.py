@@ -156,3 +156,37 @@ def test_chatting_during_ones_move_does_not_restart_its_clock(tmp_path):
     act = mover.records[-1].message
     assert isinstance(act, Act)
     assert act.clock_ms >= 6_000, act.clock_ms
+
+
+def test_a_line_right_after_ones_own_reveal_that_loses_its_race_is_asked_for_not_refused(
+    tmp_path,
+):
+    """The last to reveal says a line at once while the host writes its own there: a record
+    chained on the host's line reaches it first. Its own reveal before the line is no lost
+    race, but the line is: it asks for the host's records rather than stop the game."""
+    from santorini_p2p.net.frames import RecordFrame, encode_frame
+    from santorini_p2p.net.session import HOST_ID
+
+    net = Net.create(tmp_path, 2, seed=4, options=("chat",))
+    net.bots = False
+    host, joiner = net.sessions
+    for _ in range(500):
+        if len(host.records) == 5 and len(joiner.records) == 5:
+            break
+        net.step()
+    assert joiner.records[-1].signer == joiner.identity.public_key  # its reveal, the last
+    net.down.add(1)
+    host.say("hello")  # record 5 at the host
+    joiner.say("hi")  # record 5 here: the race the host's line wins
+    host.say("again")  # record 6, chained on the host's 5
+    assert len(host.records) == 7
+    assert len(joiner.records) == 6
+    joiner.outgoing()  # what it sent while cut off is lost
+    joiner.receive(HOST_ID, encode_frame(RecordFrame(6, host.records[6].raw)))
+    assert joiner.stopped is None
+    net.down.clear()
+    net.bots = True
+    net.run()
+    data = net.journals()
+    assert data[0] == data[1], net.summary()
+    assert _chats(data[0]) == ["hello", "again", "hi"]

@@ -12,7 +12,7 @@ from santorini_p2p.net.frames import (
     decode_frame,
     encode_frame,
 )
-from santorini_p2p.net.session import GameSettings, Session, SessionError
+from santorini_p2p.net.session import HOST_ID, GameSettings, Session, SessionError
 from santorini_p2p.net.trust import KnownPeers
 from tests.net.harness import FakeClock, Net, identity
 
@@ -44,15 +44,31 @@ def test_a_hello_breaking_the_name_rule_is_refused_naming_the_rule(tmp_path):
     assert host.seat_names() == (identity(0).name,)
 
 
-@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("version", [1, 2, 3])
 def test_a_hello_of_an_older_version_is_refused_naming_both_versions(tmp_path, version):
     from santorini_p2p.net.frames import sign_hello
 
-    # Version 2 is a peer from before god pools: its welcome would have no pool to check.
+    # Version 2 is a peer from before god pools: its welcome would have no pool to check;
+    # version 3 one from before takeback refusals and the audience were told.
     host = _host(tmp_path)
     host.receive(b"x", encode_frame(sign_hello(identity(1), version, b"", 0)))
-    assert _answers(host) == [Refuse(f"protocol {version} is not 3")]
-    assert SESSION_VERSION == 3
+    [answer] = _answers(host)
+    assert isinstance(answer, Refuse)
+    assert not answer.signature  # in the shape every version reads
+    assert answer.reason == (
+        f"protocol {version} is not 4: your santorini-p2p is earlier than the host's (session "
+        f"protocol {version}; the host speaks 4); update it to join"
+    )
+    assert SESSION_VERSION == 4
+
+
+def test_a_joiner_refused_by_an_earlier_host_says_the_host_must_update(tmp_path):
+    """A host of session 3 answers ``protocol 4 is not 3`` alone: the joiner says what it means."""
+    bob = Session.join(identity(1), home=tmp_path / "b", now=lambda: 0)
+    bob.receive(HOST_ID, encode_frame(Refuse("protocol 4 is not 3")))
+    assert bob.stopped is not None
+    assert "protocol 4 is not 3: the host runs an earlier santorini-p2p" in bob.stopped
+    assert "both must run the same version to join" in bob.stopped
 
 
 def test_a_hello_alone_gets_a_challenge_and_no_seat(tmp_path):
@@ -139,7 +155,7 @@ def test_a_session_draws_its_randomness_and_wall_time_from_the_sources_it_is_giv
     assert host.game_id == bytes([1]) * 16
     assert host._nonce == bytes([2]) * 32
     assert host._created_ms == 1_700_000_000_000
-    host.receive(b"j", encode_frame(sign_hello(identity(1), 3, b"", 0)))
+    host.receive(b"j", encode_frame(sign_hello(identity(1), SESSION_VERSION, b"", 0)))
     challenge = decode_frame(host.outgoing()[-1][1])
     assert isinstance(challenge, Challenge)
     assert challenge.nonce == bytes([3]) * 32

@@ -211,3 +211,17 @@ def test_a_later_game_s_vote_frame_is_left_to_that_game(tmp_path):
     later = sign_rematch(identity(1), bytes(16), 0b10, 0, link.verify_over[0])
     assert not host.receive(net.peer_id(1), encode_frame(later))
     assert host.dropped == 0
+
+
+def test_no_player_is_said_disconnected_while_the_finished_game_is_quiet(tmp_path):
+    """Once a game is complete and settled its peers send nothing (they may be voting on a
+    rematch, SESSION.md 10): that silence is not shown as a disconnection."""
+    from tests.net.harness import Net
+
+    net = Net.create(tmp_path, 3, seed=31)
+    net.run()
+    for _ in range(200):
+        net.step(100)  # 20 s of silence after the end
+    for s in net.sessions:
+        said = [n.text for n in s.notes if "disconnected" in n.text]
+        assert said == [], (s.identity.name, said)

@@ -124,3 +124,27 @@ def test_a_rematch_killed_and_resumed_keeps_each_games_own_save_file(tmp_path):
     assert (tmp_path / "r1.sntr").read_bytes() == first  # game 1's copy, untouched
     assert (tmp_path / "r0.sntr").read_bytes() == first
     assert (tmp_path / "r0-2.sntr").read_bytes() == (tmp_path / "r1-2.sntr").read_bytes()
+
+
+def test_a_spectator_watches_both_games_of_a_rematch_and_everyone_is_told_the_score(tmp_path):
+    """The finished game's spectator stays for the rematch (SESSION.md 11), and the players'
+    and the spectator's output number the game and give the match's score alike."""
+    host, port = _host(tmp_path, 2, "none", "--rematch", "1")
+    watch = ["watch", f"127.0.0.1:{port}", "--name", "carol", "--save", str(tmp_path / "w.sntr")]
+    watcher = Peer(tmp_path, "w", watch)
+    host.wait_for(r"carol joined as a spectator \(1 of 4 spectators\)")
+    joiner = _join(tmp_path, 1, port, "--rematch", "1")
+    peers = (host, joiner, watcher)
+    codes = [p.finish() for p in peers]
+    assert codes == [0, 0, 0], "\n".join(p.text() for p in peers)
+    lines = []
+    for p in peers:
+        found = re.findall(r"Rematch: game 2\. Score: \S+ [01], \S+ [01]\.", p.text())
+        assert len(found) == 1, p.text()
+        lines.append(found[0])
+    assert len(set(lines)) == 1, lines  # the same words and score for everyone
+    assert "carol stopped watching" not in host.text()  # she stayed for game 2
+    assert "no rematch: " in watcher.text()  # the vote after game 2: she is told, and leaves
+    # Her copies are the players' replays, game 1 and game 2, byte for byte.
+    assert (tmp_path / "w.sntr").read_bytes() == (tmp_path / "r0.sntr").read_bytes()
+    assert (tmp_path / "w-2.sntr").read_bytes() == (tmp_path / "r0-2.sntr").read_bytes()

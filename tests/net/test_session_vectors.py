@@ -10,11 +10,13 @@ import pytest
 
 from santorini_p2p.errors import WireError
 from santorini_p2p.net.frames import (
+    Audience,
     Cheer,
     Hello,
     Proof,
     Proven,
     Refuse,
+    Refused,
     Rematch,
     Stop,
     decode_frame,
@@ -38,7 +40,17 @@ def test_the_file_matches_its_schema():
 
 def _signature(frame: object) -> bytes:
     match frame:
-        case Hello() | Proof() | Proven() | Refuse() | Stop() | Rematch() | Cheer():
+        case (
+            Hello()
+            | Proof()
+            | Proven()
+            | Refuse()
+            | Stop()
+            | Rematch()
+            | Cheer()
+            | Refused()
+            | Audience()
+        ):
             return frame.signature
     raise AssertionError(f"{frame} carries no signature")
 
@@ -48,8 +60,10 @@ def _covered(frame: object, nonce: bytes, signer: bytes) -> bytes:
     match frame:
         case Hello():
             return frame.signed_bytes()
-        case Stop() | Rematch():
+        case Stop() | Rematch() | Audience():
             return frame.signed_bytes(nonce)
+        case Refused():
+            return frame.signed_bytes()
         case Refuse():
             return refuse_bytes(frame.reason, nonce)
         case Cheer():

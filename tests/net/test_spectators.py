@@ -170,7 +170,7 @@ def test_a_watch_from_a_seated_connection_changes_nothing(tmp_path):
     _play_until(net, turns=1)
     host = net.sessions[0]
     dropped = host.dropped
-    host.receive(bytes([1]), encode_frame(Watch(3, b"\x01" * 32, b"", 0, "sneaky")))
+    host.receive(bytes([1]), encode_frame(Watch(SESSION_VERSION, b"\x01" * 32, b"", 0, "sneaky")))
     assert host.dropped == dropped + 1
     assert host.gallery is not None
     assert len(host.gallery) == 0
@@ -291,7 +291,7 @@ def test_a_spectator_whose_frames_cannot_be_sent_is_dropped_and_comes_back(tmp_p
     host.undelivered(bytes([2]))  # its queue at the host is full: the transport said so
     assert len(host.gallery) == 0
     assert host.gallery.dropped == 1
-    assert any(n.text == "watcher, a spectator, left." for n in host.notes)
+    assert any(n.text == "watcher stopped watching (0 of 4 spectators)." for n in host.notes)
     _finish(net, w)  # heard nothing for 5 s, it watches again and catches up
     _same_replay(net, w)
     assert len(host.gallery) == 1
@@ -311,34 +311,127 @@ def test_a_spectator_reads_the_players_chat_and_keeps_it_in_its_copy(tmp_path):
     _same_replay(net, w)
 
 
-def test_a_rematch_ends_the_finished_games_watch_and_takes_spectators_anew(tmp_path):
-    net = Net.create(tmp_path, 2, seed=9)
+def _vote_yes(net: Net) -> None:
+    """Every seat asks for a rematch; the host's frames reach its joiners and spectators."""
+    from santorini_p2p.net.networkgame import open_vote
+    from santorini_p2p.net.rematch import Verdict
+
+    vs = [open_vote(s) for s in net.sessions]
+    for v in vs:
+        v.answer(True)
+    for _ in range(100):
+        net.clock.ms += 50
+        for v in vs:
+            v.tick()
+        for i, v in enumerate(vs):
+            for peer, data in v.outgoing():
+                if i != 0:
+                    vs[0].receive(net.peer_id(i), data)
+                elif peer[0] < len(vs):
+                    vs[peer[0]].receive(HOST_ID, data)
+                else:
+                    net.node(peer[0]).receive(HOST_ID, data)
+        if all(v.verdict is Verdict.AGREED for v in vs):
+            return
+    raise AssertionError([v.describe() for v in vs])
+
+
+def test_a_rematch_keeps_the_finished_games_spectators_and_tells_them_the_score(tmp_path):
+    net = Net.create(tmp_path, 2, seed=9, names=["ann", "bob"])
     host = net.sessions[0]
     assert host.gallery is not None
-    host.gallery.limit = 1
-    first = net.watch("carol")
-    _finish(net, first)
-    _same_replay(net, first)  # the finished game's watch ends with it, complete
-    old = net.sessions[0].validator
+    host.gallery.limit = 2
+    carol = net.watch("carol")
+    _finish(net, carol)
+    _same_replay(net, carol)
+    first_copy = carol.replay_bytes()
+    old = host.validator
     assert old is not None
     assert old.header is not None
-    # The players agree a rematch over the same connections (SESSION.md 10): new sessions.
+    winner = old.names[old.result[0]]
+    # The players agree a rematch over the same connections (SESSION.md 10); the spectator
+    # is told each answer, then watches the new game over its connection, not saying watch.
+    _vote_yes(net)
+    assert _said(carol, "rematch agreed: the new game starts")
+    kept: list[bytes] = []
+    carol.before_next_game(lambda: kept.append(carol.replay_bytes()))
     net.sessions = [rematch_session(s, old.header) for s in net.sessions]
-    net.watchers = []  # carol's watch ended: she left
     rehost = net.sessions[0]
     assert rehost.gallery is not None
-    assert rehost.gallery.limit == 1  # as many spectators as for the finished game
-    assert len(rehost.gallery) == 0
+    assert rehost.gallery.limit == 2  # as many spectators as for the finished game
+    assert len(rehost.gallery) == 1  # carol, still watching
     # A watch naming the finished game is refused; one for any game watches the rematch.
-    spectator_peer = bytes([2])
+    spectator_peer = bytes([7])
     rehost.receive(
         spectator_peer, encode_frame(Watch(SESSION_VERSION, bytes(32), old.header.game_id, 0, ""))
     )
-    refusals = [decode_frame(data) for _, data in rehost.outgoing()]
+    refusals = []
+    for peer, data in rehost.outgoing():
+        if peer == spectator_peer:
+            refusals.append(decode_frame(data))
+        else:
+            net.node(peer[0]).receive(HOST_ID, data)  # the game's own frames go on
     assert [r.reason for r in refusals if isinstance(r, Refuse)] == [
         "this is not the game you watched: no such game here"
     ]
-    second = net.watch("dave")
-    _finish(net, second)
-    _same_replay(net, second)
-    assert second.game_id != old.header.game_id
+    dave = net.watch("dave")
+    _finish(net, carol, dave)
+    for w in (carol, dave):
+        _same_replay(net, w)
+        assert w.game_id != old.header.game_id
+    assert kept == [first_copy]  # the finished game's copy was kept before the rematch began
+    # The score names the players in the finished game's seat order, as the players' screens.
+    score = ", ".join(f"{name} {1 if name == winner else 0}" for name in old.names)
+    assert carol.number == 2
+    assert _said(carol, f"Rematch: game 2. Score: {score}.")
+    assert not any(n.text.startswith("Rematch:") for n in dave.notes)  # it saw game 2 alone
+
+
+def _said(node, text: str) -> bool:
+    return any(n.text == text for n in node.notes)
+
+
+def test_every_player_and_spectator_is_told_who_watches_and_counts_the_same(tmp_path):
+    """Who watches is the host's to know; it tells the seated joiners and the spectators too,
+    signed, with the same count, when someone comes and when someone leaves."""
+    net = Net.create(tmp_path, 3, time=TIMED, seed=21, names=["ann", "bob", "dan"])
+    _play_until(net, turns=1)
+    carol = net.watch("carol")
+    eve = net.watch("eve")
+    came = ["carol joined as a spectator (1 of 4 spectators).", "eve joined as a spectator (2 of 4 spectators)."]
+    everyone = [*net.sessions, carol, eve]
+    for _ in range(200):
+        if all(_said(n, came[1]) for n in everyone):
+            break
+        net.step()
+    for node in [*net.sessions, carol]:
+        assert _said(node, came[0]), [n.text for n in node.notes]
+    for node in everyone:
+        assert _said(node, came[1]), [n.text for n in node.notes]
+    for s in net.sessions[1:]:
+        assert s.audience == ("carol", "eve")
+        assert s.audience_count == (2, 4)
+    # Eve leaves (her connection goes quiet): everyone is told, with the new count.
+    net.down.add(len(net.sessions) + 1)
+    left = "eve stopped watching (1 of 4 spectators)."
+    for _ in range(1_000):
+        if all(_said(n, left) for n in [*net.sessions, carol]):
+            break
+        net.step()
+    for node in [*net.sessions, carol]:
+        assert _said(node, left), [n.text for n in node.notes]
+    assert net.sessions[2].audience == ("carol",)
+
+
+def test_a_list_of_spectators_the_host_did_not_sign_is_dropped(tmp_path):
+    from santorini_p2p.net.frames import sign_audience
+
+    net = Net.create(tmp_path, 2, time=TIMED, seed=22)
+    _play_until(net, turns=1)
+    bob = net.sessions[1]
+    dropped = bob.dropped
+    forged = sign_audience(identity(1), ("mallory",), 4, bob._round_nonce)
+    bob.receive(HOST_ID, encode_frame(forged))
+    assert bob.dropped == dropped + 1
+    assert bob.audience == ()
+    assert not any("mallory" in n.text for n in bob.notes)

@@ -204,3 +204,53 @@ def test_a_request_racing_the_next_act_is_settled_by_the_host(tmp_path, host_ask
     else:
         assert any("Too late to take back" in n for n in _notes(net, asker))
     _finish(net)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_refused_takeback_is_told_to_the_asker_and_everyone_else(tmp_path, players):
+    """A refusal writes no record: a frame signed by the refusing seat tells every peer, once,
+    and the replay is the same as without it."""
+    net = _game(tmp_path, players)
+    watcher = net.watch("eve")
+    for _ in range(60):
+        net.step()
+    asker, other = _mover(net)
+    v = net.sessions[0].validator
+    turn = v.last_turn[1]
+    net.sessions[asker].ask_takeback()
+    for _ in range(5):
+        net.step()
+    net.sessions[other].answer_takeback(False)
+    for _ in range(5):
+        net.step()
+    name = net.sessions[other].identity.name
+    told = f"{name} refused the takeback of {turn}."
+    for i in range(players):
+        if i != other:
+            assert _notes(net, i).count(told) == 1, _notes(net, i)
+    assert told not in _notes(net, other)  # it says "You refuse the takeback" instead
+    assert [n.text for n in watcher.notes].count(told) == 1
+    _finish(net)
+
+
+def test_a_refusal_signed_by_another_key_or_for_another_seat_is_dropped(tmp_path):
+    from santorini_p2p.net.frames import Refused, encode_frame, sign_refused
+    from santorini_p2p.net.session import HOST_ID
+
+    net = _game(tmp_path)
+    asker, other = _mover(net)
+    net.sessions[asker].ask_takeback()
+    for _ in range(5):
+        net.step()
+    s = net.sessions[asker]
+    offer = s.validator.takeback_offer
+    assert offer is not None
+    # The asker's own key cannot refuse its own offer; a signature over another offer fails.
+    own = sign_refused(s.identity, s.game_id, offer.seq)
+    real = sign_refused(net.sessions[other].identity, s.game_id, offer.seq)
+    moved = Refused(real.game_id, real.index - 1, real.key, real.signature)
+    dropped = s.dropped
+    for frame in (own, moved):
+        s.receive(HOST_ID if asker else bytes([other]), encode_frame(frame))
+    assert s.dropped == dropped + 2
+    assert not any("refused the takeback" in n for n in _notes(net, asker))

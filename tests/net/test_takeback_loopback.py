@@ -172,6 +172,8 @@ def test_host_bot_refusing_takebacks_lets_the_request_lapse(tmp_path, monkeypatc
     assert any(isinstance(m, Offer) and m.kind == "takeback" for m in msgs)
     assert not any(isinstance(m, Accept) for m in msgs)
     assert _said(joiner, "Your takeback of")
+    # The computer's refusal writes no record, but the asker is told of it.
+    assert _said(joiner, "alice refused the takeback of ")
 
 
 def test_takebacks_answer_without_a_bot_is_a_usage_error(tmp_path, monkeypatch, capsys):
