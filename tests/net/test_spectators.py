@@ -398,7 +398,10 @@ def test_every_player_and_spectator_is_told_who_watches_and_counts_the_same(tmp_
     _play_until(net, turns=1)
     carol = net.watch("carol")
     eve = net.watch("eve")
-    came = ["carol joined as a spectator (1 of 4 spectators).", "eve joined as a spectator (2 of 4 spectators)."]
+    came = [
+        "carol joined as a spectator (1 of 4 spectators).",
+        "eve joined as a spectator (2 of 4 spectators).",
+    ]
     everyone = [*net.sessions, carol, eve]
     for _ in range(200):
         if all(_said(n, came[1]) for n in everyone):
