@@ -161,6 +161,8 @@ class Timing(SessionBase):
             return
         if self.time_control() is not None or v.header is None:
             return
+        if v.secret is not None and v.pending_acks:
+            return  # a record owed in a secret game: its forfeit is claimed (net.secretseat)
         key = v.seats[v.position.to_move]
         if key == self.identity.public_key:
             return
@@ -187,6 +189,8 @@ class Timing(SessionBase):
         p = v.position
         bank = v.clocks[p.to_move]
         mine = v.seat_of(self.identity.public_key)
+        if v.secret is not None and v.pending_acks:
+            return  # a record owed in a secret game: its forfeit is claimed (net.secretseat)
         if v.pending_acks:
             # The seat to move that does not even acknowledge is as silent as one that does
             # not move: its time is counted from the last record (SESSION.md section 7).
