@@ -638,7 +638,10 @@ class Validator:
             if opt in PROTOCOL_3_OPTIONS and msg.protocol < 3:
                 raise RecordError(f"header: the option {opt!r} needs protocol 3")
         if msg.protocol >= 3 and not any(o in PROTOCOL_3_OPTIONS for o in msg.options):
-            raise RecordError("header: a game without secret gods is written as protocol 2")
+            raise VersionError(
+                f"header: protocol {msg.protocol} is for games with secret gods (the option "
+                "'secret'); a game without them is written as protocol 2"
+            )
         try:
             start_slot(msg.options, len(keys))
         except ValueError as e:
