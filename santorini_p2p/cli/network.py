@@ -172,7 +172,7 @@ def _say_set_aside(lines: list[str]) -> None:
 def _cmd_host(args: argparse.Namespace) -> int:
     import asyncio
 
-    from santorini_p2p.cli.table import host_table_game, is_table_game
+    from santorini_p2p.cli.table import host_table_game, is_table_game, secret_settings
     from santorini_p2p.net.clock import STANDARD, parse_time_control
     from santorini_p2p.net.game import find_unfinished, host_game, resume_game, shown_address
     from santorini_p2p.net.session import GameSettings
@@ -187,6 +187,12 @@ def _cmd_host(args: argparse.Namespace) -> int:
         raise UsageError(
             f"spectators: expected 0 (none) to {MAX_SPECTATORS}, got {args.spectators}"
         )
+    secret = bool(getattr(args, "secret_gods", False))
+    if secret:
+        if args.tournament is not None:
+            raise UsageError("secret-gods: not in a tournament game")
+        args.gods, secret_pool = secret_settings(args)
+        args.gods_from = None
     save = save_target(args.save)
     opts = net_options(args)
     event_start: tuple[str, ...] = ()
@@ -197,7 +203,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         args.players, args.gods, args.gods_from, args.time = 2, *board.settings
         event_start = (f"start={board.start_slot}",)
         print(board.description, flush=True)
-    pool = god_pool(args)
+    pool = secret_pool if secret else god_pool(args)
     if _recovered(opts.home, "host", None, opts.save):
         return 0
     aside: list[str] = []
@@ -215,6 +221,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
         options = tuple(
             o for o, off in (("chat", args.no_chat), ("takeback", args.no_takebacks)) if not off
         )
+        if secret:  # a takeback cannot undo an opening or an objection (SECRET.md 12)
+            options = (*(o for o in options if o != "takeback"), "secret")
         options += event_start
         settings = GameSettings(args.players, args.gods, tc, options, pool=pool)
     except ValueError as e:

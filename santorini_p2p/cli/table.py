@@ -29,8 +29,38 @@ seat signs its forfeit."""
 
 
 def is_table_game(args: argparse.Namespace) -> bool:
-    """Whether ``host``'s arguments ask for a game on the secret table."""
-    return bool(getattr(args, "secret_gods", False) or getattr(args, "mode", None))
+    """Whether ``host``'s arguments ask for a game on the secret table (Party or Agora).
+
+    Secret gods alone are a game of the session (SECRET.md 12): ``secret_settings``.
+    """
+    return bool(getattr(args, "mode", None))
+
+
+def secret_settings(args: argparse.Namespace) -> tuple[str, tuple[str, ...]]:
+    """``host --secret-gods``: the god selection and pool of the session's game.
+
+    The gods are dealt at random, secretly, from ``--gods-from`` or the default pool of
+    secret gods (``wire.secretgame.DEFAULT_POOL``).
+
+    Raises:
+        UsageError: another selection than random, or a pool the secret deal refuses.
+    """
+    from santorini_p2p.engine.setup import resolve_pool
+    from santorini_p2p.wire.secretgame import DEFAULT_POOL, SecretGame
+
+    if args.gods not in ("none", "random"):
+        raise UsageError(f"gods: --secret-gods deals them at random, not by {args.gods}")
+    pool: tuple[str, ...] = DEFAULT_POOL
+    if args.gods_from is not None:
+        try:
+            pool = resolve_pool(args.gods_from, args.players, "random")
+        except ValueError as e:
+            raise UsageError(f"gods-from: {str(e).removeprefix('god pool: ')}") from None
+    try:
+        SecretGame(pool, args.players)
+    except ValueError as e:
+        raise UsageError(f"gods-from: {str(e).removeprefix('pool: ')}") from None
+    return "random", pool
 
 
 def table_refusal(stopped: str | None) -> bool:

@@ -34,6 +34,7 @@ class SecretSeat(SessionBase):
     """The records this peer owes in a game with secret gods, and the forfeit claims."""
 
     _secret_cache: tuple[bytes, SeatSecret, str] | None = None
+    _view_cache: tuple[Position, Position] | None = None
 
     def _seat_secret(self) -> SeatSecret:
         """This seat's deal key for this game (drawn once, from its own key)."""
@@ -77,9 +78,19 @@ class SecretSeat(SessionBase):
         god = self.own_god
         if g is None or seat is None or not god or g.result is not None:
             return v.position
+        cached = self._view_cache
+        if cached is not None and cached[0] is v.position:
+            return cached[1]  # the same object while the log stands still (callers compare)
         gods = list(v.position.gods)
         gods[seat] = god
-        return replace(v.position, gods=tuple(gods))
+        view = replace(v.position, gods=tuple(gods))
+        self._view_cache = (v.position, view)
+        return view
+
+    @property
+    def position(self) -> Position | None:
+        """The current position as this player sees it (``view``); None before the draw."""
+        return self.view
 
     def hidden_seats(self) -> tuple[int, ...]:
         """The seats whose gods this player does not know (empty in any other game)."""

@@ -28,7 +28,18 @@ from santorini_p2p.engine import (
 from santorini_p2p.errors import ReplayError, WireError
 from santorini_p2p.wire.identity import fingerprint
 from santorini_p2p.wire.log import Record, Validator, encode_frames, iter_frames
-from santorini_p2p.wire.messages import Accept, Act, Chat, Header, Offer, Resign, Timeout
+from santorini_p2p.wire.messages import (
+    Accept,
+    Act,
+    Chat,
+    Forfeit,
+    Header,
+    Object,
+    Offer,
+    Open,
+    Resign,
+    Timeout,
+)
 
 __all__ = [
     "Player",
@@ -68,7 +79,9 @@ class Step:
     ``number`` counts steps from 1; ``record`` is the record's number in the log; ``seat``
     the signer's seat when it signed (0-based) and ``player`` who that is (an index into
     ``Timeline.players``); ``kind`` is ``act``, ``resign``, ``timeout``,
-    ``offer``, ``accept`` or ``chat``; ``text`` the action text or a short phrase for the others;
+    ``offer``, ``accept`` or ``chat``, or with secret gods ``open``, ``object`` (the act
+    before it is void) or ``forfeit`` (SECRET.md); ``text`` the action text or a short
+    phrase for the others;
     ``clock_ms`` the mover's clock reading (acts only); ``banks`` the bank left per seat after
     it (in ``position``'s seat order); ``order`` the player (index into ``Timeline.players``)
     holding each seat of ``position``.
@@ -123,7 +136,8 @@ class Timeline:
     def turns(self) -> int:
         """The number of turns of play that stand: no setup action, no turn taken back."""
         played = sum(1 for s in self.steps if s.kind == "act" and _is_turn(s.text))
-        return played - sum(1 for s in self.steps if is_taken_back(s))
+        void = sum(1 for s in self.steps if is_taken_back(s) or s.kind == "object")
+        return played - void
 
     @property
     def result_text(self) -> str:
@@ -257,8 +271,21 @@ def _event(record: Record, v: Validator, open_takeback: str) -> tuple[str, str, 
             return "accept", f"accepts the {msg.kind}", None
         case Chat():
             return "chat", f"says: {msg.text}", None
+        case Open():
+            why = "for the audit" if _over(v) else "for the turn that needs it"
+            return "open", f"reveals {msg.god} {why}", None
+        case Object():
+            return "object", f"objects and reveals {msg.god}: record {msg.objected} is void", None
+        case Forfeit():
+            return "forfeit", f"records that seat {msg.late + 1} forfeits: {msg.reason}", None
         case _:
             return None
+
+
+def _over(v: Validator) -> bool:
+    """Whether a secret game's public position is over (its openings are for the audit)."""
+    g = v.secret
+    return g is not None and (g.result is not None or g.position.phase is Phase.OVER)
 
 
 def read_timeline(data: bytes) -> Timeline:
