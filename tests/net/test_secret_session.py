@@ -1,0 +1,216 @@
+"""Secret gods carried by the session (protocol/SECRET.md 12): the deal, hidden play,
+objections, openings, the audit and forfeits as records of the main log, with its clocks,
+resume and replay files, over the in-memory link of ``tests.net.harness``."""
+
+from __future__ import annotations
+
+import pytest
+
+from santorini_p2p.engine import Phase
+from santorini_p2p.engine.secrecy import restricts_opponents
+from santorini_p2p.net.secretseat import OWED_MS
+from santorini_p2p.net.session import GRACE_MS, Session
+from santorini_p2p.net.trust import KnownPeers
+from santorini_p2p.replay.timeline import read_timeline
+from santorini_p2p.replay.verify import verify_bytes
+from santorini_p2p.wire.log import read_log
+from santorini_p2p.wire.messages import (
+    Act,
+    Forfeit,
+    Header,
+    Object,
+    Open,
+    Result,
+    Shuffle,
+    Strip,
+)
+from santorini_p2p.wire.secretgame import DEFAULT_POOL
+from tests.net.harness import Net
+
+SECRET = ("chat", "secret")
+
+
+def _net(tmp_path, players: int, seed: int, pool: tuple[str, ...] = DEFAULT_POOL) -> Net:
+    return Net.create(tmp_path, players, "random", pool=pool, options=SECRET, seed=seed)
+
+
+def _identical_and_verified(net: Net) -> bytes:
+    data = net.journals()
+    assert all(d == data[0] for d in data), net.summary()
+    assert read_log(data[0]).is_complete
+    report = verify_bytes(data[0])
+    assert report.ok, report
+    return data[0]
+
+
+def _opened_by(records, seat: int) -> int:
+    """The number of the record that opened ``seat``'s god (an opening or an objection)."""
+    return next(
+        r.index for r in records if isinstance(r.message, Open | Object) and r.seat == seat
+    )
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (3, 3), (4, 5)])
+def test_secret_games_finish_with_identical_verifying_replays(tmp_path, players, seed):
+    net = _net(tmp_path, players, seed)
+    net.run()
+    assert not any(s.stopped for s in net.sessions), net.summary()
+    _identical_and_verified(net)
+    host = net.sessions[0]
+    v = host.validator
+    assert v is not None
+    header = v.record(0).message
+    assert isinstance(header, Header)
+    assert header.protocol == 3
+    assert "secret" in header.options
+    kinds = [type(r.message) for r in v.records]
+    # The draw, then every seat's shuffle and strip in seat order.
+    deal = kinds[1 + 2 * players : 1 + 4 * players]
+    assert deal == [Shuffle] * players + [Strip] * players
+    g = v.secret
+    assert g is not None
+    assert g.result is not None
+    assert v.result is not None
+    assert v.result[1] in ("win", "fault")
+    # Every god is open at the end, and each is the one its owner was dealt.
+    assert all(g.gods)
+    assert len(set(g.gods)) == players
+    for s in net.sessions:
+        seat = v.seat_of(s.identity.public_key)
+        assert seat is not None
+        assert g.gods[seat] == s.own_god
+    assert kinds[-players:] == [Result] * players
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (3, 3)])
+def test_no_god_is_in_the_log_in_the_clear_before_it_is_opened(tmp_path, players, seed):
+    net = _net(tmp_path, players, seed)
+    net.run()
+    data = _identical_and_verified(net)
+    v = read_log(data)
+    g = v.secret
+    assert g is not None
+    records = v.records
+    names = [god.encode() for god in DEFAULT_POOL]
+    first = min(_opened_by(records, s) for s in range(players))
+    # Before the first opening, no record but the header (which lists the pool) names a god.
+    for r in records[1:first]:
+        assert not any(name in r.raw for name in names), (r.index, type(r.message).__name__)
+    # And no seat's god is in any record before the one that opens it.
+    for seat, god in enumerate(g.gods):
+        opened = _opened_by(records, seat)
+        assert opened >= first
+        assert all(god.encode() not in r.raw for r in records[1:opened])
+
+
+def test_an_objection_voids_the_act_and_its_mover_plays_again(tmp_path):
+    net = _net(tmp_path, 2, 3)
+    net.run()
+    data = _identical_and_verified(net)
+    v = read_log(data)
+    records = v.records
+    objections = [r for r in records if isinstance(r.message, Object)]
+    assert objections, "this seed's game has a hidden god objecting"
+    for o in objections:
+        assert isinstance(o.message, Object)
+        assert restricts_opponents(o.message.god)
+        voided = records[o.message.objected]
+        assert isinstance(voided.message, Act)
+        assert o.index == voided.index + 1  # in place of the ack
+        again = next(r for r in records[o.index + 1 :] if isinstance(r.message, Act))
+        assert again.seat == voided.seat
+    # The export shows it, and counts the void turn out.
+    t = read_timeline(data)
+    shown = [s.text for s in t.steps if s.kind == "object"]
+    assert shown == [
+        f"objects and reveals {o.message.god}: record {o.message.objected} is void"
+        for o in objections
+        if isinstance(o.message, Object)
+    ]
+
+
+def _play_until_host_moves(net: Net) -> None:
+    """Step until the deal is done, play has begun and the host is to move."""
+    for _ in range(5_000):
+        host = net.sessions[0]
+        v = host.validator
+        if (
+            v is not None
+            and v.secret is not None
+            and v.secret.dealt
+            and v.position is not None
+            and v.position.phase is Phase.PLAY
+            and host.awaiting is not None
+        ):
+            return
+        net.step()
+    raise AssertionError(net.summary())
+
+
+def test_a_seat_that_owes_an_ack_and_sends_none_forfeits_in_the_log(tmp_path):
+    net = _net(tmp_path, 2, 7)
+    _play_until_host_moves(net)
+    net.down.add(1)
+    net.step()  # the host moves; the joiner never hears it, and owes its ack
+    host = net.sessions[0]
+    v = host.validator
+    assert v is not None
+    late = v.seat_of(net.sessions[1].identity.public_key)
+    assert v.pending_acks == (late,)
+    net.tick_all(OWED_MS)  # not yet: the grace for the network is not over
+    assert not any(isinstance(r.message, Forfeit) for r in v.records)
+    net.tick_all(GRACE_MS + 100)
+    [forfeit] = [r.message for r in v.records if isinstance(r.message, Forfeit)]
+    assert forfeit.late == late
+    assert v.result == (1 - late, "forfeit")
+    # The joiner comes back, takes the forfeit, and both sign the same result.
+    net.down.clear()
+    net.run()
+    assert not any(s.stopped for s in net.sessions), net.summary()
+    data = _identical_and_verified(net)
+    assert read_timeline(data).result == (1 - late, "forfeit")
+
+
+def test_a_joiner_resumed_mid_game_finds_its_god_again_and_finishes(tmp_path):
+    net = _net(tmp_path, 2, 11)
+    _play_until_host_moves(net)
+    for _ in range(30):
+        net.step()
+    crashed = net.sessions[1]
+    god = crashed.own_god
+    assert god
+    path = crashed.journal_path
+    crashed.close()
+    net.down.add(1)
+    for _ in range(20):
+        net.step()
+    net.sessions[1] = resumed = Session.resume(
+        crashed.identity, path, home=crashed.home, now=net.clock, known=KnownPeers(crashed.home)
+    )
+    assert resumed.own_god == god  # drawn again from its own key: nothing else on disk
+    old_id = net.peer_id
+    net.peer_id = lambda i: b"\x01again" if i == 1 else old_id(i)  # type: ignore[method-assign]
+    net.down.clear()
+    net.run()
+    assert not any(s.stopped for s in net.sessions), net.summary()
+    _identical_and_verified(net)
+
+
+def test_the_view_shows_ones_own_god_and_blanks_the_hidden_ones(tmp_path):
+    net = _net(tmp_path, 3, 3)
+    _play_until_host_moves(net)
+    for s in net.sessions:
+        v = s.validator
+        assert v is not None
+        g = v.secret
+        assert g is not None
+        seat = v.seat_of(s.identity.public_key)
+        assert seat is not None
+        p = s.position
+        assert p is not None
+        assert p.gods[seat] == s.own_god
+        for other in s.hidden_seats():
+            assert p.gods[other] == ""
+        # The log's own position shows only the gods opened so far.
+        assert v.position is not None
+        assert v.position.gods == tuple(g.gods)
