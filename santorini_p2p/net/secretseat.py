@@ -17,11 +17,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from santorini_p2p.engine import Action, Position, Turn
+from santorini_p2p.engine import Action, Phase, Position, Turn
 from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
 from santorini_p2p.net.sessionbase import GRACE_MS, HOST_ID, SessionBase
 from santorini_p2p.net.views import NoteKind
-from santorini_p2p.wire.log import Validator
+from santorini_p2p.wire.log import Record, Validator
+from santorini_p2p.wire.messages import Act, Forfeit, Object, Open, Strip
 from santorini_p2p.wire.secretplay import SeatSecret, needs_power, seat_secret
 
 __all__ = ["OWED_MS", "SecretSeat"]
@@ -35,6 +36,7 @@ class SecretSeat(SessionBase):
 
     _secret_cache: tuple[bytes, SeatSecret, str] | None = None
     _view_cache: tuple[Position, Position] | None = None
+    _audit_said = False
 
     def _seat_secret(self) -> SeatSecret:
         """This seat's deal key for this game (drawn once, from its own key)."""
@@ -100,6 +102,59 @@ class SecretSeat(SessionBase):
             return ()
         mine = v.seat_of(self.identity.public_key)
         return tuple(s for s, god in enumerate(g.gods) if not god and s != mine)
+
+    def gods_line(self) -> str:
+        """Every seat's god as this player knows it: its own, the open ones, ``?`` for hidden."""
+        v = self.validator
+        g = v.secret if v is not None else None
+        if v is None or g is None:
+            return ""
+        mine = v.seat_of(self.identity.public_key)
+        parts = []
+        for seat, name in enumerate(v.names):
+            god = g.gods[seat] or (self.own_god if seat == mine else "") or "?"
+            you = " (you)" if seat == mine else ""
+            parts.append(f"{name}{you} {god}")
+        return "gods: " + ", ".join(parts)
+
+    def _note_secret(self, rec: Record) -> None:
+        """Tell the player what a record of a secret game did (the deal, an opening, ...)."""
+        v = self.validator
+        g = v.secret if v is not None else None
+        if v is None or g is None or rec.seat is None:
+            return
+        msg = rec.message
+        names = v.names
+        who = names[rec.seat]
+        mine = rec.signer == self.identity.public_key
+        if isinstance(msg, Strip) and g.dealt and rec.seat == g.players - 1:
+            god = self.own_god
+            self._say(
+                f"The deal is done ({2 * g.players} signed steps): your god is {god or '?'}; "
+                "the others are hidden until they are revealed."
+            )
+            self._say(self.gods_line())
+        elif isinstance(msg, Open) and not mine:
+            over = g.position.phase is Phase.OVER
+            why = "for the audit" if over else "for the turn that needs it"
+            self._say(f"{who} reveals {msg.god} {why}; the game so far is checked again.")
+            self._say(self.gods_line())
+        elif isinstance(msg, Object):
+            act = v.record(msg.objected).message
+            turn = f" {act.action}" if isinstance(act, Act) else ""
+            mover = names[v.record(msg.objected).seat or 0]
+            self._say(
+                f"{who} objects and reveals {msg.god}: {mover}'s turn{turn} breaks it and is "
+                f"void; {mover} plays again.",
+                NoteKind.WARNING,
+            )
+            self._say(self.gods_line())
+        elif isinstance(msg, Forfeit):
+            self._say(f"{who} records that {names[msg.late]} forfeits: {msg.reason}.")
+        if g.result is not None and not self._audit_said:
+            self._audit_said = True
+            if g.ending in ("fault", "win"):
+                self._say(f"The audit: {g.result[1]}.")
 
     def _secret_record(self, v: Validator) -> bytes | None:
         """The record this seat owes now in a secret game's deal or play, if any."""

@@ -671,4 +671,5 @@ class Session(SecretSeat, Handshake, LogSync, Timing, Requests, Reporting):
         self._broadcast(rec.index, raw)
         self._note_takeback(rec)
         self._note_chat(rec)
+        self._note_secret(rec)
         self._changed()

@@ -477,6 +477,10 @@ class SessionBase:
         """Defined by ``Requests``."""
         raise NotImplementedError
 
+    def _note_secret(self, rec: Record) -> None:
+        """Defined by ``SecretSeat``."""
+        raise NotImplementedError
+
     @property
     def awaiting(self) -> int | None:
         """Defined by ``Session``."""
