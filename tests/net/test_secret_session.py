@@ -214,3 +214,23 @@ def test_the_view_shows_ones_own_god_and_blanks_the_hidden_ones(tmp_path):
         # The log's own position shows only the gods opened so far.
         assert v.position is not None
         assert v.position.gods == tuple(g.gods)
+
+
+def test_the_side_panel_shows_a_question_mark_for_each_hidden_god(tmp_path):
+    from santorini_p2p.net.views import SeatInfo
+    from santorini_p2p.ui.board_view import render_panel
+
+    net = _net(tmp_path, 3, 3)
+    _play_until_host_moves(net)
+    s = net.sessions[1]
+    p = s.position
+    assert p is not None
+    hidden = s.hidden_seats()
+    assert hidden
+    seats = [
+        SeatInfo(i, name, local=i not in hidden, human=True, hidden=i in hidden)
+        for i, name in enumerate(s.seat_names())
+    ]
+    text = "".join(part for _, part in render_panel(p, seats, [], 60, 40))
+    assert text.count("? (god dealt secretly, not revealed yet)") == len(hidden)
+    assert f"{s.own_god}:" in text
