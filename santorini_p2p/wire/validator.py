@@ -712,6 +712,8 @@ class Validator:
         if SECRET_OPTION in h.options:
             # The draw picks seat 1 only; the gods are dealt secretly next (SECRET.md 3).
             start, _ = draw_setup(draw_seed(h.game_id, nonces), h.players, "none", pool)
+            fixed = start_slot(h.options, h.players)  # a rematch's (SPEC.md 11)
+            start = start if fixed is None else fixed
             g = SecretGame(pool, h.players)
             slots = tuple((start + i) % h.players for i in range(h.players))
             return s._replace(

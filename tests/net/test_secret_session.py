@@ -234,3 +234,43 @@ def test_the_side_panel_shows_a_question_mark_for_each_hidden_god(tmp_path):
     text = "".join(part for _, part in render_panel(p, seats, [], 60, 40))
     assert text.count("? (god dealt secretly, not revealed yet)") == len(hidden)
     assert f"{s.own_god}:" in text
+
+
+def test_a_rematch_of_a_secret_game_is_secret_and_the_next_slot_starts(tmp_path):
+    from santorini_p2p.net.rematch import header_check, next_start, rematch_settings
+
+    net = _net(tmp_path, 2, 3)
+    net.run()
+    old = list(net.sessions)
+    v0 = old[0].validator
+    assert v0 is not None
+    h = v0.header
+    assert h is not None
+    start = next_start(h, old[0].records)
+    settings = rematch_settings(h, start)
+    home0 = tmp_path / "p0"
+    new = [
+        Session.host(
+            old[0].identity,
+            settings,
+            home=home0,
+            now=net.clock,
+            known=KnownPeers(home0),
+            seats=tuple((s.public_key, s.name) for s in h.seats),
+        )
+    ]
+    home1 = tmp_path / "p1"
+    j = Session.join(old[1].identity, home=home1, now=net.clock, known=KnownPeers(home1))
+    j.check_header = header_check(h, start)
+    new.append(j)
+    net.sessions = new
+    net.run()
+    assert not any(s.stopped for s in new), net.summary()
+    data = _identical_and_verified(net)
+    v = read_log(data)
+    assert v.header is not None
+    assert "secret" in v.header.options
+    assert f"start={start}" in v.header.options
+    assert v.seats[0] == h.seats[start].public_key
+    assert v.secret is not None
+    assert v.secret.result is not None
