@@ -189,6 +189,20 @@ def _finish(home: Path, peer: object, save: SaveTarget | None) -> int:
     return rc
 
 
+def _keep_unfinished(home: Path, peer: object, save: SaveTarget | None) -> int:
+    """The host left mid-game: keep the records this joiner holds, say where; exit 1."""
+    from santorini_p2p.net.secrettable import SecretPeer
+    from santorini_p2p.wire.secretlog import read_seats
+
+    assert isinstance(peer, SecretPeer)
+    if peer.seats:
+        game_id = read_seats(peer.seats)[0]
+        _keep(home, peer.replay(), game_id, save)
+        path = home / "games" / f"table-{game_id.hex()}.sntr"
+        print(f"game unfinished: the host left; the records so far are in {path}", flush=True)
+    return 1
+
+
 def _left() -> int:
     """Ctrl-C during a table game: say what that means."""
     error("left the table before the end; a table game cannot be resumed")
@@ -250,8 +264,13 @@ def join_table_game(args: argparse.Namespace, address: str) -> int:
     home, peer = _peer(args)
     view = TableView(peer)  # type: ignore[arg-type]
     print(f"the host at {address} plays a secret table: joining it in that protocol", flush=True)
+    from santorini_p2p.net.secrettable import HostGone
+
     try:
         asyncio.run(join_table(view.peer, address, clock=CLOCK_S, on_record=view.show))
+    except HostGone as e:
+        error(str(e))
+        return _keep_unfinished(home, view.peer, save)
     except PeerError as e:
         error(str(e))
         return 1
