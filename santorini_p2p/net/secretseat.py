@@ -15,11 +15,10 @@ claims (SESSION.md 7).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Final
 
 from santorini_p2p.engine import Action, Phase, Position, Turn
 from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
-from santorini_p2p.net.sessionbase import GRACE_MS, HOST_ID, SessionBase
+from santorini_p2p.net.sessionbase import GRACE_MS, HOST_ID, OWED_MS, SessionBase
 from santorini_p2p.net.views import NoteKind
 from santorini_p2p.wire.log import Record, Validator
 from santorini_p2p.wire.messages import Act, Forfeit, Object, Open, Strip
@@ -27,8 +26,6 @@ from santorini_p2p.wire.secretplay import SeatSecret, needs_power, seat_secret
 
 __all__ = ["OWED_MS", "SecretSeat"]
 
-OWED_MS: Final = 120_000
-"""How long a seat may take over a record it owes other than a move: then it forfeits."""
 
 
 class SecretSeat(SessionBase):

@@ -274,3 +274,24 @@ def test_a_rematch_of_a_secret_game_is_secret_and_the_next_slot_starts(tmp_path)
     assert v.seats[0] == h.seats[start].public_key
     assert v.secret is not None
     assert v.secret.result is not None
+
+
+def test_a_forfeit_claimed_before_its_time_stops_the_game_with_a_report(tmp_path):
+    net = _net(tmp_path, 2, 7)
+    _play_until_host_moves(net)
+    net.down.add(1)
+    net.step()  # the host moves; the joiner has not heard it yet
+    host = net.sessions[0]
+    v = host.validator
+    assert v is not None
+    late = v.pending_acks[0]
+    host._write(v.make_forfeit(host.identity, late, "no record in 120 s"))  # at once: forged
+    net.down.clear()
+    for _ in range(300):
+        if net.sessions[1].stopped:
+            break
+        net.step()
+    said = net.sessions[1].stopped
+    assert said is not None
+    assert said.startswith("premature forfeit claim at record ")
+    assert "has owed it 0 ms of 120000 ms" in said
