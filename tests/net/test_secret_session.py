@@ -295,3 +295,17 @@ def test_a_forfeit_claimed_before_its_time_stops_the_game_with_a_report(tmp_path
     assert said is not None
     assert said.startswith("premature forfeit claim at record ")
     assert "has owed it 0 ms of 120000 ms" in said
+
+
+def test_a_spectator_of_a_secret_game_holds_the_players_replay(tmp_path):
+    net = _net(tmp_path, 2, 3)
+    w = net.watch("carol")
+    net.run()
+    for _ in range(1_000):
+        if w.is_complete or w.stopped:
+            break
+        net.step()
+    assert w.stopped is None, w.stopped
+    assert w.is_complete
+    data = _identical_and_verified(net)
+    assert w.replay_bytes() == data
