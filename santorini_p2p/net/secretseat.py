@@ -34,6 +34,7 @@ class SecretSeat(SessionBase):
     _secret_cache: tuple[bytes, SeatSecret, str] | None = None
     _view_cache: tuple[Position, Position] | None = None
     _audit_said = False
+    _gods_shown: tuple[str, ...] = ()
 
     def _seat_secret(self) -> SeatSecret:
         """This seat's deal key for this game (drawn once, from its own key)."""
@@ -117,6 +118,9 @@ class SecretSeat(SessionBase):
     def _note_secret(self, rec: Record) -> None:
         """Tell the player what a record of a secret game did (the deal, an opening, ...)."""
         v = self.validator
+        if v is not None and v.header is not None and "party" in v.header.options:
+            self._note_passing(v)
+            return
         g = v.secret if v is not None else None
         if v is None or g is None or rec.seat is None:
             return
@@ -152,6 +156,17 @@ class SecretSeat(SessionBase):
             self._audit_said = True
             if g.ending in ("fault", "win"):
                 self._say(f"The audit: {g.result[1]}.")
+
+    def _note_passing(self, v: Validator) -> None:
+        """Party (SECRET.md 10): say when the cards have passed on, and who holds which."""
+        p = v.position
+        if p is None:
+            return
+        shown = self._gods_shown
+        self._gods_shown = p.gods
+        if shown and shown != p.gods and len(shown) == len(p.gods):
+            held = ", ".join(f"{n} {g or '-'}" for n, g in zip(v.names, p.gods, strict=True))
+            self._say(f"The cards pass on after turn {v.turns}: {held}.")
 
     def _secret_record(self, v: Validator) -> bytes | None:
         """The record this seat owes now in a secret game's deal or play, if any."""

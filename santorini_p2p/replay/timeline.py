@@ -50,6 +50,7 @@ __all__ = [
     "format_seconds",
     "has_advanced_god",
     "is_taken_back",
+    "plays_alone",
     "read_timeline",
     "squares_of",
     "step_before",
@@ -80,8 +81,9 @@ class Step:
     the signer's seat when it signed (0-based) and ``player`` who that is (an index into
     ``Timeline.players``); ``kind`` is ``act``, ``resign``, ``timeout``,
     ``offer``, ``accept`` or ``chat``, or with secret gods ``open``, ``object`` (the act
-    before it is void) or ``forfeit`` (SECRET.md); ``text`` the action text or a short
-    phrase for the others;
+    before it is void) or ``forfeit`` (SECRET.md), in Party ``pass`` (the cards passed on
+    with the last ack of a turn: the position shows the gods after); ``text`` the action text
+    or a short phrase for the others;
     ``clock_ms`` the mover's clock reading (acts only); ``banks`` the bank left per seat after
     it (in ``position``'s seat order); ``order`` the player (index into ``Timeline.players``)
     holding each seat of ``position``.
@@ -144,7 +146,8 @@ class Timeline:
         """The result in words (``unfinished`` when the log has none)."""
         if self.result is None:
             return "unfinished"
-        return describe_result(self.result, [p.name for p in self.players])
+        names = [p.name for p in self.players]
+        return describe_result(self.result, names, plays_alone(self.header))
 
     @property
     def verification(self) -> str:
@@ -229,19 +232,32 @@ def step_effects(t: Timeline) -> tuple[tuple[Effect, ...], ...]:
     return tuple(out)
 
 
-def describe_result(result: tuple[int, str], names: list[str]) -> str:
-    """Return the result ``(winner seat or -1, reason)`` in words, naming the players."""
+def describe_result(result: tuple[int, str], names: list[str], alone: bool = False) -> str:
+    """Return the result ``(winner seat or -1, reason)`` in words, naming the players.
+
+    ``alone``: an Agora game (SECRET.md 11), where a player of four wins alone, not as a team.
+    """
     winner, reason = result
     if reason in ("draw", "abort"):
         return "drawn by agreement" if reason == "draw" else "aborted by agreement"
     if winner < 0:
         return "ended with no winner"
-    if len(names) == 4:
+    if len(names) == 4 and not alone:
         who, verb = f"{names[winner]} and {names[(winner + 2) % 4]}", "won as a team"
     else:
-        who, verb = names[winner], "won"
-    how = {"resign": " by resignation", "time": " on time"}.get(reason, "")
+        who, verb = names[winner], "won alone" if alone else "won"
+    how = {
+        "resign": " by resignation",
+        "time": " on time",
+        "forfeit": " by forfeit",
+        "fault": " (the audit found a fault)",
+    }.get(reason, "")
     return f"{who} {verb}{how}"
+
+
+def plays_alone(header: Header | None) -> bool:
+    """Whether ``header``'s game is one where each of four players wins alone (Agora)."""
+    return header is not None and "agora" in header.options
 
 
 def _event(record: Record, v: Validator, open_takeback: str) -> tuple[str, str, int | None] | None:
@@ -282,6 +298,12 @@ def _event(record: Record, v: Validator, open_takeback: str) -> tuple[str, str, 
             return None
 
 
+def _passing(v: Validator) -> bool:
+    """Whether ``v``'s game is a Party game, whose cards pass on (SECRET.md 10)."""
+    h = v.header
+    return h is not None and "party" in h.options
+
+
 def _over(v: Validator) -> bool:
     """Whether a secret game's public position is over (its openings are for the audit)."""
     g = v.secret
@@ -315,6 +337,9 @@ def read_timeline(data: bytes) -> Timeline:
                 start, start_keys = p, v.seats
                 continue
             event = _event(record, v, open_takeback)
+            before = positions[-2] if len(positions) > 1 else None
+            if event is None and before is not None and before.gods != p.gods and _passing(v):
+                event = ("pass", f"the cards pass after turn {v.turns}", None)
             o = v.takeback_offer
             open_takeback = o.turn if o is not None else ""
             if event is None:

@@ -44,6 +44,7 @@ __all__ = [
     "MAX_CHAT_CHARS",
     "OFFER_KINDS",
     "OPTIONS",
+    "PASS_OPTION",
     "PROTOCOL_2_OPTIONS",
     "PROTOCOL_3_OPTIONS",
     "PROTOCOL_VERSION",
@@ -100,17 +101,21 @@ with secret gods, SECRET.md 8)."""
 SECRET_REASONS: Final = ("forfeit", "fault")
 """The reasons only a secret game ends by: a seat withheld a record it owed, or the audit
 found a seat that broke its own god (or the deal)."""
-OPTIONS: Final = ("chat", "secret", "snake", "takeback")
+OPTIONS: Final = ("agora", "chat", "party", "secret", "snake", "takeback")
 """The rule options a header may list (sorted, no repeats)."""
 
 PROTOCOL_2_OPTIONS: Final = ("chat", "takeback")
 """The options only a protocol 2 header may list: ``chat`` allows chat records, ``takeback``
 takeback offers."""
 
-PROTOCOL_3_OPTIONS: Final = ("secret",)
+PROTOCOL_3_OPTIONS: Final = ("agora", "party", "secret")
 """The options only a protocol 3 header may list: ``secret`` deals the gods secretly
-(SECRET.md 3), from the header's pool, in place of the draw's deal."""
+(SECRET.md 3), from the header's pool, in place of the draw's deal; ``party`` (with
+``pass=K``) passes the cards on every K turns (SECRET.md 10); ``agora`` is the four-player
+mode of shared workers where each player wins alone (SECRET.md 11)."""
 SECRET_OPTION: Final = "secret"
+PASS_OPTION: Final = "pass="
+"""The prefix of the option ``pass=K`` of a Party game: the cards pass after every K turns."""
 
 MAX_CHAT_CHARS: Final = 200
 """The longest line a chat record may carry."""

@@ -23,7 +23,6 @@ from santorini_p2p.engine import (
     end_by_agreement,
     format_action,
     format_position,
-    lose_on_time,
     new_game,
     outcome,
     parse_action,
@@ -32,6 +31,15 @@ from santorini_p2p.engine import (
 )
 from santorini_p2p.engine.gods import ALL_GOD_NAMES, GOD_NAMES, power_of
 from santorini_p2p.engine.legality import apply_checked
+from santorini_p2p.engine.party import (
+    AGORA_GODS,
+    MAX_PASS,
+    PARTY_POOL,
+    agora_leave,
+    agora_play,
+    pass_cards,
+    passes_after,
+)
 from santorini_p2p.engine.setup import pool_need
 from santorini_p2p.errors import (
     ChainError,
@@ -66,6 +74,7 @@ from santorini_p2p.wire.messages import (
     MAX_CHAT_CHARS,
     OFFER_KINDS,
     OPTIONS,
+    PASS_OPTION,
     PROTOCOL_2_OPTIONS,
     PROTOCOL_3_OPTIONS,
     PROTOCOL_VERSION,
@@ -194,6 +203,10 @@ class _State(NamedTuple):
     turns: int = 0
     drawn: tuple[str, ...] = ()
     undo: _Undo | None = None
+    every: int = 0
+    """Party (SECRET.md 10): the cards pass after every ``every`` turns (0: no passing)."""
+    agora: bool = False
+    """Agora (SECRET.md 11): shared workers, each player wins alone."""
     secret: SecretGame | None = None
     """A game with secret gods (the header's option ``secret``): the deal, the openings and
     the audit (``wire.secretgame``), from the last reveal on; ``position`` is then its public
@@ -229,7 +242,7 @@ def make_header(
     chosen = tuple(sorted(set(pool), key=ALL_GOD_NAMES.index))
     opts = tuple(sorted(set(options)))
     simple = not chosen or chosen == GOD_NAMES or gods == "none"
-    needs_3 = any(o in PROTOCOL_3_OPTIONS for o in opts)
+    needs_3 = any(o in PROTOCOL_3_OPTIONS or o.startswith(PASS_OPTION) for o in opts)
     needs_2 = not simple or needs_3 or any(o in PROTOCOL_2_OPTIONS for o in opts)
     if not needs_2:
         listed: tuple[str, ...] = ()
@@ -631,16 +644,21 @@ class Validator:
         if list(msg.options) != sorted(set(msg.options)):
             raise RecordError("header: options must be sorted with no repeats")
         for opt in msg.options:
-            if opt not in OPTIONS and not opt.startswith(START_OPTION):
+            if opt not in OPTIONS and not opt.startswith((START_OPTION, PASS_OPTION)):
                 raise RecordError(f"header: unknown rule option {opt!r}")
+            if opt.startswith(PASS_OPTION) and msg.protocol < 3:
+                raise RecordError(f"header: the option {opt!r} needs protocol 3")
             if opt in PROTOCOL_2_OPTIONS and msg.protocol < 2:
                 raise RecordError(f"header: the option {opt!r} needs protocol 2")
             if opt in PROTOCOL_3_OPTIONS and msg.protocol < 3:
                 raise RecordError(f"header: the option {opt!r} needs protocol 3")
-        if msg.protocol >= 3 and not any(o in PROTOCOL_3_OPTIONS for o in msg.options):
+        if msg.protocol >= 3 and not any(
+            o in PROTOCOL_3_OPTIONS or o.startswith(PASS_OPTION) for o in msg.options
+        ):
             raise VersionError(
-                f"header: protocol {msg.protocol} is for games with secret gods (the option "
-                "'secret'); a game without them is written as protocol 2"
+                f"header: protocol {msg.protocol} is for games with secret gods, Party or Agora "
+                "(the options 'secret', 'party', 'agora'); a game without them is written as "
+                "protocol 2"
             )
         try:
             start_slot(msg.options, len(keys))
@@ -652,7 +670,10 @@ class Validator:
             check_pool(msg)
         if SECRET_OPTION in msg.options:
             _check_secret_header(msg)
-        return _State(header=msg, keys=keys, banks=(msg.bank_ms,) * len(keys))
+        every, agora = _party_header(msg)
+        return _State(
+            header=msg, keys=keys, banks=(msg.bank_ms,) * len(keys), every=every, agora=agora
+        )
 
     def _step(self, msg: Message, slot: int, index: int) -> _State:
         s = self._s
@@ -826,9 +847,18 @@ class Validator:
             raise RecordError(f"{what} after the game is over")
         return p
 
+    def _leave(self, p: Position, seat: int) -> Position:
+        """The position after ``seat`` resigns or loses on time (Agora: it leaves alone)."""
+        if self._s.agora:
+            try:
+                return agora_leave(p, seat)
+            except ValueError as e:
+                raise IllegalTurnError(str(e)) from None
+        return resign(p, seat)
+
     def _active_slots(self, p: Position, order: tuple[int, ...] = ()) -> frozenset[int]:
         order = order or self._s.seat_slots
-        gone = p.eliminated if p.players == 3 else 0
+        gone = p.eliminated if p.players == 3 or self._s.agora else 0
         return frozenset(order[i] for i in range(p.players) if not gone >> i & 1)
 
     def _check_hash(self, got: bytes, p: Position) -> bytes:
@@ -868,6 +898,8 @@ class Validator:
         else:
             try:
                 q = apply_checked(p, action)
+                if s.agora and isinstance(action, Turn) and p.phase is Phase.PLAY:
+                    q = agora_play(p, action)  # each wins alone; who cannot play leaves
             except IllegalTurnError:
                 kind = "turn" if isinstance(action, Turn) else "action"
                 raise IllegalTurnError(
@@ -886,7 +918,7 @@ class Validator:
             if m == 2:
                 pending = (seat_slots[1 - here],)
             else:
-                gone = q.eliminated if m == 3 else 0
+                gone = q.eliminated if m == 3 or s.agora else 0
                 after = ((here + i) % m for i in range(1, m))
                 pending = tuple(seat_slots[j] for j in after if not gone >> j & 1)
         # Positional, not _replace: this runs for half of all records and is 3x cheaper.
@@ -910,6 +942,8 @@ class Validator:
             _Undo(p, s.hash, slot, msg.action, msg.seq)
             if q.winner < 0 and isinstance(action, Turn) and "takeback" in h.options
             else None,
+            s.every,
+            s.agora,
         )
 
     def _ack(self, msg: Ack, slot: int) -> _State:
@@ -923,14 +957,25 @@ class Validator:
             raise RecordError(f"acknowledges record {msg.acked}, not the last action {s.last_act}")
         if msg.state_hash != s.hash:
             raise DesyncError(self._s.turns, s.hash, msg.state_hash)
+        if s.every and len(s.pending) == 1:
+            return self._maybe_pass(s)
         return _with_pending(s, s.pending[1:])
+
+    def _maybe_pass(self, s: _State) -> _State:
+        """Party: the last ack of a turn; after every ``every`` turns the cards pass on."""
+        p = s.position
+        assert p is not None
+        if p.phase is not Phase.PLAY or not passes_after(s.turns, s.every):
+            return s._replace(pending=())
+        q = pass_cards(p)
+        return s._replace(pending=(), position=q, hash=state_hash(q), undo=None)
 
     def _resign(self, msg: Resign, slot: int) -> _State:
         s = self._s
         p = self._playing("a resignation")
         if slot not in self._active_slots(p):
             raise SignatureError(f"signed by slot {slot + 1}, which is no longer playing")
-        q = resign(p, s.seat_slots.index(slot))
+        q = self._leave(p, s.seat_slots.index(slot))
         digest = self._check_hash(msg.state_hash, q)
         return s._replace(
             position=q,
@@ -951,7 +996,7 @@ class Validator:
                 f"claims seat {msg.seat + 1} ran out of time, but seat {p.to_move + 1}'s clock runs"
             )
         loser = s.seat_slots[msg.seat]
-        q = lose_on_time(p, msg.seat)
+        q = self._leave(p, msg.seat)
         digest = self._check_hash(msg.state_hash, q)
         return s._replace(
             position=q,
@@ -1084,6 +1129,8 @@ class Validator:
             return self._make_secret_act(identity, action, clock_ms)
         a = parse_action(action) if isinstance(action, str) else action
         q = apply_action(p, a)
+        if self._s.agora and isinstance(a, Turn) and p.phase is Phase.PLAY:
+            q = agora_play(p, a)
         text = format_action(a)
         digest = state_hash(q)
         self._made = (p, text, q, digest)
@@ -1150,7 +1197,8 @@ class Validator:
             self._secret_concede(nxt, Resign(0, b"", b""), seat)
             after = state_hash(decided_position(nxt))
             return self._seal(identity, Resign(self.next_seq, self._last, after))
-        return self._seal(identity, Resign(self.next_seq, self._last, state_hash(resign(p, seat))))
+        after = state_hash(self._leave(p, seat))
+        return self._seal(identity, Resign(self.next_seq, self._last, after))
 
     def make_timeout(self, identity: Identity) -> bytes:
         """Return the signed claim that the seat to move ran out of time."""
@@ -1161,7 +1209,7 @@ class Validator:
             self._secret_concede(nxt, Timeout(0, b"", p.to_move, b""), p.to_move)
             after = state_hash(decided_position(nxt))
             return self._seal(identity, Timeout(self.next_seq, self._last, p.to_move, after))
-        after = state_hash(lose_on_time(p, p.to_move))
+        after = state_hash(self._leave(p, p.to_move))
         return self._seal(identity, Timeout(self.next_seq, self._last, p.to_move, after))
 
     def make_offer(self, identity: Identity, kind: str) -> bytes:
@@ -1270,6 +1318,41 @@ def _replay_error(e: WireError | DesyncError | IllegalTurnError, index: int) -> 
         )
         return ReplayError(reason, index)
     return ReplayError(str(e), index)
+
+
+def _party_header(h: Header) -> tuple[int, bool]:
+    """``(every, agora)`` of a Party or Agora header (SECRET.md 10, 11); ``(0, False)`` else.
+
+    Raises:
+        RecordError: a ``pass=K`` without ``party`` or a ``party`` without one, K not 1 to 99
+            in plain decimal, Party with Agora or secret gods, a selection other than random,
+            a takeback option, Agora not of 4 players, or a god the mode does not offer.
+    """
+    passes = [o for o in h.options if o.startswith(PASS_OPTION)]
+    party, agora = "party" in h.options, "agora" in h.options
+    if not party and not agora:
+        if passes:
+            raise RecordError("header: the option pass=K needs the option party")
+        return 0, False
+    if party and agora:
+        raise RecordError("header: party and agora are different games")
+    if SECRET_OPTION in h.options:
+        raise RecordError("header: party or agora with secret gods is not a game of this version")
+    if h.gods != "random":
+        raise RecordError(f"header: party and agora deal the gods at random, not by {h.gods}")
+    if "takeback" in h.options:
+        raise RecordError("header: party and agora allow no takeback")
+    bad = [g for g in game_pool(h) if g not in (AGORA_GODS if agora else PARTY_POOL)]
+    if bad:
+        raise RecordError(f"header: {bad[0]} is not offered in {'Agora' if agora else 'Party'}")
+    if agora:
+        if h.players != 4 or passes:
+            raise RecordError("header: agora is 4 players and no passing")
+        return 0, True
+    text = passes[0][len(PASS_OPTION) :] if len(passes) == 1 else ""
+    if text not in [str(k) for k in range(1, MAX_PASS + 1)]:
+        raise RecordError("header: party needs one option pass=K, K from 1 to 99")
+    return int(text), False
 
 
 def _check_secret_header(h: Header) -> None:

@@ -309,3 +309,69 @@ def test_a_spectator_of_a_secret_game_holds_the_players_replay(tmp_path):
     assert w.is_complete
     data = _identical_and_verified(net)
     assert w.replay_bytes() == data
+
+
+@pytest.mark.parametrize(("players", "every"), [(2, 4), (3, 2)])
+def test_party_games_in_the_session_pass_the_cards_as_the_header_says(tmp_path, players, every):
+    from santorini_p2p.engine.party import PARTY_POOL, pass_cards
+
+    net = Net.create(
+        tmp_path, players, "random", pool=PARTY_POOL, options=("party", f"pass={every}"), seed=5
+    )
+    net.run()
+    assert not any(s.stopped for s in net.sessions), net.summary()
+    data = _identical_and_verified(net)
+    t = read_timeline(data)
+    passes = [s for s in t.steps if s.kind == "pass"]
+    assert passes
+    turns = [int(s.text.rsplit(" ", 1)[1]) for s in passes]
+    assert turns == list(range(every, every * len(turns) + 1, every))
+    # Each pass is the position before it with every card moved on and the states cleared.
+    for s in passes:
+        before = t.steps[s.number - 2].position
+        assert s.position == pass_cards(before)
+    said = [n.text for n in net.sessions[0].notes if n.text.startswith("The cards pass on")]
+    assert len(said) == len(passes)
+
+
+def test_an_agora_game_in_the_session_is_won_alone(tmp_path):
+    from santorini_p2p.engine.party import AGORA_GODS
+
+    net = Net.create(tmp_path, 4, "random", pool=AGORA_GODS, options=("agora",), seed=5)
+    net.run()
+    assert not any(s.stopped for s in net.sessions), net.summary()
+    data = _identical_and_verified(net)
+    v = read_log(data)
+    assert v.result is not None
+    winner, reason = v.result
+    assert reason == "win"
+    t = read_timeline(data)
+    assert t.result_text == f"{v.names[winner]} won alone"
+    assert "won as a team" not in t.result_text
+    notes = [n.text for n in net.sessions[0].notes]
+    assert any(n.startswith(f"{v.names[winner]} won alone.") for n in notes), notes
+
+
+def test_party_and_agora_headers_are_checked():
+    from santorini_p2p.engine.party import PARTY_POOL
+    from santorini_p2p.errors import ReplayError
+    from santorini_p2p.wire.envelope import seal
+    from santorini_p2p.wire.log import Validator, make_header
+    from tests.net.harness import identity
+
+    keys = [(identity(i).public_key, f"p{i}") for i in range(3)]
+    cases = [
+        (("party",), PARTY_POOL, 3, "party needs one option pass=K"),
+        (("party", "pass=0"), PARTY_POOL, 3, "party needs one option pass=K"),
+        (("pass=3",), PARTY_POOL, 3, "pass=K needs the option party"),
+        (("agora",), PARTY_POOL, 3, "agora is 4 players"),
+        (("agora", "party", "pass=3"), PARTY_POOL, 3, "different games"),
+        (("party", "pass=3", "takeback"), PARTY_POOL, 3, "no takeback"),
+        (("party", "pass=3"), ("apollo", "artemis", "bia"), 3, "bia is not offered in Party"),
+    ]
+    for options, pool, players, said in cases:
+        h = make_header(bytes(16), keys[:players], gods="random", options=options, pool=pool)
+        assert h.protocol == 3
+        v = Validator()
+        with pytest.raises(ReplayError, match=said):
+            v.feed(seal(identity(0), h))

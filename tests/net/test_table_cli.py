@@ -1,6 +1,7 @@
-"""``santorini host --mode party|agora`` and ``join`` as processes (the secret table).
+"""``santorini host --table --mode party|agora`` and ``join`` as processes (the secret table).
 
-(``host --secret-gods`` plays in the session: ``tests/net/test_secret_loopback.py``.)
+(Without ``--table`` these games, and ``--secret-gods``, play in the session:
+``tests/net/test_secret_loopback.py``.)
 
 Each peer is its own process with its own ``SANTORINI_HOME`` on 127.0.0.1; computer players
 play whole games; every peer keeps the same replay under its home's ``games/``, ``--save``
@@ -79,7 +80,9 @@ def _same_verified_replay(tmp: Path, peers: list[Peer]) -> bytes:
 
 
 def test_a_party_game_passes_the_cards_and_verifies(tmp_path):
-    peers = _play(tmp_path, 3, ["--mode", "party", "--players", "3", "--pass-every", "2"])
+    peers = _play(
+        tmp_path, 3, ["--table", "--mode", "party", "--players", "3", "--pass-every", "2"]
+    )
     _same_verified_replay(tmp_path, peers)
     assert "Party (the cards pass every 2 turns)" in peers[0].text()
     text = subprocess.run(
@@ -105,7 +108,7 @@ def test_a_party_game_passes_the_cards_and_verifies(tmp_path):
 
 
 def test_an_agora_game_of_four_verifies(tmp_path):
-    peers = _play(tmp_path, 4, ["--mode", "agora"])
+    peers = _play(tmp_path, 4, ["--table", "--mode", "agora"])
     _same_verified_replay(tmp_path, peers)
     assert "table: Agora, 4 players; you are seat 1" in peers[0].text()
     assert re.search(r"wins alone \(Agora\)|abandons", peers[0].text())
@@ -128,8 +131,9 @@ def home(tmp_path, monkeypatch):
         (["--secret-gods", "--pass-every", "3"], "pass-every: only with --mode party"),
         (["--secret-gods", "--gods", "draft"], "gods: --secret-gods deals them at random"),
         (["--secret-gods", "--gods-from", "atlas,harpies"], "harpies cannot be dealt secretly"),
-        (["--mode", "party", "--gods", "draft"], "gods: not with --mode party"),
-        (["--mode", "agora", "--time", "60+300"], "time: not with --mode agora"),
+        (["--mode", "party", "--gods", "draft"], "gods: --mode party deals them at random"),
+        (["--table", "--mode", "party", "--gods", "draft"], "gods: not with --mode party"),
+        (["--table", "--mode", "agora", "--time", "60+300"], "time: not with --mode agora"),
         (["--secret-gods", "--bot", "genius"], "bot: expected one of"),
     ],
 )
@@ -139,7 +143,7 @@ def test_table_options_that_do_not_go_together_are_usage_errors(home, capsys, ar
 
 
 def test_a_table_replay_exports_as_text_only(home, tmp_path, capsys):
-    peers = _play(tmp_path, 2, ["--mode", "party"])
+    peers = _play(tmp_path, 2, ["--table", "--mode", "party"])
     del peers
     assert main(["replay", "export", "--format", "html", str(tmp_path / "r0")]) == 2
     assert "exports as text only" in capsys.readouterr().err
@@ -149,7 +153,16 @@ def test_a_joiner_after_the_seats_are_taken_is_told_the_table_is_full(tmp_path):
     host = Peer(
         tmp_path,
         "p0",
-        ["host", "--bind", "127.0.0.1", "--mode", "party", "--save", str(tmp_path / "r0")],
+        [
+            "host",
+            "--bind",
+            "127.0.0.1",
+            "--table",
+            "--mode",
+            "party",
+            "--save",
+            str(tmp_path / "r0"),
+        ],
         stdin=subprocess.PIPE,
     )
     port = host.wait_for(r"others join with: santorini join (127\.0\.0\.1:\d+)").group(1)
