@@ -21,7 +21,7 @@ from santorini_p2p.wire.secretgame import DEFAULT_POOL
 from tests.net.test_loopback import Peer
 
 
-def _play(tmp: Path, players: int) -> list[Peer]:
+def _play(tmp: Path, players: int, mode: tuple[str, ...] = ("--secret-gods",)) -> list[Peer]:
     common = ["--bot", "random", "--save"]
     host = Peer(
         tmp,
@@ -31,7 +31,7 @@ def _play(tmp: Path, players: int) -> list[Peer]:
             "--bind",
             "127.0.0.1",
             "--no-advertise",
-            "--secret-gods",
+            *mode,
             "--players",
             str(players),
             "--seed",
@@ -84,3 +84,23 @@ def test_secret_gods_games_over_loopback_end_with_the_same_verified_replay(tmp_p
     assert info.returncode == 0, info.stderr
     assert "secret" in info.stdout
     assert "verification  ok" in info.stdout
+
+
+def test_party_and_agora_over_loopback_are_games_of_the_session(tmp_path):
+    for mode, players in (("party", 3), ("agora", 4)):
+        tmp = tmp_path / mode
+        tmp.mkdir()
+        peers = _play(tmp, players, ("--mode", mode))
+        saved = {(tmp / f"r{i}").read_bytes() for i in range(players)}
+        assert len(saved) == 1, "the peers' replays differ"
+        verdict = verify_file(tmp / "r0")
+        assert verdict.ok, verdict.line()
+        v = read_log(saved.pop())
+        assert v.header is not None
+        assert mode in v.header.options
+        for p in peers[1:]:
+            assert "secret table" not in p.text()  # the session's hello was answered
+        if mode == "party":
+            assert "The cards pass on after turn 6:" in peers[0].text()
+        else:
+            assert re.search(r"won alone\. You (won|lost)", peers[0].text())
