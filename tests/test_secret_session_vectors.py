@@ -43,7 +43,32 @@ def test_malformed_records_are_refused_naming_the_field(case: dict[str, Any]) ->
     assert str(got.value) == case["error"]
 
 
-@pytest.mark.parametrize("case", DOC["games"], ids=lambda c: c["id"])
+SECRET_GAMES = [c for c in DOC["games"] if "options" not in c]
+MODE_GAMES = [c for c in DOC["games"] if "options" in c]
+
+
+@pytest.mark.parametrize("case", MODE_GAMES, ids=lambda c: c["id"])
+def test_each_party_or_agora_game_verifies_with_its_passes_and_result(
+    case: dict[str, Any],
+) -> None:
+    from santorini_p2p.replay.timeline import read_timeline
+
+    data = (VECTORS / case["file"]).read_bytes()
+    assert verify_bytes(data).ok
+    v = read_log(data)
+    assert v.header is not None
+    assert v.header.protocol == 3
+    assert list(v.header.options) == case["options"]
+    assert v.next_seq == case["records"]
+    assert v.position is not None
+    assert list(v.position.gods) == case["gods"]
+    t = read_timeline(data)
+    assert [int(s.text.rsplit(" ", 1)[1]) for s in t.steps if s.kind == "pass"] == case["passes"]
+    assert t.result_text == case["result_text"]
+    assert v.result == (case["winner"] - 1, case["reason"])
+
+
+@pytest.mark.parametrize("case", SECRET_GAMES, ids=lambda c: c["id"])
 def test_each_game_verifies_with_its_gods_openings_and_result(case: dict[str, Any]) -> None:
     data = (VECTORS / case["file"]).read_bytes()
     assert verify_bytes(data).ok

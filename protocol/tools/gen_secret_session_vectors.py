@@ -8,7 +8,8 @@ Writes protocol/vectors/secret-session.json and protocol/vectors/replays/2p-secr
 - ``decode``: bodies a reader refuses at decoding, with the field named;
 - ``games``: whole games with secret gods, played by seeded computer players through the
   log's validator (the deal, hidden play, openings, objections, the audit): the replay file,
-  each seat's god, the records that open them, and the result. Fixed keys (seeds ``01`` x 32,
+  each seat's god, the records that open them, and the result; and a Party and an Agora game
+  (the turns after which the cards passed; the winner alone). Fixed keys (seeds ``01`` x 32,
   ``02`` x 32, ...), game id, nonces and date: the same file every time.
 
 ``--check`` compares instead of writing.
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from santorini_p2p.engine import Phase, Turn, legal_actions
+from santorini_p2p.engine.party import AGORA_GODS, PARTY_POOL
 from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
 from santorini_p2p.errors import DecodeError
 from santorini_p2p.wire.codec import encode
@@ -100,8 +102,13 @@ def _decode() -> list[dict[str, Any]]:
     return out
 
 
-def play(players: int, seed: int) -> bytes:
-    """A whole secret game between seeded computer players: its replay file."""
+def play(
+    players: int,
+    seed: int,
+    options: tuple[str, ...] = ("chat", "secret"),
+    pool: tuple[str, ...] = DEFAULT_POOL,
+) -> bytes:
+    """A whole game of a mode between seeded computer players: its replay file."""
     ids = [Identity.from_seed(bytes([i + 1]) * 32, f"p{i + 1}") for i in range(players)]
     game_id = bytes([seed]) * 16
     nonces = [bytes([seed, i]) * 16 for i in range(players)]
@@ -109,8 +116,8 @@ def play(players: int, seed: int) -> bytes:
         game_id,
         [(i.public_key, i.name) for i in ids],
         gods="random",
-        options=("chat", "secret"),
-        pool=DEFAULT_POOL,
+        options=options,
+        pool=pool,
         created_ms=1_700_000_000_000,
     )
     v = Validator()
@@ -131,10 +138,17 @@ def play(players: int, seed: int) -> bytes:
     secrets = {i.public_key: seat_secret(i, game_id) for i in ids}
     while not v.is_complete:
         g = v.secret
-        assert g is not None
         if v.is_over:
             me = by_key[v.expected_signers()[0]]
             write(v.make_result(me))
+            continue
+        if g is None:  # Party, Agora: every seat's part is plain
+            if v.pending_acks:
+                write(v.make_ack(by_key[v.seats[v.pending_acks[0]]]))
+                continue
+            p = v.position
+            assert p is not None
+            write(v.make_act(by_key[v.seats[p.to_move]], rng.choice(legal_actions(p)), 0))
             continue
         if v.pending_acks:
             me = by_key[v.seats[v.pending_acks[0]]]
@@ -171,9 +185,14 @@ def play(players: int, seed: int) -> bytes:
 
 
 GAMES = ((2, 3, "2p-secret.sntr"), (3, 4, "3p-secret.sntr"))
+MODES = (
+    (3, 5, "3p-party.sntr", ("party", "pass=2"), PARTY_POOL),
+    (4, 5, "4p-agora.sntr", ("agora",), AGORA_GODS),
+)
 
 
 def _games() -> tuple[list[dict[str, Any]], dict[str, bytes]]:
+    from santorini_p2p.replay.timeline import read_timeline
     from santorini_p2p.wire.log import read_log
 
     out, files = [], {}
@@ -201,6 +220,28 @@ def _games() -> tuple[list[dict[str, Any]], dict[str, bytes]]:
                 "objections": sum(isinstance(r.message, Object) for r in v.records),
                 "winner": v.result[0] + 1 if v.result[0] >= 0 else None,
                 "reason": v.result[1],
+            }
+        )
+    for players, seed, name, options, pool in MODES:
+        data = play(players, seed, options, pool)
+        v = read_log(data)
+        assert v.result is not None
+        assert v.position is not None
+        files[name] = data
+        t = read_timeline(data)
+        out.append(
+            {
+                "id": name.removesuffix(".sntr"),
+                "file": f"replays/{name}",
+                "players": players,
+                "seed": seed,
+                "records": v.next_seq,
+                "options": list(options),
+                "gods": list(v.position.gods),
+                "passes": [int(s.text.rsplit(" ", 1)[1]) for s in t.steps if s.kind == "pass"],
+                "winner": v.result[0] + 1 if v.result[0] >= 0 else None,
+                "reason": v.result[1],
+                "result_text": t.result_text,
             }
         )
     return out, files
