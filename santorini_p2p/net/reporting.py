@@ -114,7 +114,8 @@ class Reporting(SessionBase):
         raws = [r.raw for r in self.records]
         if offending is not None and offending not in raws:
             raws.append(offending)
-        p = self.position
+        v = self.validator
+        p = v.position if v is not None else None  # the log's: no hidden god of this seat's
         lines = [
             "santorini-p2p stop report",
             f"reason: {reason}",
