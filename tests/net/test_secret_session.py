@@ -375,3 +375,71 @@ def test_party_and_agora_headers_are_checked():
         v = Validator()
         with pytest.raises(ReplayError, match=said):
             v.feed(seal(identity(0), h))
+
+
+def test_a_seat_that_plays_its_hidden_god_wrongly_is_found_by_the_audit_and_loses():
+    """A cheating program: its seat plays the public view and never opens before a turn, so a
+    hidden Pan that steps down two levels (a win for Pan) and builds on is a fault."""
+    import random
+
+    from santorini_p2p.engine import legal_actions
+    from santorini_p2p.wire.draw import commitment
+    from santorini_p2p.wire.envelope import seal
+    from santorini_p2p.wire.framing import encode_frames
+    from santorini_p2p.wire.identity import Identity
+    from santorini_p2p.wire.log import Validator, make_header
+    from santorini_p2p.wire.messages import Commit, Reveal
+    from santorini_p2p.wire.secretplay import seat_secret
+
+    seed = 12
+    ids = [Identity.from_seed(bytes([i + 1]) * 32, f"p{i + 1}") for i in range(2)]
+    gid = bytes([seed, 0]) * 8
+    keys = [(i.public_key, i.name) for i in ids]
+    h = make_header(gid, keys, gods="random", options=("secret",), pool=("apollo", "pan"))
+    v = Validator()
+    log = [seal(ids[0], h)]
+
+    def write(raw: bytes) -> None:
+        v.feed(raw)
+        log.append(raw)
+
+    v.feed(log[0])
+    nonces = [bytes([seed, i]) * 16 for i in range(2)]
+    for i, me in enumerate(ids):
+        c = commitment(gid, me.public_key, nonces[i])
+        write(seal(me, Commit(v.next_seq, v.last_hash, c)))
+    for i, me in enumerate(ids):
+        write(seal(me, Reveal(v.next_seq, v.last_hash, nonces[i])))
+    rng = random.Random(seed)
+    by = {i.public_key: i for i in ids}
+    sec = {i.public_key: seat_secret(i, gid) for i in ids}
+    while not v.is_complete:
+        g = v.secret
+        assert g is not None
+        if v.is_over:
+            write(v.make_result(by[v.expected_signers()[0]]))
+        elif v.pending_acks:
+            seat = v.pending_acks[0]
+            me = by[v.seats[seat]]
+            s = sec[me.public_key]
+            if not g.dealt:
+                write(v.make_deal_step(me, s.key, s.order_seed))
+            elif g.pending is None:
+                write(v.make_open(me, s.god(g, seat), s.key_bytes))
+            else:
+                write(v.make_ack(me))
+        else:
+            p = v.position
+            assert p is not None
+            write(v.make_act(by[v.seats[p.to_move]], rng.choice(legal_actions(p)), 0))
+    g = v.secret
+    assert g is not None
+    cheat = g.gods.index("pan")
+    assert v.result == (1 - cheat, "fault")
+    assert g.result is not None
+    assert g.result[1].startswith(f"seat {cheat + 1} loses from turn ")
+    assert g.result[1].endswith("is not legal for pan here")
+    # Every peer's reader finds the same: the replay verifies, with the fault as its result.
+    data = encode_frames(log)
+    assert verify_bytes(data).ok
+    assert read_timeline(data).result_text == f"{v.names[1 - cheat]} won (the audit found a fault)"
