@@ -93,3 +93,41 @@ def test_each_game_verifies_with_its_gods_openings_and_result(case: dict[str, An
         assert msg.god == god
         # The god is nowhere in the log before the record that opens it (but the header's pool).
         assert all(god.encode() not in r.raw for r in records[1:opened])
+
+
+def test_a_forged_or_wrong_opening_in_the_log_is_refused_with_the_reason() -> None:
+    from santorini_p2p.errors import ReplayError
+    from santorini_p2p.wire.framing import iter_frames
+    from santorini_p2p.wire.identity import Identity
+    from santorini_p2p.wire.log import Validator
+
+    case = DOC["games"][0]
+    data = (VECTORS / case["file"]).read_bytes()
+    frames = list(iter_frames(data))
+    v = read_log(data)
+    first = min(case["opened_at"])
+    seat = case["opened_at"].index(first)
+    opener = v.records[first].signer
+    ids = {Identity.from_seed(bytes([i + 1]) * 32, "x").public_key: i for i in range(4)}
+    me = Identity.from_seed(bytes([ids[opener] + 1]) * 32, "x")
+    real = v.records[first].message
+    assert isinstance(real, Open | Object)
+    other = next(g for g in case["gods"] if g != real.god)
+    before = Validator()
+    for raw in frames[:first]:
+        before.feed(raw)
+    assert before.seat_of(opener) == seat
+    cases = [
+        (real.god, bytes([0x80]) + bytes(31), f"{real.god} with this key does not give"),
+        (other, real.key, f"{other} with this key does not give"),
+        ("zeus", real.key, "'zeus' is not a god of this game's pool"),
+    ]
+    for god, key, said in cases:
+        if isinstance(real, Open):
+            forged = before.make_open(me, god, key)
+        else:
+            forged = before.make_object(me, god, key)
+        with pytest.raises(ReplayError, match=said) as got:
+            before.feed(forged)
+        assert got.value.record_index == first
+    before.feed(frames[first])  # the true opening still goes in
