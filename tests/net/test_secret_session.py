@@ -443,3 +443,39 @@ def test_a_seat_that_plays_its_hidden_god_wrongly_is_found_by_the_audit_and_lose
     data = encode_frames(log)
     assert verify_bytes(data).ok
     assert read_timeline(data).result_text == f"{v.names[1 - cheat]} won (the audit found a fault)"
+
+
+def test_a_seat_that_withholds_its_opening_at_the_end_forfeits_in_the_log(tmp_path):
+    net = _net(tmp_path, 2, 11)
+    cheat = net.sessions[1]
+    honest = cheat._secret_record
+
+    def withhold(v):  # a program that never opens its god at the end
+        g = v.secret
+        if g is not None and g.dealt and g.pending is None and v.position.phase is Phase.OVER:
+            return None
+        return honest(v)
+
+    cheat._secret_record = withhold  # type: ignore[method-assign]
+    for _ in range(20_000):
+        v = net.sessions[0].validator
+        if v is not None and v.secret is not None and v.position.phase is Phase.OVER:
+            break
+        net.step()
+    host = net.sessions[0]
+    v = host.validator
+    assert v is not None
+    g = v.secret
+    assert g is not None
+    for _ in range(50):
+        net.step()  # every honest opening is in; the withheld one is owed
+    late = v.seat_of(cheat.identity.public_key)
+    assert not g.gods[late]  # this seed's withholder kept its god hidden all game
+    assert v.pending_acks == (late,)
+    net.tick_all(OWED_MS + GRACE_MS + 100)
+    [forfeit] = [r.message for r in v.records if isinstance(r.message, Forfeit)]
+    assert forfeit.late == late
+    assert v.result == (1 - late, "forfeit")
+    net.run()
+    data = _identical_and_verified(net)
+    assert read_timeline(data).result == (1 - late, "forfeit")
