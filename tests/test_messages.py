@@ -87,7 +87,12 @@ def test_every_message_round_trips(message):
     ("value", "match"),
     [
         ((), "expected an array"),
-        ((11, 0, bytes(32)), "unknown record type 11"),
+        ((16, 0, bytes(32)), "unknown record type 16"),
+        ((11, 0, bytes(32)), "shuffle: expected 4 fields, got 3"),
+        ((11, 0, bytes(32), (bytes(255),)), "shuffle field 3: expected 1 to 14 cards"),
+        ((13, 0, bytes(32), "athena", bytes(31)), "open field 4: expected 32 bytes"),
+        ((14, 0, bytes(32), -1, "athena", bytes(32)), "object field 3"),
+        ((15, 0, bytes(32), 4, "late"), "forfeit field 3"),
         ((10, 0, bytes(32)), "chat: expected 4 fields, got 3"),
         ((10, 0, bytes(32), "x" * 201), "at most 200 characters"),
         ((True, 0, bytes(32)), "unknown record type"),
@@ -236,6 +241,6 @@ def test_foreign_values_in_acts_and_acks_are_refused_as_by_the_codec():
 
 
 def test_a_header_of_an_unknown_version_is_refused_by_its_number():
-    h = Header(0, bytes(32), bytes(16), 3, 0, (Seat(bytes(32), "a"),), "none", 0, 0, ())
-    with pytest.raises(VersionError, match="unsupported protocol version 3"):
+    h = Header(0, bytes(32), bytes(16), 4, 0, (Seat(bytes(32), "a"),), "none", 0, 0, ())
+    with pytest.raises(VersionError, match="unsupported protocol version 4"):
         decode_body(encode_body(h))

@@ -172,14 +172,14 @@ def _say_set_aside(lines: list[str]) -> None:
 def _cmd_host(args: argparse.Namespace) -> int:
     import asyncio
 
-    from santorini_p2p.cli.table import host_table_game, is_table_game
+    from santorini_p2p.cli.table import host_table_game, is_table_game, secret_settings
     from santorini_p2p.net.clock import STANDARD, parse_time_control
     from santorini_p2p.net.game import find_unfinished, host_game, resume_game, shown_address
     from santorini_p2p.net.session import GameSettings
 
     if is_table_game(args):
         return host_table_game(args)
-    if args.pass_every is not None:
+    if args.pass_every is not None and args.mode != "party":
         raise UsageError("pass-every: only with --mode party")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"port: expected 0 (any free port) to 65535, got {args.port}")
@@ -187,6 +187,13 @@ def _cmd_host(args: argparse.Namespace) -> int:
         raise UsageError(
             f"spectators: expected 0 (none) to {MAX_SPECTATORS}, got {args.spectators}"
         )
+    secret = bool(getattr(args, "secret_gods", False))
+    mode_options: tuple[str, ...] = ()
+    if secret or args.mode:
+        if args.tournament is not None:
+            raise UsageError("secret-gods, mode: not in a tournament game")
+        args.gods, secret_pool, mode_options = secret_settings(args)
+        args.gods_from = None
     save = save_target(args.save)
     opts = net_options(args)
     event_start: tuple[str, ...] = ()
@@ -197,7 +204,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         args.players, args.gods, args.gods_from, args.time = 2, *board.settings
         event_start = (f"start={board.start_slot}",)
         print(board.description, flush=True)
-    pool = god_pool(args)
+    pool = secret_pool if secret or args.mode else god_pool(args)
     if _recovered(opts.home, "host", None, opts.save):
         return 0
     aside: list[str] = []
@@ -215,6 +222,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
         options = tuple(
             o for o, off in (("chat", args.no_chat), ("takeback", args.no_takebacks)) if not off
         )
+        if mode_options:  # a takeback cannot undo an opening, an objection or a pass
+            options = (*(o for o in options if o != "takeback"), *mode_options)
         options += event_start
         settings = GameSettings(args.players, args.gods, tc, options, pool=pool)
     except ValueError as e:

@@ -29,8 +29,63 @@ seat signs its forfeit."""
 
 
 def is_table_game(args: argparse.Namespace) -> bool:
-    """Whether ``host``'s arguments ask for a game on the secret table."""
-    return bool(getattr(args, "secret_gods", False) or getattr(args, "mode", None))
+    """Whether ``host``'s arguments ask for a game on the secret table (``--table``).
+
+    Secret gods, Party and Agora are games of the session (SECRET.md 12); the table is kept
+    for a host that asks for it, and ``join`` follows a table host.
+    """
+    return bool(getattr(args, "table", False))
+
+
+def secret_settings(args: argparse.Namespace) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """``host --secret-gods`` / ``--mode party|agora``: selection, pool and header options.
+
+    Secret gods are dealt at random, secretly, from ``--gods-from`` or the default pool
+    (``wire.secretgame.DEFAULT_POOL``); Party deals from its pool at random, with ``pass=K``;
+    Agora is four players.
+
+    Raises:
+        UsageError: another selection than random, a pool the mode refuses, a player count
+            the mode is not played with, or options that do not go together.
+    """
+    from santorini_p2p.engine.party import AGORA_GODS, PARTY_POOL, agora_error
+    from santorini_p2p.engine.setup import resolve_pool
+    from santorini_p2p.wire.secretgame import DEFAULT_POOL, SecretGame
+
+    mode = args.mode
+    if args.secret_gods and mode:
+        raise UsageError(f"mode: --secret-gods and --mode {mode} are different games; pick one")
+    what = "--secret-gods" if args.secret_gods else f"--mode {mode}"
+    if args.gods not in ("none", "random"):
+        raise UsageError(f"gods: {what} deals them at random, not by {args.gods}")
+    if mode == "agora":
+        if args.players not in (2, 4):  # 2 is the default: Agora is always 4
+            raise UsageError(f"players: Agora is played by 4 players, got {args.players}")
+        args.players = 4
+    if mode == "party" and args.players not in (2, 3):
+        raise UsageError(f"players: Party is played by 2 or 3 players, got {args.players}")
+    default = {"party": PARTY_POOL, "agora": AGORA_GODS}.get(mode or "", DEFAULT_POOL)
+    pool: tuple[str, ...] = default
+    if args.gods_from is not None:
+        try:
+            pool = resolve_pool(args.gods_from, args.players, "random")
+        except ValueError as e:
+            raise UsageError(f"gods-from: {str(e).removeprefix('god pool: ')}") from None
+    if mode is None:
+        try:
+            SecretGame(pool, args.players)
+        except ValueError as e:
+            raise UsageError(f"gods-from: {str(e).removeprefix('pool: ')}") from None
+        return "random", pool, ("secret",)
+    bad = [g for g in pool if g not in default] or [g for g in pool if agora_error((g,) * 4)]
+    if bad:
+        raise UsageError(f"gods-from: {bad[0]} is not offered in {mode.capitalize()}")
+    if mode == "agora":
+        return "random", pool, ("agora",)
+    every = args.pass_every if args.pass_every is not None else 2 * args.players
+    if not 1 <= every <= 99:
+        raise UsageError(f"pass-every: expected 1 to 99 turns, got {every}")
+    return "random", pool, ("party", f"pass={every}")
 
 
 def table_refusal(stopped: str | None) -> bool:
@@ -159,6 +214,20 @@ def _finish(home: Path, peer: object, save: SaveTarget | None) -> int:
     return rc
 
 
+def _keep_unfinished(home: Path, peer: object, save: SaveTarget | None) -> int:
+    """The host left mid-game: keep the records this joiner holds, say where; exit 1."""
+    from santorini_p2p.net.secrettable import SecretPeer
+    from santorini_p2p.wire.secretlog import read_seats
+
+    assert isinstance(peer, SecretPeer)
+    if peer.seats:
+        game_id = read_seats(peer.seats)[0]
+        _keep(home, peer.replay(), game_id, save)
+        path = home / "games" / f"table-{game_id.hex()}.sntr"
+        print(f"game unfinished: the host left; the records so far are in {path}", flush=True)
+    return 1
+
+
 def _left() -> int:
     """Ctrl-C during a table game: say what that means."""
     error("left the table before the end; a table game cannot be resumed")
@@ -220,8 +289,13 @@ def join_table_game(args: argparse.Namespace, address: str) -> int:
     home, peer = _peer(args)
     view = TableView(peer)  # type: ignore[arg-type]
     print(f"the host at {address} plays a secret table: joining it in that protocol", flush=True)
+    from santorini_p2p.net.secrettable import HostGone
+
     try:
         asyncio.run(join_table(view.peer, address, clock=CLOCK_S, on_record=view.show))
+    except HostGone as e:
+        error(str(e))
+        return _keep_unfinished(home, view.peer, save)
     except PeerError as e:
         error(str(e))
         return 1
@@ -244,6 +318,12 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
         help="party: random gods that pass to the next player every --pass-every turns (2-3 "
         "players); agora: 4 players, seats 1 and 3 share workers, 2 and 4 the others, each "
         "wins alone",
+    )
+    p.add_argument(
+        "--table",
+        action="store_true",
+        help="play --mode party|agora on the secret table of protocol/SECRET.md 13 (no "
+        "clocks, chat or resume) instead of the session",
     )
     p.add_argument(
         "--pass-every",

@@ -24,6 +24,7 @@ __all__ = [
     "MAX_PASS",
     "PARTY_POOL",
     "agora_error",
+    "agora_leave",
     "agora_play",
     "default_pass",
     "pass_cards",
@@ -100,6 +101,35 @@ def agora_play(p: Position, turn: Turn) -> Position:
     if q.winner < 0 or (q.winner == mover and not turn.builds):
         return q  # play goes on, or the mover won by moving (a winning move builds nothing)
     r = replace(q, winner=-1)
+    while not has_legal_turn(r):
+        out = r.eliminated | 1 << r.to_move
+        left = [s for s in range(r.players) if not out >> s & 1]
+        if len(left) == 1:
+            return replace(r, eliminated=out, winner=left[0])
+        gone = replace(r, eliminated=out)
+        r = replace(gone, to_move=next_seat(gone, r.to_move))
+    return r
+
+
+def agora_leave(p: Position, seat: int) -> Position:
+    """The position after ``seat`` leaves an Agora game (a resignation, its time run out).
+
+    As a player who cannot play (``agora_play``): the shared workers stay, the partner plays
+    on, and when one player is left in the game, they win. A seat to move that leaves passes
+    the move to the next player in the game who can play.
+
+    Raises:
+        ValueError: the game is over, or ``seat`` is not in it.
+    """
+    if p.winner >= 0 or p.eliminated >> seat & 1 or not 0 <= seat < p.players:
+        raise ValueError(f"seat {seat + 1} cannot leave: it is not in a game in play")
+    out = p.eliminated | 1 << seat
+    left = [s for s in range(p.players) if not out >> s & 1]
+    if len(left) == 1:
+        return replace(p, eliminated=out, winner=left[0])
+    r = replace(p, eliminated=out)
+    if p.to_move == seat:
+        r = replace(r, to_move=next_seat(r, seat))
     while not has_legal_turn(r):
         out = r.eliminated | 1 << r.to_move
         left = [s for s in range(r.players) if not out >> s & 1]

@@ -386,7 +386,8 @@ async def advertise(
         host_name=identity.name,
         fingerprint=identity.fingerprint,
         players=settings.players,
-        gods=settings.gods,
+        # A game with secret gods says so (SPEC.md 10): a browser shows "secret from POOL".
+        gods="secret" if "secret" in settings.options else settings.gods,
         time=str(settings.time) if settings.time else "none",
         version=SESSION_VERSION,
         pool=pool_name(settings.god_pool, settings.players) if settings.god_pool else "",

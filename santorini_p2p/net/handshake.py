@@ -391,6 +391,8 @@ class Handshake(SessionBase):
         self._save_note()
         tc = f"{w.move_ms // 1000}+{w.bank_ms // 1000}" if w.move_ms else "untimed"
         gods = w.gods if w.gods == "none" else f"{w.gods} from {pool_name(w.pool, w.players)}"
+        if "secret" in w.options:
+            gods = f"dealt secretly, {gods}"
         self._say(
             f"Joined {w.host_name}'s {w.players}-player game as a player (gods: {gods}, "
             f"time: {tc}); "

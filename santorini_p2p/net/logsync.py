@@ -274,6 +274,7 @@ class LogSync(SessionBase):
             self._broadcast(rec.index, raw, skip=peer)
         self._note_takeback(rec)
         self._note_chat(rec)
+        self._note_secret(rec)
         return True
 
     def _over_bounds(self, peer: bytes, index: int, fault: str, raw: bytes) -> None:

@@ -278,6 +278,7 @@ class NetworkGame:
         keys = s.seat_keys()
         names = s.seat_names()
         clocks = s.clocks()
+        hidden = s.hidden_seats()
         out = []
         for i, (k, n) in enumerate(zip(keys, names, strict=False)):
             local = k == s.identity.public_key
@@ -294,6 +295,7 @@ class NetworkGame:
                     if s.is_connected(k)
                     else ConnectionState.DISCONNECTED,
                     clock=clocks[i] if i < len(clocks) else None,
+                    hidden=i in hidden,
                 )
             )
         return out

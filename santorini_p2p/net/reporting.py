@@ -24,7 +24,7 @@ from santorini_p2p.net.sessionbase import (
     SessionBase,
 )
 from santorini_p2p.net.views import NoteKind
-from santorini_p2p.replay.timeline import describe_result
+from santorini_p2p.replay.timeline import describe_result, plays_alone
 from santorini_p2p.wire.identity import fingerprint
 from santorini_p2p.wire.log import (
     Validator,
@@ -114,7 +114,8 @@ class Reporting(SessionBase):
         raws = [r.raw for r in self.records]
         if offending is not None and offending not in raws:
             raws.append(offending)
-        p = self.position
+        v = self.validator
+        p = v.position if v is not None else None  # the log's: no hidden god of this seat's
         lines = [
             "santorini-p2p stop report",
             f"reason: {reason}",
@@ -167,7 +168,7 @@ class Reporting(SessionBase):
         res = v.result if v is not None else None
         if v is None or res is None or v.position is None:
             return "unfinished"
-        return describe_result(res, list(v.names))
+        return describe_result(res, list(v.names), plays_alone(v.header))
 
     def _say_result(self, v: Validator) -> None:
         res = v.result
@@ -179,7 +180,10 @@ class Reporting(SessionBase):
         if winner < 0 or self.onlooker:
             self._say(f"The game is over: {self.result_text()}.", NoteKind.WARNING)
         else:
-            won = mine is not None and p.side_of(mine) == p.side_of(winner)
+            alone = plays_alone(v.header)
+            won = mine is not None and (
+                mine == winner if alone else p.side_of(mine) == p.side_of(winner)
+            )
             text = f"{self.result_text()}." + (" You won!" if won else " You lost.")
             self._say(text, NoteKind.WIN if won else NoteKind.LOSS)
         if not self.onlooker:

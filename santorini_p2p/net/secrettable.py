@@ -91,6 +91,7 @@ from santorini_p2p.wire.stream import chain
 __all__ = [
     "SESSION_REFUSAL",
     "TABLE_VERSION",
+    "HostGone",
     "PartyBot",
     "SecretBot",
     "SecretPeer",
@@ -113,6 +114,20 @@ SESSION_REFUSAL = f"this host plays a secret-gods table (table protocol {TABLE_V
 every session version reads: an older peer stops with it; ``santorini join`` goes on in the
 table's protocol (SECRET.md 13)."""
 """How many times a joiner says it is done before it leaves anyway (its game is checked)."""
+
+
+class HostGone(PeerError):
+    """A joiner heard nothing from the host for the clock mid-game: the host left.
+
+    ``records`` is how many records the joiner holds (its replay keeps them).
+    """
+
+    def __init__(self, records: int, silent: float) -> None:
+        super().__init__(
+            f"the host left mid-game: nothing from it for {silent:g} s after record "
+            f"{records}; the game ends unfinished"
+        )
+        self.records = records
 
 
 def _board(p: Position) -> tuple[int, ...]:
@@ -450,6 +465,8 @@ async def _host(
             if kind == "have" and rest and isinstance(rest[0], int):
                 for i in range(max(0, rest[0]), len(peer.log)):
                     t.send(author, encode(("rec", i, peer.log[i])))
+                if rest[0] >= len(peer.log):  # nothing new: say so, the joiner knows we are here
+                    t.send(author, encode(("have", len(peer.log))))
                 continue
             if kind == _SESSION_HELLO:
                 t.send(author, encode_frame(Refuse(SESSION_REFUSAL)))
@@ -486,6 +503,7 @@ async def _join(
     t: JoinTransport,
     clock: float,
     on_record: Callable[[SecretPeer], None] | None = None,
+    gone: float | None = None,
 ) -> None:
     hello = encode(("hello", peer.identity.public_key, TABLE_VERSION))
     while peer.game is None:
@@ -506,10 +524,13 @@ async def _join(
                 if on_record is not None:
                     on_record(peer)
     loop = asyncio.get_running_loop()
-    last = heard = sent = loop.time()
+    last = heard = sent = alive = loop.time()
+    silence = clock if gone is None else gone
     pending: bytes | None = None
     while peer.game is not None and peer.game.result is None:
         now = loop.time()
+        if now - alive > silence:
+            raise HostGone(len(peer.log), silence)
         fresh = peer.proposal() or peer.claim(now - last, clock)
         if fresh is not None:
             pending, sent = fresh, now - RESEND_S
@@ -522,7 +543,7 @@ async def _join(
         got = await t.receive(POLL_S)
         if got is None:
             continue
-        heard = loop.time()
+        heard = alive = loop.time()
         kind, *rest = _frame(got[1])
         if kind == "refuse" and rest:
             peer.refused.append(str(rest[0]))
@@ -638,17 +659,22 @@ async def join_table(
     clock: float = 60.0,
     wait: float = 30.0,
     on_record: Callable[[SecretPeer], None] | None = None,
+    gone: float | None = None,
 ) -> SecretPeer:
     """Join the table at ``address`` (host:port) and play until the game is over.
+
+    ``gone``: how long the host may be silent mid-game (default ``clock``) before this
+    joiner ends the game (``HostGone``); a live host answers every ``have`` (SECRET.md 13).
 
     Raises:
         PeerError: the host refused (another table protocol, names the version) or did not
             seat this peer within ``wait`` seconds.
+        HostGone: the host left mid-game; ``peer`` keeps the records it took.
     """
     ctx = new_context()
     t = JoinTransport(ctx, address, _OPTIONS)
     try:
-        task = asyncio.ensure_future(_join(peer, t, clock, on_record))
+        task = asyncio.ensure_future(_join(peer, t, clock, on_record, gone))
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
         while not task.done() and peer.game is None and loop.time() < deadline:

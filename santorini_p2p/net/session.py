@@ -71,6 +71,7 @@ from santorini_p2p.net.handshake import KNOWN_GODS, Handshake
 from santorini_p2p.net.logsync import LogSync
 from santorini_p2p.net.reporting import Reporting
 from santorini_p2p.net.requests import Requests
+from santorini_p2p.net.secretseat import SecretSeat
 from santorini_p2p.net.sessionbase import (
     ABANDON_MS,
     DISCONNECT_MS,
@@ -129,7 +130,7 @@ __all__ = [
 LOG = logging.getLogger(__name__)
 
 
-class Session(Handshake, LogSync, Timing, Requests, Reporting):
+class Session(SecretSeat, Handshake, LogSync, Timing, Requests, Reporting):
     """One peer's side of a network game; see the module docstring.
 
     Build one with :meth:`host`, :meth:`join` or :meth:`resume`. ``now`` is a monotonic clock
@@ -332,6 +333,8 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         v = self.validator
         if self.stopped or v is None or v.position is None or v.is_over or v.pending_acks:
             return None
+        if v.secret is not None and not v.secret.dealt:
+            return None
         if self._resign_requested:
             return None
         seat = v.seat_of(self.identity.public_key)
@@ -431,6 +434,12 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         if tc is not None and is_flagged(tc, v.clocks[seat], elapsed):
             self._write(v.make_timeout(self.identity))
         else:
+            opening = self._open_for(v, action)
+            if opening is not None:  # a hidden god's power: its opening comes first
+                self._write(opening)
+                if self.stopped is not None or v.is_over:
+                    self._advance()
+                    return
             # make_act checks the action and keeps the position after it, which the journal's
             # check of the record then reuses: one engine pass on the way out.
             try:
@@ -616,6 +625,7 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
                 self._send(peer_id, self._status())
         if self.stopped is None:
             self._check_clocks(now)
+            self._check_owed(now)
             if self.gallery is not None:
                 self.gallery.tick()
 
@@ -630,6 +640,13 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
             took = self._takeback_record(v) or self._chat_record(v)
             if took is not None:
                 self._write(took)
+                continue
+            if v.secret is not None and not v.is_over and v.pending_acks:
+                # A secret game's deal step, ack or objection, or opening at the end.
+                owed = self._secret_record(v)
+                if owed is None:
+                    break
+                self._write(owed)
                 continue
             signers = v.expected_signers()
             if not signers or signers[0] != self.identity.public_key:
@@ -682,4 +699,5 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         self._broadcast(rec.index, raw)
         self._note_takeback(rec)
         self._note_chat(rec)
+        self._note_secret(rec)
         self._changed()

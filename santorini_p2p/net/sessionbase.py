@@ -86,6 +86,9 @@ DISCONNECT_MS: Final = 5000
 """Silence after which a peer is shown as disconnected."""
 GRACE_MS: Final = 3000
 """Extra time a silent mover gets, beyond its clock, before another seat claims a timeout."""
+OWED_MS: Final = 120_000
+"""With secret gods: how long a seat may owe a record that is not a move (a deal step, an ack
+or objection, its opening at the end) before the next seat signs its forfeit (SECRET.md 12)."""
 ABANDON_MS: Final = 120_000
 """In an untimed game, how long the seat to move may be gone before the host claims the game."""
 SLACK_MS: Final = 2000
@@ -485,6 +488,10 @@ class SessionBase:
 
     def _note_chat(self, rec: Record) -> None:
         """Defined by ``Requests``."""
+        raise NotImplementedError
+
+    def _note_secret(self, rec: Record) -> None:
+        """Defined by ``SecretSeat``."""
         raise NotImplementedError
 
     @property

@@ -56,7 +56,7 @@ from santorini_p2p.net.session import (
     NoteKind,
     SeatClock,
 )
-from santorini_p2p.replay.timeline import describe_result
+from santorini_p2p.replay.timeline import describe_result, plays_alone
 from santorini_p2p.wire.identity import Identity, check_name, fingerprint
 from santorini_p2p.wire.log import Record, TakebackOffer, Validator, encode_frames
 from santorini_p2p.wire.messages import Accept, Act, Chat, Offer, Resign, Result, Timeout
@@ -231,7 +231,7 @@ class Spectator:
         res = v.result
         if res is None or v.position is None:
             return "unfinished"
-        return describe_result(res, list(v.names))
+        return describe_result(res, list(v.names), plays_alone(v.header))
 
     def replay_bytes(self) -> bytes:
         """The verified log as a replay file (the players' journal bytes once complete)."""

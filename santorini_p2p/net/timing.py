@@ -15,17 +15,20 @@ from santorini_p2p.net.sessionbase import (
     ABANDON_MS,
     GRACE_MS,
     HOST_ID,
+    OWED_MS,
     SLACK_MS,
     SessionBase,
 )
 from santorini_p2p.net.views import NoteKind, SeatClock
 from santorini_p2p.wire.log import (
     Record,
+    Validator,
     open_envelope,
     verify_envelope,
 )
 from santorini_p2p.wire.messages import (
     Act,
+    Forfeit,
     Timeout,
 )
 
@@ -127,11 +130,13 @@ class Timing(SessionBase):
             return True
         try:
             env = open_envelope(raw)
-            if env.body[1:2] != bytes([Timeout.TYPE]):
+            if env.body[1:2] not in (bytes([Timeout.TYPE]), bytes([Forfeit.TYPE])):
                 return True
             _, msg = verify_envelope(raw)
         except WireError:
             return True  # the log's checks refuse it, with their own reason
+        if isinstance(msg, Forfeit) and msg.seq == v.next_seq and msg.prev == v.last_hash:
+            return self._forfeit_is_due(raw, v, env.signer, msg)
         if not isinstance(msg, Timeout) or msg.seq != v.next_seq or msg.prev != v.last_hash:
             return True
         claimer = v.seat_of(env.signer)
@@ -155,6 +160,28 @@ class Timing(SessionBase):
         )
         return False
 
+    def _forfeit_is_due(self, raw: bytes, v: Validator, signer: bytes, msg: Forfeit) -> bool:
+        """A forfeit claimed by another seat in a secret game, judged as a timeout claim is.
+
+        The seat it names must have owed its record for ``OWED_MS`` by this peer's clock too,
+        within the grace; a claim made earlier stops the game with a report.
+        """
+        claimer = v.seat_of(signer)
+        if claimer is None or v.secret is None or msg.late not in v.pending_acks:
+            return True  # the log's checks refuse it, with their own reason
+        seen = self._due.since(v)
+        if seen + GRACE_MS >= OWED_MS:
+            return True
+        names = v.names
+        self._stop(
+            f"premature forfeit claim at record {v.next_seq}: {names[claimer]} says "
+            f"{names[msg.late]} withheld a record, but by this peer's clock it has owed it "
+            f"{seen} ms of {OWED_MS} ms (grace {GRACE_MS} ms)",
+            index=v.next_seq,
+            offending=raw,
+        )
+        return False
+
     def _check_abandoned(self, now: int) -> None:
         """Untimed games: the host claims a seat to move whose peer is gone for ABANDON_MS."""
         v = self.validator
@@ -162,6 +189,8 @@ class Timing(SessionBase):
             return
         if self.time_control() is not None or v.header is None:
             return
+        if v.secret is not None and v.pending_acks:
+            return  # a record owed in a secret game: its forfeit is claimed (net.secretseat)
         key = v.seats[v.position.to_move]
         if key == self.identity.public_key:
             return
@@ -188,6 +217,8 @@ class Timing(SessionBase):
         p = v.position
         bank = v.clocks[p.to_move]
         mine = v.seat_of(self.identity.public_key)
+        if v.secret is not None and v.pending_acks:
+            return  # a record owed in a secret game: its forfeit is claimed (net.secretseat)
         if v.pending_acks:
             # The seat to move that does not even acknowledge is as silent as one that does
             # not move: its time is counted from the last record (SESSION.md section 7).

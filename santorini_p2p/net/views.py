@@ -73,7 +73,8 @@ class SeatInfo:
     ``local`` is true for a seat played on this terminal, ``human`` for one typed by a person
     (a computer player has ``human`` false). ``fingerprint`` is the short identity fingerprint
     of a network seat ("" in local games); ``connection`` is None for seats on this terminal.
-    ``clock`` is None in untimed games.
+    ``clock`` is None in untimed games. ``hidden`` is true for a seat whose god is dealt
+    secretly and not opened yet (SECRET.md): the panel shows ``?``.
     """
 
     seat: int
@@ -83,6 +84,7 @@ class SeatInfo:
     fingerprint: str = ""
     connection: ConnectionState | None = None
     clock: SeatClock | None = None
+    hidden: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -167,6 +167,10 @@ class SpectatorGame:
         s = self.spectator
         clocks = s.clocks()
         link = ConnectionState.CONNECTED if s.connected else ConnectionState.DISCONNECTED
+        v = s.validator
+        g = v.secret if v is not None else None
+        # A spectator knows no hidden god (SECRET.md): each shows as '?' until it is opened.
+        hidden = {i for i, god in enumerate(g.gods) if not god} if g and not g.result else set()
         return [
             SeatInfo(
                 seat=i,
@@ -176,6 +180,7 @@ class SpectatorGame:
                 fingerprint=fingerprint(k),
                 connection=link,
                 clock=clocks[i] if i < len(clocks) else None,
+                hidden=i in hidden,
             )
             for i, (k, n) in enumerate(zip(s.seat_keys(), s.seat_names(), strict=False))
         ]

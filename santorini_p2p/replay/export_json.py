@@ -32,11 +32,16 @@ from santorini_p2p.wire.messages import (
     Act,
     Chat,
     Commit,
+    Forfeit,
     Header,
+    Object,
     Offer,
+    Open,
     Resign,
     Result,
     Reveal,
+    Shuffle,
+    Strip,
     Timeout,
 )
 
@@ -105,6 +110,14 @@ def _body(record: Record) -> dict[str, object]:
                 "reason": msg.reason,
                 "state_hash": msg.state_hash.hex(),
             }
+        case Shuffle() | Strip():
+            return {"cards": [c.hex() for c in msg.cards]}
+        case Open():
+            return {"god": msg.god, "key": msg.key.hex()}
+        case Object():
+            return {"objected": msg.objected, "god": msg.god, "key": msg.key.hex()}
+        case Forfeit():
+            return {"late": msg.late + 1, "reason": msg.reason}
         case _:
             raise AssertionError(f"unknown record {msg!r}")
 

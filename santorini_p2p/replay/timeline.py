@@ -28,7 +28,18 @@ from santorini_p2p.engine import (
 from santorini_p2p.errors import ReplayError, WireError
 from santorini_p2p.wire.identity import fingerprint
 from santorini_p2p.wire.log import Record, Validator, encode_frames, iter_frames
-from santorini_p2p.wire.messages import Accept, Act, Chat, Header, Offer, Resign, Timeout
+from santorini_p2p.wire.messages import (
+    Accept,
+    Act,
+    Chat,
+    Forfeit,
+    Header,
+    Object,
+    Offer,
+    Open,
+    Resign,
+    Timeout,
+)
 
 __all__ = [
     "Player",
@@ -40,6 +51,7 @@ __all__ = [
     "has_advanced_god",
     "is_taken_back",
     "move_numbers",
+    "plays_alone",
     "read_timeline",
     "squares_of",
     "step_before",
@@ -69,7 +81,10 @@ class Step:
     ``number`` counts steps from 1; ``record`` is the record's number in the log; ``seat``
     the signer's seat when it signed (0-based) and ``player`` who that is (an index into
     ``Timeline.players``); ``kind`` is ``act``, ``resign``, ``timeout``,
-    ``offer``, ``accept`` or ``chat``; ``text`` the action text or a short phrase for the others;
+    ``offer``, ``accept`` or ``chat``, or with secret gods ``open``, ``object`` (the act
+    before it is void) or ``forfeit`` (SECRET.md), in Party ``pass`` (the cards passed on
+    with the last ack of a turn: the position shows the gods after); ``text`` the action text
+    or a short phrase for the others;
     ``clock_ms`` the mover's clock reading (acts only); ``banks`` the bank left per seat after
     it (in ``position``'s seat order); ``order`` the player (index into ``Timeline.players``)
     holding each seat of ``position``.
@@ -124,13 +139,14 @@ class Timeline:
     def turns(self) -> int:
         """The number of turns of play that stand: no setup action, no turn taken back."""
         played = sum(1 for s in self.steps if s.kind == "act" and _is_turn(s.text))
-        return played - sum(1 for s in self.steps if is_taken_back(s))
+        void = sum(1 for s in self.steps if is_taken_back(s) or s.kind == "object")
+        return played - void
 
     @property
     def moves(self) -> int:
         """The actions that stand, setup included: the last number of the game's numbering."""
         return sum(1 for s in self.steps if s.kind == "act") - sum(
-            1 for s in self.steps if is_taken_back(s)
+            1 for s in self.steps if is_taken_back(s) or s.kind == "object"
         )
 
     @property
@@ -138,7 +154,8 @@ class Timeline:
         """The result in words (``unfinished`` when the log has none)."""
         if self.result is None:
             return "unfinished"
-        return describe_result(self.result, [p.name for p in self.players])
+        names = [p.name for p in self.players]
+        return describe_result(self.result, names, plays_alone(self.header))
 
     @property
     def verification(self) -> str:
@@ -186,7 +203,8 @@ def move_numbers(steps: tuple[Step, ...] | list[Step]) -> tuple[int, ...]:
     the console's Turns panel and the replay viewer number them; chat lines, requests,
     acceptances, resignations and timeout claims are notes. The acceptance that takes a turn
     back is a note too, and the next action takes the undone turn's number again (the undone
-    turn kept the number it was played with).
+    turn kept the number it was played with); so does the objection that voids a turn of a
+    game with secret gods.
     """
     out: list[int] = []
     standing = 0
@@ -195,7 +213,8 @@ def move_numbers(steps: tuple[Step, ...] | list[Step]) -> tuple[int, ...]:
             standing += 1
             out.append(standing)
         else:
-            standing -= is_taken_back(s)
+            # A takeback's acceptance, or an objection to a hidden god's rule, voids the act.
+            standing -= is_taken_back(s) or s.kind == "object"
             out.append(0)
     return tuple(out)
 
@@ -244,19 +263,32 @@ def step_effects(t: Timeline) -> tuple[tuple[Effect, ...], ...]:
     return tuple(out)
 
 
-def describe_result(result: tuple[int, str], names: list[str]) -> str:
-    """Return the result ``(winner seat or -1, reason)`` in words, naming the players."""
+def describe_result(result: tuple[int, str], names: list[str], alone: bool = False) -> str:
+    """Return the result ``(winner seat or -1, reason)`` in words, naming the players.
+
+    ``alone``: an Agora game (SECRET.md 11), where a player of four wins alone, not as a team.
+    """
     winner, reason = result
     if reason in ("draw", "abort"):
         return "drawn by agreement" if reason == "draw" else "aborted by agreement"
     if winner < 0:
         return "ended with no winner"
-    if len(names) == 4:
+    if len(names) == 4 and not alone:
         who, verb = f"{names[winner]} and {names[(winner + 2) % 4]}", "won as a team"
     else:
-        who, verb = names[winner], "won"
-    how = {"resign": " by resignation", "time": " on time"}.get(reason, "")
+        who, verb = names[winner], "won alone" if alone else "won"
+    how = {
+        "resign": " by resignation",
+        "time": " on time",
+        "forfeit": " by forfeit",
+        "fault": " (the audit found a fault)",
+    }.get(reason, "")
     return f"{who} {verb}{how}"
+
+
+def plays_alone(header: Header | None) -> bool:
+    """Whether ``header``'s game is one where each of four players wins alone (Agora)."""
+    return header is not None and "agora" in header.options
 
 
 def _event(record: Record, v: Validator, open_takeback: str) -> tuple[str, str, int | None] | None:
@@ -286,8 +318,27 @@ def _event(record: Record, v: Validator, open_takeback: str) -> tuple[str, str, 
             return "accept", f"accepts the {msg.kind}", None
         case Chat():
             return "chat", f"says: {msg.text}", None
+        case Open():
+            why = "for the audit" if _over(v) else "for the turn that needs it"
+            return "open", f"reveals {msg.god} {why}", None
+        case Object():
+            return "object", f"objects and reveals {msg.god}: record {msg.objected} is void", None
+        case Forfeit():
+            return "forfeit", f"records that seat {msg.late + 1} forfeits: {msg.reason}", None
         case _:
             return None
+
+
+def _passing(v: Validator) -> bool:
+    """Whether ``v``'s game is a Party game, whose cards pass on (SECRET.md 10)."""
+    h = v.header
+    return h is not None and "party" in h.options
+
+
+def _over(v: Validator) -> bool:
+    """Whether a secret game's public position is over (its openings are for the audit)."""
+    g = v.secret
+    return g is not None and (g.result is not None or g.position.phase is Phase.OVER)
 
 
 def read_timeline(data: bytes) -> Timeline:
@@ -317,6 +368,9 @@ def read_timeline(data: bytes) -> Timeline:
                 start, start_keys = p, v.seats
                 continue
             event = _event(record, v, open_takeback)
+            before = positions[-2] if len(positions) > 1 else None
+            if event is None and before is not None and before.gods != p.gods and _passing(v):
+                event = ("pass", f"the cards pass after turn {v.turns}", None)
             o = v.takeback_offer
             open_takeback = o.turn if o is not None else ""
             if event is None:

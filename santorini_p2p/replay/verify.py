@@ -24,7 +24,7 @@ from typing import Final
 from santorini_p2p.errors import ReplayError
 from santorini_p2p.replay.export_text import TextReplayError, compare_text, is_text, read_text
 from santorini_p2p.replay.secret import is_secret_replay, secret_verdict
-from santorini_p2p.replay.timeline import read_timeline
+from santorini_p2p.replay.timeline import describe_result, plays_alone, read_timeline
 from santorini_p2p.wire.identity import fingerprint
 from santorini_p2p.wire.log import MAX_RECORDS, Validator, read_log
 
@@ -100,10 +100,7 @@ def _result_text(v: Validator) -> str:
         return "drawn by agreement" if reason == "draw" else "aborted by agreement"
     if winner < 0:
         return "ended with no winner"
-    who = f"{names[winner]} and {names[(winner + 2) % 4]}" if len(names) == 4 else names[winner]
-    verb = "won" if len(names) != 4 else "won as a team"
-    how = {"win": "", "resign": " by resignation", "time": " on time"}.get(reason, "")
-    return f"{who} {verb}{how}"
+    return describe_result(res, list(names), plays_alone(v.header))
 
 
 def verify_bytes(data: bytes, name: str = "<bytes>") -> Verdict:

@@ -449,7 +449,9 @@ def render_panel(
         low = view.clock is not None and view.clock.running and is_low(view.clock)
         out.append(("class:panel.clock" + (" class:clock.low" if low else ""), " " + clock + "\n"))
         god = p.gods[seat] if seat < len(p.gods) else ""
-        if god in ("", "?"):
+        if view.hidden:
+            lines = ["    ? (god dealt secretly, not revealed yet)"]
+        elif god in ("", "?"):
             lines = ["    no god" if god == "" else "    god not chosen yet"]
         else:
             lines = _cut(f"{god}: {find_god(god).power}", width, power_rows, "    ")

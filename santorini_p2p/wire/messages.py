@@ -17,6 +17,11 @@ section 7): ``type`` is the tag below, ``seq`` the record's index in its log (th
 | 8 | ``Accept`` | kind, offer seq |
 | 9 | ``Result`` | winner seat or -1, reason, state_hash |
 | 10 | ``Chat`` | text (protocol 2, in a game whose header lists the option ``chat``) |
+| 11 | ``Shuffle`` | cards (protocol 3, a secret deal's shuffle step: SECRET.md 3) |
+| 12 | ``Strip`` | cards (protocol 3, a secret deal's strip step) |
+| 13 | ``Open`` | god, key (protocol 3: the signer opens its hidden god, SECRET.md 4) |
+| 14 | ``Object`` | objected seq, god, key (protocol 3: in place of an ack, SECRET.md 7.3) |
+| 15 | ``Forfeit`` | late seat, reason (protocol 3: a seat withheld what it owed, SECRET.md 8) |
 
 Public API: the classes, ``Message`` (their union), ``encode_body(message) -> bytes`` and
 ``decode_body(data) -> Message``, which checks the shape and the type and size of every field
@@ -39,36 +44,47 @@ __all__ = [
     "MAX_CHAT_CHARS",
     "OFFER_KINDS",
     "OPTIONS",
+    "PASS_OPTION",
     "PROTOCOL_2_OPTIONS",
+    "PROTOCOL_3_OPTIONS",
     "PROTOCOL_VERSION",
     "PROTOCOL_VERSIONS",
     "REASONS",
+    "SECRET_OPTION",
+    "SECRET_REASONS",
     "START_OPTION",
     "Accept",
     "Ack",
     "Act",
     "Chat",
     "Commit",
+    "Forfeit",
     "Header",
     "Message",
+    "Object",
     "Offer",
+    "Open",
     "Resign",
     "Result",
     "Reveal",
     "Seat",
+    "Shuffle",
+    "Strip",
     "Timeout",
     "decode_body",
     "encode_body",
     "start_slot",
 ]
 
-PROTOCOL_VERSION: Final = 2
+PROTOCOL_VERSION: Final = 3
 """The newest protocol version this program speaks (header field ``protocol``, SPEC.md 10).
 
 Version 2 adds the header's last field, ``pool``, the options ``chat`` and ``takeback``, the
 offer kind ``takeback`` and the chat record; a game of the ten simple gods with neither option
-is written as version 1, which every earlier reader verifies."""
-PROTOCOL_VERSIONS: Final = (1, 2)
+is written as version 1, which every earlier reader verifies. Version 3 adds the option
+``secret`` and the records of a secret deal (types 11 to 15, SECRET.md 12); only a game with
+that option is written as version 3, with the header of version 2."""
+PROTOCOL_VERSIONS: Final = (1, 2, 3)
 """Every header version this program reads."""
 HASH_BYTES: Final = 32
 GAME_ID_BYTES: Final = 16
@@ -79,14 +95,27 @@ GOD_MODES: Final = ("none", "challenger", "draft", "random")
 OFFER_KINDS: Final = ("draw", "abort", "takeback")
 """What an offer may be: to end the game (``draw``, ``abort``) or to take back the signer's
 last turn (``takeback``, protocol 2, in a game whose header lists the option)."""
-REASONS: Final = ("win", "resign", "time", "draw", "abort")
-"""How a game ended, as a result record states it."""
-OPTIONS: Final = ("chat", "snake", "takeback")
+REASONS: Final = ("win", "resign", "time", "draw", "abort", "forfeit", "fault")
+"""How a game ended, as a result record states it (``forfeit`` and ``fault``: only in a game
+with secret gods, SECRET.md 8)."""
+SECRET_REASONS: Final = ("forfeit", "fault")
+"""The reasons only a secret game ends by: a seat withheld a record it owed, or the audit
+found a seat that broke its own god (or the deal)."""
+OPTIONS: Final = ("agora", "chat", "party", "secret", "snake", "takeback")
 """The rule options a header may list (sorted, no repeats)."""
 
 PROTOCOL_2_OPTIONS: Final = ("chat", "takeback")
 """The options only a protocol 2 header may list: ``chat`` allows chat records, ``takeback``
 takeback offers."""
+
+PROTOCOL_3_OPTIONS: Final = ("agora", "party", "secret")
+"""The options only a protocol 3 header may list: ``secret`` deals the gods secretly
+(SECRET.md 3), from the header's pool, in place of the draw's deal; ``party`` (with
+``pass=K``) passes the cards on every K turns (SECRET.md 10); ``agora`` is the four-player
+mode of shared workers where each player wins alone (SECRET.md 11)."""
+SECRET_OPTION: Final = "secret"
+PASS_OPTION: Final = "pass="
+"""The prefix of the option ``pass=K`` of a Party game: the cards pass after every K turns."""
 
 MAX_CHAT_CHARS: Final = 200
 """The longest line a chat record may carry."""
@@ -249,10 +278,91 @@ class Chat:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """A seat's shuffle step of a secret deal: the deck before it, raised to its key, shuffled.
+
+    ``cards`` are the pool's size of 256-byte group elements (SECRET.md 2 and 3).
+    """
+
+    TYPE: ClassVar[int] = 11
+    seq: int
+    prev: bytes
+    cards: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Strip:
+    """A seat's strip step: the hand with the signer's layer taken off every card but its own."""
+
+    TYPE: ClassVar[int] = 12
+    seq: int
+    prev: bytes
+    cards: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Open:
+    """The signer opens its hidden god: the name and its deal key (32 bytes, SECRET.md 4)."""
+
+    TYPE: ClassVar[int] = 13
+    seq: int
+    prev: bytes
+    god: str
+    key: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Object:
+    """In place of an ack: the signer opens ``god`` and says act ``objected`` breaks it."""
+
+    TYPE: ClassVar[int] = 14
+    seq: int
+    prev: bytes
+    objected: int
+    god: str
+    key: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """The signer records that seat ``late`` (0-based) withheld a record it owed past its time."""
+
+    TYPE: ClassVar[int] = 15
+    seq: int
+    prev: bytes
+    late: int
+    reason: str
+
+
 Message: TypeAlias = (
-    Header | Commit | Reveal | Act | Ack | Resign | Timeout | Offer | Accept | Result | Chat
+    Header
+    | Commit
+    | Reveal
+    | Act
+    | Ack
+    | Resign
+    | Timeout
+    | Offer
+    | Accept
+    | Result
+    | Chat
+    | Shuffle
+    | Strip
+    | Open
+    | Object
+    | Forfeit
 )
 """Any record body."""
+
+CARD_BYTES: Final = 256
+"""A card of a secret deal: a group element, big-endian (SECRET.md 2)."""
+MAX_CARDS: Final = 14
+"""The most cards a shuffle or strip carries (the largest secret pool, SECRET.md 5)."""
+KEY_BYTES: Final = 32
+"""A deal key's exponent, as an opening carries it."""
+MAX_REASON_CHARS: Final = 64
+"""The longest reason a forfeit record carries."""
 
 _NAMES: Final = (
     "header",
@@ -266,6 +376,11 @@ _NAMES: Final = (
     "accept",
     "result",
     "chat",
+    "shuffle",
+    "strip",
+    "open",
+    "object",
+    "forfeit",
 )
 
 
@@ -308,6 +423,14 @@ def _to_value(m: Message) -> tuple[Value, ...]:
             return (*head, m.winner, m.reason, m.state_hash)
         case Chat():
             return (*head, m.text)
+        case Shuffle() | Strip():
+            return (*head, m.cards)
+        case Open():
+            return (*head, m.god, m.key)
+        case Object():
+            return (*head, m.objected, m.god, m.key)
+        case Forfeit():
+            return (*head, m.late, m.reason)
 
 
 def encode_body(message: Message) -> bytes:
@@ -360,7 +483,7 @@ class _Fields:
         return v
 
 
-_ARITY: Final = (11, 4, 4, 6, 5, 4, 5, 4, 5, 6, 4)
+_ARITY: Final = (11, 4, 4, 6, 5, 4, 5, 4, 5, 6, 4, 4, 4, 5, 6, 5)
 
 
 def _seats(f: _Fields, i: int) -> tuple[Seat, ...]:
@@ -479,7 +602,7 @@ def _from_fields(value: tuple[Value, ...]) -> Message:
                 f"unsupported protocol version {version} (this program speaks "
                 f"{', '.join(map(str, PROTOCOL_VERSIONS))})"
             )
-        arity += version - 1
+        arity += 1 if version >= 2 else 0  # version 3 keeps version 2's header
         if len(value) != arity:
             raise VersionError(f"header: protocol {version} has {arity} fields, got {len(value)}")
     if len(value) != arity:
@@ -521,8 +644,27 @@ def _from_fields(value: tuple[Value, ...]) -> Message:
             return Accept(seq, prev, f.text(3, 16), f.uint(4))
         case 9:
             return Result(seq, prev, f.int_(3, -1, 3), f.text(4, 16), f.bin(5, h))
-        case _:
+        case 10:
             return Chat(seq, prev, f.text(3, MAX_CHAT_CHARS))
+        case 11:
+            return Shuffle(seq, prev, _cards(f, 3))
+        case 12:
+            return Strip(seq, prev, _cards(f, 3))
+        case 13:
+            return Open(seq, prev, f.text(3, 32), f.bin(4, KEY_BYTES))
+        case 14:
+            return Object(seq, prev, f.uint(3), f.text(4, 32), f.bin(5, KEY_BYTES))
+        case _:
+            return Forfeit(seq, prev, f.uint(3, 3), f.text(4, MAX_REASON_CHARS))
+
+
+def _cards(f: _Fields, i: int) -> tuple[bytes, ...]:
+    raw = f.array(i)
+    if not 1 <= len(raw) <= MAX_CARDS or any(
+        type(c) is not bytes or len(c) != CARD_BYTES for c in raw
+    ):
+        raise f.fail(i, f"1 to {MAX_CARDS} cards of {CARD_BYTES} bytes", len(raw))
+    return tuple(bytes(c) for c in raw if type(c) is bytes)
 
 
 def decode_body(data: bytes) -> Message:

@@ -24,6 +24,7 @@ Records (each names its signer's seat, 0-based here, 1-based in text):
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Final, TypeAlias
@@ -269,6 +270,10 @@ class SecretGame:
     forfeited: int = 0
     result: tuple[int, str] | None = None
     """``(winner seat or -1, reason)`` once the game is decided after the audit."""
+    ending: str = ""
+    """How the game was decided, once it is: ``win``, ``forfeit`` (a record withheld),
+    ``fault`` (the audit found a seat against its own god, or a wrong deal step), or the
+    session's ``resign`` and ``time`` (``concede``)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 4:
@@ -283,6 +288,27 @@ class SecretGame:
         self.gods = [""] * self.players
         self.keys = [0] * self.players
         self.position = new_game(self.players, "none")
+
+    def clone(self) -> SecretGame:
+        """A copy that can take records without changing this one (a log's fold)."""
+        c = copy.copy(self)
+        c.decks, c.hands = list(self.decks), list(self.hands)
+        c.gods, c.keys, c.plays = list(self.gods), list(self.keys), list(self.plays)
+        return c
+
+    def concede(self, seat: int, kind: str, reason: str) -> None:
+        """Seat ``seat`` leaves the game (``kind``: ``resign`` or ``time``): it loses.
+
+        With 2 players the other seat wins; with 3 or 4 no one does (the turns after it could
+        not be audited without it, as a forfeit, SECRET.md 8).
+        """
+        if self.result is not None:
+            raise self._fail("the game is over")
+        if self.players == 2:
+            self.result = (1 - seat, reason)
+        else:
+            self.result = (-1, f"{reason}; no one else wins")
+        self.ending = kind
 
     # -- the deal -------------------------------------------------------------------------
 
@@ -480,9 +506,11 @@ class SecretGame:
     # -- the end --------------------------------------------------------------------------
 
     def owed(self) -> tuple[int, ...]:
-        """The seats that owe a record now: their opening at the end, or an ack."""
-        if self.result is not None or not self.dealt:
+        """The seats that owe a record now: a deal step, an ack, or their opening at the end."""
+        if self.result is not None:
             return ()
+        if not self.dealt:  # the seat whose deal step is due
+            return (len(self.decks) if len(self.decks) < self.players else len(self.hands),)
         if self.pending is not None:
             return (self._next_ack(),)
         if self.position.phase is Phase.OVER:
@@ -497,6 +525,7 @@ class SecretGame:
         if not 0 <= r.late < self.players or r.late not in self.owed():
             raise self._fail(f"seat {r.late + 1} owes no record now")
         self.forfeited |= 1 << r.late
+        self.ending = "forfeit"
         if self.players == 2:
             self.result = (1 - r.late, f"seat {r.late + 1} forfeits: {r.reason}")
             return
@@ -505,6 +534,7 @@ class SecretGame:
     def _decide_fault(self, seat: int, index: int, reason: str) -> None:
         winner = 1 - seat if self.players == 2 else -1
         self.result = (winner, f"seat {seat + 1} loses from turn {index + 1}: {reason}")
+        self.ending = "fault"
 
     def _maybe_finish(self) -> None:
         if self.owed() or self.result is not None:
@@ -514,6 +544,7 @@ class SecretGame:
         except DealFault as fault:
             winner = 1 - fault.seat if self.players == 2 else -1
             self.result = (winner, f"the deal's audit: {fault}")
+            self.ending = "fault"
             return
         assert self.start is not None
         check = audit(self.start, self.plays, tuple(self.gods))
@@ -522,6 +553,7 @@ class SecretGame:
             return
         w = check.position.winner
         self.result = (w, f"seat {w + 1} wins; every god open, the deal and the game audited")
+        self.ending = "win"
 
 
 def deal_cards(pool: Sequence[str]) -> tuple[int, ...]:

@@ -16,13 +16,13 @@ from santorini_p2p.engine import (
     Action,
     GodMode,
     NameStart,
+    Phase,
     Position,
     Turn,
     apply_action,
     end_by_agreement,
     format_action,
     format_position,
-    lose_on_time,
     new_game,
     outcome,
     parse_action,
@@ -31,6 +31,15 @@ from santorini_p2p.engine import (
 )
 from santorini_p2p.engine.gods import ALL_GOD_NAMES, GOD_NAMES, power_of
 from santorini_p2p.engine.legality import apply_checked
+from santorini_p2p.engine.party import (
+    AGORA_GODS,
+    MAX_PASS,
+    PARTY_POOL,
+    agora_leave,
+    agora_play,
+    pass_cards,
+    passes_after,
+)
 from santorini_p2p.engine.setup import pool_need
 from santorini_p2p.errors import (
     ChainError,
@@ -65,25 +74,42 @@ from santorini_p2p.wire.messages import (
     MAX_CHAT_CHARS,
     OFFER_KINDS,
     OPTIONS,
+    PASS_OPTION,
     PROTOCOL_2_OPTIONS,
+    PROTOCOL_3_OPTIONS,
     PROTOCOL_VERSION,
     PROTOCOL_VERSIONS,
+    SECRET_OPTION,
     START_OPTION,
     Accept,
     Ack,
     Act,
     Chat,
     Commit,
+    Forfeit,
     Header,
     Message,
+    Object,
     Offer,
+    Open,
     Resign,
     Result,
     Reveal,
     Seat,
+    Shuffle,
+    Strip,
     Timeout,
     decode_body,
     start_slot,
+)
+from santorini_p2p.wire.secret import DealKey
+from santorini_p2p.wire.secretgame import SecretGame, SecretRecordError
+from santorini_p2p.wire.secretplay import (
+    SeatSecret,
+    deal_cards_for,
+    decided_position,
+    secret_owed,
+    to_secret_record,
 )
 from santorini_p2p.wire.text import line_fault
 
@@ -177,6 +203,14 @@ class _State(NamedTuple):
     turns: int = 0
     drawn: tuple[str, ...] = ()
     undo: _Undo | None = None
+    every: int = 0
+    """Party (SECRET.md 10): the cards pass after every ``every`` turns (0: no passing)."""
+    agora: bool = False
+    """Agora (SECRET.md 11): shared workers, each player wins alone."""
+    secret: SecretGame | None = None
+    """A game with secret gods (the header's option ``secret``): the deal, the openings and
+    the audit (``wire.secretgame``), from the last reveal on; ``position`` is then its public
+    position (SECRET.md 7.1)."""
 
 
 _PENDING: Final = _State._fields.index("pending")
@@ -208,7 +242,8 @@ def make_header(
     chosen = tuple(sorted(set(pool), key=ALL_GOD_NAMES.index))
     opts = tuple(sorted(set(options)))
     simple = not chosen or chosen == GOD_NAMES or gods == "none"
-    needs_2 = not simple or any(o in PROTOCOL_2_OPTIONS for o in opts)
+    needs_3 = any(o in PROTOCOL_3_OPTIONS or o.startswith(PASS_OPTION) for o in opts)
+    needs_2 = not simple or needs_3 or any(o in PROTOCOL_2_OPTIONS for o in opts)
     if not needs_2:
         listed: tuple[str, ...] = ()
     elif gods == "none":
@@ -219,7 +254,7 @@ def make_header(
         0,
         ZERO_HASH,
         game_id,
-        PROTOCOL_VERSION if needs_2 else 1,
+        PROTOCOL_VERSION if needs_3 else 2 if needs_2 else 1,
         created_ms,
         tuple(Seat(k, n) for k, n in seats),
         gods,
@@ -245,7 +280,7 @@ def check_pool(h: Header) -> None:
             with no god selection, no pool with one, or one too small for the selection.
     """
     pool = h.pool
-    needs_2 = any(o in PROTOCOL_2_OPTIONS for o in h.options)
+    needs_2 = any(o in PROTOCOL_2_OPTIONS + PROTOCOL_3_OPTIONS for o in h.options)
     for g in pool:
         if g not in ALL_GOD_NAMES:
             raise RecordError(f"header: the god pool names {g!r}, a god this program does not know")
@@ -422,7 +457,10 @@ class Validator:
     @property
     def is_over(self) -> bool:
         """Whether the game has ended (a result may now be signed)."""
-        p = self._s.position
+        s = self._s
+        if s.secret is not None:
+            return s.secret.result is not None
+        p = s.position
         return p is not None and p.winner >= 0
 
     @property
@@ -434,6 +472,9 @@ class Validator:
     @property
     def result(self) -> tuple[int, str] | None:
         """``(winner seat or -1, reason)`` once the game is over, else ``None``."""
+        g = self._s.secret
+        if g is not None:
+            return None if g.result is None else (g.result[0], g.ending)
         p = self._s.position
         if p is None or p.winner < 0:
             return None
@@ -469,6 +510,10 @@ class Validator:
             return ()
         if s.results or self.is_over:
             return (s.keys[s.seat_slots[len(s.results)]],)
+        g = s.secret
+        if g is not None and not g.dealt:
+            due = len(g.decks) if len(g.decks) < players else len(g.hands)
+            return (s.keys[s.seat_slots[due]],)
         if s.pending:
             return (s.keys[s.pending[0]],)
         assert s.position is not None
@@ -561,7 +606,11 @@ class Validator:
             # Acts and acks in play (nine records in ten) go straight to their checks: a
             # position, or an ack due, means the draw is done, and no result that play goes on.
             kind = type(msg)
-            if kind is Act and s.position is not None and not s.results:
+            if s.secret is not None and kind is not Result and kind is not Chat:
+                if s.results:
+                    raise RecordError("only result records may follow a result")
+                state = self._secret_step(msg, slot)
+            elif kind is Act and s.position is not None and not s.results:
                 state = self._act(cast(Act, msg), slot)
             elif kind is Ack and s.pending and not s.results:
                 state = self._ack(cast(Ack, msg), slot)
@@ -595,10 +644,22 @@ class Validator:
         if list(msg.options) != sorted(set(msg.options)):
             raise RecordError("header: options must be sorted with no repeats")
         for opt in msg.options:
-            if opt not in OPTIONS and not opt.startswith(START_OPTION):
+            if opt not in OPTIONS and not opt.startswith((START_OPTION, PASS_OPTION)):
                 raise RecordError(f"header: unknown rule option {opt!r}")
+            if opt.startswith(PASS_OPTION) and msg.protocol < 3:
+                raise RecordError(f"header: the option {opt!r} needs protocol 3")
             if opt in PROTOCOL_2_OPTIONS and msg.protocol < 2:
                 raise RecordError(f"header: the option {opt!r} needs protocol 2")
+            if opt in PROTOCOL_3_OPTIONS and msg.protocol < 3:
+                raise RecordError(f"header: the option {opt!r} needs protocol 3")
+        if msg.protocol >= 3 and not any(
+            o in PROTOCOL_3_OPTIONS or o.startswith(PASS_OPTION) for o in msg.options
+        ):
+            raise VersionError(
+                f"header: protocol {msg.protocol} is for games with secret gods, Party or Agora "
+                "(the options 'secret', 'party', 'agora'); a game without them is written as "
+                "protocol 2"
+            )
         try:
             start_slot(msg.options, len(keys))
         except ValueError as e:
@@ -607,7 +668,12 @@ class Validator:
             raise RecordError("header: a bank needs a time per move")
         if msg.protocol >= 2:
             check_pool(msg)
-        return _State(header=msg, keys=keys, banks=(msg.bank_ms,) * len(keys))
+        if SECRET_OPTION in msg.options:
+            _check_secret_header(msg)
+        every, agora = _party_header(msg)
+        return _State(
+            header=msg, keys=keys, banks=(msg.bank_ms,) * len(keys), every=every, agora=agora
+        )
 
     def _step(self, msg: Message, slot: int, index: int) -> _State:
         s = self._s
@@ -664,6 +730,21 @@ class Validator:
         if len(nonces) < h.players:
             return s._replace(nonces=nonces)
         pool = game_pool(h)
+        if SECRET_OPTION in h.options:
+            # The draw picks seat 1 only; the gods are dealt secretly next (SECRET.md 3).
+            start, _ = draw_setup(draw_seed(h.game_id, nonces), h.players, "none", pool)
+            fixed = start_slot(h.options, h.players)  # a rematch's (SPEC.md 11)
+            start = start if fixed is None else fixed
+            g = SecretGame(pool, h.players)
+            slots = tuple((start + i) % h.players for i in range(h.players))
+            return s._replace(
+                nonces=nonces,
+                position=g.position,
+                hash=state_hash(g.position),
+                seat_slots=slots,
+                secret=g,
+                pending=(slots[0],),  # seat 1 shuffles first
+            )
         start, drawn = draw_setup(draw_seed(h.game_id, nonces), h.players, h.gods, pool)
         # A rematch names its start slot (SPEC.md 11): the drawn one is read and set aside,
         # so the gods are drawn from the same bytes as without the option.
@@ -681,6 +762,84 @@ class Validator:
             nonces=nonces, position=p, hash=state_hash(p), seat_slots=slots, drawn=drawn
         )
 
+    def _secret_step(self, msg: Message, slot: int) -> _State:
+        """A record of a game with secret gods, after the draw (SECRET.md 6 to 8, 12)."""
+        s = self._s
+        h = s.header
+        g = s.secret
+        assert h is not None
+        assert g is not None
+        seat = s.seat_slots.index(slot)
+        banks = s.banks
+        nxt = g.clone()
+        before = g.position
+        match msg:
+            case Act():
+                _action_of(msg.action)  # canonical text
+                if g.pending is not None:
+                    raise RecordError(
+                        f"an action before every seat acknowledged record {s.last_act}"
+                    )
+                if h.move_ms and g.dealt and g.result is None:
+                    left = banks[slot] - max(0, msg.clock_ms - h.move_ms)
+                    if left < 0:
+                        raise RecordError(
+                            f"seat {seat + 1} ran out of time: the move took {msg.clock_ms} ms "
+                            f"with {h.move_ms} ms per move and {banks[slot]} ms in the bank"
+                        )
+                    banks = (*banks[:slot], left, *banks[slot + 1 :])
+            case Ack() | Object():
+                acked = msg.acked if isinstance(msg, Ack) else msg.objected
+                if g.pending is None or acked != s.last_act:
+                    raise RecordError(
+                        f"answers record {acked}, but no action awaits acknowledgement"
+                        if g.pending is None
+                        else f"answers record {acked}, not the last action {s.last_act}"
+                    )
+                if isinstance(msg, Ack) and msg.state_hash != s.hash:
+                    raise DesyncError(s.turns, s.hash, msg.state_hash)
+            case Resign() | Timeout():
+                self._secret_concede(nxt, msg, seat)
+            case Shuffle() | Strip() | Open() | Forfeit():
+                pass
+            case _:
+                raise RecordError(f"a {_kind(msg)} record is not allowed with secret gods")
+        if not isinstance(msg, Resign | Timeout):
+            try:
+                nxt.feed(to_secret_record(msg, seat, nxt))
+            except ValueError as e:
+                reason = e.reason if isinstance(e, SecretRecordError) else str(e)
+                raise RecordError(reason) from None
+        p = decided_position(nxt)
+        digest = state_hash(p)
+        if isinstance(msg, Act | Resign | Timeout) and msg.state_hash != digest:
+            raise DesyncError(s.turns, digest, msg.state_hash)
+        played = isinstance(msg, Act) and before.phase is Phase.PLAY
+        return s._replace(
+            secret=nxt,
+            position=p,
+            hash=digest,
+            banks=banks,
+            pending=tuple(s.seat_slots[x] for x in secret_owed(nxt)),
+            last_act=msg.seq if isinstance(msg, Act) else s.last_act,
+            turns=s.turns + played - isinstance(msg, Object),
+            ended=nxt.ending or s.ended,
+        )
+
+    def _secret_concede(self, g: SecretGame, msg: Resign | Timeout, seat: int) -> None:
+        """A resignation, or a timeout claim against the seat to move, in a secret game."""
+        if not g.dealt or g.result is not None or g.position.phase is Phase.OVER:
+            what = "a resignation" if isinstance(msg, Resign) else "a timeout"
+            raise RecordError(f"{what} is not allowed now (the deal or the end is under way)")
+        if isinstance(msg, Resign):
+            g.concede(seat, "resign", f"seat {seat + 1} resigns")
+            return
+        if g.pending is not None or msg.seat != g.position.to_move:
+            raise RecordError(
+                f"claims seat {msg.seat + 1} ran out of time, but no move of that seat is due"
+            )
+        g.concede(msg.seat, "time", f"seat {msg.seat + 1} ran out of time")
+
     def _playing(self, what: str) -> Position:
         p = self._s.position
         assert p is not None
@@ -688,9 +847,18 @@ class Validator:
             raise RecordError(f"{what} after the game is over")
         return p
 
+    def _leave(self, p: Position, seat: int) -> Position:
+        """The position after ``seat`` resigns or loses on time (Agora: it leaves alone)."""
+        if self._s.agora:
+            try:
+                return agora_leave(p, seat)
+            except ValueError as e:
+                raise IllegalTurnError(str(e)) from None
+        return resign(p, seat)
+
     def _active_slots(self, p: Position, order: tuple[int, ...] = ()) -> frozenset[int]:
         order = order or self._s.seat_slots
-        gone = p.eliminated if p.players == 3 else 0
+        gone = p.eliminated if p.players == 3 or self._s.agora else 0
         return frozenset(order[i] for i in range(p.players) if not gone >> i & 1)
 
     def _check_hash(self, got: bytes, p: Position) -> bytes:
@@ -730,6 +898,8 @@ class Validator:
         else:
             try:
                 q = apply_checked(p, action)
+                if s.agora and isinstance(action, Turn) and p.phase is Phase.PLAY:
+                    q = agora_play(p, action)  # each wins alone; who cannot play leaves
             except IllegalTurnError:
                 kind = "turn" if isinstance(action, Turn) else "action"
                 raise IllegalTurnError(
@@ -748,7 +918,7 @@ class Validator:
             if m == 2:
                 pending = (seat_slots[1 - here],)
             else:
-                gone = q.eliminated if m == 3 else 0
+                gone = q.eliminated if m == 3 or s.agora else 0
                 after = ((here + i) % m for i in range(1, m))
                 pending = tuple(seat_slots[j] for j in after if not gone >> j & 1)
         # Positional, not _replace: this runs for half of all records and is 3x cheaper.
@@ -772,6 +942,8 @@ class Validator:
             _Undo(p, s.hash, slot, msg.action, msg.seq)
             if q.winner < 0 and isinstance(action, Turn) and "takeback" in h.options
             else None,
+            s.every,
+            s.agora,
         )
 
     def _ack(self, msg: Ack, slot: int) -> _State:
@@ -785,14 +957,25 @@ class Validator:
             raise RecordError(f"acknowledges record {msg.acked}, not the last action {s.last_act}")
         if msg.state_hash != s.hash:
             raise DesyncError(self._s.turns, s.hash, msg.state_hash)
+        if s.every and len(s.pending) == 1:
+            return self._maybe_pass(s)
         return _with_pending(s, s.pending[1:])
+
+    def _maybe_pass(self, s: _State) -> _State:
+        """Party: the last ack of a turn; after every ``every`` turns the cards pass on."""
+        p = s.position
+        assert p is not None
+        if p.phase is not Phase.PLAY or not passes_after(s.turns, s.every):
+            return s._replace(pending=())
+        q = pass_cards(p)
+        return s._replace(pending=(), position=q, hash=state_hash(q), undo=None)
 
     def _resign(self, msg: Resign, slot: int) -> _State:
         s = self._s
         p = self._playing("a resignation")
         if slot not in self._active_slots(p):
             raise SignatureError(f"signed by slot {slot + 1}, which is no longer playing")
-        q = resign(p, s.seat_slots.index(slot))
+        q = self._leave(p, s.seat_slots.index(slot))
         digest = self._check_hash(msg.state_hash, q)
         return s._replace(
             position=q,
@@ -813,7 +996,7 @@ class Validator:
                 f"claims seat {msg.seat + 1} ran out of time, but seat {p.to_move + 1}'s clock runs"
             )
         loser = s.seat_slots[msg.seat]
-        q = lose_on_time(p, msg.seat)
+        q = self._leave(p, msg.seat)
         digest = self._check_hash(msg.state_hash, q)
         return s._replace(
             position=q,
@@ -942,12 +1125,60 @@ class Validator:
         p = self._s.position
         if p is None:
             raise IllegalTurnError("no position yet: the draw is not complete")
+        if self._s.secret is not None:
+            return self._make_secret_act(identity, action, clock_ms)
         a = parse_action(action) if isinstance(action, str) else action
         q = apply_action(p, a)
+        if self._s.agora and isinstance(a, Turn) and p.phase is Phase.PLAY:
+            q = agora_play(p, a)
         text = format_action(a)
         digest = state_hash(q)
         self._made = (p, text, q, digest)
         return self._seal(identity, Act(self.next_seq, self._last, text, clock_ms, digest))
+
+    def _make_secret_act(self, identity: Identity, action: str | Action, clock_ms: int) -> bytes:
+        g = self._s.secret
+        assert g is not None
+        a = parse_action(action) if isinstance(action, str) else action
+        text = format_action(a)
+        seat = self.seat_of(identity.public_key)
+        nxt = g.clone()
+        try:
+            nxt.feed(to_secret_record(Act(0, b"", text, 0, b""), -1 if seat is None else seat, nxt))
+        except ValueError as e:
+            raise IllegalTurnError(f"illegal action {text!r}: {e}") from None
+        digest = state_hash(decided_position(nxt))
+        return self._seal(identity, Act(self.next_seq, self._last, text, clock_ms, digest))
+
+    @property
+    def secret(self) -> SecretGame | None:
+        """The secret game's checker, in a game with secret gods once the draw is done.
+
+        Read only: the log owns it (each record replaces it).
+        """
+        return self._s.secret
+
+    def make_deal_step(self, identity: Identity, key: DealKey, order_seed: bytes) -> bytes:
+        """Return ``identity``'s shuffle or strip, whichever of its deal steps is due."""
+        g = self._s.secret
+        seat = self.seat_of(identity.public_key)
+        assert g is not None
+        assert seat is not None
+        is_shuffle, cards = deal_cards_for(g, seat, SeatSecret(key, order_seed))
+        kind = Shuffle if is_shuffle else Strip
+        return self._seal(identity, kind(self.next_seq, self._last, cards))
+
+    def make_open(self, identity: Identity, god: str, key: bytes) -> bytes:
+        """Return ``identity``'s opening of its hidden ``god`` with its deal ``key``."""
+        return self._seal(identity, Open(self.next_seq, self._last, god, key))
+
+    def make_object(self, identity: Identity, god: str, key: bytes) -> bytes:
+        """Return ``identity``'s objection to the act awaiting its ack, opening ``god``."""
+        return self._seal(identity, Object(self.next_seq, self._last, self._s.last_act, god, key))
+
+    def make_forfeit(self, identity: Identity, late: int, reason: str) -> bytes:
+        """Return ``identity``'s record that seat ``late`` withheld what it owed."""
+        return self._seal(identity, Forfeit(self.next_seq, self._last, late, reason[:64]))
 
     def make_ack(self, identity: Identity) -> bytes:
         """Return the signed acknowledgement of the last action."""
@@ -960,12 +1191,25 @@ class Validator:
             IllegalTurnError: the seat cannot resign now.
         """
         p, seat = self._position_and_seat(identity)
-        return self._seal(identity, Resign(self.next_seq, self._last, state_hash(resign(p, seat))))
+        g = self._s.secret
+        if g is not None:
+            nxt = g.clone()
+            self._secret_concede(nxt, Resign(0, b"", b""), seat)
+            after = state_hash(decided_position(nxt))
+            return self._seal(identity, Resign(self.next_seq, self._last, after))
+        after = state_hash(self._leave(p, seat))
+        return self._seal(identity, Resign(self.next_seq, self._last, after))
 
     def make_timeout(self, identity: Identity) -> bytes:
         """Return the signed claim that the seat to move ran out of time."""
         p, _ = self._position_and_seat(identity)
-        after = state_hash(lose_on_time(p, p.to_move))
+        g = self._s.secret
+        if g is not None:
+            nxt = g.clone()
+            self._secret_concede(nxt, Timeout(0, b"", p.to_move, b""), p.to_move)
+            after = state_hash(decided_position(nxt))
+            return self._seal(identity, Timeout(self.next_seq, self._last, p.to_move, after))
+        after = state_hash(self._leave(p, p.to_move))
         return self._seal(identity, Timeout(self.next_seq, self._last, p.to_move, after))
 
     def make_offer(self, identity: Identity, kind: str) -> bytes:
@@ -1074,6 +1318,57 @@ def _replay_error(e: WireError | DesyncError | IllegalTurnError, index: int) -> 
         )
         return ReplayError(reason, index)
     return ReplayError(str(e), index)
+
+
+def _party_header(h: Header) -> tuple[int, bool]:
+    """``(every, agora)`` of a Party or Agora header (SECRET.md 10, 11); ``(0, False)`` else.
+
+    Raises:
+        RecordError: a ``pass=K`` without ``party`` or a ``party`` without one, K not 1 to 99
+            in plain decimal, Party with Agora or secret gods, a selection other than random,
+            a takeback option, Agora not of 4 players, or a god the mode does not offer.
+    """
+    passes = [o for o in h.options if o.startswith(PASS_OPTION)]
+    party, agora = "party" in h.options, "agora" in h.options
+    if not party and not agora:
+        if passes:
+            raise RecordError("header: the option pass=K needs the option party")
+        return 0, False
+    if party and agora:
+        raise RecordError("header: party and agora are different games")
+    if SECRET_OPTION in h.options:
+        raise RecordError("header: party or agora with secret gods is not a game of this version")
+    if h.gods != "random":
+        raise RecordError(f"header: party and agora deal the gods at random, not by {h.gods}")
+    if "takeback" in h.options:
+        raise RecordError("header: party and agora allow no takeback")
+    bad = [g for g in game_pool(h) if g not in (AGORA_GODS if agora else PARTY_POOL)]
+    if bad:
+        raise RecordError(f"header: {bad[0]} is not offered in {'Agora' if agora else 'Party'}")
+    if agora:
+        if h.players != 4 or passes:
+            raise RecordError("header: agora is 4 players and no passing")
+        return 0, True
+    text = passes[0][len(PASS_OPTION) :] if len(passes) == 1 else ""
+    if text not in [str(k) for k in range(1, MAX_PASS + 1)]:
+        raise RecordError("header: party needs one option pass=K, K from 1 to 99")
+    return int(text), False
+
+
+def _check_secret_header(h: Header) -> None:
+    """A header with secret gods (SECRET.md 5, 12): a random deal from a secret pool.
+
+    Raises:
+        RecordError: another god selection, a takeback option, or a pool the deal refuses.
+    """
+    if h.gods != "random":
+        raise RecordError(f"header: secret gods are dealt at random, not by {h.gods}")
+    if "takeback" in h.options:
+        raise RecordError("header: a game with secret gods allows no takeback")
+    try:
+        SecretGame(game_pool(h), h.players)
+    except ValueError as e:
+        raise RecordError(f"header: {e}") from None
 
 
 def _without(items: tuple[int, ...], item: int) -> tuple[int, ...]:

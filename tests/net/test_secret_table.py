@@ -215,3 +215,52 @@ def test_agora_games_finish_over_loopback_and_a_win_is_the_mover_s_alone(
     path.write_bytes(peers[0].replay())
     assert main(["replay", "verify", str(path)]) == 0
     assert "Agora" in capsys.readouterr().out
+
+
+def test_a_host_that_leaves_mid_game_ends_it_for_the_joiner_with_its_records_kept() -> None:
+    from santorini_p2p.net.secrettable import HostGone, host_table, join_table
+
+    async def run() -> tuple[SecretPeer, str]:
+        ids = [Identity.from_seed(bytes([i + 1]) * 32, f"p{i + 1}") for i in range(2)]
+        host = SecretPeer(ids[0], PartyBot(0, b"gone0"))
+        joiner = SecretPeer(ids[1], PartyBot(1, b"gone1"))
+        port: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        taken = asyncio.Event()
+
+        def seen(peer: SecretPeer) -> None:
+            if len(peer.log) >= 12:  # the anchors, links and placements are in: play is on
+                taken.set()
+
+        hosting = asyncio.create_task(
+            host_table(
+                host,
+                2,
+                PARTY_POOL,
+                ("party", "pass=4"),
+                bind="127.0.0.1",
+                clock=30.0,
+                on_listening=port.set_result,
+                on_record=seen,
+            )
+        )
+        async with asyncio.timeout(60):
+            address = f"127.0.0.1:{await port}"
+            joining = asyncio.create_task(join_table(joiner, address, clock=30.0, gone=1.5))
+            await taken.wait()
+            hosting.cancel()  # the host's process goes away mid-game
+            with contextlib.suppress(asyncio.CancelledError):
+                await hosting
+            try:
+                await joining
+            except HostGone as e:
+                return joiner, str(e)
+        raise AssertionError("the joiner did not end the game")
+
+    joiner, said = asyncio.run(run())
+    assert said.startswith("the host left mid-game: nothing from it for 1.5 s after record ")
+    assert joiner.game is not None
+    assert joiner.game.result is None
+    assert len(joiner.log) >= 8  # the anchors, links and placements at least
+    # What it holds is the host's log so far, every record checked: its replay reads back.
+    records = read_records(joiner.log, joiner.keys, 1, joiner.first_prev, decode_party_record)
+    assert len(records) == len(joiner.log)

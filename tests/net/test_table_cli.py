@@ -1,4 +1,7 @@
-"""``santorini host --secret-gods`` / ``--mode party|agora`` and ``join`` as processes.
+"""``santorini host --table --mode party|agora`` and ``join`` as processes (the secret table).
+
+(Without ``--table`` these games, and ``--secret-gods``, play in the session:
+``tests/net/test_secret_loopback.py``.)
 
 Each peer is its own process with its own ``SANTORINI_HOME`` on 127.0.0.1; computer players
 play whole games; every peer keeps the same replay under its home's ``games/``, ``--save``
@@ -16,7 +19,6 @@ import pytest
 
 from santorini_p2p.cli import main
 from santorini_p2p.replay.verify import verify_file
-from santorini_p2p.wire.framing import iter_frames
 from tests.net.test_loopback import Peer
 
 
@@ -77,42 +79,10 @@ def _same_verified_replay(tmp: Path, peers: list[Peer]) -> bytes:
     return data
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_secret_gods_games_end_with_the_same_verified_replay(tmp_path, players):
-    peers = _play(tmp_path, players, ["--secret-gods", "--players", str(players)])
-    data = _same_verified_replay(tmp_path, peers)
-    seats = []
-    for p in peers:
-        text = p.text()
-        seat = int(re.findall(r"you are seat (\d)", text)[-1]) - 1
-        seats.append(seat)
-        m = re.search(r"the deal is done .*: your god is (\w+);", text)
-        assert m, text
-        # Before anyone reveals, every other god shows as '?'.
-        first = text[m.end() :].splitlines()[1]
-        assert first.count("?") == players - 1, first
-        assert f"seat {seat + 1} {m.group(1)} (you)" in first
-    assert sorted(seats) == list(range(players))  # the host is seat 1, joiners as heard
-    assert seats[0] == 0
-    # No god's name is in the clear in the records of the deal.
-    frames = list(iter_frames(data))
-    deal = b"".join(frames[1 : 1 + 2 * players])
-    for god in ("apollo", "athena", "minotaur", "prometheus", "hera", "pan"):
-        assert god.encode() not in deal
-    info = subprocess.run(
-        [sys.executable, "-m", "santorini_p2p", "replay", "info", str(tmp_path / "r0")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert info.returncode == 0, info.stderr
-    assert "mode          secret gods" in info.stdout
-    assert "verification  ok" in info.stdout
-    assert "?" not in info.stdout.split("gods          ")[1].splitlines()[0]
-
-
 def test_a_party_game_passes_the_cards_and_verifies(tmp_path):
-    peers = _play(tmp_path, 3, ["--mode", "party", "--players", "3", "--pass-every", "2"])
+    peers = _play(
+        tmp_path, 3, ["--table", "--mode", "party", "--players", "3", "--pass-every", "2"]
+    )
     _same_verified_replay(tmp_path, peers)
     assert "Party (the cards pass every 2 turns)" in peers[0].text()
     text = subprocess.run(
@@ -138,7 +108,7 @@ def test_a_party_game_passes_the_cards_and_verifies(tmp_path):
 
 
 def test_an_agora_game_of_four_verifies(tmp_path):
-    peers = _play(tmp_path, 4, ["--mode", "agora"])
+    peers = _play(tmp_path, 4, ["--table", "--mode", "agora"])
     _same_verified_replay(tmp_path, peers)
     assert "table: Agora, 4 players; you are seat 1" in peers[0].text()
     assert re.search(r"wins alone \(Agora\)|abandons", peers[0].text())
@@ -159,8 +129,11 @@ def home(tmp_path, monkeypatch):
         (["--mode", "party", "--pass-every", "0"], "pass-every: expected 1 to 99 turns, got 0"),
         (["--pass-every", "3"], "pass-every: only with --mode party"),
         (["--secret-gods", "--pass-every", "3"], "pass-every: only with --mode party"),
-        (["--secret-gods", "--gods", "draft"], "gods: not with --secret-gods"),
-        (["--mode", "agora", "--time", "60+300"], "time: not with --mode agora"),
+        (["--secret-gods", "--gods", "draft"], "gods: --secret-gods deals them at random"),
+        (["--secret-gods", "--gods-from", "atlas,harpies"], "harpies cannot be dealt secretly"),
+        (["--mode", "party", "--gods", "draft"], "gods: --mode party deals them at random"),
+        (["--table", "--mode", "party", "--gods", "draft"], "gods: not with --mode party"),
+        (["--table", "--mode", "agora", "--time", "60+300"], "time: not with --mode agora"),
         (["--secret-gods", "--bot", "genius"], "bot: expected one of"),
     ],
 )
@@ -169,8 +142,8 @@ def test_table_options_that_do_not_go_together_are_usage_errors(home, capsys, ar
     assert said in capsys.readouterr().err
 
 
-def test_a_secret_replay_exports_as_text_only(home, tmp_path, capsys):
-    peers = _play(tmp_path, 2, ["--secret-gods"])
+def test_a_table_replay_exports_as_text_only(home, tmp_path, capsys):
+    peers = _play(tmp_path, 2, ["--table", "--mode", "party"])
     del peers
     assert main(["replay", "export", "--format", "html", str(tmp_path / "r0")]) == 2
     assert "exports as text only" in capsys.readouterr().err
@@ -180,12 +153,21 @@ def test_a_joiner_after_the_seats_are_taken_is_told_the_table_is_full(tmp_path):
     host = Peer(
         tmp_path,
         "p0",
-        ["host", "--bind", "127.0.0.1", "--secret-gods", "--save", str(tmp_path / "r0")],
+        [
+            "host",
+            "--bind",
+            "127.0.0.1",
+            "--table",
+            "--mode",
+            "party",
+            "--save",
+            str(tmp_path / "r0"),
+        ],
         stdin=subprocess.PIPE,
     )
     port = host.wait_for(r"others join with: santorini join (127\.0\.0\.1:\d+)").group(1)
     first = Peer(tmp_path, "p1", ["join", port, "--bot", "random"])
-    host.wait_for(r"your god is \w+")
+    host.wait_for(r"the gods are drawn")
     # The person hosting is asked for a placement; a wrong one is refused, a good one played.
     host.wait_for(r"your placement \(action text, like c2,a4\): ")
     assert host.proc.stdin is not None

@@ -1,0 +1,232 @@
+"""This peer's side of a game with secret gods in the session (protocol/SECRET.md 12).
+
+The log (``wire.validator``) checks every record of the deal and of hidden play; this part
+writes this peer's own: its shuffle and strip when due, its acknowledgement of each act or,
+where its hidden god forbids the act, its objection, its opening before a turn that needs the
+power, and its opening at the end. A seat's secret is drawn from its own key and the game id
+(``wire.secretplay.seat_secret``), so a resumed game needs nothing more on disk.
+
+A seat that owes a record (a deal step, an acknowledgement or objection, its opening at the
+end) and sends none for ``OWED_MS`` forfeits: the first other seat in the game signs the
+forfeit (SECRET.md 8). The move of the seat to move keeps the session's clocks and timeout
+claims (SESSION.md 7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from santorini_p2p.engine import Action, Phase, Position, Turn
+from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
+from santorini_p2p.net.sessionbase import GRACE_MS, HOST_ID, OWED_MS, SessionBase
+from santorini_p2p.net.views import NoteKind
+from santorini_p2p.wire.log import Record, Validator
+from santorini_p2p.wire.messages import Act, Forfeit, Object, Open, Strip
+from santorini_p2p.wire.secretplay import SeatSecret, needs_power, seat_secret
+
+__all__ = ["OWED_MS", "SecretSeat"]
+
+
+
+class SecretSeat(SessionBase):
+    """The records this peer owes in a game with secret gods, and the forfeit claims."""
+
+    _secret_cache: tuple[bytes, SeatSecret, str] | None = None
+    _view_cache: tuple[Position, Position] | None = None
+    _audit_said = False
+    _gods_shown: tuple[str, ...] = ()
+
+    def _seat_secret(self) -> SeatSecret:
+        """This seat's deal key for this game (drawn once, from its own key)."""
+        cached = self._secret_cache
+        if cached is None or cached[0] != self._game_id:
+            cached = (self._game_id, seat_secret(self.identity, self._game_id), "")
+            self._secret_cache = cached
+        return cached[1]
+
+    @property
+    def own_god(self) -> str:
+        """This peer's god in a game with secret gods, once dealt ("" before, or in another)."""
+        v = self.validator
+        g = v.secret if v is not None else None
+        seat = v.seat_of(self.identity.public_key) if v is not None else None
+        if g is None or seat is None or not g.dealt:
+            return ""
+        secret = self._seat_secret()
+        cached = self._secret_cache
+        if cached is not None and cached[2]:
+            return cached[2]
+        try:
+            god = secret.god(g, seat)
+        except ValueError:
+            return ""  # a deal step was wrong: the audit at the end finds whose
+        self._secret_cache = (self._game_id, secret, god)
+        return god
+
+    @property
+    def view(self) -> Position | None:
+        """The position as this player sees it: with secret gods, its own god shown too.
+
+        The other hidden gods are blank (no power); the log's position shows only the open
+        ones. In any other game this is the log's position.
+        """
+        v = self.validator
+        if v is None or v.position is None:
+            return None
+        g = v.secret
+        seat = v.seat_of(self.identity.public_key)
+        god = self.own_god
+        if g is None or seat is None or not god or g.result is not None:
+            return v.position
+        cached = self._view_cache
+        if cached is not None and cached[0] is v.position:
+            return cached[1]  # the same object while the log stands still (callers compare)
+        gods = list(v.position.gods)
+        gods[seat] = god
+        view = replace(v.position, gods=tuple(gods))
+        self._view_cache = (v.position, view)
+        return view
+
+    @property
+    def position(self) -> Position | None:
+        """The current position as this player sees it (``view``); None before the draw."""
+        return self.view
+
+    def hidden_seats(self) -> tuple[int, ...]:
+        """The seats whose gods this player does not know (empty in any other game)."""
+        v = self.validator
+        g = v.secret if v is not None else None
+        if v is None or g is None or g.result is not None:
+            return ()
+        mine = v.seat_of(self.identity.public_key)
+        return tuple(s for s, god in enumerate(g.gods) if not god and s != mine)
+
+    def gods_line(self) -> str:
+        """Every seat's god as this player knows it: its own, the open ones, ``?`` for hidden."""
+        v = self.validator
+        g = v.secret if v is not None else None
+        if v is None or g is None:
+            return ""
+        mine = v.seat_of(self.identity.public_key)
+        parts = []
+        for seat, name in enumerate(v.names):
+            god = g.gods[seat] or (self.own_god if seat == mine else "") or "?"
+            you = " (you)" if seat == mine else ""
+            parts.append(f"{name}{you} {god}")
+        return "gods: " + ", ".join(parts)
+
+    def _note_secret(self, rec: Record) -> None:
+        """Tell the player what a record of a secret game did (the deal, an opening, ...)."""
+        v = self.validator
+        if v is not None and v.header is not None and "party" in v.header.options:
+            self._note_passing(v)
+            return
+        g = v.secret if v is not None else None
+        if v is None or g is None or rec.seat is None:
+            return
+        msg = rec.message
+        names = v.names
+        who = names[rec.seat]
+        mine = rec.signer == self.identity.public_key
+        if isinstance(msg, Strip) and g.dealt and rec.seat == g.players - 1:
+            god = self.own_god
+            self._say(
+                f"The deal is done ({2 * g.players} signed steps): your god is {god or '?'}; "
+                "the others are hidden until they are revealed."
+            )
+            self._say(self.gods_line())
+        elif isinstance(msg, Open) and not mine:
+            over = g.position.phase is Phase.OVER
+            why = "for the audit" if over else "for the turn that needs it"
+            self._say(f"{who} reveals {msg.god} {why}; the game so far is checked again.")
+            self._say(self.gods_line())
+        elif isinstance(msg, Object):
+            act = v.record(msg.objected).message
+            turn = f" {act.action}" if isinstance(act, Act) else ""
+            mover = names[v.record(msg.objected).seat or 0]
+            self._say(
+                f"{who} objects and reveals {msg.god}: {mover}'s turn{turn} breaks it and is "
+                f"void; {mover} plays again.",
+                NoteKind.WARNING,
+            )
+            self._say(self.gods_line())
+        elif isinstance(msg, Forfeit):
+            self._say(f"{who} records that {names[msg.late]} forfeits: {msg.reason}.")
+        if g.result is not None and not self._audit_said:
+            self._audit_said = True
+            if g.ending in ("fault", "win"):
+                self._say(f"The audit: {g.result[1]}.")
+
+    def _note_passing(self, v: Validator) -> None:
+        """Party (SECRET.md 10): say when the cards have passed on, and who holds which."""
+        p = v.position
+        if p is None:
+            return
+        shown = self._gods_shown
+        self._gods_shown = p.gods
+        if shown and shown != p.gods and len(shown) == len(p.gods):
+            held = ", ".join(f"{n} {g or '-'}" for n, g in zip(v.names, p.gods, strict=True))
+            self._say(f"The cards pass on after turn {v.turns}: {held}.")
+
+    def _secret_record(self, v: Validator) -> bytes | None:
+        """The record this seat owes now in a secret game's deal or play, if any."""
+        g = v.secret
+        seat = v.seat_of(self.identity.public_key)
+        owed = v.pending_acks
+        if g is None or seat is None or not owed or owed[0] != seat or v.is_over:
+            return None
+        secret = self._seat_secret()
+        if not g.dealt:
+            return v.make_deal_step(self.identity, secret.key, secret.order_seed)
+        god = self.own_god
+        if g.pending is None:  # the end: every hidden god is opened
+            self._say(f"You open your god, {god}, for the audit.")
+            return v.make_open(self.identity, god, secret.key_bytes)
+        if not g.gods[seat] and restricts_opponents(god) and g.start is not None:
+            _, turn, known, mover = g.pending
+            gods = list(g.gods)
+            gods[seat] = god
+            play = Play(turn, known)
+            if objection_error(g.start, g.plays, tuple(gods), seat, play) is None:
+                name = v.names[mover]
+                self._say(f"{name}'s turn breaks your {god}: you object and reveal it.")
+                return v.make_object(self.identity, god, secret.key_bytes)
+        return v.make_ack(self.identity)
+
+    def _open_for(self, v: Validator, action: Action) -> bytes | None:
+        """The opening that must come before ``action``, when it needs the hidden power."""
+        g = v.secret
+        seat = v.seat_of(self.identity.public_key)
+        if g is None or seat is None or not isinstance(action, Turn) or g.gods[seat]:
+            return None
+        god = self.own_god
+        if not god or not needs_power(g, seat, god, action):
+            return None
+        self._say(f"You reveal your god, {god}, for this turn.")
+        return v.make_open(self.identity, god, self._seat_secret().key_bytes)
+
+    def _check_owed(self, now: int) -> None:
+        """Forfeit a seat that owes a record (not a move) and sent none for ``OWED_MS``."""
+        v = self.validator
+        g = v.secret if v is not None else None
+        if v is None or g is None or v.is_over or self.stopped is not None:
+            return
+        owed = v.pending_acks
+        mine = v.seat_of(self.identity.public_key)
+        if not owed or mine is None or mine in owed:
+            return
+        if not self.is_host and not self._peers[HOST_ID].connected:
+            return
+        if now - self._last_record_ms <= OWED_MS + GRACE_MS:
+            return
+        late = owed[0]
+        claimer = next((s for s in range(g.players) if s not in owed), None)
+        if claimer != mine:
+            return
+        name = v.names[late]
+        self._say(
+            f"{name} owes a record and sent none in {OWED_MS // 1000} s: it forfeits.",
+            NoteKind.WARNING,
+        )
+        self._write(v.make_forfeit(self.identity, late, f"no record in {OWED_MS // 1000} s"))
+        self._advance()

@@ -1,0 +1,106 @@
+"""``santorini host --secret-gods`` and ``join`` as processes over 127.0.0.1 (SECRET.md 12).
+
+The secret deal, hidden play, objections and the audit run inside the session: each peer is
+its own process with its own ``SANTORINI_HOME``, computer players play whole games, and the
+saved replays must be byte-identical, verify, and hold no god in the clear before its opening.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from santorini_p2p.replay.verify import verify_file
+from santorini_p2p.wire.log import read_log
+from santorini_p2p.wire.messages import Object, Open
+from santorini_p2p.wire.secretgame import DEFAULT_POOL
+from tests.net.test_loopback import Peer
+
+
+def _play(tmp: Path, players: int, mode: tuple[str, ...] = ("--secret-gods",)) -> list[Peer]:
+    common = ["--bot", "random", "--save"]
+    host = Peer(
+        tmp,
+        "p0",
+        [
+            "host",
+            "--bind",
+            "127.0.0.1",
+            "--no-advertise",
+            *mode,
+            "--players",
+            str(players),
+            "--seed",
+            "1",
+            *common,
+            str(tmp / "r0"),
+        ],
+    )
+    port = host.wait_for(r"others join with: santorini join (127\.0\.0\.1:\d+)").group(1)
+    peers = [host]
+    for i in range(1, players):
+        args = ["join", port, "--seed", str(i + 1), *common, str(tmp / f"r{i}")]
+        peers.append(Peer(tmp, f"p{i}", args))
+    for p in peers:
+        assert p.finish() == 0, p.text()
+    return peers
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_secret_gods_games_over_loopback_end_with_the_same_verified_replay(tmp_path, players):
+    peers = _play(tmp_path, players)
+    saved = {(tmp_path / f"r{i}").read_bytes() for i in range(players)}
+    assert len(saved) == 1, "the peers' replays differ"
+    data = saved.pop()
+    verdict = verify_file(tmp_path / "r0")
+    assert verdict.ok, verdict.line()
+    v = read_log(data)
+    g = v.secret
+    assert g is not None
+    assert all(g.gods)
+    for p in peers:
+        text = p.text()
+        m = re.search(r"your god is (\w+);", text)
+        assert m, text
+        # Right after the deal, every other god shows as '?', the player's own by name.
+        line = text[m.end() :].splitlines()[1]
+        assert line.count(" ?") == players - 1, line
+        assert f"(you) {m.group(1)}" in line
+        assert m.group(1) in g.gods
+    # Before the first opening, no record but the header names a god.
+    first = min(r.index for r in v.records if isinstance(r.message, Open | Object))
+    for r in v.records[1:first]:
+        assert not any(god.encode() in r.raw for god in DEFAULT_POOL), r.index
+    info = subprocess.run(
+        [sys.executable, "-m", "santorini_p2p", "replay", "info", str(tmp_path / "r0")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert info.returncode == 0, info.stderr
+    assert "secret" in info.stdout
+    assert "verification  ok" in info.stdout
+
+
+def test_party_and_agora_over_loopback_are_games_of_the_session(tmp_path):
+    for mode, players in (("party", 3), ("agora", 4)):
+        tmp = tmp_path / mode
+        tmp.mkdir()
+        peers = _play(tmp, players, ("--mode", mode))
+        saved = {(tmp / f"r{i}").read_bytes() for i in range(players)}
+        assert len(saved) == 1, "the peers' replays differ"
+        verdict = verify_file(tmp / "r0")
+        assert verdict.ok, verdict.line()
+        v = read_log(saved.pop())
+        assert v.header is not None
+        assert mode in v.header.options
+        for p in peers[1:]:
+            assert "secret table" not in p.text()  # the session's hello was answered
+        if mode == "party":
+            assert "The cards pass on after turn 6:" in peers[0].text()
+        else:
+            assert re.search(r"won alone\. You (won|lost)", peers[0].text())
