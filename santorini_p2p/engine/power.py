@@ -784,9 +784,9 @@ class Power:
     def state_marks(self, state: str) -> tuple[tuple[int, str], ...]:
         """The squares ``state`` names, each with a word of at most 5 letters, for a board.
 
-        A screen draws the word by the square (the female worker, Eris's mark, Adonis's
-        pair), so that what the state names is seen where it stands; the default word is
-        the god's name.
+        A screen draws the word by the square (a female worker, a marked or named worker),
+        so that what the state names is seen where it stands; the default word is the
+        god's name.
         """
         return tuple((sq, self.name[:5]) for sq, _ in self.state_squares(state))
 
