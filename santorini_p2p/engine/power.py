@@ -399,9 +399,10 @@ class Gen:
     def tower_win(self, bd: Board) -> bool:
         """Whether the complete towers on ``bd`` end the game (checked after every build).
 
-        Asked after every build of every turn (tens of thousands of dome sets for Heracles):
-        the domes are counted at once, and the level-3 squares of a levels list are found
-        once (a dome keeps the list; the list is kept with them, so its id is not reused).
+        Asked after every build of every turn (tens of thousands with a power that builds
+        any set of domes): the domes are counted at once, and the level-3 squares of a
+        levels list are found once (a dome keeps the list; the list is kept with them, so
+        its id is not reused).
         """
         lim = self.limits
         if lim.tower_seat < 0:
