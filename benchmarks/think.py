@@ -45,6 +45,7 @@ POSITIONS = {
     "morpheus[8]": f"{BOARD} 1 morpheus[8],apollo -",
     "morpheus[4]": f"{BOARD} 1 morpheus[4],apollo -",
     "heracles": f"{BOARD} 1 heracles,apollo -",
+    "heracles/chronus": "02B100/01000/000A00/0002A0/00B020 1 heracles,chronus -",
     "polyphemus": f"{BOARD} 1 polyphemus,apollo -",
     "poseidon": f"{BOARD} 1 poseidon,apollo -",
     "castor": f"{BOARD} 1 castor,apollo -",

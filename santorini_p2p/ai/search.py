@@ -22,11 +22,10 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from santorini_p2p.ai.evaluate import WIN, evaluate, threat_squares
 from santorini_p2p.ai.mate import MAX_TURNS, result_text, solve
-from santorini_p2p.ai.net import Net, shipped, turn_indices
 from santorini_p2p.ai.opening import choose_setup
 from santorini_p2p.engine import (
     DOME,
@@ -42,6 +41,11 @@ from santorini_p2p.engine import (
 )
 from santorini_p2p.engine.legality import turn_is_legal
 from santorini_p2p.engine.squares import NEIGHBOURS
+
+if TYPE_CHECKING:
+    # The network (and numpy under it, a third of a command's start-up) is imported only by
+    # a level that uses it: ``santorini analyse --level hard`` answers sooner without it.
+    from santorini_p2p.ai.net import Net
 
 __all__ = [
     "CLOCK_MARGIN_MS",
@@ -389,6 +393,8 @@ class _Search:
         hist = self.history
         keyed: list[tuple[float, int]] = []
         logits = self._prior_keys(p) if self.net is not None and prior else None
+        if logits is not None:
+            from santorini_p2p.ai.net import turn_indices
         cut = len(turns)
         bounded = (self.deadline is not None or self.stop is not None) and cut > _CHUNK
         for i, t in enumerate(turns):
@@ -602,7 +608,11 @@ def _net_for(level: Level, net: Net | None) -> Net | None:
     """The network a level's search uses: ``net`` or the shipped one, if the level learns."""
     if not level.learned:
         return None
-    return net if net is not None else shipped()
+    if net is not None:
+        return net
+    from santorini_p2p.ai.net import shipped
+
+    return shipped()
 
 
 def _search(

@@ -248,6 +248,7 @@ class Gen:
         "seat",
         "side",
         "target",
+        "third",
         "up_count",
         "up_out",
     )
@@ -283,6 +284,8 @@ class Gen:
         self.count = 0
         self.up_count = 0
         self.target: Turn | None = None
+        self.third: dict[int, tuple[list[int], int]] = {}
+        """The level-3 squares of each levels list seen by :meth:`tower_win`, by its id."""
 
     # --- What the board offers ------------------------------------------------------------
 
@@ -399,9 +402,29 @@ class Gen:
         return bd, self.tower_win(bd)
 
     def tower_win(self, bd: Board) -> bool:
-        """Whether the complete towers on ``bd`` end the game (checked after every build)."""
+        """Whether the complete towers on ``bd`` end the game (checked after every build).
+
+        Asked after every build of every turn (tens of thousands with a power that builds
+        any set of domes): the domes are counted at once, and the level-3 squares of a
+        levels list are found once (a dome keeps the list; the list is kept with them, so
+        its id is not reused).
+        """
         lim = self.limits
-        return lim.tower_seat >= 0 and towers(bd) >= lim.tower_count
+        if lim.tower_seat < 0:
+            return False
+        lv, domes, _ = bd
+        if domes.bit_count() < lim.tower_count:
+            return False
+        found = self.third.get(id(lv))
+        if found is None or found[0] is not lv:
+            if len(self.third) >= 4096:
+                self.third.clear()
+            third = 0
+            for s in range(25):
+                if lv[s] == 3:
+                    third |= BITS[s]
+            found = self.third[id(lv)] = (lv, third)
+        return (domes & found[1]).bit_count() >= lim.tower_count
 
     def bound_ok(self, w: int, end: int, bd: Board) -> bool:
         """Whether the worker that started on ``w`` may end its last move on ``end``."""
@@ -818,9 +841,9 @@ class Power:
     def state_marks(self, state: str) -> tuple[tuple[int, str], ...]:
         """The squares ``state`` names, each with a word of at most 5 letters, for a board.
 
-        A screen draws the word by the square (the female worker, Eris's mark, Adonis's
-        pair), so that what the state names is seen where it stands; the default word is
-        the god's name.
+        A screen draws the word by the square (a female worker, a marked or named worker),
+        so that what the state names is seen where it stands; the default word is the
+        god's name.
         """
         return tuple((sq, self.name[:5]) for sq, _ in self.state_squares(state))
 

@@ -99,7 +99,7 @@ def test_a_spectator_stays_for_the_rematch_and_sees_its_number_and_score(tmp_pat
                 eve.wait_for(lambda s: shown in s and "The game starts" in s, timeout=30)
                 _resign(ann)
                 eve.wait_for(lambda s: "The game is over: Bot won" in s and "no rematch" in s)
-                ann.wait_for("no rematch: Bot declined")  # it accepted one rematch only
+                ann.wait_for("no rematch: Bot is not playing again")  # it accepted one rematch only
                 ann.send("\x11")
                 assert ann.wait_exit() == 0
                 assert bot.proc.wait(timeout=60) == 0, bot.text()

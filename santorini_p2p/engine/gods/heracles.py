@@ -58,9 +58,11 @@ class Heracles(Hero):
         if g.limits.tower_seat < 0:
             return
         # A dome that ends the game (RULES.md 8, Chronus) stops the turn, so it is written
-        # last, after the domes before it in ascending order, whatever its square.
+        # last, after the domes before it in ascending order, whatever its square. Only a
+        # dome on level 3 adds a tower: ``bd`` itself ended nothing (it was not ``won``).
+        lv = bd[0]
         for s in spots[:start]:
-            if not bd[1] >> s & 1 and g.build(bd, s, True)[1]:
+            if lv[s] == 3 and not bd[1] >> s & 1 and g.build(bd, s, True)[1]:
                 g.emit(Turn(w, path, (*done, s | HERO_DOME), before), up)
 
     def uses(self, p: Position, turn: Turn) -> bool:
