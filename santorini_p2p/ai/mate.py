@@ -327,7 +327,7 @@ def _levels(p: Position) -> list[int]:
 
 
 _CHUNK: Final = 4096
-"""Ordering a long list of turns (Morpheus's coins) calls its check this often."""
+"""Ordering a long list of turns (a power that builds many times) calls its check this often."""
 
 
 def _attack_order(

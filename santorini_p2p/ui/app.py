@@ -180,9 +180,9 @@ _NOTES_HELP: Final = (
     "Turns: b2>c3^d4 is the worker on b2 moving to c3 and building on d4; a move up to "
     "level 3 wins and has no build. Setup: god NAME, place b2,d4, start N.",
     "Board: the digit is the level, X a dome, A B C the workers; [ ] is where the input can "
-    "go next, ( ) the squares it has named. A word under a square marks a worker a god's "
-    "power remembers (fem: the female worker; eris: the one Eris may not move; pair: "
-    "Adonis's pair); the panel's now: line says more.",
+    "go next, ( ) the squares it has named. A word under a square marks a worker or a "
+    "square a god's power remembers (fem: a female worker; pair: a named pair; or the "
+    "god's name); the panel's now: line says what it means.",
     "The last move: . where a worker left, * where one arrived, + a build; what a god's "
     "power did: ~ a worker forced there, x a worker removed, - a block taken away.",
     "The panel's now: lines say what the gods' powers impose on the turn to play (a worker "
