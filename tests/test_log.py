@@ -271,7 +271,7 @@ def test_header_rules():
     from dataclasses import replace
 
     h = make_header(bytes(16), [(ALICE.public_key, "a"), (BOB.public_key, "b")])
-    expect(v, seal(ALICE, replace(h, protocol=3)), VersionError, "protocol version 3")
+    expect(v, seal(ALICE, replace(h, protocol=4)), VersionError, "protocol version 4")
     # A header of version 2 without its last field, the pool, is not of its version's shape.
     short = decode(encode_body(h))
     short = encode((*short[:4], 2, *short[5:]))

@@ -685,6 +685,8 @@ def test_s10_gaea_and_hydra_each_plus_reads_as_the_position_says():
     for text in both + [t for t in turns if "+" in t][:40]:
         p = parse_position(start)
         assert str(find_turn(p, text)) == text
+
+
 def test_s10_4_eris_mark_moves_to_the_worker_its_owner_moved_last():
     # The mark is on Minotaur's b2; Minotaur moves a1, which is marked now.
     p = pos("b2,a1", "d4,e5", "minotaur,eris[b2]")

@@ -80,7 +80,9 @@ def test_every_message_round_trips(message):
     ("value", "match"),
     [
         ((), "expected an array"),
-        ((11, 0, bytes(32)), "unknown record type 11"),
+        ((13, 0, bytes(32)), "unknown record type 13"),
+        ((11, 0, bytes(32)), "ask: expected 4 fields, got 3"),
+        ((12, 0, bytes(32), "x" * 17), "at most 16 characters"),
         ((10, 0, bytes(32)), "chat: expected 4 fields, got 3"),
         ((10, 0, bytes(32), "x" * 201), "at most 200 characters"),
         ((True, 0, bytes(32)), "unknown record type"),
@@ -168,6 +170,6 @@ def test_foreign_values_in_acts_and_acks_are_refused_as_by_the_codec():
 
 
 def test_a_header_of_an_unknown_version_is_refused_by_its_number():
-    h = Header(0, bytes(32), bytes(16), 3, 0, (Seat(bytes(32), "a"),), "none", 0, 0, ())
-    with pytest.raises(VersionError, match="unsupported protocol version 3"):
+    h = Header(0, bytes(32), bytes(16), 4, 0, (Seat(bytes(32), "a"),), "none", 0, 0, ())
+    with pytest.raises(VersionError, match="unsupported protocol version 4"):
         decode_body(encode_body(h))

@@ -119,4 +119,3 @@ def lost_sides(p: Position) -> int:
         if all(step[s] >= need[s] for s in live):
             return short
         step[seat] += n
-

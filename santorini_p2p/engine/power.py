@@ -806,6 +806,15 @@ class Power:
         """
         return []
 
+    def choice_points(self, p: Position, seat: int, turn: Turn) -> tuple[int, ...]:
+        """Where this power's holder ``seat`` decides in another seat's ``turn`` (``p``: before).
+
+        For a power that ``reacts``: the numbers of the turn's domes (as ``OP_PLACE`` counts
+        them), in the order written, at each of which the holder, not the mover, chooses what
+        the text writes there (``rules.choices``). None by default.
+        """
+        return ()
+
     def end_workers(self, turn: Turn) -> int:
         """The squares where ``turn``'s end-of-turn choice put a worker of the mover's own.
 

@@ -288,18 +288,15 @@ def has_legal_turn(p: Position) -> bool:
     lim = limits(p)
     side = p.side_of(p.to_move)
     mine = p.workers[side]
-    if (
-        not (
-            lim.frozen
-            or lim.bound
-            or lim.ban_sides
-            or lim.no_win
-            or lim.no_down
-            or lim.slide
-            or lim.walks
-        )
-        and (not p.gods[p.to_move] or power_of(p.gods[p.to_move]).plain_turns)
-    ):
+    if not (
+        lim.frozen
+        or lim.bound
+        or lim.ban_sides
+        or lim.no_win
+        or lim.no_down
+        or lim.slide
+        or lim.walks
+    ) and (not p.gods[p.to_move] or power_of(p.gods[p.to_move]).plain_turns):
         occ = p.domes
         for m in p.workers:
             occ |= m
@@ -349,9 +346,7 @@ def can_win_now(p: Position) -> bool:
     quick = power_of(p.gods[seat]).quick_win(p, mine, opp, lim.no_up)
     if quick is None:
         return any(t.path and t.is_win for t in _generate(p))
-    if quick and (
-        lim.bound or lim.no_win or lim.frozen or lim.must_up or lim.no_down or lim.walks
-    ):
+    if quick and (lim.bound or lim.no_win or lim.frozen or lim.must_up or lim.no_down or lim.walks):
         # These restrictions only take turns away: a win the quick check does not see is
         # none, and one it sees may be forbidden.
         return any(t.path and t.is_win for t in _generate(p))

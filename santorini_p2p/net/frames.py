@@ -82,12 +82,14 @@ __all__ = [
 
 MAX_FRAME_BYTES: Final = MAX_RECORD_BYTES + 64
 """The largest frame: one record envelope plus the frame's own fields."""
-SESSION_VERSION: Final = 3
+SESSION_VERSION: Final = 4
 """The version of the session protocol: the frames, the handshake (hello and welcome carry it).
 
 Distinct from the log's protocol version (the header's, ``wire.messages.PROTOCOL_VERSION``).
 Version 3 added the welcome's god pool, which a joiner checks before it takes a seat, the
-status's clock reading, and spectators (the watch frame)."""
+status's clock reading, and spectators (the watch frame). Version 4 carries games of log
+protocol 3, whose ask and answer records let a seat choose in another seat's turn (Gaea's
+worker, SPEC.md 8.4); a peer of version 3 is refused at the hello."""
 HELLO_DOMAIN: Final = b"santorini-p2p/1 hello\x00"
 """The prefix signed with a hello, so a hello signature can never pass for a record's.
 

@@ -17,6 +17,8 @@ section 7): ``type`` is the tag below, ``seq`` the record's index in its log (th
 | 8 | ``Accept`` | kind, offer seq |
 | 9 | ``Result`` | winner seat or -1, reason, state_hash |
 | 10 | ``Chat`` | text (protocol 2, in a game whose header lists the option ``chat``) |
+| 11 | ``Ask`` | the mover's turn so far, where another seat chooses (protocol 3) |
+| 12 | ``Answer`` | that seat's choice: ``+sq``, or ``-`` for none (protocol 3) |
 
 Public API: the classes, ``Message`` (their union), ``encode_body(message) -> bytes`` and
 ``decode_body(data) -> Message``, which checks the shape and the type and size of every field
@@ -36,6 +38,7 @@ __all__ = [
     "GOD_MODES",
     "HASH_BYTES",
     "MAX_ACTION_CHARS",
+    "MAX_ANSWER_CHARS",
     "MAX_CHAT_CHARS",
     "OFFER_KINDS",
     "OPTIONS",
@@ -47,6 +50,8 @@ __all__ = [
     "Accept",
     "Ack",
     "Act",
+    "Answer",
+    "Ask",
     "Chat",
     "Commit",
     "Header",
@@ -62,13 +67,15 @@ __all__ = [
     "start_slot",
 ]
 
-PROTOCOL_VERSION: Final = 2
+PROTOCOL_VERSION: Final = 3
 """The newest protocol version this program speaks (header field ``protocol``, SPEC.md 10).
 
 Version 2 adds the header's last field, ``pool``, the options ``chat`` and ``takeback``, the
 offer kind ``takeback`` and the chat record; a game of the ten simple gods with neither option
-is written as version 1, which every earlier reader verifies."""
-PROTOCOL_VERSIONS: Final = (1, 2)
+is written as version 1, which every earlier reader verifies. Version 3, written only for a
+pool with a god that chooses in another seat's turn (Gaea), adds the ask and answer records
+(SPEC.md 8.4); its header has version 2's fields."""
+PROTOCOL_VERSIONS: Final = (1, 2, 3)
 """Every header version this program reads."""
 HASH_BYTES: Final = 32
 GAME_ID_BYTES: Final = 16
@@ -249,8 +256,47 @@ class Chat:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """The mover's turn so far (``asked``), at a point where another seat chooses (protocol 3).
+
+    Signed by the seat to move; the seat that chooses there owes the :class:`Answer`.
+    """
+
+    TYPE: ClassVar[int] = 11
+    seq: int
+    prev: bytes
+    asked: str
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The choice a seat makes in another seat's turn: ``+sq`` or ``-`` (protocol 3)."""
+
+    TYPE: ClassVar[int] = 12
+    seq: int
+    prev: bytes
+    answer: str
+
+
+MAX_ANSWER_CHARS: Final = 16
+"""The longest answer a record may carry."""
+
+
 Message: TypeAlias = (
-    Header | Commit | Reveal | Act | Ack | Resign | Timeout | Offer | Accept | Result | Chat
+    Header
+    | Commit
+    | Reveal
+    | Act
+    | Ack
+    | Resign
+    | Timeout
+    | Offer
+    | Accept
+    | Result
+    | Chat
+    | Ask
+    | Answer
 )
 """Any record body."""
 
@@ -266,6 +312,8 @@ _NAMES: Final = (
     "accept",
     "result",
     "chat",
+    "ask",
+    "answer",
 )
 
 
@@ -308,6 +356,10 @@ def _to_value(m: Message) -> tuple[Value, ...]:
             return (*head, m.winner, m.reason, m.state_hash)
         case Chat():
             return (*head, m.text)
+        case Ask():
+            return (*head, m.asked)
+        case Answer():
+            return (*head, m.answer)
 
 
 def encode_body(message: Message) -> bytes:
@@ -360,7 +412,7 @@ class _Fields:
         return v
 
 
-_ARITY: Final = (11, 4, 4, 6, 5, 4, 5, 4, 5, 6, 4)
+_ARITY: Final = (11, 4, 4, 6, 5, 4, 5, 4, 5, 6, 4, 4, 4)
 
 
 def _seats(f: _Fields, i: int) -> tuple[Seat, ...]:
@@ -479,7 +531,7 @@ def _from_fields(value: tuple[Value, ...]) -> Message:
                 f"unsupported protocol version {version} (this program speaks "
                 f"{', '.join(map(str, PROTOCOL_VERSIONS))})"
             )
-        arity += version - 1
+        arity += min(version, 2) - 1
         if len(value) != arity:
             raise VersionError(f"header: protocol {version} has {arity} fields, got {len(value)}")
     if len(value) != arity:
@@ -521,8 +573,12 @@ def _from_fields(value: tuple[Value, ...]) -> Message:
             return Accept(seq, prev, f.text(3, 16), f.uint(4))
         case 9:
             return Result(seq, prev, f.int_(3, -1, 3), f.text(4, 16), f.bin(5, h))
-        case _:
+        case 10:
             return Chat(seq, prev, f.text(3, MAX_CHAT_CHARS))
+        case 11:
+            return Ask(seq, prev, f.text(3, MAX_ACTION_CHARS))
+        case _:
+            return Answer(seq, prev, f.text(3, MAX_ANSWER_CHARS))
 
 
 def decode_body(data: bytes) -> Message:

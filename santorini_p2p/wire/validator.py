@@ -20,6 +20,7 @@ from santorini_p2p.engine import (
     Turn,
     apply_action,
     end_by_agreement,
+    find_turn,
     format_action,
     format_position,
     lose_on_time,
@@ -29,6 +30,7 @@ from santorini_p2p.engine import (
     resign,
     state_hash,
 )
+from santorini_p2p.engine.choices import Choice, choice_options, choices, deciders
 from santorini_p2p.engine.gods import ALL_GOD_NAMES, GOD_NAMES, power_of
 from santorini_p2p.engine.legality import apply_checked
 from santorini_p2p.engine.setup import pool_need
@@ -72,6 +74,8 @@ from santorini_p2p.wire.messages import (
     Accept,
     Ack,
     Act,
+    Answer,
+    Ask,
     Chat,
     Commit,
     Header,
@@ -177,6 +181,8 @@ class _State(NamedTuple):
     turns: int = 0
     drawn: tuple[str, ...] = ()
     undo: _Undo | None = None
+    answered: tuple[Choice, ...] = ()
+    asked: tuple[int, str] | None = None
 
 
 _PENDING: Final = _State._fields.index("pending")
@@ -209,6 +215,7 @@ def make_header(
     opts = tuple(sorted(set(options)))
     simple = not chosen or chosen == GOD_NAMES or gods == "none"
     needs_2 = not simple or any(o in PROTOCOL_2_OPTIONS for o in opts)
+    needs_3 = needs_2 and gods != "none" and chooses_elsewhere(chosen)
     if not needs_2:
         listed: tuple[str, ...] = ()
     elif gods == "none":
@@ -219,7 +226,7 @@ def make_header(
         0,
         ZERO_HASH,
         game_id,
-        PROTOCOL_VERSION if needs_2 else 1,
+        PROTOCOL_VERSION if needs_3 else 2 if needs_2 else 1,
         created_ms,
         tuple(Seat(k, n) for k, n in seats),
         gods,
@@ -228,6 +235,11 @@ def make_header(
         opts,
         listed,
     )
+
+
+def chooses_elsewhere(pool: Iterable[str]) -> bool:
+    """Whether a god of ``pool`` chooses in another seat's turn (Gaea): protocol 3's games."""
+    return any(power_of(g).reacts for g in pool)
 
 
 def game_pool(h: Header) -> tuple[str, ...]:
@@ -257,6 +269,8 @@ def check_pool(h: Header) -> None:
     if pool == GOD_NAMES and not needs_2:
         raise RecordError("header: a pool of the ten simple gods is written as protocol 1")
     if h.gods == "none":
+        if h.protocol >= 3:
+            raise RecordError("header: a game without gods is not protocol 3")
         if pool:
             raise RecordError("header: a god pool needs a god selection")
         if not needs_2:
@@ -264,6 +278,11 @@ def check_pool(h: Header) -> None:
         return
     if not pool:
         raise RecordError(f"header: a game with gods ({h.gods}) lists its pool in protocol 2")
+    if h.protocol >= 3 and not chooses_elsewhere(pool):
+        raise RecordError(
+            "header: protocol 3 is written only for a pool with a god that chooses in another "
+            "seat's turn (gaea); this game is protocol 2"
+        )
     need = pool_need(h.players, cast(GodMode, h.gods))
     if len(pool) < need:
         raise RecordError(
@@ -472,6 +491,8 @@ class Validator:
         if s.pending:
             return (s.keys[s.pending[0]],)
         assert s.position is not None
+        if s.asked is not None:
+            return (s.keys[s.seat_slots[s.asked[0]]],)
         return (s.keys[s.seat_slots[s.position.to_move]],)
 
     # -- feeding ---------------------------------------------------------------------------
@@ -638,6 +659,10 @@ class Validator:
                 return self._result(msg, slot)
             case Chat():
                 return self._chat(msg)
+            case Ask():
+                return self._ask(msg, slot)
+            case Answer():
+                return self._answer(msg, slot)
             case _:
                 raise RecordError(f"a {type(msg).__name__.lower()} record is not allowed in play")
 
@@ -712,6 +737,10 @@ class Validator:
             raise SignatureError(
                 f"signed by seat {self._seat_of_slot(slot) + 1}, but seat {mover + 1} is to move"
             )
+        if s.asked is not None:
+            raise RecordError(
+                f"an action while seat {s.asked[0] + 1}'s answer to {s.asked[1]!r} is owed"
+            )
         action = _action_of(msg.action)
         banks = s.banks
         if h.move_ms:
@@ -736,6 +765,9 @@ class Validator:
                     f"illegal {kind} {msg.action!r} by seat {mover + 1} in {format_position(p)}"
                 ) from None
             digest = self._check_hash(msg.state_hash, q)
+        if h.protocol >= 3 and isinstance(action, Turn) and (s.answered or deciders(p)):
+            # The legal turn the text names (a last ``+`` reads as the position says).
+            self._check_answered(p, find_turn(p, msg.action), s.answered)
         seat_slots = s.seat_slots
         if isinstance(action, NameStart):
             k, m = action.seat, len(seat_slots)
@@ -774,6 +806,71 @@ class Validator:
             else None,
         )
 
+    def _check_answered(self, p: Position, turn: Turn, answered: tuple[Choice, ...]) -> None:
+        """The choices other seats make in ``turn`` are exactly those they signed (SPEC.md 8.4)."""
+        want = choices(p, turn)
+        if want == answered:
+            return
+        for i, c in enumerate(want):
+            if i >= len(answered) or answered[i] != c:
+                raise RecordError(
+                    f"the turn {str(turn)!r} writes seat {c.seat + 1}'s choice {c.answer!r} "
+                    f"after {c.asked!r}, which that seat did not sign (its answer record is "
+                    "missing or says otherwise)"
+                )
+        raise RecordError(
+            f"the turn {str(turn)!r} does not go on from the choices signed before it "
+            f"({', '.join(repr(c.asked + ' ' + c.answer) for c in answered)})"
+        )
+
+    def _ask(self, msg: Ask, slot: int) -> _State:
+        """The mover asks the seat that chooses at ``asked`` in its turn (SPEC.md 8.4)."""
+        s = self._s
+        assert s.header is not None
+        if s.header.protocol < 3:
+            raise RecordError("an ask record in a game of protocol 2 or earlier")
+        p = self._playing("an ask")
+        if s.pending:
+            raise RecordError(f"an ask before every seat acknowledged record {s.last_act}")
+        if s.seat_slots[p.to_move] != slot:
+            raise SignatureError(
+                f"signed by seat {self._seat_of_slot(slot) + 1}, but only seat {p.to_move + 1}, "
+                "whose turn it is, may ask"
+            )
+        if s.asked is not None:
+            raise RecordError(f"an ask while seat {s.asked[0] + 1}'s answer is owed")
+        seat, _ = choice_options(p, s.answered, msg.asked)
+        if seat < 0:
+            raise RecordError(
+                f"no other seat chooses after {msg.asked!r} in {format_position(p)}"
+                + (" (after the answers signed so far)" if s.answered else "")
+            )
+        return s._replace(asked=(seat, msg.asked))
+
+    def _answer(self, msg: Answer, slot: int) -> _State:
+        """The seat asked gives its choice: ``+sq`` or ``-`` (SPEC.md 8.4)."""
+        s = self._s
+        assert s.header is not None
+        if s.header.protocol < 3:
+            raise RecordError("an answer record in a game of protocol 2 or earlier")
+        p = self._playing("an answer")
+        if s.asked is None:
+            raise RecordError("an answer with no ask open")
+        seat, asked = s.asked
+        if s.seat_slots[seat] != slot:
+            signer = self._seat_of_slot(slot) + 1
+            raise SignatureError(
+                f"signed by seat {signer}, but the choice after {asked!r} is seat {seat + 1}'s "
+                f"({p.gods[seat]}): only that seat may answer"
+            )
+        _, options = choice_options(p, s.answered, asked)
+        if msg.answer not in options:
+            raise RecordError(
+                f"seat {seat + 1} answers {msg.answer!r} after {asked!r}; it may answer "
+                + ", ".join(options)
+            )
+        return s._replace(answered=(*s.answered, Choice(seat, asked, msg.answer)), asked=None)
+
     def _ack(self, msg: Ack, slot: int) -> _State:
         s = self._s
         if not s.pending or slot != s.pending[0]:
@@ -801,6 +898,8 @@ class Validator:
             offer=None,
             undo=None,
             ended="resign" if q.winner >= 0 else s.ended,
+            answered=(),
+            asked=None,
         )
 
     def _timeout(self, msg: Timeout, slot: int) -> _State:
@@ -822,6 +921,8 @@ class Validator:
             offer=None,
             undo=None,
             ended="time" if q.winner >= 0 else s.ended,
+            answered=(),
+            asked=None,
         )
 
     def _offer(self, msg: Offer, slot: int) -> _State:
@@ -845,6 +946,8 @@ class Validator:
             raise RecordError(
                 f"a takeback offer before every seat acknowledged record {s.last_act}"
             )
+        if s.answered or s.asked is not None:
+            raise RecordError("a takeback offer after the next turn began (an ask is in)")
         u = s.undo
         if u is None or u.seq != s.last_act:
             raise RecordError(
@@ -877,7 +980,15 @@ class Validator:
             )
         if accepted >= active:
             q = end_by_agreement(p)
-            return s._replace(position=q, hash=state_hash(q), offer=None, ended=o.kind, pending=())
+            return s._replace(
+                position=q,
+                hash=state_hash(q),
+                offer=None,
+                ended=o.kind,
+                pending=(),
+                answered=(),
+                asked=None,
+            )
         return s._replace(offer=_Offer(o.kind, o.seq, accepted))
 
     def _chat(self, msg: Chat) -> _State:
@@ -1013,6 +1124,30 @@ class Validator:
         if o is None:
             raise IllegalTurnError("there is no open offer to accept")
         return self._seal(identity, Accept(self.next_seq, self._last, o.kind, o.seq))
+
+    def make_ask(self, identity: Identity, asked: str) -> bytes:
+        """Return ``identity``'s signed ask record (SPEC.md 8.4; not checked here)."""
+        return self._seal(identity, Ask(self.next_seq, self._last, asked))
+
+    def make_answer(self, identity: Identity, answer: str) -> bytes:
+        """Return ``identity``'s signed answer record (SPEC.md 8.4; not checked here)."""
+        return self._seal(identity, Answer(self.next_seq, self._last, answer))
+
+    @property
+    def open_ask(self) -> tuple[int, str] | None:
+        """The seat (0-based) owing an answer and the text it was asked at, or None."""
+        return self._s.asked
+
+    @property
+    def answered(self) -> tuple[Choice, ...]:
+        """The choices other seats signed in the turn now being played (SPEC.md 8.4)."""
+        return self._s.answered
+
+    @property
+    def asks(self) -> bool:
+        """Whether this log's protocol carries other seats' choices as records (3 and later)."""
+        h = self._s.header
+        return h is not None and h.protocol >= 3
 
     def make_chat(self, identity: Identity, text: str) -> bytes:
         """Return ``identity``'s signed chat record saying ``text`` (not checked here)."""
