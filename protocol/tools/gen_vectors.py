@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any, cast
 
 from santorini_p2p.engine import format_action, legal_actions
+from santorini_p2p.engine.choices import choice_options
 from santorini_p2p.engine.gods import ADVANCED, GOD_NAMES, SIMPLE
+from santorini_p2p.engine.squares import SQUARE_NAMES
 from santorini_p2p.errors import ReplayError, WireError
 from santorini_p2p.wire.codec import Value, decode, encode
 from santorini_p2p.wire.draw import DrawStream, commitment, draw_seed, draw_setup
@@ -885,28 +887,28 @@ def _memory_replays(c: Cases, files: dict[str, bytes]) -> None:
 def _choice_replays(c: Cases, files: dict[str, bytes]) -> None:
     """Protocol 3: Gaea's choices in her opponent's turns, asked and answered (SPEC.md 8.4).
 
-    A complete random game of Gaea against Polyphemus in which Gaea answers ``-`` twice and
-    puts a worker on c5 once in Polyphemus's turns, then the invalid cases made from the
-    place of its first ask, and a header of protocol 4.
+    A complete random game of Gaea against Hestia in which Gaea answers ``-`` twice and
+    puts a worker on a4 once in Hestia's turns, then the invalid cases made from the place
+    of its first ask, and a header of protocol 4.
     """
     name = "2p-gaea-asks"
-    rng = random.Random(69)
+    rng = random.Random(68)
     env = play_script(
         (ALICE, BOB),
         lambda p, rng=rng: format_action(rng.choice(legal_actions(p))),  # type: ignore[misc]
         game_id=hashlib.blake2b(name.encode(), digest_size=16).digest(),
         gods="random",
         created_ms=1_790_000_000_000,
-        pool=("gaea", "polyphemus"),
+        pool=("gaea", "hestia"),
     )
     data = encode_frames(env)
     files[f"replays/{name}.sntr"] = data
     _replay_case(
         c,
         f"game-{name}",
-        "a complete random game of gaea and polyphemus (protocol 3): before each turn in "
+        "a complete random game of gaea and hestia (protocol 3): before each turn in "
         "which Gaea chooses, the mover's ask and her answer, signed by her seat; the third "
-        "answer puts her worker on c5",
+        "answer puts her worker on a4",
         ["canonical", "pool", "memory", "ask"],
         data,
         file=f"replays/{name}.sntr",
@@ -961,12 +963,14 @@ def _choice_replays(c: Cases, files: dict[str, bytes]) -> None:
         ["ask", "order"],
         run(("act", mover, act.action)),
     )
+    allowed = choice_options(p, (), asked)[1]
+    refused = next(f"+{n}" for n in SQUARE_NAMES if f"+{n}" not in allowed)
     _replay_case(
         c,
         "ask-answer-not-allowed",
-        "Gaea answers with a square she may not take (a1)",
+        f"Gaea answers with a square she may not take ({refused[1:]})",
         ["ask", "rules"],
-        run(("ask", mover, asked), ("answer", gaea, "+a1")),
+        run(("ask", mover, asked), ("answer", gaea, refused)),
     )
     _replay_case(
         c,
@@ -982,19 +986,20 @@ def _choice_replays(c: Cases, files: dict[str, bytes]) -> None:
         ["ask", "order"],
         run(("ask", mover, asked), ("act", mover, act.action)),
     )
-    # The last choice of the game put her worker on c5; an act that does otherwise is refused.
+    # The last choice of the game put her worker down; an act that does otherwise is refused.
     w = _after(env, last + 1)
     lp = w.position
     assert lp is not None
+    put = cast(Answer, v.records[last].message).answer
     placed = next(r.message for r in v.records[last:] if isinstance(r.message, Act))
     assert isinstance(placed, Act)
-    assert "+c5" in placed.action
+    assert put in placed.action
     out = list(env[: last + 1])
-    out.append(w.make_act(_seat(w, lp.to_move), placed.action.replace("+c5", "")))
+    out.append(w.make_act(_seat(w, lp.to_move), placed.action.replace(put, "")))
     _replay_case(
         c,
         "ask-act-against-answer",
-        "the mover's act leaves out the worker Gaea's signed answer put on c5",
+        f"the mover's act leaves out the worker Gaea's signed answer put on {put[1:]}",
         ["ask", "rules"],
         encode_frames(out),
     )

@@ -18,6 +18,7 @@ __all__ = [
     "FORCE",
     "GAIN",
     "HERO_DOME",
+    "MAX_PLACED_DOME",
     "MOVE_ALL",
     "MOVE_BUILD_ALL",
     "NO_WINNER",
@@ -27,6 +28,7 @@ __all__ = [
     "OP_DROP",
     "OP_ENTER",
     "OP_NONE",
+    "OP_NO_GAIN",
     "OP_PAIR",
     "OP_PLACE",
     "OP_REMOVE",
@@ -101,6 +103,9 @@ OP_WIND: Final = 2
 OP_PLACE: Final = 3
 """``+sq`` after build number ``value >> 5`` (0-based; 7: the build before moving): a worker
 from a card next to a dome."""
+MAX_PLACED_DOME: Final = 31
+"""The highest build number a ``+`` may follow (five bits). Past it a turn has 32 builds,
+whose text is longer than any act may carry (SPEC.md 7: 64 characters)."""
 OP_PAIR: Final = 4
 """``&a.b`` (value ``a * 32 + b``): a worker of the mover and an opponent worker named, last."""
 OP_DROP: Final = 5
@@ -115,6 +120,10 @@ OP_ENTER: Final = 9
 """``J``: the turn's worker is first put on its square from the mover's card."""
 OP_CORNER: Final = 10
 """``O..:`` (value ``from * 32 + to``): a worker is forced into a corner first."""
+OP_NO_GAIN: Final = 11
+"""``+-``, last: the mover's end-of-turn gain (Hydra's) found no free square because a worker
+another seat put down at once (Gaea's) took the last one. Written only then: without it the
+text would read as the mover gaining on that square (SPEC.md 2.1.2)."""
 
 ARROWS: Final = dict(
     zip(DIRECTIONS, "\u2191\u2197\u2192\u2198\u2193\u2199\u2190\u2196", strict=True)
@@ -503,6 +512,8 @@ def _format_extra(t: Turn, marks: dict[int, int] | None = None) -> str:
             text += "&" + n[v >> 5] + "." + n[v & 31]
         elif o == OP_WIND:
             text += "@" + (DIRECTIONS[v] if v < 8 else "-")
+    if any(o == OP_NO_GAIN for o, _ in ops):
+        text += "+-"
     return text
 
 

@@ -1,6 +1,6 @@
 """Gaea's choice in her opponent's turn, signed by her own seat (SPEC.md 8.4, SESSION.md 5).
 
-Two ``santorini`` processes with computer players (``host --gods-from gaea,polyphemus``,
+Two ``santorini`` processes with computer players (``host --gods-from gaea,hestia``,
 ``join``) play whole games over 127.0.0.1 until one has Gaea put a worker down in her
 opponent's turn: both replays must be identical and verify, and the answer that put the
 worker down must be signed by Gaea's seat. In-memory sessions show the hostile cases: an
@@ -23,7 +23,7 @@ from santorini_p2p.wire.messages import Act, Answer, Ask
 from tests.net.harness import Net
 from tests.net.test_loopback import Peer, _check_replays
 
-POOL = "gaea,polyphemus"
+POOL = "gaea,hestia"
 MOST_GAMES = 8
 
 
@@ -113,7 +113,7 @@ def _to_first_ask(tmp: Path) -> tuple[Net, int, int]:
 
     Returns the net, the mover's session index and Gaea's.
     """
-    net = Net.create(tmp, gods="random", pool=("gaea", "polyphemus"), seed=3)
+    net = Net.create(tmp, gods="random", pool=("gaea", "hestia"), seed=3)
     for _ in range(20_000):
         v = net.sessions[0].validator
         if v is not None and v.open_ask is not None:
@@ -159,7 +159,7 @@ def test_a_peer_of_session_3_is_refused_by_its_version(tmp_path):
     from tests.net.harness import identity
 
     assert SESSION_VERSION == 4
-    net = Net.create(tmp_path, gods="random", pool=("gaea", "polyphemus"), seed=5)
+    net = Net.create(tmp_path, gods="random", pool=("gaea", "hestia"), seed=5)
     host = net.sessions[0]
     hello: Hello = sign_hello(identity(9, "old"), 3, b"", 0)
     host.receive(b"\x09", encode_frame(hello))
@@ -169,7 +169,7 @@ def test_a_peer_of_session_3_is_refused_by_its_version(tmp_path):
 
 @pytest.mark.parametrize("seed", [3, 4])
 def test_in_memory_sessions_play_whole_games_with_gaeas_answers(tmp_path, seed):
-    net = Net.create(tmp_path, gods="random", pool=("gaea", "polyphemus"), seed=seed)
+    net = Net.create(tmp_path, gods="random", pool=("gaea", "hestia"), seed=seed)
     net.run()
     logs = net.journals()
     assert logs[0] == logs[1]

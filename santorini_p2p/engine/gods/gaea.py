@@ -9,6 +9,7 @@ from santorini_p2p.engine.position import (
     DOME,
     FORCE,
     HERO_DOME,
+    MAX_PLACED_DOME,
     OP_DOME,
     OP_PLACE,
     STAR,
@@ -193,7 +194,8 @@ def _domes_made(p: Position, turn: Turn) -> tuple[list[tuple[int, int]], int]:
         if not domes >> s & 1:
             made.append((len(turn.builds) + k, s))
         domes |= BITS[s]
-    return made, blocked
+    # A dome after build 32 takes no ``+`` (MAX_PLACED_DOME): no act can carry such a turn.
+    return [m for m in made if m[0] <= MAX_PLACED_DOME], blocked
 
 
 def _assign(made: list[tuple[int, int]], chosen: tuple[int, ...]) -> tuple[int, ...] | None:
