@@ -17,6 +17,7 @@ import pytest
 from santorini_p2p.engine.choices import choice_options
 from santorini_p2p.errors import ReplayError, SignatureError
 from santorini_p2p.net.frames import RecordFrame, encode_frame
+from santorini_p2p.net.session import HOST_ID
 from santorini_p2p.replay.verify import verify_file
 from santorini_p2p.wire.log import read_log
 from santorini_p2p.wire.messages import Act, Answer, Ask
@@ -146,7 +147,7 @@ def test_an_answer_for_gaea_signed_by_the_mover_is_refused_with_the_reason(tmp_p
     target = net.sessions[gaea]
     before = target.records
     frame = encode_frame(RecordFrame(v.next_seq, forged))
-    target.receive(b"\x01" if gaea == 0 else bytes([0]), frame)
+    target.receive(net.peer_id(mover) if gaea == 0 else HOST_ID, frame)
     assert target.records == before
     assert target.stopped is not None
     assert "SignatureError" in target.stopped
