@@ -18,7 +18,15 @@ from santorini_p2p.engine.position import OP_PLACE, Phase, Position, Turn, place
 from santorini_p2p.engine.rules import legal_turns
 from santorini_p2p.engine.squares import SQUARE_NAMES
 
-__all__ = ["NO_CHOICE", "Choice", "choice_options", "choices", "deciders", "turns_after"]
+__all__ = [
+    "NO_CHOICE",
+    "Choice",
+    "choice_options",
+    "choices",
+    "deciders",
+    "movers_part",
+    "turns_after",
+]
 
 NO_CHOICE: Final = "-"
 """The answer of a seat that chooses to do nothing where it may (no worker put down)."""
@@ -62,6 +70,16 @@ def choices(p: Position, turn: Turn) -> tuple[Choice, ...]:
             found.append((at, Choice(seat, text[:at], answer or NO_CHOICE)))
     found.sort(key=lambda e: e[0])
     return tuple(c for _, c in found)
+
+
+def movers_part(p: Position, turn: Turn) -> str:
+    """The text of ``turn`` without the choices other seats make in it (what the mover chose)."""
+    text = str(turn)
+    for c in reversed(choices(p, turn)):
+        if c.answer != NO_CHOICE:
+            at = len(c.asked)
+            text = text[:at] + text[at + len(c.answer) :]
+    return text
 
 
 @lru_cache(maxsize=4)

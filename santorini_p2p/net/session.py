@@ -43,7 +43,7 @@ from santorini_p2p.engine import (
     Position,
     Turn,
 )
-from santorini_p2p.engine.choices import choice_options, choices, turns_after
+from santorini_p2p.engine.choices import choice_options, choices, movers_part, turns_after
 from santorini_p2p.errors import (
     IllegalTurnError,
     ReplayError,
@@ -729,7 +729,14 @@ class Session(Handshake, LogSync, Timing, Requests, Reporting):
         wanted = choices(p, plan)
         k = len(made)
         if wanted[:k] != made:
-            # A choice went another way than this turn needs: the player plays on from it.
+            # A choice went another way than this turn needs. The same moves and builds may
+            # still go on from it (the mover typed none of the other seat's choices): then
+            # they are played; otherwise the player plays on from it.
+            mine = movers_part(p, plan)
+            same = [t for t in turns_after(p, made) if movers_part(p, t) == mine]
+            if same:
+                self._plan = same[0]
+                return self._choice_record(v)
             self._plan = None
             last = made[-1]
             name = v.names[last.seat] if last.seat < len(v.names) else f"seat {last.seat + 1}"
