@@ -28,7 +28,17 @@ from santorini_p2p.engine import (
 from santorini_p2p.errors import ReplayError, WireError
 from santorini_p2p.wire.identity import fingerprint
 from santorini_p2p.wire.log import Record, Validator, encode_frames, iter_frames
-from santorini_p2p.wire.messages import Accept, Act, Chat, Header, Offer, Resign, Timeout
+from santorini_p2p.wire.messages import (
+    Accept,
+    Act,
+    Answer,
+    Ask,
+    Chat,
+    Header,
+    Offer,
+    Resign,
+    Timeout,
+)
 
 __all__ = [
     "Player",
@@ -257,6 +267,11 @@ def _event(record: Record, v: Validator, open_takeback: str) -> tuple[str, str, 
             return "accept", f"accepts the {msg.kind}", None
         case Chat():
             return "chat", f"says: {msg.text}", None
+        case Ask():
+            return "ask", f"asks after {msg.asked}", None
+        case Answer():
+            what = "no worker" if msg.answer == "-" else f"a worker on {msg.answer[1:]}"
+            return "answer", f"answers: {what}", None
         case _:
             return None
 
