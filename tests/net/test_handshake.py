@@ -44,15 +44,16 @@ def test_a_hello_breaking_the_name_rule_is_refused_naming_the_rule(tmp_path):
     assert host.seat_names() == (identity(0).name,)
 
 
-@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("version", [1, 2, 3])
 def test_a_hello_of_an_older_version_is_refused_naming_both_versions(tmp_path, version):
     from santorini_p2p.net.frames import sign_hello
 
     # Version 2 is a peer from before god pools: its welcome would have no pool to check.
+    # Version 3 is one from before Gaea's answers: it could not answer an ask.
     host = _host(tmp_path)
     host.receive(b"x", encode_frame(sign_hello(identity(1), version, b"", 0)))
-    assert _answers(host) == [Refuse(f"protocol {version} is not 3")]
-    assert SESSION_VERSION == 3
+    assert _answers(host) == [Refuse(f"protocol {version} is not 4")]
+    assert SESSION_VERSION == 4
 
 
 def test_a_hello_alone_gets_a_challenge_and_no_seat(tmp_path):
@@ -139,7 +140,7 @@ def test_a_session_draws_its_randomness_and_wall_time_from_the_sources_it_is_giv
     assert host.game_id == bytes([1]) * 16
     assert host._nonce == bytes([2]) * 32
     assert host._created_ms == 1_700_000_000_000
-    host.receive(b"j", encode_frame(sign_hello(identity(1), 3, b"", 0)))
+    host.receive(b"j", encode_frame(sign_hello(identity(1), SESSION_VERSION, b"", 0)))
     challenge = decode_frame(host.outgoing()[-1][1])
     assert isinstance(challenge, Challenge)
     assert challenge.nonce == bytes([3]) * 32
