@@ -121,9 +121,9 @@ OP_ENTER: Final = 9
 OP_CORNER: Final = 10
 """``O..:`` (value ``from * 32 + to``): a worker is forced into a corner first."""
 OP_NO_GAIN: Final = 11
-"""``+-``, last: the mover's end-of-turn gain (Hydra's) found no free square because a worker
-another seat put down at once (Gaea's) took the last one. Written only then: without it the
-text would read as the mover gaining on that square (SPEC.md 2.1.2)."""
+"""``+-``, last: the mover's end-of-turn gain of a worker found no free square because a
+worker another seat put down at once took the last one (RULES.md 10.5). Written only then:
+without it the text would read as the mover gaining on that square (SPEC.md 2.1.2)."""
 
 ARROWS: Final = dict(
     zip(DIRECTIONS, "\u2191\u2197\u2192\u2198\u2193\u2199\u2190\u2196", strict=True)

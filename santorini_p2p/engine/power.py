@@ -523,7 +523,7 @@ class Power:
     """The power adds its holder's choices to any seat's turn (:meth:`variants`, ``seat``)."""
     expands_first: ClassVar[bool] = False
     """The holder's end-of-turn choices (``expands``) come before the reacting powers' choices,
-    which may answer them: the domes they build (Polyphemus's, which Gaea answers). Other
+    which may answer them: the domes they build at the end of the turn. Other
     end-of-turn choices come after, and may use what the reactions put down."""
     needs_result: ClassVar[bool] = True
     """:meth:`variants` reads the position the turn leads to (else it is given the one before)."""

@@ -207,7 +207,7 @@ def _extend(p: Position, turns: list[Turn]) -> list[Turn]:
 
     A reacting power's choices (workers put on the board) come first, then the mover's end-of-turn
     choices, judged on the position each turn leads to; except end-of-turn domes
-    (``expands_first``: Polyphemus), which come before, so that Gaea answers them too.
+    (``expands_first``), which come before, so that a reacting power answers them too.
     """
     seat = p.to_move
     me = p.side_of(seat)
