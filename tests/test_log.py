@@ -272,7 +272,7 @@ def test_header_rules():
 
     h = make_header(bytes(16), [(ALICE.public_key, "a"), (BOB.public_key, "b")])
     expect(v, seal(ALICE, replace(h, protocol=4)), VersionError, "protocol version 4")
-    expect(v, seal(ALICE, replace(h, protocol=3)), VersionError, "without them .* protocol 2")
+    expect(v, seal(ALICE, replace(h, protocol=3)), VersionError, "any other game .* protocol 2")
     secret = replace(h, options=("secret",))
     expect(v, seal(ALICE, secret), RecordError, "'secret' needs protocol 3")
     # A header of version 2 without its last field, the pool, is not of its version's shape.

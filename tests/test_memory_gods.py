@@ -685,6 +685,8 @@ def test_s10_gaea_and_hydra_each_plus_reads_as_the_position_says():
     for text in both + [t for t in turns if "+" in t][:40]:
         p = parse_position(start)
         assert str(find_turn(p, text)) == text
+
+
 def test_s10_4_eris_mark_moves_to_the_worker_its_owner_moved_last():
     # The mark is on Minotaur's b2; Minotaur moves a1, which is marked now.
     p = pos("b2,a1", "d4,e5", "minotaur,eris[b2]")
@@ -765,3 +767,89 @@ def test_s10_eris_no_mark_once_the_worker_moved_last_left_the_board():
     # Hydra's workers end next to each other: she removes one, here the one she moved.
     assert field(after(start, "a1>a2^a3!a2")) == "hydra,eris"
     assert field(after(start, "a1>a2^a3!b1")) == "hydra,eris[a2]"
+
+
+# --- Gaea: Polyphemus's domes, Hydra's empty gain, the dome number of a '+' -----------------
+
+
+_CROWDED = "b1,c1,d1,b3,d2,d3,b4,c4,d4,b5,c5,d5,e2,e3,e4"
+"""Domes that leave Polyphemus few squares for his own (so the test enumerates few turns)."""
+
+
+def test_s10_gaea_places_next_to_a_polyphemus_dome():
+    # RULES.md 10.5: any dome counts, Polyphemus's `#` domes too, in either player's turn.
+    start = pos("c3,e1", "a5,e5", "polyphemus,gaea", levels="c3=3", domes=_CROWDED)
+    turns = results(start)
+    assert "c3>c2^c3#a1+a2" in turns
+    out = turns["c3>c2^c3#a1+a2"]
+    assert field(out) == "polyphemus[x],gaea[1]"
+    assert parse_position(out).worker_side(SQUARE_NAMES.index("a2")) == 1
+    # After each of his two domes, written after the dome it answers.
+    assert "c3>c2^c3#a1+a2#a4+a3" in turns
+    assert field(turns["c3>c2^c3#a1+a2#a4+a3"]) == "polyphemus[x],gaea[0]"
+    # Her worker next to the build's dome stands where his dome cannot go.
+    assert not any(t.startswith("c3>c2^c3+b2#") and "#b2" in t for t in turns)
+    for text in ("c3>c2^c3#a1+a2", "c3>c2^c3+b2#a1", "c3>c2^c3+b2#a1#a2+a3"):
+        p = parse_position(start)
+        assert str(find_turn(p, text)) == text
+
+
+def test_s10_hydra_gaining_nothing_after_gaea_took_the_last_square_is_written_plus_minus():
+    # Hydra moves b2>c2 and domes b2; b1 is the one free square next to c2, and it is next to
+    # the new dome too. Gaea letting it be (Hydra gains b1) and Gaea taking it (Hydra gains
+    # nothing) are two turns: the second is written with `+-` last (SPEC.md 2.1.2).
+    start = pos("b2,e5", "a5,a4", "hydra,gaea", levels="b2=3", domes="c1,d1,d2,b3,c3,d3")
+    p = parse_position(start)
+    texts = [str(t) for t in legal_turns(p)]
+    assert len(set(texts)) == len(set(legal_turns(p)))  # one text per turn
+    turns = results(start)
+    hydra_gains = turns["b2>c2^b2+b1"]
+    assert field(hydra_gains) == "hydra,gaea"
+    assert parse_position(hydra_gains).worker_side(SQUARE_NAMES.index("b1")) == 0
+    gaea_took = turns["b2>c2^b2+b1+-"]
+    assert field(gaea_took) == "hydra,gaea[1]"
+    q = parse_position(gaea_took)
+    assert q.worker_side(SQUARE_NAMES.index("b1")) == 1
+    assert q.workers[0].bit_count() == 2
+    for text in ("b2>c2^b2+b1", "b2>c2^b2+b1+-"):
+        assert str(find_turn(p, text)) == text
+    with pytest.raises(IllegalTurnError):
+        find_turn(p, "b2>c2^b2+a1+-")  # Hydra had b1 free: she gains it, `+-` is false
+
+
+def test_s10_gaea_places_after_a_dome_built_past_morpheus_eighth_build():
+    # Morpheus spends 9 coins; the dome on b2 is his ninth build (number 8). The `+` after it
+    # is read back after that build (a cap at build 7 once moved it to the wrong place).
+    start = pos("a1,e1", "e5,e4", "morpheus[8],gaea", domes="a3,b3,d1,d2,d3")
+    p = parse_position(start)
+    text = "a1>a2^a1^a1^a1^a1^b1^b2^b2^b2^b2+c2"
+    assert str(parse_turn(text)) == text
+    turn = find_turn(p, text)
+    assert str(turn) == text
+    out = format_position(apply(p, turn))
+    assert field(out) == "morpheus,gaea[1]"
+    assert parse_position(out).worker_side(SQUARE_NAMES.index("c2")) == 1
+
+
+def test_s10_gaea_choices_in_another_seats_turn_are_listed_where_the_text_writes_them():
+    from santorini_p2p.engine.choices import Choice, choice_options, choices, turns_after
+
+    start = pos("c3,e1", "a5,e5", "polyphemus,gaea", levels="c3=3", domes=_CROWDED)
+    p = parse_position(start)
+    turn = find_turn(p, "c3>c2^c3+b2#a1#a2+a3")
+    assert choices(p, turn) == (
+        Choice(1, "c3>c2^c3", "+b2"),
+        Choice(1, "c3>c2^c3+b2#a1", "-"),
+        Choice(1, "c3>c2^c3+b2#a1#a2", "+a3"),
+    )
+    seat, options = choice_options(p, (), "c3>c2^c3")
+    assert seat == 1
+    assert options[0] == "-"
+    assert "+b2" in options
+    assert "+a1" not in options  # not next to the dome on c3
+    after_b2 = turns_after(p, (Choice(1, "c3>c2^c3", "+b2"),))
+    assert after_b2
+    assert all(str(t).startswith("c3>c2^c3+b2") for t in after_b2)
+    # Gaea's own turn: the `+` is hers, asked of nobody.
+    own = parse_position(pos("b4,e4", "a1,e1", "gaea,apollo", levels="c3=3"))
+    assert choices(own, find_turn(own, "b4>b3^c3+c2")) == ()

@@ -58,9 +58,7 @@ def pairs(per_god: int = 5, seed: int = 9) -> list[tuple[str, str]]:
     rng = random.Random(seed)
     out = []
     for i, god in enumerate(NEW):
-        others = [
-            g for g in ALL_GOD_NAMES[:39] if g != god and frozenset((g, god)) not in BANNED
-        ]
+        others = [g for g in ALL_GOD_NAMES[:39] if g != god and frozenset((g, god)) not in BANNED]
         for k, partner in enumerate(rng.sample(others, per_god)):
             out.append((god, partner) if (i + k) % 2 else (partner, god))
     return out

@@ -88,7 +88,8 @@ def _decode() -> list[dict[str, Any]]:
         ("open-short-key", (13, 0, PREV, "athena", bytes(31)), "a key of 31 bytes"),
         ("object-negative", (14, 0, PREV, -1, "hera", bytes(32)), "a negative act number"),
         ("forfeit-seat-4", (15, 0, PREV, 4, "late"), "seat 5"),
-        ("type-16", (16, 0, PREV), "no record type 16"),
+        # 16 and 17 are the ask and answer of SPEC.md 8.4.
+        ("type-18", (18, 0, PREV), "no record type 18"),
     ]
     out = []
     for name, value, comment in cases:

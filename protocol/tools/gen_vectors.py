@@ -17,10 +17,12 @@ import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from santorini_p2p.engine import format_action, legal_actions
+from santorini_p2p.engine.choices import choice_options
 from santorini_p2p.engine.gods import ADVANCED, GOD_NAMES, SIMPLE
+from santorini_p2p.engine.squares import SQUARE_NAMES
 from santorini_p2p.errors import ReplayError, WireError
 from santorini_p2p.wire.codec import Value, decode, encode
 from santorini_p2p.wire.draw import DrawStream, commitment, draw_seed, draw_setup
@@ -37,7 +39,7 @@ from santorini_p2p.wire.log import (
     validate,
     verify_envelope,
 )
-from santorini_p2p.wire.messages import Ack, Act, Header, Offer, Result, Reveal
+from santorini_p2p.wire.messages import Ack, Act, Answer, Ask, Header, Offer, Result, Reveal
 from santorini_p2p.wire.script import play_script, script_nonce
 
 PROTOCOL = Path(__file__).resolve().parent.parent
@@ -89,6 +91,12 @@ MEMORY_NOTES = {
 }
 """Notes of the file that has section-10 cases (replays)."""
 
+ASK_NOTES = {
+    "ask": "protocol 3: a choice another seat makes in the mover's turn (Gaea's worker), "
+    "asked by the mover and answered by that seat in records of its own (SPEC.md 8.4)",
+}
+"""Notes of the file that has ask and answer cases (replays)."""
+
 
 def _typed(value: Value) -> Any:
     """Return ``value`` as typed JSON (big integers as strings, bytes as hex)."""
@@ -120,6 +128,7 @@ class Cases:
                 or f in TAKEBACK_NOTES
                 or f in REMATCH_NOTES
                 or f in MEMORY_NOTES
+                or f in ASK_NOTES
             ), f
         self.items.append(
             {"tcId": len(self.items) + 1, "id": id_, "comment": comment, "flags": flags, **fields}
@@ -136,6 +145,8 @@ def _doc(schema: str, cases: Cases, **extra: Any) -> dict[str, Any]:
         notes = {**notes, **REMATCH_NOTES}
     if any("memory" in t["flags"] for t in cases.items):
         notes = {**notes, **MEMORY_NOTES}
+    if any("ask" in t["flags"] for t in cases.items):
+        notes = {**notes, **ASK_NOTES}
     return {"schema": schema, "version": 1, "notes": notes, **extra, "tests": cases.items}
 
 
@@ -556,7 +567,7 @@ def _replay_case(
         # so every earlier case reads as it always did.
         **(
             {"protocol": v.header.protocol, "options": list(v.header.options)}
-            if v.header and {"takeback", "chat"} & set(v.header.options)
+            if v.header and ({"takeback", "chat"} & set(v.header.options) or v.header.protocol >= 3)
             else {}
         ),
     )
@@ -836,6 +847,7 @@ def replay_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
     _chat_replays(c, files)
     _rematch_replays(c, files)
     _memory_replays(c, files)
+    _choice_replays(c, files)
     return _doc("replays.schema.json", c), files
 
 
@@ -870,6 +882,135 @@ def _memory_replays(c: Cases, files: dict[str, bytes]) -> None:
             data,
             file=f"replays/{name}.sntr",
         )
+
+
+def _choice_replays(c: Cases, files: dict[str, bytes]) -> None:
+    """Protocol 3: Gaea's choices in her opponent's turns, asked and answered (SPEC.md 8.4).
+
+    A complete random game of Gaea against Hestia in which Gaea answers ``-`` twice and
+    puts a worker on a4 once in Hestia's turns, then the invalid cases made from the place
+    of its first ask, and a header of protocol 4.
+    """
+    name = "2p-gaea-asks"
+    rng = random.Random(68)
+    env = play_script(
+        (ALICE, BOB),
+        lambda p, rng=rng: format_action(rng.choice(legal_actions(p))),  # type: ignore[misc]
+        game_id=hashlib.blake2b(name.encode(), digest_size=16).digest(),
+        gods="random",
+        created_ms=1_790_000_000_000,
+        pool=("gaea", "hestia"),
+    )
+    data = encode_frames(env)
+    files[f"replays/{name}.sntr"] = data
+    _replay_case(
+        c,
+        f"game-{name}",
+        "a complete random game of gaea and hestia (protocol 3): before each turn in "
+        "which Gaea chooses, the mover's ask and her answer, signed by her seat; the third "
+        "answer puts her worker on a4",
+        ["canonical", "pool", "memory", "ask"],
+        data,
+        file=f"replays/{name}.sntr",
+    )
+    v = validate(env)
+    k = next(r.index for r in v.records if isinstance(r.message, Ask))
+    last = next(r.index for r in reversed(v.records) if isinstance(r.message, Answer))
+    before = _after(env, k)
+    p = before.position
+    assert p is not None
+    mover = _seat(before, p.to_move)
+    gaea = _seat(before, 1 - p.to_move)
+    asked = cast(Ask, v.records[k].message).asked
+    act = next(r.message for r in v.records[k:] if isinstance(r.message, Act))
+    assert isinstance(act, Act)
+
+    def run(*steps: tuple[str, Identity, str]) -> bytes:
+        w = _after(env, k)
+        out = list(env[:k])
+        for kind, who, text in steps:
+            if kind == "ask":
+                raw = w.make_ask(who, text)
+            elif kind == "answer":
+                raw = w.make_answer(who, text)
+            else:
+                raw = w.make_act(who, text)
+            out.append(raw)
+            try:
+                w.feed(raw)
+            except ReplayError:
+                break
+        return encode_frames(out)
+
+    _replay_case(
+        c,
+        "ask-answer-wrong-seat",
+        "the answer to the mover's ask signed by the mover, not by Gaea's seat",
+        ["ask", "signature"],
+        run(("ask", mover, asked), ("answer", mover, "-")),
+    )
+    _replay_case(
+        c,
+        "ask-by-other-seat",
+        "an ask signed by Gaea's seat, whose turn it is not",
+        ["ask", "signature"],
+        run(("ask", gaea, asked)),
+    )
+    _replay_case(
+        c,
+        "ask-act-unanswered",
+        "the mover's act with no ask and answer before it, where Gaea chooses",
+        ["ask", "order"],
+        run(("act", mover, act.action)),
+    )
+    allowed = choice_options(p, (), asked)[1]
+    refused = next(f"+{n}" for n in SQUARE_NAMES if f"+{n}" not in allowed)
+    _replay_case(
+        c,
+        "ask-answer-not-allowed",
+        f"Gaea answers with a square she may not take ({refused[1:]})",
+        ["ask", "rules"],
+        run(("ask", mover, asked), ("answer", gaea, refused)),
+    )
+    _replay_case(
+        c,
+        "ask-nothing-to-choose",
+        "an ask at a point where no other seat chooses (no dome)",
+        ["ask", "rules"],
+        run(("ask", mover, asked.split("^")[0])),
+    )
+    _replay_case(
+        c,
+        "ask-act-after-open-ask",
+        "the mover acts while Gaea's answer is owed",
+        ["ask", "order"],
+        run(("ask", mover, asked), ("act", mover, act.action)),
+    )
+    # The last choice of the game put her worker down; an act that does otherwise is refused.
+    w = _after(env, last + 1)
+    lp = w.position
+    assert lp is not None
+    put = cast(Answer, v.records[last].message).answer
+    placed = next(r.message for r in v.records[last:] if isinstance(r.message, Act))
+    assert isinstance(placed, Act)
+    assert put in placed.action
+    out = list(env[: last + 1])
+    out.append(w.make_act(_seat(w, lp.to_move), placed.action.replace(put, "")))
+    _replay_case(
+        c,
+        "ask-act-against-answer",
+        f"the mover's act leaves out the worker Gaea's signed answer put on {put[1:]}",
+        ["ask", "rules"],
+        encode_frames(out),
+    )
+    head = _header(env)
+    _replay_case(
+        c,
+        "protocol-4",
+        "a header of protocol version 4",
+        ["version"],
+        _tamper(env, 0, lambda v: seal(ALICE, replace(head, protocol=4))),
+    )
 
 
 def _chat_replays(c: Cases, files: dict[str, bytes]) -> None:
@@ -1149,7 +1290,8 @@ def _pool_replays(c: Cases, files: dict[str, bytes]) -> None:
     _replay_case(
         c,
         "protocol-3",
-        "a header of protocol version 3",
+        "a header of protocol version 3 with neither a secret, party or agora option nor a god "
+        "that chooses in another seat's turn (gaea) in its pool: protocol 3 is written only then",
         ["version"],
         _tamper(env, 0, lambda v: seal(ALICE, replace(head, protocol=3))),
     )

@@ -20,6 +20,7 @@ from santorini_p2p.engine.position import (
     FORCE,
     GAIN,
     HERO_DOME,
+    MAX_PLACED_DOME,
     MOVE_ALL,
     MOVE_BUILD_ALL,
     NO_WINNER,
@@ -28,6 +29,7 @@ from santorini_p2p.engine.position import (
     OP_DOME,
     OP_DROP,
     OP_ENTER,
+    OP_NO_GAIN,
     OP_PAIR,
     OP_PLACE,
     OP_REMOVE,
@@ -56,6 +58,7 @@ __all__ = [
     "format_action",
     "format_position",
     "format_turn",
+    "ordered_extra",
     "parse_action",
     "parse_position",
     "parse_square",
@@ -160,7 +163,7 @@ def parse_turn(text: str) -> Turn:
     c = _Cursor(text.strip(), InvalidTurnError)
     if c.peek() == "s":
         sung = _siren_turn(c)
-        return sung._replace(extra=_ordered(sung.extra))
+        return sung._replace(extra=ordered_extra(sung.extra))
     prefix: list[int] = []
     if c.peek() == "o":
         c.i += 1
@@ -179,11 +182,11 @@ def parse_turn(text: str) -> Turn:
         prefix.append(OP_ENTER << 10)
     turn = _core_turn(c, text)
     if prefix or turn.extra:
-        turn = turn._replace(extra=_ordered(tuple(prefix) + turn.extra))
+        turn = turn._replace(extra=ordered_extra(tuple(prefix) + turn.extra))
     return turn
 
 
-def _ordered(extra: tuple[int, ...]) -> tuple[int, ...]:
+def ordered_extra(extra: tuple[int, ...]) -> tuple[int, ...]:
     """A turn's ``extra`` in its one order: the operations as written, then the placements.
 
     The ``+`` placements (RULES.md 10.3) go by the dome they answer, then their square.
@@ -286,7 +289,7 @@ def _core_turn(c: _Cursor, text: str) -> Turn:
         c.i += 1
         after = c.square()
     _gained(c, builds, after, post, extra)
-    while path and c.peek() in _END_OPS:
+    while path and c.peek() in _END_OPS and c.low[c.i : c.i + 2] != "+-":
         code = _END_OPS[c.peek()]
         c.i += 1
         if any(op >> 5 == code for op in post):
@@ -331,10 +334,12 @@ def _core_turn(c: _Cursor, text: str) -> Turn:
             extra.append(_TAILS[ch] << 10 | c.square())
             if ch == "#":
                 domes += 1
-                while c.peek() == "+":
-                    # A worker put next to that dome (RULES.md 10.3).
-                    c.i += 1
-                    extra.append(OP_PLACE << 10 | (domes - 1) << 5 | c.square())
+                # Workers put next to that dome (RULES.md 10.3).
+                extra += _placements(c, domes - 1)
+    if path and c.low[c.i : c.i + 2] == "+-" and extra:
+        # No worker gained: the last free square went to a worker put next to the dome.
+        c.i += 2
+        extra.insert(0, OP_NO_GAIN << 10)
     if c.peek():
         raise c.fail("'^', '-' or end of turn" if path else "'>'")
     return Turn(worker, tuple(path), tuple(builds), before, after, tuple(post), tuple(extra))
@@ -359,13 +364,18 @@ def _gained(c: _Cursor, builds: list[int], after: int, post: list[int], extra: l
 
 
 def _placements(c: _Cursor, index: int) -> tuple[int, ...]:
-    """The ``+sq`` operations right after build number ``index`` (7: the build first)."""
+    """The ``+sq`` operations right after build number ``index`` (7: the build first).
+
+    Any build number up to ``MAX_PLACED_DOME`` may take one (SPEC.md 2.1.1).
+    """
     out: list[int] = []
-    while c.peek() == "+":
+    while c.peek() == "+" and c.low[c.i + 1 : c.i + 2] != "-":
         if len(out) == MAX_OPS:
             raise c.fail("end of turn (no more operations allowed)")
+        if index > MAX_PLACED_DOME:
+            raise c.fail(f"end of turn (no '+' after build {MAX_PLACED_DOME + 1})")
         c.i += 1
-        out.append(OP_PLACE << 10 | min(index, 7) << 5 | c.square())
+        out.append(OP_PLACE << 10 | index << 5 | c.square())
     return tuple(out)
 
 

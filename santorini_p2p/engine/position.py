@@ -18,6 +18,7 @@ __all__ = [
     "FORCE",
     "GAIN",
     "HERO_DOME",
+    "MAX_PLACED_DOME",
     "MOVE_ALL",
     "MOVE_BUILD_ALL",
     "NO_WINNER",
@@ -27,6 +28,7 @@ __all__ = [
     "OP_DROP",
     "OP_ENTER",
     "OP_NONE",
+    "OP_NO_GAIN",
     "OP_PAIR",
     "OP_PLACE",
     "OP_REMOVE",
@@ -48,6 +50,7 @@ __all__ = [
     "Selection",
     "Sing",
     "Turn",
+    "placement_marks",
 ]
 
 UNDECIDED: Final = "?"
@@ -100,6 +103,9 @@ OP_WIND: Final = 2
 OP_PLACE: Final = 3
 """``+sq`` after build number ``value >> 5`` (0-based; 7: the build before moving): a worker
 from a card next to a dome."""
+MAX_PLACED_DOME: Final = 31
+"""The highest build number a ``+`` may follow (five bits). Past it a turn has 32 builds,
+whose text is longer than any act may carry (SPEC.md 7: 64 characters)."""
 OP_PAIR: Final = 4
 """``&a.b`` (value ``a * 32 + b``): a worker of the mover and an opponent worker named, last."""
 OP_DROP: Final = 5
@@ -114,6 +120,10 @@ OP_ENTER: Final = 9
 """``J``: the turn's worker is first put on its square from the mover's card."""
 OP_CORNER: Final = 10
 """``O..:`` (value ``from * 32 + to``): a worker is forced into a corner first."""
+OP_NO_GAIN: Final = 11
+"""``+-``, last: the mover's end-of-turn gain of a worker found no free square because a
+worker another seat put down at once took the last one (RULES.md 10.5). Written only then:
+without it the text would read as the mover gaining on that square (SPEC.md 2.1.2)."""
 
 ARROWS: Final = dict(
     zip(DIRECTIONS, "\u2191\u2197\u2192\u2198\u2193\u2199\u2190\u2196", strict=True)
@@ -416,18 +426,21 @@ class Turn(NamedTuple):
         return tuple(b & 31 for b in self.builds)
 
 
-def _format_extra(t: Turn) -> str:
+def _format_extra(t: Turn, marks: dict[int, int] | None = None) -> str:
     """The text of a turn with section 10 operations (RULES.md 10.3).
 
     A ``+`` placement (``OP_PLACE``) follows the dome it answers: build number ``value >> 5``
     of ``builds``, or past them the end-of-turn domes in the order written (a section 9
-    ``*`` dome, then the ``#`` domes).
+    ``*`` dome, then the ``#`` domes). ``marks``, when given, receives for each dome
+    number the offset in the text where its ``+`` placements go (``placement_marks``).
     """
     n = SQUARE_NAMES
+    m: dict[int, int] = {} if marks is None else marks
     ops = [(e >> 10, e & 1023) for e in t.extra]
     sung = [v for o, v in ops if o == OP_SING]
     if sung:
         text = "S" + ",".join(n[v] for v in sung) + "^" + n[t.builds[0] & 31]
+        m[0] = len(text)
         return text + "".join("+" + n[v & 31] for o, v in ops if o == OP_PLACE)
     places: dict[int, str] = {}
     for o, v in ops:
@@ -442,18 +455,29 @@ def _format_extra(t: Turn) -> str:
     w = t.worker
     nb = len(t.builds)
     if w == BUILD_ALL:
-        return text + "B" + ",".join(n[b] + places.get(i, "") for i, b in enumerate(t.builds))
+        text += "B"
+        for i, b in enumerate(t.builds):
+            text += ("," if i else "") + n[b]
+            m[i] = len(text)
+            text += places.get(i, "")
+        return text
     if w < -1:
         # The every-worker forms of RULES.md 9 (M, T), each placement after its build.
         text += str(t._replace(extra=(), builds=()))
-        return text + "".join("^" + n[b] + places.get(i, "") for i, b in enumerate(t.builds))
+        for i, b in enumerate(t.builds):
+            text += "^" + n[b]
+            m[i] = len(text)
+            text += places.get(i, "")
+        return text
     if w == -1:
         text += "H" + ",".join(n[s] for s in t.path) + "^" + n[t.builds[0] & 31]
+        m[0] = len(text)
         text += "".join("+" + n[v & 31] for o, v in ops if o == OP_PLACE)
     else:
         text += n[w]
         if t.before >= 0:
             text += ("~" if t.before & FORCE else "^") + n[t.before & 31]
+            m[7] = len(text)
             text += "".join("+" + n[v & 31] for o, v in ops if o == OP_PLACE and v >> 5 == 7)
         for s in t.path:
             text += ">" + n[s]
@@ -462,6 +486,7 @@ def _format_extra(t: Turn) -> str:
                 text += _OP_MARKS[op >> 5] + n[op & 31]
         for i, b in enumerate(t.builds):
             text += "^" + n[b & 31] + ("D" if b & DOME else "") + ("X" if b & HERO_DOME else "")
+            m[i] = len(text)
             text += places.get(i, "")
         if t.after >= 0:
             text += "-" + n[t.after]
@@ -473,19 +498,34 @@ def _format_extra(t: Turn) -> str:
             text += ("," if code == last == SWAP else _OP_MARKS[code]) + n[op & 31]
             last = code
             if code == STAR:
+                m[k] = len(text)
                 text += places.get(k, "")
                 k += 1
     for o, v in ops:
         if o in _OP_SUFFIX:
             text += _OP_SUFFIX[o] + n[v]
             if o == OP_DOME:
+                m[k] = len(text)
                 text += places.get(k, "")
                 k += 1
         elif o == OP_PAIR:
             text += "&" + n[v >> 5] + "." + n[v & 31]
         elif o == OP_WIND:
             text += "@" + (DIRECTIONS[v] if v < 8 else "-")
+    if any(o == OP_NO_GAIN for o, _ in ops):
+        text += "+-"
     return text
+
+
+def placement_marks(t: Turn) -> tuple[str, dict[int, int]]:
+    """The text of ``t`` and, for each dome number, the offset where its ``+`` placements go.
+
+    The dome numbers are those of ``OP_PLACE`` (build number; 7: the build before moving;
+    past the builds the end-of-turn domes). Used to cut a turn's text at a choice another
+    seat makes in it (``rules.choices``).
+    """
+    marks: dict[int, int] = {}
+    return _format_extra(t, marks), marks
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -565,6 +565,10 @@ class Power:
     """The power adds end-of-turn choices to its holder's turns (:meth:`variants`)."""
     reacts: ClassVar[bool] = False
     """The power adds its holder's choices to any seat's turn (:meth:`variants`, ``seat``)."""
+    expands_first: ClassVar[bool] = False
+    """The holder's end-of-turn choices (``expands``) come before the reacting powers' choices,
+    which may answer them: the domes they build at the end of the turn. Other
+    end-of-turn choices come after, and may use what the reactions put down."""
     needs_result: ClassVar[bool] = True
     """:meth:`variants` reads the position the turn leads to (else it is given the one before)."""
     filters: ClassVar[bool] = False
@@ -880,6 +884,15 @@ class Power:
         holder). ``limits`` are those on the turn of the seat to move.
         """
         return []
+
+    def choice_points(self, p: Position, seat: int, turn: Turn) -> tuple[int, ...]:
+        """Where this power's holder ``seat`` decides in another seat's ``turn`` (``p``: before).
+
+        For a power that ``reacts``: the numbers of the turn's domes (as ``OP_PLACE`` counts
+        them), in the order written, at each of which the holder, not the mover, chooses what
+        the text writes there (``rules.choices``). None by default.
+        """
+        return ()
 
     def end_workers(self, turn: Turn) -> int:
         """The squares where ``turn``'s end-of-turn choice put a worker of the mover's own.

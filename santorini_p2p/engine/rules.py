@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Final
 
 from santorini_p2p.engine.gods import MORTAL, power_of
-from santorini_p2p.engine.notation import format_position, parse_turn
+from santorini_p2p.engine.notation import format_position, ordered_extra, parse_turn
 from santorini_p2p.engine.position import (
     BUILD_ALL,
     DOME,
@@ -206,17 +206,25 @@ def _extend(p: Position, turns: list[Turn]) -> list[Turn]:
     """``turns`` with the choices powers add to them, then narrowed by the powers that narrow.
 
     A reacting power's choices (workers put on the board) come first, then the mover's end-of-turn
-    choices, judged on the position each turn leads to.
+    choices, judged on the position each turn leads to; except end-of-turn domes
+    (``expands_first``), which come before, so that a reacting power answers them too.
     """
     seat = p.to_move
     me = p.side_of(seat)
     lim = limits(p, seat)
-    for phase in ("reacts", "expands"):
+    reacted = False
+    for phase in ("first", "reacts", "expands"):
         powers = [
             (s, pw)
             for s, pw in special_powers(p.gods)
-            if getattr(pw, phase) and not p.eliminated >> s & 1 and (phase == "reacts" or s == seat)
+            if not p.eliminated >> s & 1
+            and (
+                pw.reacts
+                if phase == "reacts"
+                else pw.expands and s == seat and pw.expands_first == (phase == "first")
+            )
         ]
+        reacted = reacted or (phase == "reacts" and bool(powers))
         if not powers:
             continue
         out: list[Turn] = []
@@ -237,6 +245,9 @@ def _extend(p: Position, turns: list[Turn]) -> list[Turn]:
             for s, pw in choosing:
                 out.extend(pw.variants(p, s, t, after, lim))
         turns = out
+    if reacted:
+        # One order for each turn's operations, the order its text is read in (notation).
+        turns = [t._replace(extra=ordered_extra(t.extra)) if t.extra else t for t in turns]
     for s, pw in special_powers(p.gods):
         if pw.filters and p.side_of(s) != me and not p.eliminated >> s & 1:
             turns = pw.narrow(p, s, turns, lambda t: _result(p, t))
@@ -288,18 +299,15 @@ def has_legal_turn(p: Position) -> bool:
     lim = limits(p)
     side = p.side_of(p.to_move)
     mine = p.workers[side]
-    if (
-        not (
-            lim.frozen
-            or lim.bound
-            or lim.ban_sides
-            or lim.no_win
-            or lim.no_down
-            or lim.slide
-            or lim.walks
-        )
-        and (not p.gods[p.to_move] or power_of(p.gods[p.to_move]).plain_turns)
-    ):
+    if not (
+        lim.frozen
+        or lim.bound
+        or lim.ban_sides
+        or lim.no_win
+        or lim.no_down
+        or lim.slide
+        or lim.walks
+    ) and (not p.gods[p.to_move] or power_of(p.gods[p.to_move]).plain_turns):
         occ = p.domes
         for m in p.workers:
             occ |= m
@@ -349,9 +357,7 @@ def can_win_now(p: Position) -> bool:
     quick = power_of(p.gods[seat]).quick_win(p, mine, opp, lim.no_up)
     if quick is None:
         return any(t.path and t.is_win for t in _generate(p))
-    if quick and (
-        lim.bound or lim.no_win or lim.frozen or lim.must_up or lim.no_down or lim.walks
-    ):
+    if quick and (lim.bound or lim.no_win or lim.frozen or lim.must_up or lim.no_down or lim.walks):
         # These restrictions only take turns away: a win the quick check does not see is
         # none, and one it sees may be forbidden.
         return any(t.path and t.is_win for t in _generate(p))

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from santorini_p2p.engine import Action, Position
+from santorini_p2p.engine.choices import Choice, choice_options
 
-__all__ = ["Bot", "Gate", "ai_bot", "gated", "paced"]
+__all__ = ["Answerer", "Bot", "Gate", "ai_answerer", "ai_bot", "gated", "paced"]
 
 
 Bot = Callable[[Position, random.Random, threading.Event], Action]
@@ -28,6 +29,24 @@ def ai_bot(level: str, think: float | None = None) -> Bot:
         return choose_action(position, level, rng=rng, think=think, stop=stop)
 
     return choose
+
+
+Answerer = Callable[[Position, Sequence[Choice], str, random.Random], str]
+"""A computer player's answer where its seat chooses in another seat's turn (SPEC.md 8.4):
+the position, the choices signed so far in the turn, the mover's turn so far; ``+sq`` or
+``-``. Called in a worker thread."""
+
+
+def ai_answerer(level: str) -> Answerer:
+    """The answers of the computer opponent at ``level`` (``random``: any it may give)."""
+    from santorini_p2p.ai.choices import answer_for
+
+    def answer(p: Position, answered: Sequence[Choice], asked: str, rng: random.Random) -> str:
+        if level == "random":
+            return rng.choice(choice_options(p, answered, asked)[1])
+        return answer_for(p, answered, asked)
+
+    return answer
 
 
 def paced(bot: Bot, pace_ms: int) -> Bot:

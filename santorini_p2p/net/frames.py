@@ -98,9 +98,11 @@ SESSION_VERSION: Final = 4
 Distinct from the log's protocol version (the header's, ``wire.messages.PROTOCOL_VERSION``).
 Version 3 added the welcome's god pool, which a joiner checks before it takes a seat, the
 status's clock reading, and spectators (the watch frame). Version 4 added the refused frame
-(a takeback refused, told to the asker) and the audience frame (who watches, told to all), and
-carries games with secret gods (the header's option ``secret``, the log's records 11 to 15,
-SECRET.md 12): a peer of version 3 could not check them, so it is refused at the hello."""
+(a takeback refused, told to the asker) and the audience frame (who watches, told to all),
+and carries games of log protocol 3: secret gods (the header's option ``secret``, the log's
+records 11 to 15, SECRET.md 12), Party and Agora, and the ask and answer records that let a
+seat choose in another seat's turn (Gaea's worker, SPEC.md 8.4); a peer of version 3 could
+not check them, so it is refused at the hello."""
 HELLO_DOMAIN: Final = b"santorini-p2p/1 hello\x00"
 """The prefix signed with a hello, so a hello signature can never pass for a record's.
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from santorini_p2p.errors import AddressError, SantoriniError, StorageError
+from santorini_p2p.net.bots import ai_answerer
 from santorini_p2p.net.clock import monotonic_ms
 from santorini_p2p.net.frames import SESSION_VERSION
 from santorini_p2p.net.gallery import DEFAULT_SPECTATORS
@@ -292,7 +293,15 @@ def _network_game(session: Session, link: FrameLink, opts: PlayOptions, title: s
     if bot is not None:
         session.takeback_answer = opts.takebacks == "accept"
     rng = random.Random(opts.seed)
-    return NetworkGame(session, link, bot=bot, rng=rng, give_up_ms=opts.give_up_ms, title=title)
+    return NetworkGame(
+        session,
+        link,
+        bot=bot,
+        rng=rng,
+        give_up_ms=opts.give_up_ms,
+        title=title,
+        answerer=ai_answerer(opts.bot) if opts.bot else None,
+    )
 
 
 async def host_game(

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Final
 
 from santorini_p2p.ai import CLOCK_MARGIN_MS
+from santorini_p2p.ai.choices import answer_for, go_on
 from santorini_p2p.engine import Action, Position, new_game, parse_action
 from santorini_p2p.errors import IllegalTurnError, StorageError
-from santorini_p2p.net.bots import Bot, Gate, ai_bot, gated, paced
+from santorini_p2p.net.bots import Answerer, Bot, Gate, ai_bot, gated, paced
 from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
 from santorini_p2p.net.listeners import Listeners
 from santorini_p2p.net.rematch import (
@@ -192,8 +193,10 @@ class NetworkGame:
         title: str = "network game",
         on_close: Callable[[], Awaitable[None]] | None = None,
         give_up_ms: int | None = None,
+        answerer: Answerer | None = None,
     ) -> None:
         self.session = session
+        self._answerer = answerer
         self._on_close = on_close
         self.link = link
         self._bot = bot
@@ -352,6 +355,19 @@ class NetworkGame:
         self.session.say(text)
         self._flush()
 
+    @property
+    def choice_asked(self) -> tuple[str, list[str]] | None:
+        """The mover's turn so far and the answers the local player may give, when it owes one.
+
+        A seat with Gaea answers in another seat's turn (SPEC.md 8.4).
+        """
+        return self.session.choice_asked
+
+    def answer_choice(self, answer: str) -> None:
+        """Give the local player's answer (``+sq`` or ``-``) to the open ask."""
+        self.session.answer_choice(answer)
+        self._flush()
+
     def undo(self) -> None:
         """Network games cannot undo.
 
@@ -490,6 +506,9 @@ class NetworkGame:
     def _play_bot(self) -> None:
         if self._bot is None or self._bot_task is not None:
             return
+        if self.session.choice_asked is not None:
+            self._bot_task = asyncio.create_task(self._bot_answer())
+            return
         seat = self.session.awaiting
         p = self.session.position
         # The engine settles a seat with no legal action at once, so one is to move here.
@@ -503,6 +522,25 @@ class NetworkGame:
                 return
         self._bot_waiting = None
         self._bot_task = asyncio.create_task(self._bot_turn(p))
+
+    async def _bot_answer(self) -> None:
+        """The computer's answer where it chooses in another seat's turn (SPEC.md 8.4)."""
+        v = self.session.validator
+        assert v is not None
+        assert v.position is not None
+        assert v.open_ask is not None
+        p, answered, asked = v.position, v.answered, v.open_ask[1]
+        answerer = self._answerer
+        if answerer is None:
+            answer = await asyncio.to_thread(answer_for, p, answered, asked)
+        else:
+            answer = await asyncio.to_thread(answerer, p, answered, asked, self._rng)
+        if self.session.choice_asked is not None and v.open_ask == (v.open_ask[0], asked):
+            try:
+                self.session.answer_choice(answer)
+            except IllegalTurnError as e:
+                LOG.error("the computer player chose an answer the log refused: %s", e)
+        self._flush()
 
     async def _bot_turn(self, p: Position) -> None:
         """Let the computer choose off the event loop, stopped when its time runs short.
@@ -519,8 +557,14 @@ class NetworkGame:
             c = clocks[p.to_move]
             left_s = max(0, c.move_ms + c.bank_ms - CLOCK_MARGIN_MS) / 1000
             timer = asyncio.get_running_loop().call_later(left_s, stop.set)
+        v = self.session.validator
+        answered = v.answered if v is not None else ()
         try:
-            action = await asyncio.to_thread(self._bot, p, self._rng, stop)
+            if answered:
+                # Another seat chose in this turn otherwise than planned: go on from there.
+                action: Action = await asyncio.to_thread(go_on, p, answered)
+            else:
+                action = await asyncio.to_thread(self._bot, p, self._rng, stop)
         finally:
             stop.set()
             if timer is not None:
@@ -599,6 +643,7 @@ class NetworkGame:
             title=self._title,
             on_close=self._on_close,
             give_up_ms=self.give_up_ms,
+            answerer=self._answerer,
         )
         self._on_close = None
         game.offer_rematch = self.offer_rematch

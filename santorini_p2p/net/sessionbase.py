@@ -21,6 +21,7 @@ from typing import Final, cast
 from santorini_p2p.engine import (
     GodMode,
     Position,
+    Turn,
 )
 from santorini_p2p.engine.gods import ALL_GOD_NAMES, GOD_NAMES
 from santorini_p2p.engine.setup import resolve_pool
@@ -248,6 +249,10 @@ class SessionBase:
         self._created_ms = 0
         self._game_id = b""
         self._resign_requested = False
+        # Choices of other seats in this seat's turn (SPEC.md 8.4): the turn it plays while
+        # they answer its asks, and this seat's own answer once its player has chosen.
+        self._plan: Turn | None = None
+        self._answer_out: str | None = None
         # Takebacks (SPEC.md 8.2): this peer's wish to ask, the offer it agreed to, the one it
         # refused (a refusal writes nothing: the offer lapses with the next act), and the
         # offer open after the last record (for the notes when it is accepted or lapses).

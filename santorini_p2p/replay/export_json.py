@@ -30,6 +30,8 @@ from santorini_p2p.wire.messages import (
     Accept,
     Ack,
     Act,
+    Answer,
+    Ask,
     Chat,
     Commit,
     Forfeit,
@@ -104,6 +106,10 @@ def _body(record: Record) -> dict[str, object]:
             return {"kind": msg.kind, "offer": msg.offer}
         case Chat():
             return {"text": msg.text}
+        case Ask():
+            return {"asked": msg.asked}
+        case Answer():
+            return {"answer": msg.answer}
         case Result():
             return {
                 "winner": msg.winner + 1 if msg.winner >= 0 else None,

@@ -31,6 +31,8 @@ from santorini_p2p.wire.log import Record, Validator, encode_frames, iter_frames
 from santorini_p2p.wire.messages import (
     Accept,
     Act,
+    Answer,
+    Ask,
     Chat,
     Forfeit,
     Header,
@@ -325,6 +327,11 @@ def _event(record: Record, v: Validator, open_takeback: str) -> tuple[str, str, 
             return "object", f"objects and reveals {msg.god}: record {msg.objected} is void", None
         case Forfeit():
             return "forfeit", f"records that seat {msg.late + 1} forfeits: {msg.reason}", None
+        case Ask():
+            return "ask", f"asks after {msg.asked}", None
+        case Answer():
+            what = "no worker" if msg.answer == "-" else f"a worker on {msg.answer[1:]}"
+            return "answer", f"answers: {what}", None
         case _:
             return None
 

@@ -599,6 +599,15 @@ class GameScreen:
         if takebacks is not None and takebacks.takeback_asked is not None:
             text = f" Take back {takebacks.takeback_asked}? y accepts, n refuses (Enter)."
             return [("class:hint.invite", text)]
+        choosing = self.features.choosing
+        asked = choosing.choice_asked if choosing is not None else None
+        if asked is not None:
+            squares = ", ".join(a[1:] for a in asked[1] if a != "-")
+            text = (
+                f" Gaea: after {asked[0]}, put a worker from your card on a square "
+                f"({squares}) or type - for none (Enter)."
+            )
+            return [("class:hint.invite", text)]
         if c.awaiting is None:
             invite = self._invite()
             if invite is not None:
@@ -1116,6 +1125,20 @@ class GameScreen:
         if text.lower().startswith(_SAY) and chat is not None:
             try:
                 chat.say(text[len(_SAY) :])
+            except SantoriniError as e:
+                self.error = str(e)
+            buffer.reset()
+            return False
+        choosing = self.features.choosing
+        if (
+            choosing is not None
+            and choosing.choice_asked is not None
+            and text
+            and text.lower() not in COMMANDS
+        ):
+            # Gaea's player answers in another player's turn (SPEC.md 8.4).
+            try:
+                choosing.answer_choice(text)
             except SantoriniError as e:
                 self.error = str(e)
             buffer.reset()

@@ -116,6 +116,18 @@ class Chatting(Protocol):
         """Say ``text`` to the others."""
 
 
+@runtime_checkable
+class Choosing(Protocol):
+    """A game in which this player may choose in another player's turn (Gaea, SPEC.md 8.4)."""
+
+    @property
+    def choice_asked(self) -> tuple[str, list[str]] | None:
+        """The other player's turn so far and the answers this one may give, or None."""
+
+    def answer_choice(self, answer: str) -> None:
+        """Give the answer (``+sq``, a square, or ``-`` for none)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Features:
     """The optional parts of a game's interface the screen may use; None where it has none.
@@ -129,6 +141,7 @@ class Features:
     rematch: Rematchable | None = None
     pause: Pausable | None = None
     clock_hold: ClockHold | None = None
+    choosing: Choosing | None = None
     spectating: bool = False
     """A spectator's game: shown read-only (no turn, no undo), q leaves."""
 
@@ -148,6 +161,7 @@ def features_of(game: object) -> Features:
         rematch=game if isinstance(game, Rematchable) else None,
         pause=game if isinstance(game, Pausable) else None,
         clock_hold=game if isinstance(game, ClockHold) else None,
+        choosing=game if isinstance(game, Choosing) else None,
         spectating=bool(getattr(game, "spectating", False)),
     )
 

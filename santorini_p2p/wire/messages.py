@@ -22,6 +22,8 @@ section 7): ``type`` is the tag below, ``seq`` the record's index in its log (th
 | 13 | ``Open`` | god, key (protocol 3: the signer opens its hidden god, SECRET.md 4) |
 | 14 | ``Object`` | objected seq, god, key (protocol 3: in place of an ack, SECRET.md 7.3) |
 | 15 | ``Forfeit`` | late seat, reason (protocol 3: a seat withheld what it owed, SECRET.md 8) |
+| 16 | ``Ask`` | the mover's turn so far, where another seat chooses (protocol 3) |
+| 17 | ``Answer`` | that seat's choice: ``+sq``, or ``-`` for none (protocol 3) |
 
 Public API: the classes, ``Message`` (their union), ``encode_body(message) -> bytes`` and
 ``decode_body(data) -> Message``, which checks the shape and the type and size of every field
@@ -41,6 +43,7 @@ __all__ = [
     "GOD_MODES",
     "HASH_BYTES",
     "MAX_ACTION_CHARS",
+    "MAX_ANSWER_CHARS",
     "MAX_CHAT_CHARS",
     "OFFER_KINDS",
     "OPTIONS",
@@ -56,6 +59,8 @@ __all__ = [
     "Accept",
     "Ack",
     "Act",
+    "Answer",
+    "Ask",
     "Chat",
     "Commit",
     "Forfeit",
@@ -82,8 +87,10 @@ PROTOCOL_VERSION: Final = 3
 Version 2 adds the header's last field, ``pool``, the options ``chat`` and ``takeback``, the
 offer kind ``takeback`` and the chat record; a game of the ten simple gods with neither option
 is written as version 1, which every earlier reader verifies. Version 3 adds the option
-``secret`` and the records of a secret deal (types 11 to 15, SECRET.md 12); only a game with
-that option is written as version 3, with the header of version 2."""
+``secret`` and the records of a secret deal (types 11 to 15, SECRET.md 12), the options
+``party`` and ``agora``, and the ask and answer records (types 16 and 17, SPEC.md 8.4) of a
+pool with a god that chooses in another seat's turn (Gaea); only a game with one of those
+options or such a god is written as version 3, with the header of version 2."""
 PROTOCOL_VERSIONS: Final = (1, 2, 3)
 """Every header version this program reads."""
 HASH_BYTES: Final = 32
@@ -335,6 +342,33 @@ class Forfeit:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """The mover's turn so far (``asked``), at a point where another seat chooses (protocol 3).
+
+    Signed by the seat to move; the seat that chooses there owes the :class:`Answer`.
+    """
+
+    TYPE: ClassVar[int] = 16
+    seq: int
+    prev: bytes
+    asked: str
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The choice a seat makes in another seat's turn: ``+sq`` or ``-`` (protocol 3)."""
+
+    TYPE: ClassVar[int] = 17
+    seq: int
+    prev: bytes
+    answer: str
+
+
+MAX_ANSWER_CHARS: Final = 16
+"""The longest answer a record may carry."""
+
+
 Message: TypeAlias = (
     Header
     | Commit
@@ -352,6 +386,8 @@ Message: TypeAlias = (
     | Open
     | Object
     | Forfeit
+    | Ask
+    | Answer
 )
 """Any record body."""
 
@@ -381,6 +417,8 @@ _NAMES: Final = (
     "open",
     "object",
     "forfeit",
+    "ask",
+    "answer",
 )
 
 
@@ -431,6 +469,10 @@ def _to_value(m: Message) -> tuple[Value, ...]:
             return (*head, m.objected, m.god, m.key)
         case Forfeit():
             return (*head, m.late, m.reason)
+        case Ask():
+            return (*head, m.asked)
+        case Answer():
+            return (*head, m.answer)
 
 
 def encode_body(message: Message) -> bytes:
@@ -483,7 +525,7 @@ class _Fields:
         return v
 
 
-_ARITY: Final = (11, 4, 4, 6, 5, 4, 5, 4, 5, 6, 4, 4, 4, 5, 6, 5)
+_ARITY: Final = (11, 4, 4, 6, 5, 4, 5, 4, 5, 6, 4, 4, 4, 5, 6, 5, 4, 4)
 
 
 def _seats(f: _Fields, i: int) -> tuple[Seat, ...]:
@@ -654,8 +696,12 @@ def _from_fields(value: tuple[Value, ...]) -> Message:
             return Open(seq, prev, f.text(3, 32), f.bin(4, KEY_BYTES))
         case 14:
             return Object(seq, prev, f.uint(3), f.text(4, 32), f.bin(5, KEY_BYTES))
-        case _:
+        case 15:
             return Forfeit(seq, prev, f.uint(3, 3), f.text(4, MAX_REASON_CHARS))
+        case 16:
+            return Ask(seq, prev, f.text(3, MAX_ACTION_CHARS))
+        case _:
+            return Answer(seq, prev, f.text(3, MAX_ANSWER_CHARS))
 
 
 def _cards(f: _Fields, i: int) -> tuple[bytes, ...]:

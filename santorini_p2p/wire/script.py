@@ -3,7 +3,9 @@
 ``play_script`` plays the lockstep order of protocol/SPEC.md section 8 for a list of
 identities (all held locally): header, commits, reveals, then for every action the mover's
 ``Act`` and each other seat's ``Ack``, and at the end a ``Result`` from every seat in seat
-order. A live session does the same, one peer per identity.
+order. A live session does the same, one peer per identity. In a log of protocol 3, a turn
+in which another seat chooses (Gaea's ``+``) is preceded by the mover's ``Ask`` and that
+seat's ``Answer`` for each choice its text writes (SPEC.md 8.4).
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 
-from santorini_p2p.engine import GodMode, Position
+from santorini_p2p.engine import GodMode, Position, Turn, find_turn, parse_action
+from santorini_p2p.engine.choices import Choice, choices
+from santorini_p2p.errors import SantoriniError
 from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.log import Validator, make_header, seal
 
@@ -88,6 +92,10 @@ def play_script(
             assert callable(actions)
             text = actions(p)
         mover = by_key[v.seats[p.to_move]]
+        if v.asks:
+            for c in _choices_in(p, text):
+                add(v.make_ask(mover, c.asked))
+                add(v.make_answer(by_key[v.seats[c.seat]], c.answer))
         add(v.make_act(mover, text, clock_ms))
         for seat in v.pending_acks:
             add(v.make_ack(by_key[v.seats[seat]]))
@@ -100,3 +108,14 @@ def play_script(
     for seat in range(len(identities)):
         add(v.make_result(by_key[v.seats[seat]]))
     return out
+
+
+def _choices_in(p: Position, text: str) -> tuple[Choice, ...]:
+    """The choices other seats make in the turn ``text`` (none if it is not a legal turn)."""
+    try:
+        action = parse_action(text)
+        if not isinstance(action, Turn):
+            return ()
+        return choices(p, find_turn(p, text))
+    except SantoriniError:
+        return ()  # the act itself is refused, naming the text

@@ -21,6 +21,7 @@ from santorini_p2p.engine import (
     Turn,
     apply_action,
     end_by_agreement,
+    find_turn,
     format_action,
     format_position,
     new_game,
@@ -29,6 +30,7 @@ from santorini_p2p.engine import (
     resign,
     state_hash,
 )
+from santorini_p2p.engine.choices import Choice, choice_options, choices, deciders
 from santorini_p2p.engine.gods import ALL_GOD_NAMES, GOD_NAMES, power_of
 from santorini_p2p.engine.legality import apply_checked
 from santorini_p2p.engine.party import (
@@ -84,6 +86,8 @@ from santorini_p2p.wire.messages import (
     Accept,
     Ack,
     Act,
+    Answer,
+    Ask,
     Chat,
     Commit,
     Forfeit,
@@ -211,6 +215,8 @@ class _State(NamedTuple):
     """A game with secret gods (the header's option ``secret``): the deal, the openings and
     the audit (``wire.secretgame``), from the last reveal on; ``position`` is then its public
     position (SECRET.md 7.1)."""
+    answered: tuple[Choice, ...] = ()
+    asked: tuple[int, str] | None = None
 
 
 _PENDING: Final = _State._fields.index("pending")
@@ -242,8 +248,9 @@ def make_header(
     chosen = tuple(sorted(set(pool), key=ALL_GOD_NAMES.index))
     opts = tuple(sorted(set(options)))
     simple = not chosen or chosen == GOD_NAMES or gods == "none"
-    needs_3 = any(o in PROTOCOL_3_OPTIONS or o.startswith(PASS_OPTION) for o in opts)
-    needs_2 = not simple or needs_3 or any(o in PROTOCOL_2_OPTIONS for o in opts)
+    secret_options = any(o in PROTOCOL_3_OPTIONS or o.startswith(PASS_OPTION) for o in opts)
+    needs_2 = not simple or secret_options or any(o in PROTOCOL_2_OPTIONS for o in opts)
+    needs_3 = secret_options or (needs_2 and gods != "none" and chooses_elsewhere(chosen))
     if not needs_2:
         listed: tuple[str, ...] = ()
     elif gods == "none":
@@ -265,6 +272,16 @@ def make_header(
     )
 
 
+def chooses_elsewhere(pool: Iterable[str]) -> bool:
+    """Whether a god of ``pool`` chooses in another seat's turn (Gaea): protocol 3's games."""
+    return any(power_of(g).reacts for g in pool)
+
+
+def _table_mode(options: tuple[str, ...]) -> bool:
+    """Whether a header's options name secret gods, Party or Agora (protocol 3's modes)."""
+    return any(o in PROTOCOL_3_OPTIONS or o.startswith(PASS_OPTION) for o in options)
+
+
 def game_pool(h: Header) -> tuple[str, ...]:
     """Return the gods a game draws from: the header's pool, or the ten simple gods."""
     return h.pool or GOD_NAMES
@@ -281,6 +298,7 @@ def check_pool(h: Header) -> None:
     """
     pool = h.pool
     needs_2 = any(o in PROTOCOL_2_OPTIONS + PROTOCOL_3_OPTIONS for o in h.options)
+    table_mode = _table_mode(h.options)
     for g in pool:
         if g not in ALL_GOD_NAMES:
             raise RecordError(f"header: the god pool names {g!r}, a god this program does not know")
@@ -292,6 +310,8 @@ def check_pool(h: Header) -> None:
     if pool == GOD_NAMES and not needs_2:
         raise RecordError("header: a pool of the ten simple gods is written as protocol 1")
     if h.gods == "none":
+        if h.protocol >= 3 and not table_mode:
+            raise RecordError("header: a game without gods is not protocol 3")
         if pool:
             raise RecordError("header: a god pool needs a god selection")
         if not needs_2:
@@ -299,6 +319,11 @@ def check_pool(h: Header) -> None:
         return
     if not pool:
         raise RecordError(f"header: a game with gods ({h.gods}) lists its pool in protocol 2")
+    if h.protocol >= 3 and not table_mode and not chooses_elsewhere(pool):
+        raise RecordError(
+            "header: protocol 3 is written only for secret gods, Party, Agora or a pool with a "
+            "god that chooses in another seat's turn (gaea); this game is protocol 2"
+        )
     need = pool_need(h.players, cast(GodMode, h.gods))
     if len(pool) < need:
         raise RecordError(
@@ -517,6 +542,8 @@ class Validator:
         if s.pending:
             return (s.keys[s.pending[0]],)
         assert s.position is not None
+        if s.asked is not None:
+            return (s.keys[s.seat_slots[s.asked[0]]],)
         return (s.keys[s.seat_slots[s.position.to_move]],)
 
     # -- feeding ---------------------------------------------------------------------------
@@ -652,13 +679,15 @@ class Validator:
                 raise RecordError(f"header: the option {opt!r} needs protocol 2")
             if opt in PROTOCOL_3_OPTIONS and msg.protocol < 3:
                 raise RecordError(f"header: the option {opt!r} needs protocol 3")
-        if msg.protocol >= 3 and not any(
-            o in PROTOCOL_3_OPTIONS or o.startswith(PASS_OPTION) for o in msg.options
+        if (
+            msg.protocol >= 3
+            and not _table_mode(msg.options)
+            and not (msg.gods != "none" and chooses_elsewhere(msg.pool))
         ):
             raise VersionError(
                 f"header: protocol {msg.protocol} is for games with secret gods, Party or Agora "
-                "(the options 'secret', 'party', 'agora'); a game without them is written as "
-                "protocol 2"
+                "(the options 'secret', 'party', 'agora') or a pool with a god that chooses in "
+                "another seat's turn (gaea); any other game is written as protocol 2"
             )
         try:
             start_slot(msg.options, len(keys))
@@ -704,6 +733,10 @@ class Validator:
                 return self._result(msg, slot)
             case Chat():
                 return self._chat(msg)
+            case Ask():
+                return self._ask(msg, slot)
+            case Answer():
+                return self._answer(msg, slot)
             case _:
                 raise RecordError(f"a {type(msg).__name__.lower()} record is not allowed in play")
 
@@ -880,6 +913,10 @@ class Validator:
             raise SignatureError(
                 f"signed by seat {self._seat_of_slot(slot) + 1}, but seat {mover + 1} is to move"
             )
+        if s.asked is not None:
+            raise RecordError(
+                f"an action while seat {s.asked[0] + 1}'s answer to {s.asked[1]!r} is owed"
+            )
         action = _action_of(msg.action)
         banks = s.banks
         if h.move_ms:
@@ -906,6 +943,9 @@ class Validator:
                     f"illegal {kind} {msg.action!r} by seat {mover + 1} in {format_position(p)}"
                 ) from None
             digest = self._check_hash(msg.state_hash, q)
+        if h.protocol >= 3 and isinstance(action, Turn) and (s.answered or deciders(p)):
+            # The legal turn the text names (a last ``+`` reads as the position says).
+            self._check_answered(p, find_turn(p, msg.action), s.answered)
         seat_slots = s.seat_slots
         if isinstance(action, NameStart):
             k, m = action.seat, len(seat_slots)
@@ -946,6 +986,71 @@ class Validator:
             s.agora,
         )
 
+    def _check_answered(self, p: Position, turn: Turn, answered: tuple[Choice, ...]) -> None:
+        """The choices other seats make in ``turn`` are exactly those they signed (SPEC.md 8.4)."""
+        want = choices(p, turn)
+        if want == answered:
+            return
+        for i, c in enumerate(want):
+            if i >= len(answered) or answered[i] != c:
+                raise RecordError(
+                    f"the turn {str(turn)!r} writes seat {c.seat + 1}'s choice {c.answer!r} "
+                    f"after {c.asked!r}, which that seat did not sign (its answer record is "
+                    "missing or says otherwise)"
+                )
+        raise RecordError(
+            f"the turn {str(turn)!r} does not go on from the choices signed before it "
+            f"({', '.join(repr(c.asked + ' ' + c.answer) for c in answered)})"
+        )
+
+    def _ask(self, msg: Ask, slot: int) -> _State:
+        """The mover asks the seat that chooses at ``asked`` in its turn (SPEC.md 8.4)."""
+        s = self._s
+        assert s.header is not None
+        if s.header.protocol < 3:
+            raise RecordError("an ask record in a game of protocol 2 or earlier")
+        p = self._playing("an ask")
+        if s.pending:
+            raise RecordError(f"an ask before every seat acknowledged record {s.last_act}")
+        if s.seat_slots[p.to_move] != slot:
+            raise SignatureError(
+                f"signed by seat {self._seat_of_slot(slot) + 1}, but only seat {p.to_move + 1}, "
+                "whose turn it is, may ask"
+            )
+        if s.asked is not None:
+            raise RecordError(f"an ask while seat {s.asked[0] + 1}'s answer is owed")
+        seat, _ = choice_options(p, s.answered, msg.asked)
+        if seat < 0:
+            raise RecordError(
+                f"no other seat chooses after {msg.asked!r} in {format_position(p)}"
+                + (" (after the answers signed so far)" if s.answered else "")
+            )
+        return s._replace(asked=(seat, msg.asked))
+
+    def _answer(self, msg: Answer, slot: int) -> _State:
+        """The seat asked gives its choice: ``+sq`` or ``-`` (SPEC.md 8.4)."""
+        s = self._s
+        assert s.header is not None
+        if s.header.protocol < 3:
+            raise RecordError("an answer record in a game of protocol 2 or earlier")
+        p = self._playing("an answer")
+        if s.asked is None:
+            raise RecordError("an answer with no ask open")
+        seat, asked = s.asked
+        if s.seat_slots[seat] != slot:
+            signer = self._seat_of_slot(slot) + 1
+            raise SignatureError(
+                f"signed by seat {signer}, but the choice after {asked!r} is seat {seat + 1}'s "
+                f"({p.gods[seat]}): only that seat may answer"
+            )
+        _, options = choice_options(p, s.answered, asked)
+        if msg.answer not in options:
+            raise RecordError(
+                f"seat {seat + 1} answers {msg.answer!r} after {asked!r}; it may answer "
+                + ", ".join(options)
+            )
+        return s._replace(answered=(*s.answered, Choice(seat, asked, msg.answer)), asked=None)
+
     def _ack(self, msg: Ack, slot: int) -> _State:
         s = self._s
         if not s.pending or slot != s.pending[0]:
@@ -984,6 +1089,8 @@ class Validator:
             offer=None,
             undo=None,
             ended="resign" if q.winner >= 0 else s.ended,
+            answered=(),
+            asked=None,
         )
 
     def _timeout(self, msg: Timeout, slot: int) -> _State:
@@ -1005,6 +1112,8 @@ class Validator:
             offer=None,
             undo=None,
             ended="time" if q.winner >= 0 else s.ended,
+            answered=(),
+            asked=None,
         )
 
     def _offer(self, msg: Offer, slot: int) -> _State:
@@ -1028,6 +1137,8 @@ class Validator:
             raise RecordError(
                 f"a takeback offer before every seat acknowledged record {s.last_act}"
             )
+        if s.answered or s.asked is not None:
+            raise RecordError("a takeback offer after the next turn began (an ask is in)")
         u = s.undo
         if u is None or u.seq != s.last_act:
             raise RecordError(
@@ -1060,7 +1171,15 @@ class Validator:
             )
         if accepted >= active:
             q = end_by_agreement(p)
-            return s._replace(position=q, hash=state_hash(q), offer=None, ended=o.kind, pending=())
+            return s._replace(
+                position=q,
+                hash=state_hash(q),
+                offer=None,
+                ended=o.kind,
+                pending=(),
+                answered=(),
+                asked=None,
+            )
         return s._replace(offer=_Offer(o.kind, o.seq, accepted))
 
     def _chat(self, msg: Chat) -> _State:
@@ -1257,6 +1376,30 @@ class Validator:
         if o is None:
             raise IllegalTurnError("there is no open offer to accept")
         return self._seal(identity, Accept(self.next_seq, self._last, o.kind, o.seq))
+
+    def make_ask(self, identity: Identity, asked: str) -> bytes:
+        """Return ``identity``'s signed ask record (SPEC.md 8.4; not checked here)."""
+        return self._seal(identity, Ask(self.next_seq, self._last, asked))
+
+    def make_answer(self, identity: Identity, answer: str) -> bytes:
+        """Return ``identity``'s signed answer record (SPEC.md 8.4; not checked here)."""
+        return self._seal(identity, Answer(self.next_seq, self._last, answer))
+
+    @property
+    def open_ask(self) -> tuple[int, str] | None:
+        """The seat (0-based) owing an answer and the text it was asked at, or None."""
+        return self._s.asked
+
+    @property
+    def answered(self) -> tuple[Choice, ...]:
+        """The choices other seats signed in the turn now being played (SPEC.md 8.4)."""
+        return self._s.answered
+
+    @property
+    def asks(self) -> bool:
+        """Whether this log's protocol carries other seats' choices as records (3 and later)."""
+        h = self._s.header
+        return h is not None and h.protocol >= 3
 
     def make_chat(self, identity: Identity, text: str) -> bytes:
         """Return ``identity``'s signed chat record saying ``text`` (not checked here)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from santorini_p2p.engine import legal_actions
+from santorini_p2p.engine.choices import turns_after
 from santorini_p2p.net.clock import TimeControl
 from santorini_p2p.net.session import HOST_ID, GameSettings, Session
 from santorini_p2p.net.spectator import Spectator
@@ -141,10 +142,18 @@ class Net:
                 continue
             self.active[0] = i
             s.tick()
-            if self.bots and s.awaiting is not None:
+            if self.bots and s.choice_asked is not None:
+                # Gaea's seat answers the mover's ask (SPEC.md 8.4).
+                options = s.choice_asked[1]
+                s.answer_choice(random.Random(self.step_no * 7 + i).choice(options))
+            elif self.bots and s.awaiting is not None:
                 p = s.position
+                v = s.validator
                 assert p is not None
-                s.submit(random.Random(self.step_no * 7 + i).choice(legal_actions(p)))
+                assert v is not None
+                # After another seat chose in this turn, the turn goes on from its choice.
+                actions = turns_after(p, v.answered) if v.answered else legal_actions(p)
+                s.submit(random.Random(self.step_no * 7 + i).choice(actions))
         for k, w in enumerate(self.watchers):
             if len(self.sessions) + k not in self.down:
                 w.tick()

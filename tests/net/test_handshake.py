@@ -49,7 +49,8 @@ def test_a_hello_of_an_older_version_is_refused_naming_both_versions(tmp_path, v
     from santorini_p2p.net.frames import sign_hello
 
     # Version 2 is a peer from before god pools: its welcome would have no pool to check;
-    # version 3 one from before takeback refusals, the audience and secret gods were told.
+    # version 3 one from before takeback refusals, the audience, secret gods and
+    # Gaea's answers.
     host = _host(tmp_path)
     host.receive(b"x", encode_frame(sign_hello(identity(1), version, b"", 0)))
     [answer] = _answers(host)

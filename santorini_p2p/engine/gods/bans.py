@@ -65,7 +65,5 @@ def ban_reason(gods: Iterable[str]) -> str | None:
                 return f"{a} and {b} may not play in one game (a banned pair, {source})"
             why = UNRULED.get(pair)
             if why is not None:
-                return (
-                    f"{a} and {b} may not play in one game: not yet ruled, {why} (RULES.md 10.4)"
-                )
+                return f"{a} and {b} may not play in one game: not yet ruled, {why} (RULES.md 10.4)"
     return None

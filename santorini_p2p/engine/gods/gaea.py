@@ -9,6 +9,7 @@ from santorini_p2p.engine.position import (
     DOME,
     FORCE,
     HERO_DOME,
+    MAX_PLACED_DOME,
     OP_DOME,
     OP_PLACE,
     STAR,
@@ -70,9 +71,7 @@ class Gaea(Power):
             return False
         if turn.before >= 0 and not turn.before & FORCE:
             return True
-        if any(op >> 5 == STAR for op in turn.post) or any(
-            e >> 10 == OP_DOME for e in turn.extra
-        ):
+        if any(op >> 5 == STAR for op in turn.post) or any(e >> 10 == OP_DOME for e in turn.extra):
             # A dome at the end of the turn (RULES.md 9's ``*``, a ``#`` dome).
             return True
         seen = 0
@@ -90,34 +89,7 @@ class Gaea(Power):
         left = on_card(p.state_of(seat)[1:-1])
         if not left or not (turn.builds or turn.before >= 0 or turn.post or turn.extra):
             return []
-        lv = [p.level(s) for s in range(25)]
-        domes = p.domes
-        made: list[tuple[int, int]] = []
-        blocked = 0
-        steps = [(7, turn.before)] if turn.before >= 0 and not turn.before & FORCE else []
-        if steps:
-            # A worker put next to a dome built before moving stands in the way of the move.
-            blocked = BITS[turn.worker] if turn.worker >= 0 else 0
-            for s in turn.path:
-                blocked |= BITS[s]
-        for i, b in [*steps, *enumerate(turn.builds)]:
-            s = b & 31
-            if b & (DOME | HERO_DOME) or lv[s] == 3 or domes >> s & 1:
-                if not domes >> s & 1:
-                    made.append((i, s))
-                domes |= BITS[s]
-                if i == 7:
-                    continue
-            else:
-                lv[s] += 1
-        # The domes at the end of the turn, at any level: a section 9 ``*`` dome, then the
-        # ``#`` domes (RULES.md 10.5: any dome counts), numbered on after the builds.
-        ends = [op & 31 for op in turn.post if op >> 5 == STAR]
-        ends += [e & 31 for e in turn.extra if e >> 10 == OP_DOME]
-        for k, s in enumerate(ends):
-            if not domes >> s & 1:
-                made.append((len(turn.builds) + k, s))
-            domes |= BITS[s]
+        made, blocked = _domes_made(p, turn)
         if not made:
             return []
         # Ground level when the dome is built and after the turn, never built on in it (a
@@ -149,6 +121,27 @@ class Gaea(Power):
                 out.extend(t._replace(extra=t.extra + ops) for t in again)
         return out
 
+    def choice_points(self, p: Position, seat: int, turn: Turn) -> tuple[int, ...]:
+        """Each new dome of another seat's turn while a worker waits on her card.
+
+        She decides at every such dome, in the order the text writes them, whether a worker
+        joins it and where; the workers she puts there count down her card as she goes.
+        """
+        left = on_card(p.state_of(seat)[1:-1])
+        if not left:
+            return ()
+        placed: dict[int, int] = {}
+        for v in turn.ops(OP_PLACE):
+            placed[v >> 5] = placed.get(v >> 5, 0) + 1
+        made, _ = _domes_made(p, turn)
+        out: list[int] = []
+        for i, _ in made:
+            if left <= 0:
+                break
+            out.append(i)
+            left -= placed.get(i, 0)
+        return tuple(out)
+
     def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
         """A worker waiting on her card may join when a dome is built."""
         seat = next((s for s in range(p.players) if p.gods[s] == self.name), -1)
@@ -169,6 +162,44 @@ class Gaea(Power):
             return state
         left = on_card(state) - placed
         return "" if left == 2 else str(left)
+
+
+def _domes_made(p: Position, turn: Turn) -> tuple[list[tuple[int, int]], int]:
+    """The domes ``turn`` makes, as (dome number, square) in the order played, and more.
+
+    The second value is the squares a worker put next to a dome built before moving may not
+    take (the move's path).
+    """
+    lv = [p.level(s) for s in range(25)]
+    domes = p.domes
+    made: list[tuple[int, int]] = []
+    blocked = 0
+    steps = [(7, turn.before)] if turn.before >= 0 and not turn.before & FORCE else []
+    if steps:
+        # A worker put next to a dome built before moving stands in the way of the move.
+        blocked = BITS[turn.worker] if turn.worker >= 0 else 0
+        for s in turn.path:
+            blocked |= BITS[s]
+    for i, b in [*steps, *enumerate(turn.builds)]:
+        s = b & 31
+        if b & (DOME | HERO_DOME) or lv[s] == 3 or domes >> s & 1:
+            if not domes >> s & 1:
+                made.append((i, s))
+            domes |= BITS[s]
+            if i == 7:
+                continue
+        else:
+            lv[s] += 1
+    # The domes at the end of the turn, at any level: a section 9 ``*`` dome, then the
+    # ``#`` domes (RULES.md 10.5: any dome counts), numbered on after the builds.
+    ends = [op & 31 for op in turn.post if op >> 5 == STAR]
+    ends += [e & 31 for e in turn.extra if e >> 10 == OP_DOME]
+    for k, s in enumerate(ends):
+        if not domes >> s & 1:
+            made.append((len(turn.builds) + k, s))
+        domes |= BITS[s]
+    # A dome after build 32 takes no ``+`` (MAX_PLACED_DOME): no act can carry such a turn.
+    return [m for m in made if m[0] <= MAX_PLACED_DOME], blocked
 
 
 def _assign(made: list[tuple[int, int]], chosen: tuple[int, ...]) -> tuple[int, ...] | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine.position import DROP, GAIN, OP, Position, Turn
+from santorini_p2p.engine.position import DROP, GAIN, OP, OP_NO_GAIN, Position, Turn
 from santorini_p2p.engine.power import Board, Gen, Power
 from santorini_p2p.engine.squares import NEIGHBOURS, bits
 
@@ -80,7 +80,8 @@ class Hydra(Power):
         free = NEIGHBOURS[turn.path[-1]] & ~occ
         rest = tuple(op for op in turn.post if op >> 5 != GAIN)
         if not free:
-            return [turn._replace(post=rest)]
+            # Written ``+-``: the text would otherwise read as her gain on that square.
+            return [turn._replace(post=rest, extra=(OP_NO_GAIN << 10, *turn.extra))]
         low = min(after.level(s) for s in bits(free))
         return [
             turn._replace(post=(*rest, GAIN * OP + s)) for s in bits(free) if after.level(s) == low

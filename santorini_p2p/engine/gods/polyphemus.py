@@ -21,6 +21,7 @@ class Polyphemus(Hero):
         "any level on any unoccupied spaces."
     )
     expands = True
+    expands_first = True
 
     def variants(
         self, p: Position, seat: int, turn: Turn, after: Position, limits: Limits
