@@ -604,7 +604,7 @@ class GameScreen:
         if asked is not None:
             squares = ", ".join(a[1:] for a in asked[1] if a != "-")
             text = (
-                f" Gaea: after {asked[0]}, put a worker from your card on a square "
+                f" Your power: after {asked[0]}, put a worker from your card on a square "
                 f"({squares}) or type - for none (Enter)."
             )
             return [("class:hint.invite", text)]
@@ -1136,7 +1136,7 @@ class GameScreen:
             and text
             and text.lower() not in COMMANDS
         ):
-            # Gaea's player answers in another player's turn (SPEC.md 8.4).
+            # A power that chooses in another player's turn: its player answers (SPEC.md 8.4).
             try:
                 choosing.answer_choice(text)
             except SantoriniError as e:

@@ -37,7 +37,7 @@ def test_gaeas_player_is_asked_on_the_other_players_turn_and_answers_with_a_squa
             assert features_of(game).choosing is game
             screen = GameScreen(game)
             task = start(screen)
-            wanted = ("Gaea: after b4>b3^c3", "(c2, d2)", "- for none")
+            wanted = ("Your power: after b4>b3^c3", "(c2, d2)", "- for none")
             await poll(lambda: all(w in screen_text(screen.app) for w in wanted))
             keys.send_text("a1" + ENTER)
             await poll(lambda: screen.error is not None)
