@@ -53,6 +53,11 @@ def net_options(args: argparse.Namespace) -> PlayOptions:
 
         if args.bot not in LEVELS:
             raise UsageError(f"bot: expected one of {', '.join(LEVELS)}, got {args.bot!r}")
+    pace = getattr(args, "pace", None)
+    if pace is not None and args.bot is None:
+        raise UsageError("pace: only with --bot (a person plays at their own pace)")
+    if pace is not None and pace < 0:
+        raise UsageError(f"pace: expected a number of ms from 0, got {pace}")
     if getattr(args, "takebacks", None) is not None and args.bot is None:
         raise UsageError("takebacks: only with --bot (a person answers y or n when asked)")
     # A person plays on the console's game screen; without a terminal, on a line prompt.
@@ -65,6 +70,7 @@ def net_options(args: argparse.Namespace) -> PlayOptions:
         bot=args.bot,
         seed=args.seed,
         think=think(args.think),
+        pace_ms=getattr(args, "pace", None) or 0,
         save=Path(args.save) if args.save else None,
         on_note=None if screen else lambda text: print(text, flush=True),
         on_start=None if args.bot or screen else start_prompt,
@@ -479,6 +485,13 @@ def add_commands(sub: Subparsers) -> None:
         p.add_argument("--bot", metavar="LEVEL", help="let the computer play (random, easy, ...)")
         p.add_argument("--seed", type=int, help="seed of the computer player's choices")
         p.add_argument("--think", type=float, metavar="S", help="the computer's seconds a turn")
+        p.add_argument(
+            "--pace",
+            type=int,
+            metavar="MS",
+            help="with --bot: the computer's least ms a turn, so that people (or spectators) "
+            "can follow the game (default 0: as fast as it plays)",
+        )
         p.add_argument("--save", metavar="FILE", help="copy the finished replay to FILE")
         p.add_argument(
             "--takebacks",

@@ -133,6 +133,8 @@ class PlayOptions:
     bot: str | None = None
     seed: int | None = None
     think: float | None = None
+    pace_ms: int = 0
+    """The computer player's least time a turn, in ms, so that people can follow (0: none)."""
     save: Path | None = None
     on_note: Callable[[str], None] | None = None
     on_start: Callable[[NetworkGame], None] | None = None
@@ -289,7 +291,7 @@ async def _rematches(
 
 def _network_game(session: Session, link: FrameLink, opts: PlayOptions, title: str) -> NetworkGame:
     """The game of ``session`` over ``link`` as the command line sets it up."""
-    bot = ai_bot(opts.bot, opts.think) if opts.bot else None
+    bot = paced(ai_bot(opts.bot, opts.think), opts.pace_ms) if opts.bot else None
     if bot is not None:
         session.takeback_answer = opts.takebacks == "accept"
     rng = random.Random(opts.seed)

@@ -114,7 +114,7 @@ def _host(tmp: Path, players: int, gods: str, extra: tuple[str, ...] = ()) -> tu
     return host, port
 
 
-def _join(tmp: Path, i: int, port: int) -> Peer:
+def _join(tmp: Path, i: int, port: int, extra: tuple[str, ...] = ()) -> Peer:
     return Peer(
         tmp,
         f"p{i}",
@@ -127,6 +127,7 @@ def _join(tmp: Path, i: int, port: int) -> Peer:
             str(i + 1),
             "--save",
             str(tmp / f"r{i}"),
+            *extra,
         ],
     )
 
@@ -180,8 +181,13 @@ def _wait_mid_game(peer: Peer, records: int = 14) -> None:
         time.sleep(0.005)
 
 
+# The peer that stays up plays at a pace, so the game is still going when the test's kill
+# lands, however busy the machine: the kill waits for the journal, the pace for the kill.
+PACE = ("--pace", "150")
+
+
 def test_joiner_killed_mid_game_resumes_with_the_same_command(tmp_path):
-    host, port = _host(tmp_path, 2, "none", ("--time", "5+30"))
+    host, port = _host(tmp_path, 2, "none", ("--time", "5+30", *PACE))
     joiner = _join(tmp_path, 1, port)
     _wait_mid_game(joiner)
     joiner.kill()
@@ -194,7 +200,7 @@ def test_joiner_killed_mid_game_resumes_with_the_same_command(tmp_path):
 
 def test_host_killed_mid_game_resumes_with_the_same_command(tmp_path):
     host, port = _host(tmp_path, 2, "draft", ("--port", "0"))
-    joiner = _join(tmp_path, 1, port)
+    joiner = _join(tmp_path, 1, port, PACE)
     _wait_mid_game(host)
     host.kill()
     host.proc = host.start()
@@ -371,3 +377,13 @@ def _settled(home: Path) -> bool:
 
     notes = [json.loads(p.read_text()) for p in (home / "games").glob("*.json")]
     return any(n.get("settled") for n in notes)
+
+
+def test_a_pace_is_for_the_computer_and_counts_ms_from_0(tmp_path, monkeypatch, capsys):
+    from santorini_p2p.cli import main
+
+    monkeypatch.setenv("SANTORINI_HOME", str(tmp_path))
+    assert main(["join", "127.0.0.1:1", "--pace", "100"]) == 2
+    assert "pace: only with --bot" in capsys.readouterr().err
+    assert main(["host", "--bot", "random", "--pace", "-5"]) == 2
+    assert "pace: expected a number of ms from 0, got -5" in capsys.readouterr().err
