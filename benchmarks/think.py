@@ -2,7 +2,8 @@
 """Does the computer answer within its time for every god? ``santorini analyse`` timed.
 
 For positions where the mover has thousands of turns (Morpheus with many coins, Heracles's and
-Polyphemus's domes, Poseidon's builds) and for the gods whose turns are made of several steps
+Polyphemus's domes, with Gaea answering them
+hundreds of thousands, Poseidon's builds) and for the gods whose turns are made of several steps
 (Castor, Terpsichore, Atalanta), runs ``santorini analyse --level LEVEL`` as a user does (a
 fresh process: its start-up counts) with the default budget and with ``--think S``, and
 prints the turns at the root, the budget, the wall time and the time over it (the process's
@@ -47,6 +48,7 @@ POSITIONS = {
     "heracles": f"{BOARD} 1 heracles,apollo -",
     "heracles/chronus": "02B100/01000/000A00/0002A0/00B020 1 heracles,chronus -",
     "polyphemus": f"{BOARD} 1 polyphemus,apollo -",
+    "polyphemus/gaea": f"{BOARD} 1 polyphemus,gaea -",
     "poseidon": f"{BOARD} 1 poseidon,apollo -",
     "castor": f"{BOARD} 1 castor,apollo -",
     "terpsichore": f"{BOARD} 1 terpsichore,apollo -",
@@ -65,6 +67,8 @@ def _run(args: list[str], against: str | None = None) -> float:
         check=True,
         stdout=subprocess.DEVNULL,
         env=env,
+        # ``-m`` puts the working directory first on the path, before PYTHONPATH: run in DIR.
+        cwd=against,
     )
     return time.monotonic() - start
 

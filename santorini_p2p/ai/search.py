@@ -31,6 +31,7 @@ from santorini_p2p.engine import (
     DOME,
     NO_WINNER,
     Action,
+    Listing,
     Phase,
     Position,
     Turn,
@@ -38,6 +39,7 @@ from santorini_p2p.engine import (
     can_win_now,
     generate_turns,
     legal_actions,
+    list_turns,
 )
 from santorini_p2p.engine.legality import turn_is_legal
 from santorini_p2p.engine.squares import NEIGHBOURS
@@ -122,6 +124,9 @@ _INF: Final = 10 * WIN
 _TABLE_SIZE: Final = 1_000_000
 """The transposition table starts afresh when it holds this many positions (memory cap)."""
 _LATE: Final = 6
+_LISTING_SHARE: Final = 0.4
+"""The most of a time budget that listing the root's turns may take (hundreds of thousands
+with some powers together); the turns listed by then are ordered and searched."""
 _CHUNK: Final = 4096
 """Root work on a long list of turns (ordering, shuffling) reads the clock this often."""
 _PRIOR_WEIGHT: Final = 150.0
@@ -625,10 +630,13 @@ def _search(
     clock: Callable[[], float] = time.monotonic,
     net: Net | None = None,
     turns: list[Turn] | None = None,
+    checked: bool = True,
 ) -> _Result:
     """Iterative deepening from ``p`` (play phase) up to the level's depth or a budget.
 
     ``turns``: the root's turns when the caller has listed them (a copy is taken).
+    ``checked`` False: ``turns`` is a stopped listing whose turns may not all be legal
+    (``Listing.checked``); the turn chosen is then checked, and the next one taken if not.
     """
     max_nodes = nodes if nodes is not None else (level.nodes if think is None else None)
     budget = think if think is not None else (level.think if nodes is None else None)
@@ -646,7 +654,7 @@ def _search(
     turns = list(turns) if turns is not None else generate_turns(p)
     _shuffle(turns, rng, s.late)
     for t in turns:
-        if t.is_win:
+        if t.is_win and (checked or turn_is_legal(p, t)):
             return _Result(t, WIN - 1, 1, (t,), 0)
     noise: dict[Turn, int] = {}
     if level.noise:
@@ -655,7 +663,7 @@ def _search(
             if i and s.late():
                 break
             noise.update((t, rng.randrange(level.noise + 1)) for t in turns[i : i + _CHUNK])
-    if len(turns) == 1:
+    if len(turns) == 1 and checked:
         return _Result(turns[0], s._static(p)[0], 0, (turns[0],), 0, s.evaluated)
     ordered = s.order(p, turns, None, partial=True)
     best, best_score, best_depth = ordered[0], -_INF, 0
@@ -690,9 +698,46 @@ def _search(
         # A partial iteration counts when the previous best was searched again first.
         if new_scores and ordered[0] in new_scores and cur_best is not None:
             best, best_score = cur_best, alpha
+    if not checked and not turn_is_legal(p, best):
+        best = _first_legal(p, ordered)
+        best_score = scores.get(best, s._static(p)[0])
     return _Result(
         best, best_score, best_depth, s.pv(best, max(best_depth, 1)), s.nodes, s.evaluated
     )
+
+
+def _first_legal(p: Position, ordered: list[Turn]) -> Turn:
+    """The first of ``ordered`` (a stopped listing's turns) that is legal in ``p``.
+
+    A power that narrows the turns judged over the whole list may rule out all of them: then
+    the first turn of the whole list.
+    """
+    for t in ordered:
+        if turn_is_legal(p, t):
+            return t
+    return generate_turns(p)[0]
+
+
+def _root_turns(
+    p: Position,
+    start: float,
+    budget: float | None,
+    stop: StopFlag | None,
+    clock: Callable[[], float],
+) -> Listing:
+    """The root's turns, listed until ``_LISTING_SHARE`` of ``budget`` (from ``start``) is spent.
+
+    Without a time budget (or ``stop``) the whole list: a node budget's choice stays the same
+    on every machine.
+    """
+    if budget is None and stop is None:
+        return Listing(generate_turns(p), True, True)
+    deadline = start + budget * _LISTING_SHARE if budget is not None else None
+
+    def cut() -> bool:
+        return (stop is not None and stop.is_set()) or (deadline is not None and clock() > deadline)
+
+    return list_turns(p, cut)
 
 
 def play_turn(
@@ -752,7 +797,9 @@ def choose_action(
             raise ValueError(f"no legal action: {position}")
         return rng.choice(actions)
     start = clock()
-    turns = generate_turns(position)
+    budget = think if think is not None else (lv.think if nodes is None else None)
+    listing = _root_turns(position, start, budget, stop, clock)
+    turns = listing.turns
     if not turns:
         raise ValueError(f"no legal action: {position}")
     if think is not None:
@@ -761,7 +808,7 @@ def choose_action(
     elif nodes is None and lv.think is not None:
         think = max(0.0, lv.think - (clock() - start))
         nodes = lv.nodes
-    return _search(position, lv, rng, think, nodes, stop, clock, net, turns).best
+    return _search(position, lv, rng, think, nodes, stop, clock, net, turns, listing.checked).best
 
 
 def _probability(score: int) -> float:
@@ -820,15 +867,19 @@ def analyse(
         best = choose_action(position, lv.name, rng=rng)
         return Analysis(best, 0.5, None, 0, (best,), 0, 0)
     start = clock()
-    turns = generate_turns(position)
-    if not turns:
-        raise ValueError(f"no legal action: {position}")
     budget = think if think is not None else (lv.think if nodes is None else None)
     own = think is None and nodes is None
     proof_time = budget * 3 / 4 if budget is not None else None
     if own and budget is not None:
         proof_time = max(PROOF_THINK_S, proof_time or 0.0)
         budget += proof_time
+    listed = _root_turns(position, start, budget, stop, clock)
+    turns = listed.turns
+    if not turns:
+        raise ValueError(f"no legal action: {position}")
+    if not listed.complete:
+        # A stopped listing proves nothing: no turn left out was tried.
+        proof_time = 0.0
     if proof_time is not None and budget is not None:
         # Every part counts from the start, listing the root's turns included. Ordering them
         # takes the proof about as long as listing them, and the level's search about twice
@@ -861,11 +912,13 @@ def analyse(
         think = max(0.0, budget - (clock() - start))
         if own and lv.think is not None:
             think = min(think, lv.think)
-    r = _search(position, lv, rng, think, nodes, stop, clock, net, turns)
+    r = _search(position, lv, rng, think, nodes, stop, clock, net, turns, listed.checked)
     mate: int | None = None
     if r.score > _MATE:
         mate = WIN - r.score
-    elif r.score < -_MATE:
+    elif r.score < -_MATE and listed.complete:
+        # From a stopped listing every turn tried loses, but not every turn was tried: no
+        # forced loss is claimed.
         mate = -(WIN + r.score)
     pv: tuple[Action, ...] = r.pv
     forced = forced_turns(position, mate) if mate is not None else None

@@ -61,6 +61,7 @@ from santorini_p2p.engine.position import (
 )
 from santorini_p2p.engine.power import Power
 from santorini_p2p.engine.rules import (
+    Listing,
     apply,
     apply_unchecked,
     can_win_now,
@@ -72,6 +73,7 @@ from santorini_p2p.engine.rules import (
     is_legal,
     legal_turns,
     limits,
+    list_turns,
     lose_on_time,
     next_seat,
     outcome,
@@ -116,6 +118,7 @@ __all__ = [
     "EffectKind",
     "God",
     "GodMode",
+    "Listing",
     "NameStart",
     "Outcome",
     "Phase",
@@ -150,6 +153,7 @@ __all__ = [
     "legal_form",
     "legal_turns",
     "limits",
+    "list_turns",
     "lose_on_time",
     "new_game",
     "next_seat",

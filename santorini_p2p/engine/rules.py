@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Final
+from typing import Final, NamedTuple
 
 from santorini_p2p.engine.gods import MORTAL, power_of
 from santorini_p2p.engine.notation import format_position, ordered_extra, parse_turn
@@ -40,6 +40,8 @@ from santorini_p2p.engine.squares import ALL, BITS, NEIGHBOURS, bits
 from santorini_p2p.errors import IllegalTurnError
 
 __all__ = [
+    "STOP_EVERY",
+    "Listing",
     "apply",
     "apply_unchecked",
     "as_placements",
@@ -52,6 +54,7 @@ __all__ = [
     "is_legal",
     "legal_turns",
     "limits",
+    "list_turns",
     "lose_on_time",
     "next_seat",
     "outcome",
@@ -176,14 +179,17 @@ def _run(p: Position, movers: int, pair: bool, counting: bool) -> tuple[list[Tur
     return _plain(p, movers, False, counting)
 
 
-def _generate(p: Position, movers: int = ALL, pair: bool = True) -> list[Turn]:
+def _generate(
+    p: Position, movers: int = ALL, pair: bool = True, stop: Callable[[], bool] | None = None
+) -> list[Turn]:
     """Every complete legal turn of the seat to move, unsorted (RULES.md sections 2, 6, 8, 10).
 
     ``movers`` narrows plain turns to those workers; ``pair`` includes turns of both workers.
+    ``stop``: as for :func:`_extend` (which raises :class:`_Cut`).
     """
     turns = _run(p, movers, pair, False)[0]
     if special_powers(p.gods):
-        turns = _extend(p, turns)
+        turns = _extend(p, turns, stop)
     return turns
 
 
@@ -202,17 +208,30 @@ def special_powers(gods: tuple[str, ...]) -> tuple[tuple[int, Power], ...]:
     return found
 
 
-def _extend(p: Position, turns: list[Turn]) -> list[Turn]:
+class _Cut(Exception):
+    """Raised inside :func:`_extend` when its ``stop`` asks to end the listing early."""
+
+    def __init__(self, turns: list[Turn]) -> None:
+        super().__init__()
+        self.turns = turns
+
+
+def _extend(p: Position, turns: list[Turn], stop: Callable[[], bool] | None = None) -> list[Turn]:
     """``turns`` with the choices powers add to them, then narrowed by the powers that narrow.
 
     A reacting power's choices (workers put on the board) come first, then the mover's end-of-turn
     choices, judged on the position each turn leads to; except end-of-turn domes
     (``expands_first``), which come before, so that a reacting power answers them too.
+
+    ``stop`` is asked every ``STOP_EVERY`` turns added; when it answers True, :class:`_Cut`
+    carries the turns listed so far (each phase keeps the turns it adds choices to, so these
+    are turns of the whole list, in their one order, but no narrowing power has judged them).
     """
     seat = p.to_move
     me = p.side_of(seat)
     lim = limits(p, seat)
     reacted = False
+    reacting = any(pw.reacts and not p.eliminated >> s & 1 for s, pw in special_powers(p.gods))
     for phase in ("first", "reacts", "expands"):
         powers = [
             (s, pw)
@@ -228,7 +247,17 @@ def _extend(p: Position, turns: list[Turn]) -> list[Turn]:
         if not powers:
             continue
         out: list[Turn] = []
-        for t in turns:
+        mark = STOP_EVERY
+        for i, t in enumerate(turns):
+            if stop is not None and len(out) >= mark:
+                mark = len(out) + STOP_EVERY
+                if stop():
+                    out.extend(turns[i:])
+                    if reacting:
+                        out = [
+                            u._replace(extra=ordered_extra(u.extra)) if u.extra else u for u in out
+                        ]
+                    raise _Cut(out)
             out.append(t)
             if t.is_win:
                 continue
@@ -292,6 +321,42 @@ def generate_turns(p: Position) -> list[Turn]:
     Call only on positions in the play phase.
     """
     return _generate(p)
+
+
+STOP_EVERY: Final = 4096
+"""How many turns :func:`list_turns` adds between two questions to its ``stop``."""
+
+
+class Listing(NamedTuple):
+    """What :func:`list_turns` found: the turns, and whether the list is whole.
+
+    ``complete``: every legal turn is there (the list ``generate_turns`` gives). Otherwise the
+    listing was stopped: every turn of ``turns`` is one of the whole list's when ``checked``;
+    when not, a power that narrows the turns judged over the whole list was in play and not
+    asked, so a turn taken from it must be checked (``legality.turn_is_legal``).
+    """
+
+    turns: list[Turn]
+    complete: bool
+    checked: bool
+
+
+def list_turns(p: Position, stop: Callable[[], bool] | None = None) -> Listing:
+    """``generate_turns(p)``, which a caller may stop early (a player on the clock).
+
+    ``stop`` is asked every ``STOP_EVERY`` turns added while powers add choices to the turns
+    (the long lists: tens or hundreds of thousands of turns); once it answers True the turns
+    listed so far come back at once, with ``complete`` False. The engine reads no clock: the
+    caller's ``stop`` does. Call only on positions in the play phase.
+    """
+    try:
+        return Listing(_generate(p, stop=stop), True, True)
+    except _Cut as cut:
+        narrows = any(
+            pw.filters and p.side_of(s) != p.side_of(p.to_move) and not p.eliminated >> s & 1
+            for s, pw in special_powers(p.gods)
+        )
+        return Listing(cut.turns, False, not narrows)
 
 
 def has_legal_turn(p: Position) -> bool:
