@@ -82,7 +82,8 @@ def test_hot_seat_asks_the_deciding_person_and_plays_the_turn_with_the_answer():
     asked = game.choice_asked
     assert asked is not None
     assert asked[0] == "b4>b3^c3"
-    assert asked[1][0] == "-" and "+c2" in asked[1]
+    assert asked[1][0] == "-"
+    assert "+c2" in asked[1]
     assert not game.actions
     with pytest.raises(IllegalTurnError, match="not a choice here"):
         game.answer_choice("a1")
@@ -123,7 +124,8 @@ def test_an_answer_that_breaks_the_movers_turn_gives_the_turn_back():
         [Player("Pam"), Player("Gaia")], start=parse_position(BEFORE), time_control=None
     )
     game.submit(_turn("b2^c2>b3^a3"))
-    assert game.choice_asked is not None and game.choice_asked[0] == "b2^c2"
+    assert game.choice_asked is not None
+    assert game.choice_asked[0] == "b2^c2"
     game.answer_choice("+b3")  # her worker lands where the mover meant to go
     assert not game.actions
     assert game.awaiting == 0
@@ -133,7 +135,9 @@ def test_an_answer_that_breaks_the_movers_turn_gives_the_turn_back():
     game.submit(_turn("b2^c2+b3>a2^a3"))
     assert [str(a) for a in game.actions] == ["b2^c2+b3>a2^a3"]
     game.undo()  # the whole turn, choice and all, is taken back
-    assert not game.actions and game.awaiting == 0 and game.choice_asked is None
+    assert not game.actions
+    assert game.awaiting == 0
+    assert game.choice_asked is None
 
 
 def test_an_answer_that_leaves_the_movers_part_whole_plays_it_on():
