@@ -8,6 +8,7 @@ computer through its answerer) chooses, and the turn goes on from that answer.
 from __future__ import annotations
 
 import asyncio
+import io
 
 import pytest
 
@@ -147,3 +148,26 @@ def test_an_answer_that_leaves_the_movers_part_whole_plays_it_on():
     game.submit(_turn("b2^c2>b3^a3"))
     game.answer_choice("+b1")
     assert [str(a) for a in game.actions] == ["b2^c2+b1>b3^a3"]
+
+
+def test_without_a_terminal_the_person_is_asked_on_the_line_prompt(monkeypatch, capsys):
+    from santorini_p2p.ui.line_prompt import play_by_lines
+
+    def chooses_a_square(position, level, rng, stop):
+        return _turn("b4>b3^c3+c4")
+
+    game = LocalGame(
+        [Player("You"), Player("Ben", "easy")],
+        start=parse_position(DOME),
+        time_control=None,
+        chooser=chooses_a_square,
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("a1\nc2\n"))
+    finished = asyncio.run(play_by_lines(game))
+    out = capsys.readouterr().out
+    assert not finished  # standard input ended on the person's own turn
+    assert "your power: after b4>b3^c3, put a worker from your card on a square (" in out
+    assert "or type - for none: " in out
+    assert "'a1' is not a choice here" in out
+    assert [str(a) for a in game.actions] == ["b4>b3^c3+c2"]
+    assert "seat 1 to move" in out
