@@ -171,3 +171,51 @@ def test_without_a_terminal_the_person_is_asked_on_the_line_prompt(monkeypatch, 
     assert "'a1' is not a choice here" in out
     assert [str(a) for a in game.actions] == ["b4>b3^c3+c2"]
     assert "seat 1 to move" in out
+
+
+class _AskedPeer:
+    """The parts of a network game the line prompt reads, with this player asked a choice."""
+
+    def __init__(self) -> None:
+        self.position = parse_position(DOME)
+        self.session = self
+        self.stopped = None
+        self.is_complete = False
+        self.records: list[bytes] = []
+        self.takeback_asked = None
+        self.awaiting = None
+        self.answers: list[str] = []
+        self.answered = asyncio.Event()
+        self._listeners: list = []
+
+    def listen(self, listener):
+        self._listeners.append(listener)
+        return lambda: None
+
+    @property
+    def choice_asked(self):
+        return None if self.answers else ("b4>b3^c3", ["-", "+c2", "+d2"])
+
+    def answer_choice(self, answer: str) -> None:
+        self.answers.append(answer)
+        self.answered.set()
+        self.records.append(b"answer")
+        for listener in self._listeners:
+            listener()
+
+
+def test_a_network_players_line_prompt_asks_its_choice(monkeypatch, capsys):
+    from santorini_p2p.ui.line_prompt import start_prompt
+
+    peer = _AskedPeer()
+    monkeypatch.setattr("sys.stdin", io.StringIO("d2\n"))
+
+    async def main() -> None:
+        start_prompt(peer)  # type: ignore[arg-type]
+        async with asyncio.timeout(10):
+            await peer.answered.wait()
+
+    asyncio.run(main())
+    out = capsys.readouterr().out
+    assert "your power: after b4>b3^c3, put a worker from your card on a square (c2, d2)" in out
+    assert peer.answers == ["d2"]
