@@ -14,7 +14,16 @@ if TYPE_CHECKING:
     from santorini_p2p.net.game import NetworkGame
     from santorini_p2p.ui.local import LocalGame
 
-__all__ = ["play_by_lines", "start_prompt"]
+__all__ = ["choice_prompt", "play_by_lines", "start_prompt"]
+
+
+def choice_prompt(asked: tuple[str, list[str]]) -> str:
+    """The line asking this player's choice in another player's turn (SPEC.md 8.4)."""
+    squares = ", ".join(a[1:] for a in asked[1] if a != "-")
+    return (
+        f"your power: after {asked[0]}, put a worker from your card on a square ({squares}) "
+        "or type - for none: "
+    )
 
 
 def start_prompt(game: NetworkGame) -> None:
@@ -42,9 +51,14 @@ def start_prompt(game: NetworkGame) -> None:
         asked = -1  # the record count when the prompt was last printed
         while game.session.stopped is None and not game.session.is_complete:
             count = len(game.session.records)
+            choice = game.choice_asked
             if game.takeback_asked is not None and asked != count:
                 asked = count
                 print("takeback (y to accept, n to refuse): ", end="", flush=True)
+            elif choice is not None and asked != count:
+                asked = count
+                print(render_text(game.position))
+                print(choice_prompt(choice), end="", flush=True)
             elif game.awaiting is not None and asked != count:
                 asked = count
                 print(render_text(game.position))
@@ -77,6 +91,8 @@ def start_prompt(game: NetworkGame) -> None:
                     game.say(text[4:])
                 elif text in ("y", "n") and game.takeback_asked is not None:
                     game.answer_takeback(text == "y")
+                elif text and game.choice_asked is not None:
+                    game.answer_choice(text)
                 elif text and game.awaiting is None:
                     print("santorini: not your move yet", flush=True)
                 elif text:
@@ -109,8 +125,10 @@ async def play_by_lines(game: LocalGame) -> bool:
     """Play a game on this terminal from standard input, one action a line; print its events.
 
     Before each of a person's turns the board, the position string and a prompt are printed;
-    a line is an action's text, ``resign`` or ``undo``. Returns whether the game reached its
-    end (False: standard input ended first, and the game is kept unfinished).
+    a line is an action's text, ``resign`` or ``undo``. Where a person here chooses in another
+    seat's turn, the board and that question are printed, and a line is the answer. Returns
+    whether the game reached its end (False: standard input ended first, and the game is kept
+    unfinished).
     """
     from santorini_p2p.engine import Phase, format_position, legal_form, parse_action
     from santorini_p2p.ui.board_view import render_text
@@ -136,6 +154,24 @@ async def play_by_lines(game: LocalGame) -> bool:
             if runner.done():
                 runner.result()  # the game ended early: raise what ended it
                 return False
+            choice = game.choice_asked
+            if choice is not None:
+                # A person here chooses in another seat's turn (SPEC.md 8.4).
+                print(render_text(game.position))
+                print(choice_prompt(choice), end="", flush=True)
+                line = await lines.get()
+                if not line:
+                    print(flush=True)
+                    return False
+                text = line.strip()
+                try:
+                    if text == "undo":
+                        game.undo()
+                    elif text:
+                        game.answer_choice(text)
+                except SantoriniError as e:
+                    print(f"santorini: {e}", flush=True)
+                continue
             if game.awaiting is None:
                 wake.clear()
                 with contextlib.suppress(TimeoutError):

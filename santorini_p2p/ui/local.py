@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Final, Protocol
 
 from santorini_p2p.ai import CLOCK_MARGIN_MS
+from santorini_p2p.ai.choices import go_on
 from santorini_p2p.ai.worker import SearchProcess
 from santorini_p2p.engine import (
     GOD_NAMES,
@@ -42,8 +43,18 @@ from santorini_p2p.engine import (
     parse_position,
     resign,
 )
+from santorini_p2p.engine.choices import (
+    NO_CHOICE,
+    Choice,
+    choice_options,
+    choices,
+    deciders,
+    movers_part,
+    turns_after,
+)
 from santorini_p2p.engine.setup import redraw_banned
 from santorini_p2p.errors import IllegalTurnError, SantoriniError
+from santorini_p2p.net.bots import Answerer, ai_answerer
 from santorini_p2p.net.clock import STANDARD, TimeControl, monotonic_ms
 from santorini_p2p.net.listeners import Listeners
 from santorini_p2p.net.views import Note, NoteKind, SeatClock, SeatInfo
@@ -156,6 +167,14 @@ class LocalGame:
     pick it up after the program stopped; it is removed when the game is over. ``recording``,
     when given, makes the finished game a signed replay file under ``home/games/`` (the game
     then starts from the recording's draw, and ``replay`` names the file once written).
+    ``answerer``, when given, answers for every computer seat whose power chooses in another
+    seat's turn (default: the computer opponent at that seat's level, as in network games).
+
+    A seat whose power chooses in another seat's turn (SPEC.md 8.4) chooses for itself here
+    too: a turn typed or found by the mover is a plan; each choice in it is asked of its
+    seat's player in turn (a person through ``choice_asked``, a computer through its
+    answerer), and the turn is played once every answer fits it. An answer that breaks the
+    mover's moves and builds hands the turn back to the mover, to go on from the answers.
 
     Raises:
         ValueError: ``start`` is for another number of players.
@@ -178,6 +197,7 @@ class LocalGame:
         journal: Path | None = None,
         recording: Recording | None = None,
         home: Path | None = None,
+        answerer: Answerer | None = None,
     ) -> None:
         n = len(players)
         if recording is not None and start is None:
@@ -223,6 +243,11 @@ class LocalGame:
         self._go: asyncio.Event | None = None
         self.replay: Path | None = None
         """The replay file of the finished game, once written."""
+        self._answerer = answerer
+        self._plan: Turn | None = None
+        """The mover's turn while other seats choose in it (SPEC.md 8.4), else None."""
+        self._answered: list[Choice] = []
+        """The choices other seats made so far in the turn under way."""
         self._announce_start()
 
     # -- reading -----------------------------------------------------------------------------
@@ -256,9 +281,46 @@ class LocalGame:
     def awaiting(self) -> int | None:
         """The seat to move if a person here plays it and the game goes on."""
         p = self._position
-        if p.phase is Phase.OVER:
+        if p.phase is Phase.OVER or self._plan is not None:
             return None
         return p.to_move if self.player(p.to_move).bot is None else None
+
+    @property
+    def choice_asked(self) -> tuple[str, list[str]] | None:
+        """The mover's turn so far and the answers a person here may give, when one owes one.
+
+        SPEC.md 8.4: a seat whose power chooses in another seat's turn answers ``+sq`` or
+        ``-``; ``answer_choice`` gives the answer.
+        """
+        ask = self._next_ask()
+        if ask is None or self.player(ask.seat).bot is not None:
+            return None
+        return ask.asked, choice_options(self._position, self._answered, ask.asked)[1]
+
+    @property
+    def choices_made(self) -> tuple[str, ...]:
+        """The choices other seats made in the turn under way, as text."""
+        return tuple(c.asked + (c.answer if c.answer != NO_CHOICE else "") for c in self._answered)
+
+    def answer_choice(self, answer: str) -> None:
+        """Give a person's answer (``+sq``, the square alone, or ``-``) to the open choice.
+
+        Raises:
+            IllegalTurnError: no person here is asked now, or the answer is not one the seat
+                may give (the message lists those it may).
+        """
+        asked = self.choice_asked
+        ask = self._next_ask()
+        if asked is None or ask is None:
+            raise IllegalTurnError("no choice of this player is awaited now")
+        text = answer.strip().lower()
+        if text and text[0] != "+" and text != NO_CHOICE:
+            text = "+" + text
+        if text not in asked[1]:
+            raise IllegalTurnError(
+                f"{answer!r} is not a choice here after {asked[0]!r}: " + ", ".join(asked[1])
+            )
+        self._take_answer(Choice(ask.seat, ask.asked, text))
 
     @property
     def can_undo(self) -> bool:
@@ -307,8 +369,10 @@ class LocalGame:
         if self.awaiting is None:
             raise IllegalTurnError("it is not your turn")
         before = self._snapshot()
-        self._apply(action)
-        self._history.append(before)
+        going_on = bool(self._answered)
+        self._play(action)
+        if not going_on:  # a turn taken up again after a choice keeps its first snapshot
+            self._history.append(before)
 
     def resign(self) -> None:
         """Resign for the person to move, or the first person seated.
@@ -329,6 +393,7 @@ class LocalGame:
             seat = humans[0]
         before = self._snapshot()
         self._charge_clock()
+        self._clear_turn()
         self._position = resign(p, seat)
         self._events.append(("resign", seat, 0))
         self._history.append(before)
@@ -345,6 +410,7 @@ class LocalGame:
             raise IllegalTurnError("there is nothing to undo")
         snap = self._history.pop()
         self._cancel_search()
+        self._clear_turn()
         self._position = snap.position
         self._order = snap.order
         self._banks = list(snap.banks)
@@ -387,6 +453,7 @@ class LocalGame:
         seat = p.to_move
         self._cancel_search()
         self._banks[self._order[seat]] = 0
+        self._clear_turn()
         self._position = lose_on_time(p, seat)
         self._events.append(("timeout", seat, 0))
         self._say(f"{self._who(seat)} ran out of time.", NoteKind.WARNING)
@@ -400,9 +467,13 @@ class LocalGame:
         try:
             while self._position.phase is not Phase.OVER:
                 seat = self._position.to_move
-                if self.player(seat).bot is not None and (
-                    task is None or task.done() or generation != self._generation
-                ):
+                ask = self._next_ask()
+                free = task is None or task.done() or generation != self._generation
+                if ask is not None and self.player(ask.seat).bot is not None and free:
+                    # A computer seat chooses in another seat's turn (SPEC.md 8.4).
+                    generation = self._generation
+                    task = asyncio.create_task(self._computer_answer(generation, ask))
+                elif self._plan is None and self.player(seat).bot is not None and free:
                     generation = self._generation
                     task = asyncio.create_task(self._computer_turn(generation))
                 timeout = None
@@ -571,8 +642,13 @@ class LocalGame:
         if self._time is not None:
             left_s = max(0, self._ms_left() - CLOCK_MARGIN_MS) / 1000
             timer = asyncio.get_running_loop().call_later(left_s, stop.set)
+        answered = tuple(self._answered)
         try:
-            action = await asyncio.to_thread(self._chooser, p, level, rng, stop)
+            if answered:
+                # Another seat chose in this turn otherwise than planned: go on from there.
+                action: Action = await asyncio.to_thread(go_on, p, answered)
+            else:
+                action = await asyncio.to_thread(self._chooser, p, level, rng, stop)
         finally:
             stop.set()
             if timer is not None:
@@ -590,8 +666,113 @@ class LocalGame:
             self._steps -= 1
         if generation != self._generation or self._position is not p:
             return
+        if tuple(self._answered) != answered or self._plan is not None:
+            return
         self._last_bot_ms = self._clock()
-        self._apply(action)
+        self._play(action)
+
+    async def _computer_answer(self, generation: int, ask: Choice) -> None:
+        """A computer seat's answer where it chooses in another seat's turn (SPEC.md 8.4)."""
+        p = self._position
+        answered = tuple(self._answered)
+        level = self.player(ask.seat).bot
+        assert level is not None
+        answerer = self._answerer or ai_answerer(level)
+        rng = self._bot_rngs[self._order[ask.seat]]
+        answer = await asyncio.to_thread(answerer, p, answered, ask.asked, rng)
+        if generation != self._generation or self._position is not p:
+            return
+        if tuple(self._answered) != answered or self._next_ask() != ask:
+            return
+        self._take_answer(Choice(ask.seat, ask.asked, answer))
+
+    # -- choices in another seat's turn (SPEC.md 8.4) ------------------------------------------
+
+    def _clear_turn(self) -> None:
+        """Forget the turn under way and the choices made in it (the position changes)."""
+        self._plan = None
+        self._answered = []
+
+    def _next_ask(self) -> Choice | None:
+        """The choice the turn under way waits for (its ``answer`` is the plan's), or None."""
+        plan = self._plan
+        if plan is None or self._position.phase is Phase.OVER:
+            return None
+        wanted = choices(self._position, plan)
+        k = len(self._answered)
+        return wanted[k] if k < len(wanted) else None
+
+    def _play(self, action: Action) -> None:
+        """Play the mover's ``action``: at once, or as a plan asking other seats first.
+
+        Raises:
+            IllegalTurnError: the action is not legal, or does not go on from the choices
+                already made in this turn.
+        """
+        p = self._position
+        if not isinstance(action, Turn) or p.phase is not Phase.PLAY or not deciders(p):
+            self._apply(action)
+            return
+        texts = {str(t): t for t in turns_after(p, self._answered)}
+        legal = texts.get(str(action))
+        if legal is None:
+            if self._answered:
+                made = "; ".join(self.choices_made)
+                raise IllegalTurnError(
+                    f"the turn must go on from what was chosen in it ({made}): "
+                    f"{str(action)!r} does not"
+                )
+            self._apply(action)  # says why it is illegal
+            return
+        if not choices(p, legal):
+            self._apply(legal)
+            return
+        self._plan = legal
+        self._proceed()
+
+    def _take_answer(self, choice: Choice) -> None:
+        """Record a seat's answer in the turn under way and go on with the turn."""
+        self._answered.append(choice)
+        if choice.answer != NO_CHOICE:
+            self._say(f"{self._who(choice.seat)} chose {choice.answer} after {choice.asked}.")
+        self._proceed()
+
+    def _proceed(self) -> None:
+        """Ask the next choice of the planned turn, or play it once all are answered.
+
+        An answer that breaks the plan's moves and builds gives the turn back to the mover,
+        who goes on from the answers made.
+        """
+        p = self._position
+        while self._plan is not None:
+            plan = self._plan
+            wanted = choices(p, plan)
+            made = tuple(self._answered)
+            k = len(made)
+            if wanted[:k] != made:
+                mine = movers_part(p, plan)
+                same = [t for t in turns_after(p, made) if movers_part(p, t) == mine]
+                if same:
+                    self._plan = same[0]
+                    continue
+                self._plan = None
+                last = made[-1]
+                what = "no worker" if last.answer == NO_CHOICE else f"a worker on {last.answer[1:]}"
+                made_text = "; ".join(self.choices_made)
+                self._say(
+                    f"{self._who(last.seat)} chose {what} after {last.asked}: "
+                    f"{self._who(p.to_move)}, play your turn on from {made_text}.",
+                    NoteKind.WARNING,
+                )
+                break
+            if k < len(wanted):
+                break
+            self._clear_turn()
+            self._apply(plan)
+            return
+        if self._wake is not None:
+            self._wake.set()
+        self._listeners.notify()
 
     def _cancel_search(self) -> None:
         self._generation += 1
@@ -639,6 +820,7 @@ class LocalGame:
         p = self._position
         if action not in legal_actions(p):
             raise IllegalTurnError(f"{action} is not legal now")
+        self._clear_turn()
         mover = self._who(p.to_move)
         used = self._game_ms() - self._started
         if self._time is not None:
