@@ -8,8 +8,7 @@ import re
 import sys
 
 from tests.terminal import Terminal, clean_env
-from tests.ui.test_network_extras_terminal import _my_turn
-from tests.ui.test_takeback_terminal import _first_to_place, _panel_turns, _side, _to_play
+from tests.ui.test_takeback_terminal import _panel_turns, _play_in_turn
 
 SANTORINI = [sys.executable, "-m", "santorini_p2p"]
 
@@ -30,25 +29,7 @@ def test_a_refused_takeback_is_shown_to_the_asker_and_everyone_counts_the_specta
             came = "eve joined as a spectator (1 of 4 spectators)."
             for term in (ann, bob):
                 term.wait_for(came, timeout=30)
-            corners = {"A": ("a1", "a5"), "B": ("e1", "e5")}
-            played: list[tuple[str, str]] = []
-            first = _first_to_place(players)
-            order = [first, "bob" if first == "ann" else "ann"]
-            while len(played) < 3:
-                who = order[len(played) % 2]
-                term = players[who]
-                screen = term.wait_for(_to_play, timeout=30)
-                mine = _side(screen, who)
-                if " Place " in screen:
-                    text = "place {},{}".format(*corners[mine])
-                else:
-                    turn = _my_turn(screen, mine)
-                    assert turn is not None, screen
-                    text = turn
-                term.send(text + "\r")
-                played.append((who, text))
-                count = len(played)
-                term.wait_for(lambda s, n=count: len(_panel_turns(s)) >= n, timeout=30)
+            played = _play_in_turn(players, 3)
             # The last mover asks to take its turn back; the other refuses with n.
             asker, undone = played[-1]
             other = "bob" if asker == "ann" else "ann"

@@ -55,6 +55,31 @@ def _first_to_place(players: dict[str, Terminal], timeout: float = 30.0) -> str:
     raise AssertionError("neither player was asked to place its workers")
 
 
+def _play_in_turn(players: dict[str, Terminal], count: int) -> list[tuple[str, str]]:
+    """Play ``count`` actions, ann and bob in turn: each places on its own corner squares,
+    then plays a legal turn read from its screen; return ``(who, text)`` in order."""
+    corners = {"A": ("a1", "a5"), "B": ("e1", "e5")}
+    played: list[tuple[str, str]] = []
+    first = _first_to_place(players)
+    order = [first, "bob" if first == "ann" else "ann"]
+    while len(played) < count:
+        who = order[len(played) % 2]
+        term = players[who]
+        screen = term.wait_for(_to_play, timeout=30)
+        mine = _side(screen, who)
+        if " Place " in screen:
+            text = "place {},{}".format(*corners[mine])
+        else:
+            turn = _my_turn(screen, mine)
+            assert turn is not None, screen
+            text = turn
+        term.send(text + "\r")
+        played.append((who, text))
+        done = len(played)
+        term.wait_for(lambda s, n=done: len(_panel_turns(s)) >= n, timeout=30)
+    return played
+
+
 def test_a_takeback_leaves_every_turn_list_and_board_right_and_the_spectator_is_told(tmp_path):
     host_argv = [*SANTORINI, "host", "--time", "none", "--bind", "127.0.0.1", "--no-advertise"]
     with Terminal([*host_argv, "--name", "ann"], env=clean_env(tmp_path / "ann")) as ann:
@@ -67,26 +92,7 @@ def test_a_takeback_leaves_every_turn_list_and_board_right_and_the_spectator_is_
         ):
             eve.wait_for("as a spectator")
             players = {"ann": ann, "bob": bob}
-            # Setup: each places two workers on its own corner squares.
-            corners = {"A": ("a1", "a5"), "B": ("e1", "e5")}
-            played: list[tuple[str, str]] = []  # (who, text) in order
-            first = _first_to_place(players)
-            order = [first, "bob" if first == "ann" else "ann"]
-            while len(played) < 5:
-                who = order[len(played) % 2]
-                term = players[who]
-                screen = term.wait_for(_to_play, timeout=30)
-                mine = _side(screen, who)
-                if " Place " in screen:
-                    text = "place {},{}".format(*corners[mine])
-                else:
-                    turn = _my_turn(screen, mine)
-                    assert turn is not None, screen
-                    text = turn
-                term.send(text + "\r")
-                played.append((who, text))
-                count = len(played)
-                term.wait_for(lambda s, n=count: len(_panel_turns(s)) >= n, timeout=30)
+            played = _play_in_turn(players, 5)
             # The last mover asks to take its turn back; the other accepts.
             asker, undone = played[-1]
             other = "bob" if asker == "ann" else "ann"
