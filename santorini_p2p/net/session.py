@@ -43,7 +43,13 @@ from santorini_p2p.engine import (
     Position,
     Turn,
 )
-from santorini_p2p.engine.choices import choice_options, choices, movers_part, turns_after
+from santorini_p2p.engine.choices import (
+    choice_options,
+    choices,
+    deciders,
+    movers_part,
+    turns_after,
+)
 from santorini_p2p.errors import (
     IllegalTurnError,
     ReplayError,
@@ -401,6 +407,8 @@ class Session(SecretSeat, Handshake, LogSync, Timing, Requests, Reporting):
         assert v is not None
         if not v.asks or p.phase.value != "play":
             return None
+        if not v.answered and not deciders(p):
+            return None  # no other seat chooses in this turn: no list of turns to make
         texts = {str(t): t for t in turns_after(p, v.answered)}
         legal = texts.get(str(turn))
         if legal is None:
