@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Two computer players play a god with memory or a hero (RULES.md 10) over 127.0.0.1.
+"""Two computer players play a god of RULES.md section 9 or 10 over 127.0.0.1.
 
-One of the eighteen gods of RULES.md section 10 (``--god``, or one picked at random) plays a
-simple god, dealt by ``santorini host --gods random --gods-from GOD,OTHER``. Host and joiner,
-each with its own identity and home, play it through the real ZeroMQ transport and lockstep
-sessions, setup choices included (a female worker, a song), and save their replays; the
-script checks that both are byte-identical, that they verify, and that the game names the
-gods.
+One of the fourteen Golden Fleece and promo gods of section 9 or the eighteen gods with memory
+and heroes of section 10 (``--god``, or one picked at random) plays a simple god, dealt by
+``santorini host --gods random --gods-from GOD,OTHER``. Host and joiner, each with its own
+identity and home, play it through the real ZeroMQ transport and lockstep sessions, setup
+choices included (a female worker, a song, a third worker), and save their replays; the script
+checks that both are byte-identical, that they verify, and that the game names the gods.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import random
 import tempfile
 from pathlib import Path
 
-from santorini_p2p.engine.gods import HEROES, MEMORY, SIMPLE
+from santorini_p2p.engine.gods import GROUP1, HEROES, MEMORY, SIMPLE
 from santorini_p2p.engine.gods.bans import ban_reason as pairing_error
 from santorini_p2p.engine.setup import resolve_pool
 from santorini_p2p.net.game import GameOutcome, PlayOptions, host_game, join_game
@@ -59,8 +59,8 @@ async def play(root: Path, pool: tuple[str, ...]) -> list[GameOutcome]:
 def main() -> int:
     """Pick the pairing, play it, check the replays; return the exit code."""
     parser = argparse.ArgumentParser(description=__doc__)
-    names = [g.name for g in MEMORY + HEROES]
-    parser.add_argument("--god", choices=names, help="the god of section 10 (default: any)")
+    names = [g.name for g in GROUP1 + MEMORY + HEROES]
+    parser.add_argument("--god", choices=names, help="the god of section 9 or 10 (default: any)")
     parser.add_argument("--seed", type=int, help="seed of the pairing (default: any)")
     args = parser.parse_args()
     rng = random.Random(args.seed)

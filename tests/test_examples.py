@@ -69,8 +69,26 @@ SECTION_10 = [
 ]
 
 
-@pytest.mark.parametrize("god", SECTION_10)
-def test_each_god_of_section_10_plays_a_whole_game_between_two_peers(god, tmp_path):
+SECTION_9 = [
+    "hades",
+    "pegasus",
+    "iris",
+    "urania",
+    "harpies",
+    "asteria",
+    "scylla",
+    "castor",
+    "maenads",
+    "nemesis",
+    "terpsichore",
+    "graeae",
+    "proteus",
+    "hydra",
+]
+
+
+@pytest.mark.parametrize("god", SECTION_9 + SECTION_10)
+def test_each_god_of_sections_9_and_10_plays_a_whole_game_between_two_peers(god, tmp_path):
     script = next(p for p in EXAMPLES if p.name == "memory_gods_loopback.py")
     env = {"SANTORINI_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
     p = subprocess.run(
