@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
+from santorini_p2p.cli import main
 from santorini_p2p.engine import (
     Phase,
     apply,
@@ -760,6 +762,19 @@ def test_s10_gaea_places_at_once_so_hydra_gains_where_her_worker_left_room():
     p = parse_position(after_both)
     assert p.worker_side(SQUARE_NAMES.index("d2")) == 1
     assert p.worker_side(SQUARE_NAMES.index("b1")) == 0
+
+
+def test_s10_gaea_taking_one_of_hydras_lowest_squares_lists_each_turn_once(capsys):
+    # c2, b4, c4 and d2 are all free at ground level next to c3: when Gaea takes the square
+    # Hydra chose, Hydra's gain goes to another of them, which another choice already gave.
+    start = "0B0000A/0B0000/01130/01A000/01110 1 hydra,gaea -"
+    turns = legal_turns(parse_position(start))
+    texts = [str(t) for t in turns]
+    assert len(texts) == len(set(texts)) == 293
+    assert texts.count("b2>c3^d3+c2+b4") == 1
+    assert main(["moves", "--json", start]) == 0
+    listed = json.loads(capsys.readouterr().out)["turns"]
+    assert [t["turn"] for t in listed] == texts
 
 
 def test_s10_eris_no_mark_once_the_worker_moved_last_left_the_board():

@@ -275,8 +275,12 @@ def _extend(p: Position, turns: list[Turn], stop: Callable[[], bool] | None = No
                 out.extend(pw.variants(p, s, t, after, lim))
         turns = out
     if reacted:
-        # One order for each turn's operations, the order its text is read in (notation).
-        turns = [t._replace(extra=ordered_extra(t.extra)) if t.extra else t for t in turns]
+        # One order for each turn's operations, the order its text is read in (notation); and
+        # each turn once: a choice made again after a reacting power took its square (Hydra's
+        # gain after Gaea's worker) can land on a turn another choice already gave.
+        turns = list(
+            dict.fromkeys(t._replace(extra=ordered_extra(t.extra)) if t.extra else t for t in turns)
+        )
     for s, pw in special_powers(p.gods):
         if pw.filters and p.side_of(s) != me and not p.eliminated >> s & 1:
             turns = pw.narrow(p, s, turns, lambda t: _result(p, t))
