@@ -21,7 +21,7 @@ def test_vectors_match_their_schema_and_cover_every_kind():
     schema = json.loads((PROTOCOL / "schemas" / DOC["schema"]).read_text())
     jsonschema.Draft202012Validator(schema).validate(DOC)
     kinds = {e["kind"] for c in CASES for e in c["effects"]}
-    assert kinds == {"forced", "removed", "out", "unbuilt"}
+    assert kinds == {"forced", "removed", "out", "unbuilt", "slid", "gained", "joined"}
     assert any(not c["effects"] for c in CASES)
 
 

@@ -95,6 +95,21 @@ WANTED: list[tuple[str, str, int, tuple[str, ...], str]] = [
         ("maenads", "pan", "atlas"),
         "sandwich",
     ),
+    (
+        "harpies-slid",
+        "against Harpies the mover's worker slides on after its step; the line names the step",
+        2,
+        ("apollo", "harpies"),
+        "slid",
+    ),
+    ("hydra-gained", "Hydra gains a worker at the end of her turn", 2, ("hydra", "apollo"), "gained"),
+    (
+        "gaea-joined",
+        "Gaea's worker joins next to the dome another side built",
+        2,
+        ("apollo", "gaea"),
+        "joined",
+    ),
 ]
 
 
