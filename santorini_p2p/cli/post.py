@@ -242,9 +242,14 @@ def _cmd_read(args: argparse.Namespace) -> int:
         new = game.receive(block, now)
     except PostError as e:
         raise PostError(f"{where}: refused: {e}; nothing of game {game.short} changed") from None
-    if bot is None and game.state.get("bot"):
-        bot = _bot(str(game.state["bot"]))
-    game.advance(bot, now)
+    level = args.bot or game.state.get("bot")
+    judge = None
+    if level:
+        from santorini_p2p.net.post import offer_judge
+
+        bot = bot or _bot(str(level))
+        judge = offer_judge(str(level))
+    game.advance(bot, now, judge)
     game.save()
     if not new:
         print(f"game {game.short}: already read; nothing new")
