@@ -27,6 +27,7 @@ from santorini_p2p.wire.secretplay import SeatSecret, needs_power, seat_secret
 __all__ = ["OWED_MS", "SecretSeat"]
 
 
+
 class SecretSeat(SessionBase):
     """The records this peer owes in a game with secret gods, and the forfeit claims."""
 
