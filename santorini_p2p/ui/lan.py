@@ -277,6 +277,9 @@ class LanGames:
         items = []
         for o in offers:
             about = f"{o.host_name} ({o.fingerprint}), {o.players} players, gods {o.gods_shown}"
+            if o.board:
+                # A club tournament's board: its name first, as the pairing printed it.
+                about = f"{o.board}: {about}"
             if not o.playing:
                 items.append((o.endpoint, about))
             if o.watchable:
