@@ -213,8 +213,6 @@ def _cmd_host(args: argparse.Namespace) -> int:
         print(board.description, flush=True)
         # Announced on the LAN under the board's name, so that its other player finds it.
         opts = dataclasses.replace(opts, board=board.label)
-        if opts.advertise:
-            print(f"announcing on the LAN as: {board.label}", flush=True)
     pool = secret_pool if secret or args.mode else god_pool(args)
     if _recovered(opts.home, "host", None, opts.save):
         return 0
@@ -247,6 +245,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
         print(f"others join with: santorini join {shown}:{port}", flush=True)
         if args.spectators:
             print(f"spectators watch with: santorini watch {shown}:{port}", flush=True)
+        if opts.board and opts.advertise:
+            print(f"announcing on the LAN as: {opts.board}", flush=True)
 
     out = asyncio.run(
         host_game(settings, opts, bind=args.bind, port=args.port, on_listening=listening)
