@@ -550,6 +550,15 @@ def test_s9_nemesis_with_three_players_the_exchange_is_forced_and_wins_for_nobod
     assert after.eliminated == 0
 
 
+def test_s9_nemesis_with_three_players_one_text_per_exchange_whichever_worker_goes_where():
+    p = make("a1=A a3=A e1=B e5=B c5=C e3=C", gods="nemesis,-,-")
+    listed = [str(t) for t in legal_turns(p) if str(t).startswith("a1>b1^c1=")]
+    assert sorted(listed) == ["a1>b1^c1=c5,e3", "a1>b1^c1=e1,e5"]
+    # Her two workers take the named opponent's two squares, as a set.
+    after = play(p, "a1>b1^c1=c5,e3")
+    assert {square_name(s) for s in range(25) if after.worker_side(s) == 0} == {"c5", "e3"}
+
+
 def test_s9_nemesis_with_three_players_a_later_seat_holding_her_names_either_opponent():
     p = make("a1=A a3=A e1=B e5=B c5=C e3=C", gods="-,nemesis,-", seat=2)
     assert exchanges(p, "e1>d1^c1") == {"a1,a3", "c5,e3"}
