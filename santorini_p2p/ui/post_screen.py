@@ -108,8 +108,14 @@ class PostGames:
     def _label(self, game: PostGame) -> str:
         s = game.status()
         turn = {"you": "your turn", "over": f"over: {s.result}", "invited": "invitation sent"}
-        waited = span(_now_ms() - s.since_ms)
-        return f"{game.short} {s.opponent}: {turn.get(s.turn, f'{s.turn} to play')} ({waited})"
+        waited_ms = _now_ms() - s.since_ms
+        pace = ""
+        if s.days and s.turn not in ("over", "invited"):
+            # The agreed pace, and whether this side's clock says it has passed (POST.md 4).
+            late = ", overdue by this clock" if waited_ms > s.days * 86_400_000 else ""
+            pace = f"; {s.days} days a move{late}"
+        label = turn.get(s.turn, f"{s.turn} to play")
+        return f"{game.short} {s.opponent}: {label} ({span(waited_ms)}{pace})"
 
     async def run(self) -> None:
         """The correspondence menu, until the player goes back."""

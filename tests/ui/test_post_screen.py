@@ -269,3 +269,24 @@ def test_a_computer_side_plays_its_turns_when_a_block_is_read_on_the_console(tmp
     verdict = verify_file(replay)
     assert verdict.ok
     assert replay.read_bytes() == next((tmp_path / "b" / "games").glob("*.sntr")).read_bytes()
+
+
+def test_the_games_list_shows_the_pace_and_when_this_clock_says_it_passed(tmp_path, monkeypatch):
+    from santorini_p2p.ui import post_screen
+
+    alice = Side(tmp_path / "a", "alice")
+    bob = Side(tmp_path / "b", "bob")
+    alice.new_game("none", "3", "you")
+    bob.read(alice.last_block())
+    alice.read(bob.last_block())
+
+    def label():
+        alice.menu_answers = []
+        asyncio.run(alice.console.run())
+        (text,) = [text for key, text in alice.items if key not in ("read", "new")]
+        return text
+
+    assert label().endswith(" (0 min; 3 days a move)")
+    now = post_screen._now_ms()
+    monkeypatch.setattr(post_screen, "_now_ms", lambda: now + 4 * 86_400_000)
+    assert label().endswith(" (4 days; 3 days a move, overdue by this clock)")
