@@ -149,7 +149,15 @@ def _cmd_new(args: argparse.Namespace) -> int:
             )
         to = key
     game, _ = PostGame.invite(
-        home, me, gods=args.gods, pool=pool, days=days, now_ms=_now_ms(), bot=args.bot, to=to
+        home,
+        me,
+        gods=args.gods,
+        pool=pool,
+        days=days,
+        now_ms=_now_ms(),
+        bot=args.bot,
+        to=to,
+        to_name=args.to,
     )
     if args.out is None or args.out == "-":
         print(f"game {game.short}: send this invitation to the other player", file=sys.stderr)

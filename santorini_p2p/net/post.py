@@ -201,8 +201,13 @@ class PostGame:
         now_ms: int,
         bot: str | None = None,
         to: bytes = b"",
+        to_name: str | None = None,
     ) -> tuple[PostGame, bytes]:
-        """Start a game: return it and its invitation block's bytes (saved first)."""
+        """Start a game: return it and its invitation block's bytes (saved first).
+
+        ``to`` keeps the invitation for one key; ``to_name`` is the name that key is
+        remembered under, shown until the header brings the name it plays under.
+        """
         game_id = secrets.token_bytes(16)
         inv = Invitation(game_id, me.public_key, me.name, gods, pool, days, now_ms, to)
         data = seal_block(me, inv)
@@ -212,7 +217,7 @@ class PostGame:
             "role": "inviter",
             "invitation": data.hex(),
             "opponent_key": None,
-            "opponent_name": None,
+            "opponent_name": to_name if to else None,
             "days": days,
             "nonce": secrets.token_bytes(32).hex(),
             "their_have": 0,
@@ -323,7 +328,10 @@ class PostGame:
 
     @property
     def opponent_name(self) -> str:
-        """The other side's display name (``anyone`` before an open invitation is accepted)."""
+        """The other side's display name: ``anyone`` before an open invitation is accepted.
+
+        An invitation kept for one player shows the name that player is remembered under.
+        """
         return str(self.state.get("opponent_name") or "anyone")
 
     @property

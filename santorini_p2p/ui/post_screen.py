@@ -177,6 +177,7 @@ class PostGames:
             now_ms=_now_ms(),
             bot=None if side == "you" else side,
             to=to or b"",
+            to_name=to_name or None,
         )
         rule = "no gods" if gods == "none" else f"gods {gods} from {', '.join(pool) or 'simple'}"
         pace = f"{days} days a move" if days else "no clock"

@@ -192,7 +192,7 @@ def test_a_new_game_takes_the_same_settings_as_post_new(tmp_path):
         "Start a correspondence game",
     ]
     sent = alice.pages[-1]
-    assert sent[0].startswith("Send this to ")
+    assert sent[0] == "Send this to bob"
     inv = _invitation(alice.last_block())
     assert (inv.gods, inv.pool, inv.days, inv.to, inv.name) == (
         "draft",
