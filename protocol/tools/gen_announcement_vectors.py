@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from santorini_p2p.net.discovery import Offer, board_round
+from santorini_p2p.net.discovery import Offer, board_round, fit_board
 
 VECTORS = Path(__file__).resolve().parent.parent / "vectors"
 NAME = "alice 0a1b2c3d"
@@ -99,6 +99,14 @@ def build() -> dict[str, Any]:
             "a board name that is not a printable line: the whole announcement is ignored",
             ["ignored", "board"],
             {**board, "board": "round 1 board 1: a\x1b[2J-b"},
+        ),
+        _case(
+            5,
+            "board-cut",
+            "a board name longer than a TXT string holds, announced cut to 249 bytes of UTF-8 "
+            "at a character's edge; the joiner cuts the name it looks for alike",
+            ["valid", "board"],
+            {**board, "board": fit_board("Ωmega club " * 20 + ": round 1 board 1: ann-ben")},
         ),
     ]
     return {

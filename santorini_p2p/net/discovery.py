@@ -32,6 +32,7 @@ __all__ = [
     "browse",
     "find_board",
     "find_offer",
+    "fit_board",
 ]
 
 LOG = logging.getLogger(__name__)
@@ -53,6 +54,18 @@ def _fit(pool: str) -> str:
     if len(pool) <= _MAX_TXT:
         return pool
     return pool[: pool.rfind(",", 0, _MAX_TXT - 4)] + ",..."
+
+
+_MAX_BOARD_BYTES: Final = 255 - len("board=")
+"""The longest board name a TXT string holds, in UTF-8 bytes."""
+
+
+def fit_board(board: str) -> str:
+    """``board`` as announced: cut to what one TXT string holds, at a character's edge."""
+    data = board.encode("utf-8")
+    if len(data) <= _MAX_BOARD_BYTES:
+        return board
+    return data[:_MAX_BOARD_BYTES].decode("utf-8", "ignore")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +122,7 @@ class Offer:
             "watch": str(self.spectators),
             "state": "playing" if self.playing else "open",
             **({"chat": "spectators"} if self.spectator_chat else {}),
-            **({"board": self.board[:_MAX_TXT]} if self.board else {}),
+            **({"board": fit_board(self.board)} if self.board else {}),
         }
 
     @classmethod
@@ -145,7 +158,7 @@ class Offer:
                 spectators=int(text("watch") or "0"),
                 playing=text("state") == "playing",
                 spectator_chat=text("chat") == "spectators",
-                board=text("board", _MAX_TXT),
+                board=text("board", _MAX_BOARD_BYTES),
             )
         except ValueError as e:  # UnicodeDecodeError included
             LOG.debug("ignored the malformed offer %r: %s", name, e)
@@ -307,7 +320,7 @@ def find_board(offers: list[Offer], board: str, fingerprint: str) -> Offer | Non
     """
     fp = fingerprint.casefold()
     mine = [o for o in offers if o.fingerprint.casefold() == fp and not o.playing]
-    named = [o for o in mine if o.board == board]
+    named = [o for o in mine if o.board == fit_board(board)]
     if len(named) == 1:
         return named[0]
     unnamed = [o for o in mine if not o.board]

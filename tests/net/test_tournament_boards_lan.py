@@ -120,3 +120,18 @@ def test_the_console_join_list_names_a_tournament_board(tmp_path, monkeypatch):
     labels = dict(shown)
     assert labels["127.0.0.1:40517"].startswith("Friday club: round 2 board 3: ann-ben: ann (")
     assert labels["127.0.0.1:40518"].startswith("cat (9999-0000)")
+
+
+def test_a_board_name_longer_than_a_txt_string_is_cut_alike_and_still_found():
+    from santorini_p2p.net.discovery import find_board
+
+    label = "Ωmega club " * 20 + ": round 1 board 1: ann-ben"
+    offer = Offer("ann 0a1b", "127.0.0.1", 1, "ann", "0a1b-2c3d", 2, "none", "none", 4, board=label)
+    announced = offer.properties()["board"]
+    assert len(("board=" + announced).encode()) <= 255
+    assert label.startswith(announced)
+    props = {k.encode(): v.encode() for k, v in offer.properties().items()}
+    read = Offer.from_properties(offer.name, "127.0.0.1", 1, props)
+    assert read is not None
+    assert read.board == announced
+    assert find_board([read], label, "0a1b-2c3d") == read
