@@ -481,6 +481,94 @@ def test_s9_nemesis_picks_two_of_three_opponent_workers():
     assert ends == {"c5,e1", "c5,e5", "e1,e5"}
 
 
+# Nemesis with three players: "opponent" is every other side, and she names the one she
+# exchanges with (RULES.md section 9, last paragraph before the turn text).
+
+
+def exchanges(p, start):
+    """The exchange endings (``=sq,sq``) open after the move and build ``start``."""
+    return {t.split("=")[1] for t in texts(p) if "=" in t and t.split("=")[0] == start}
+
+
+def test_s9_nemesis_with_three_players_is_offered():
+    assert "nemesis" in resolve_pool("nemesis,apollo,pan", 3, "random")
+    p = new_game(3, "random", drawn=("nemesis", "apollo", "pan"))
+    assert p.gods == ("nemesis", "apollo", "pan")
+
+
+def test_s9_nemesis_with_three_players_names_either_opponent():
+    p = make("a1=A a3=A e1=B e5=B c5=C e3=C", gods="nemesis,-,-")
+    assert exchanges(p, "a1>b1^c1") == {"e1,e5", "c5,e3"}
+
+
+def test_s9_nemesis_with_three_players_never_mixes_two_opponents_workers():
+    p = make("a1=A a3=A e1=B e5=B c5=C e3=C", gods="nemesis,-,-")
+    for ends in exchanges(p, "a1>b1^c1"):
+        sides = {p.worker_side(sq(s)) for s in ends.split(",")}
+        assert len(sides) == 1, ends
+
+
+def test_s9_nemesis_with_three_players_exchanges_only_with_the_named_opponent():
+    p = make("a1=A a3=A e1=B e5=B c5=C e3=C", gods="nemesis,-,-")
+    after = play(p, "a1>b1^c1=c5,e3")
+    assert workers(after, 0) == {"c5", "e3"}
+    assert workers(after, 2) == {"b1", "a3"}
+    assert workers(after, 1) == {"e1", "e5"}  # the other opponent stays where it was
+    assert after.to_move == 1  # then the next seat plays, as after any turn
+
+
+def test_s9_nemesis_with_three_players_a_near_worker_of_either_opponent_stops_every_exchange():
+    # Seat 3's worker on b4 neighbours a3: no exchange, not even with seat 2, who is far away.
+    p = make("a1=A a3=A e1=B e5=B b4=C e3=C", gods="nemesis,-,-")
+    assert exchanges(p, "a1>b1^c1") == set()
+    # Once a3 moves away from b4 the exchange is open again, with either opponent.
+    assert exchanges(p, "a3>a2^b1") == {"e1,e5", "b4,e3"}
+
+
+def test_s9_nemesis_with_three_players_cannot_name_an_opponent_with_one_worker():
+    p = make("a1=A a3=A e1=B e5=B c5=C", gods="nemesis,-,hydra")
+    assert exchanges(p, "a1>b1^c1") == {"e1,e5"}
+
+
+def test_s9_nemesis_with_three_players_cannot_name_an_eliminated_opponent():
+    p = make("a1=A a3=A c5=C e3=C", gods="nemesis,-,-", flags="x2")
+    assert exchanges(p, "a1>b1^c1") == {"c5,e3"}
+
+
+def test_s9_nemesis_with_three_players_picks_two_of_the_named_opponents_three():
+    p = make("a1=A a3=A e1=B e5=B c5=C d5=C e3=C", gods="nemesis,-,proteus")
+    assert exchanges(p, "a1>b1^c1") == {"e1,e5", "c5,d5", "c5,e3", "d5,e3"}
+
+
+def test_s9_nemesis_with_three_players_the_exchange_is_forced_and_wins_for_nobody():
+    # Seat 3's worker on e3 (level 2) is exchanged onto a3 (level 3): it does not win.
+    p = make("a1=A a3=3A e1=B e5=B c5=C e3=2C", gods="nemesis,-,-")
+    after = play(p, "a1>b1^c1=c5,e3")
+    assert after.worker_side(sq("a3")) == 2
+    assert after.level(sq("a3")) == 3
+    assert after.winner < 0
+    assert after.eliminated == 0
+
+
+def test_s9_nemesis_with_three_players_one_text_per_exchange_whichever_worker_goes_where():
+    p = make("a1=A a3=A e1=B e5=B c5=C e3=C", gods="nemesis,-,-")
+    listed = [str(t) for t in legal_turns(p) if str(t).startswith("a1>b1^c1=")]
+    assert sorted(listed) == ["a1>b1^c1=c5,e3", "a1>b1^c1=e1,e5"]
+    # Her two workers take the named opponent's two squares, as a set.
+    after = play(p, "a1>b1^c1=c5,e3")
+    assert {square_name(s) for s in range(25) if after.worker_side(s) == 0} == {"c5", "e3"}
+
+
+def test_s9_nemesis_with_three_players_a_later_seat_holding_her_names_either_opponent():
+    p = make("a1=A a3=A e1=B e5=B c5=C e3=C", gods="-,nemesis,-", seat=2)
+    assert exchanges(p, "e1>d1^c1") == {"a1,a3", "c5,e3"}
+    after = play(p, "e1>d1^c1=a1,a3")
+    assert workers(after, 1) == {"a1", "a3"}
+    assert workers(after, 0) == {"d1", "e5"}
+    assert workers(after, 2) == {"c5", "e3"}
+    assert after.to_move == 2
+
+
 # --- Terpsichore -------------------------------------------------------------------------------
 
 

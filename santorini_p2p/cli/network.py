@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
 import sys
 from pathlib import Path
@@ -210,6 +211,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
         args.players, args.gods, args.gods_from, args.time = 2, *board.settings
         event_start = (f"start={board.start_slot}",)
         print(board.description, flush=True)
+        # Announced on the LAN under the board's name, so that its other player finds it.
+        opts = dataclasses.replace(opts, board=board.label)
     pool = secret_pool if secret or args.mode else god_pool(args)
     if _recovered(opts.home, "host", None, opts.save):
         return 0
@@ -242,6 +245,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
         print(f"others join with: santorini join {shown}:{port}", flush=True)
         if args.spectators:
             print(f"spectators watch with: santorini watch {shown}:{port}", flush=True)
+        if opts.board and opts.advertise:
+            print(f"announcing on the LAN as: {opts.board}", flush=True)
 
     out = asyncio.run(
         host_game(settings, opts, bind=args.bind, port=args.port, on_listening=listening)
@@ -281,6 +286,36 @@ def game_address(address: str) -> str:
     return address
 
 
+def board_address(label: str, opponent: str, wait: float = 2.0, tries: int = 5) -> str:
+    """The ``host:port`` of the tournament board ``label``, hosted by the key ``opponent``.
+
+    Looks ``tries`` times, ``wait`` seconds each, so that a joiner started a little before its
+    host still finds the game.
+
+    Raises:
+        UsageError: no such board on the LAN by then (the message says who hosts it, and that
+            an explicit address works too).
+    """
+    import asyncio
+
+    from santorini_p2p.net.discovery import browse, find_board
+
+    offer = None
+    for n in range(tries):
+        offer = find_board(asyncio.run(browse(wait)), label, opponent)
+        if offer is not None:
+            break
+        if n == 0:
+            print(f"looking for {label} on the LAN ...", flush=True)
+    if offer is None:
+        raise UsageError(
+            f"tournament: no game {label!r} hosted by {opponent} on the LAN yet; the other "
+            "player starts it with `santorini host --tournament EVENT` (or give its address: "
+            "santorini join HOST:PORT --tournament EVENT)"
+        )
+    return offer.endpoint
+
+
 def _cmd_join(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -293,11 +328,16 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
         board = tournament_game(args.tournament, opts.identity.fingerprint)
         print(board.description, flush=True)
-        # The board's other player hosts it: found on the LAN by its fingerprint.
-        args.address = args.address or board.opponent
+        if args.address is None:
+            # The board's other player hosts it: found on the LAN by the board's name.
+            address = board_address(board.label, board.opponent)
+            print(f"found {board.label} at {address}", flush=True)
+        else:
+            address = game_address(args.address)
     elif args.address is None:
         raise UsageError("address: give host:port or a game's name (or --tournament EVENT)")
-    address = game_address(args.address)
+    else:
+        address = game_address(args.address)
     if _recovered(opts.home, "join", address, opts.save):
         return 0
     aside: list[str] = []
@@ -422,6 +462,9 @@ def _cmd_games(args: argparse.Namespace) -> int:
     for o in offers:
         name = o.host_name if len(o.host_name) <= 16 else o.host_name[:15] + "~"
         print(_GAMES_ROW.format(o.endpoint, o.fingerprint, o.players, o.gods, o.time, name))
+        if o.board:
+            board = f"  board: {o.board}"
+            print(board if len(board) <= 80 else board[:79] + "~")
         if o.gods_shown != o.gods:
             pool = "  gods from: " + o.pool.replace(",", ", ")
             print(pool if len(pool) <= 80 else pool[:79] + "~")

@@ -149,7 +149,15 @@ def _cmd_new(args: argparse.Namespace) -> int:
             )
         to = key
     game, _ = PostGame.invite(
-        home, me, gods=args.gods, pool=pool, days=days, now_ms=_now_ms(), bot=args.bot, to=to
+        home,
+        me,
+        gods=args.gods,
+        pool=pool,
+        days=days,
+        now_ms=_now_ms(),
+        bot=args.bot,
+        to=to,
+        to_name=args.to,
     )
     if args.out is None or args.out == "-":
         print(f"game {game.short}: send this invitation to the other player", file=sys.stderr)
@@ -242,9 +250,14 @@ def _cmd_read(args: argparse.Namespace) -> int:
         new = game.receive(block, now)
     except PostError as e:
         raise PostError(f"{where}: refused: {e}; nothing of game {game.short} changed") from None
-    if bot is None and game.state.get("bot"):
-        bot = _bot(str(game.state["bot"]))
-    game.advance(bot, now)
+    level = args.bot or game.state.get("bot")
+    judge = None
+    if level:
+        from santorini_p2p.net.post import offer_judge
+
+        bot = bot or _bot(str(level))
+        judge = offer_judge(str(level))
+    game.advance(bot, now, judge)
     game.save()
     if not new:
         print(f"game {game.short}: already read; nothing new")

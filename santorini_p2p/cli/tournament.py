@@ -43,13 +43,16 @@ class EventBoard:
     """What ``host --tournament`` needs: the board's game settings and who moves first.
 
     ``settings`` are ``--gods``, ``--gods-from`` and ``--time`` as text; ``start_slot`` is
-    the header slot of the board's first player (the host is slot 0).
+    the header slot of the board's first player (the host is slot 0); ``label`` is the
+    board's name on the LAN, ``EVENT: round R board N: FIRST-SECOND``; ``opponent`` the other
+    player's fingerprint.
     """
 
     settings: tuple[str, str | None, str]
     start_slot: int
     description: str
     opponent: str
+    label: str = ""
 
 
 def tournament_game(event_dir: str, me: str) -> EventBoard:
@@ -71,13 +74,15 @@ def tournament_game(event_dir: str, me: str) -> EventBoard:
         )
     other = board.second if mine == board.first else board.first
     settings = (h.gods, ",".join(h.pool) or None, h.time_text)
+    first, second = event.name_of(board.first), event.name_of(board.second)
+    label = f"{h.name}: round {board.round} board {board.number}: {first}-{second}"
     text = (
         f"tournament {h.name}: round {board.round} board {board.number}: "
-        f"{event.name_of(board.first)} (first) - {event.name_of(board.second)}; "
+        f"{first} (first) - {second}; "
         f"the other joins with: santorini join --tournament EVENT (or santorini join {me})"
     )
     opponent = h.players[other].fingerprint
-    return EventBoard(settings, 0 if mine == board.first else 1, text, opponent)
+    return EventBoard(settings, 0 if mine == board.first else 1, text, opponent, label)
 
 
 def _now_ms() -> int:

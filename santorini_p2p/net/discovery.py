@@ -3,7 +3,8 @@
 Discovery is a convenience: an explicit ``host:port`` always works, including where multicast
 is blocked. A host advertises one service of type :data:`SERVICE_TYPE` whose TXT properties
 describe the offer (protocol version, host's display name and fingerprint, players, gods, god
-pool, time control, how many spectators it takes and whether play has begun); ``browse`` lists
+pool, time control, how many spectators it takes, whether play has begun, and for a club
+tournament's board the board's name); ``browse`` lists
 the offers seen within a bounded time. Nothing learnt here is trusted: the handshake checks keys
 and the offer again. A host that takes spectators goes on announcing its game once play has
 begun (``state=playing``), so that it can be watched by name.
@@ -23,7 +24,16 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 from santorini_p2p.wire.identity import check_name
 from santorini_p2p.wire.text import line_fault
 
-__all__ = ["SERVICE_TYPE", "Advertiser", "Offer", "browse", "find_offer"]
+__all__ = [
+    "SERVICE_TYPE",
+    "Advertiser",
+    "Offer",
+    "board_round",
+    "browse",
+    "find_board",
+    "find_offer",
+    "fit_board",
+]
 
 LOG = logging.getLogger(__name__)
 
@@ -44,6 +54,18 @@ def _fit(pool: str) -> str:
     if len(pool) <= _MAX_TXT:
         return pool
     return pool[: pool.rfind(",", 0, _MAX_TXT - 4)] + ",..."
+
+
+_MAX_BOARD_BYTES: Final = 255 - len("board=")
+"""The longest board name a TXT string holds, in UTF-8 bytes."""
+
+
+def fit_board(board: str) -> str:
+    """``board`` as announced: cut to what one TXT string holds, at a character's edge."""
+    data = board.encode("utf-8")
+    if len(data) <= _MAX_BOARD_BYTES:
+        return board
+    return data[:_MAX_BOARD_BYTES].decode("utf-8", "ignore")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +89,8 @@ class Offer:
     """Whether play has begun: the seats are taken, and the game can only be watched."""
     spectator_chat: bool = False
     """Whether the host lets its spectators chat (``host --spectator-chat``)."""
+    board: str = ""
+    """A club tournament's board (``host --tournament``): ``EVENT: round R board N: A-B``."""
 
     @property
     def watchable(self) -> bool:
@@ -98,6 +122,7 @@ class Offer:
             "watch": str(self.spectators),
             "state": "playing" if self.playing else "open",
             **({"chat": "spectators"} if self.spectator_chat else {}),
+            **({"board": fit_board(self.board)} if self.board else {}),
         }
 
     @classmethod
@@ -133,6 +158,7 @@ class Offer:
                 spectators=int(text("watch") or "0"),
                 playing=text("state") == "playing",
                 spectator_chat=text("chat") == "spectators",
+                board=text("board", _MAX_BOARD_BYTES),
             )
         except ValueError as e:  # UnicodeDecodeError included
             LOG.debug("ignored the malformed offer %r: %s", name, e)
@@ -261,17 +287,41 @@ async def browse(listen: float = 2.0, interfaces: list[str] | None = None) -> li
     return offers
 
 
-def find_offer(offers: list[Offer], wanted: str) -> Offer | None:
-    """Return the one offer whose name, host name or fingerprint prefix is ``wanted``.
+def board_round(board: str) -> str:
+    """A board's name without its event: ``round R board N: A-B``."""
+    event, sep, rest = board.partition(": round ")
+    return f"round {rest}" if sep and event else board
 
-    Returns None when none or several match.
+
+def find_offer(offers: list[Offer], wanted: str) -> Offer | None:
+    """Return the one offer whose name, host name, fingerprint prefix or board is ``wanted``.
+
+    A tournament board is found by its whole name (``EVENT: round R board N: A-B``) or by
+    ``round R board N: A-B``. Returns None when none or several match.
     """
-    w = wanted.casefold()
+    w = " ".join(wanted.split()).casefold()
     hits = [
         o
         for o in offers
         if o.name.casefold() == w
         or o.host_name.casefold() == w
         or (len(w) >= 4 and o.fingerprint.casefold().startswith(w))
+        or (o.board and w in (o.board.casefold(), board_round(o.board).casefold()))
     ]
     return hits[0] if len(hits) == 1 else None
+
+
+def find_board(offers: list[Offer], board: str, fingerprint: str) -> Offer | None:
+    """The offer of tournament ``board`` hosted by the key ``fingerprint``, or None.
+
+    An announcement proves nothing, so the board's name alone is not enough: the host must be
+    the board's other player. A host of a program before board names announces none: then
+    its fingerprint alone finds it.
+    """
+    fp = fingerprint.casefold()
+    mine = [o for o in offers if o.fingerprint.casefold() == fp and not o.playing]
+    named = [o for o in mine if o.board == fit_board(board)]
+    if len(named) == 1:
+        return named[0]
+    unnamed = [o for o in mine if not o.board]
+    return unnamed[0] if not named and len(unnamed) == 1 else None

@@ -152,6 +152,8 @@ class PlayOptions:
     rematches: int = 0
     """How many rematches this peer asks for or accepts after ``host``/``join``: the vote
     after each complete game is answered yes while fewer were played, else no."""
+    board: str = ""
+    """A club tournament's board (``host --tournament``): the name announced on the LAN."""
 
 
 async def _run(game: NetworkGame, opts: PlayOptions) -> GameOutcome:
@@ -342,6 +344,7 @@ async def host_game(
                 link.port,
                 opts.spectators,
                 spectator_chat=opts.spectator_chat,
+                board=opts.board,
             )
         title = f"LAN game at {shown_address(bind)}:{link.port} ({opts.identity.fingerprint})"
         game = _network_game(session, link, opts, title)
@@ -384,8 +387,12 @@ async def advertise(
     spectators: int = DEFAULT_SPECTATORS,
     *,
     spectator_chat: bool = False,
+    board: str = "",
 ) -> Advertiser | None:
-    """Offer a hosted game on the LAN (mDNS); the advertiser to stop, or None where it failed."""
+    """Offer a hosted game on the LAN (mDNS); the advertiser to stop, or None where it failed.
+
+    ``board`` names a club tournament's board, announced with the offer.
+    """
     from santorini_p2p.engine.setup import pool_name
     from santorini_p2p.net.discovery import Advertiser, Offer
 
@@ -404,6 +411,7 @@ async def advertise(
         pool=pool_name(settings.god_pool, settings.players) if settings.god_pool else "",
         spectators=spectators,
         spectator_chat=spectator_chat and spectators > 0,
+        board=board,
     )
     adv = Advertiser(offer)
     return adv if await adv.start() else None

@@ -34,6 +34,7 @@ from typing import Final
 from santorini_p2p.engine import Phase, Position, format_action, legal_form, parse_action
 from santorini_p2p.engine.gods import GOD_NAMES
 from santorini_p2p.errors import IllegalTurnError, NotationError, ReplayError, SantoriniError
+from santorini_p2p.net.bounds import may_request
 from santorini_p2p.net.trust import ChangedKeyError, KnownPeers
 from santorini_p2p.wire.identity import Identity, fingerprint
 from santorini_p2p.wire.log import (
@@ -73,11 +74,13 @@ __all__ = [
     "POST_DIR",
     "Bot",
     "Change",
+    "Judge",
     "PostError",
     "PostGame",
     "Status",
     "find_game",
     "list_games",
+    "offer_judge",
     "read_block_text",
     "span",
 ]
@@ -88,6 +91,10 @@ OPTIONS: Final = ("chat",)
 
 Bot = Callable[[Position], str]
 """A computer player: the canonical text of its action in a position."""
+
+Judge = Callable[[Position, int], bool]
+"""A computer player's answer to a draw (or abort) offer: whether it takes it, in a position,
+playing a seat."""
 
 
 class PostError(SantoriniError):
@@ -194,8 +201,13 @@ class PostGame:
         now_ms: int,
         bot: str | None = None,
         to: bytes = b"",
+        to_name: str | None = None,
     ) -> tuple[PostGame, bytes]:
-        """Start a game: return it and its invitation block's bytes (saved first)."""
+        """Start a game: return it and its invitation block's bytes (saved first).
+
+        ``to`` keeps the invitation for one key; ``to_name`` is the name that key is
+        remembered under, shown until the header brings the name it plays under.
+        """
         game_id = secrets.token_bytes(16)
         inv = Invitation(game_id, me.public_key, me.name, gods, pool, days, now_ms, to)
         data = seal_block(me, inv)
@@ -205,7 +217,7 @@ class PostGame:
             "role": "inviter",
             "invitation": data.hex(),
             "opponent_key": None,
-            "opponent_name": None,
+            "opponent_name": to_name if to else None,
             "days": days,
             "nonce": secrets.token_bytes(32).hex(),
             "their_have": 0,
@@ -316,7 +328,10 @@ class PostGame:
 
     @property
     def opponent_name(self) -> str:
-        """The other side's display name (``anyone`` before an open invitation is accepted)."""
+        """The other side's display name: ``anyone`` before an open invitation is accepted.
+
+        An invitation kept for one player shows the name that player is remembered under.
+        """
         return str(self.state.get("opponent_name") or "anyone")
 
     @property
@@ -501,14 +516,24 @@ class PostGame:
         """Whether every seat has signed the result."""
         return self.validator.is_complete
 
-    def advance(self, bot: Bot | None, now_ms: int) -> int:
-        """Sign what this side owes; with ``bot``, play its actions too. Return records added."""
+    def advance(self, bot: Bot | None, now_ms: int, judge: Judge | None = None) -> int:
+        """Sign what this side owes; with ``bot``, play its actions too. Return records added.
+
+        With ``judge`` (the computer's), an open draw or abort offer of the other side is
+        answered first, once: accepted, or declined with a chat line before it plays on (its
+        next action withdraws the offer, SPEC.md 8).
+        """
         added = 0
         nonce = bytes.fromhex(str(self.state["nonce"]))
         while True:
             step = self._my_step()
             v = self.validator
-            if step == "commit":
+            answer = None
+            if step in ("act", None) and judge is not None:
+                answer = self._answer_offer(judge)
+            if answer is not None:
+                raw = answer
+            elif step == "commit":
                 raw = v.make_commit(self.me, nonce)
             elif step == "reveal":
                 raw = v.make_reveal(self.me, nonce)
@@ -529,6 +554,30 @@ class PostGame:
         if self.is_complete:
             self._keep_replay()
         return added
+
+    def _answer_offer(self, judge: Judge) -> bytes | None:
+        """The computer's record answering the other side's open offer; None if none is due.
+
+        Each offer is judged once (its record number is kept in the state): an accept, or a
+        chat line saying it plays on (nothing where the log takes no chat line now).
+        """
+        v = self.validator
+        offer = v.open_offer(self.me.public_key)
+        p = v.position
+        seat = v.seat_of(self.me.public_key)
+        if offer is None or p is None or seat is None or v.is_over:
+            return None
+        kind, seq = offer
+        if kind not in ("draw", "abort") or self.state.get("answered_offer") == seq:
+            return None
+        self.state["answered_offer"] = seq
+        if not may_request(v):
+            return None
+        if judge(p, seat):
+            return v.make_accept(self.me)
+        if not v.can_chat():
+            return None
+        return v.make_chat(self.me, f"No {kind}, thank you: the computer plays on.")
 
     def _clock(self, now_ms: int) -> int:
         """The mover's own claim of the time its move took (POST.md 6): since it was asked."""
@@ -736,6 +785,16 @@ def find_game(home: Path, me: Identity, wanted: str | None) -> PostGame:
         )
     names = ", ".join(f"{g.short} ({g.opponent_name})" for g in games)
     raise PostError(f"{len(games)} games match: {names}; name one")
+
+
+def offer_judge(level: str) -> Judge:
+    """The computer at ``level`` answering draw offers by its evaluation (``ai.takes_offer``)."""
+    from santorini_p2p.ai import takes_offer
+
+    def judge(position: Position, seat: int) -> bool:
+        return takes_offer(position, seat, level, stop=threading.Event())
+
+    return judge
 
 
 def random_bot(level: str, seed: int | None = None) -> Bot:

@@ -80,6 +80,10 @@ class KnownPeers:
         """Return the key remembered for ``name``, or None."""
         return self._keys.get(name)
 
+    def names(self) -> list[str]:
+        """The names remembered, sorted as people read them (case-insensitively)."""
+        return sorted(self._keys, key=str.casefold)
+
     def check(self, name: str, key: bytes, *, remember: bool = True) -> bool:
         """Accept ``key`` for ``name``; return True if it was new (then remembered if told).
 

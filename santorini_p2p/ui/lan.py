@@ -9,9 +9,8 @@ console's game controller.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, cast
 
@@ -32,18 +31,19 @@ from santorini_p2p.net.session import GameSettings, Session
 from santorini_p2p.net.transport import bind_host, close_context, new_context
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.net.watch import SpectatorGame, open_watch
-from santorini_p2p.ui.games import write_private
-from santorini_p2p.wire.identity import Identity, check_name
+from santorini_p2p.ui.setup_form import (
+    LAST_NAME,
+    Asker,
+    Chooser,
+    ask_gods,
+    ask_name,
+    ask_pool,
+    last_name,
+    remember_name,
+)
+from santorini_p2p.wire.identity import Identity
 
 __all__ = ["LAST_NAME", "Asker", "Chooser", "LanGames", "last_name", "remember_name"]
-
-LAST_NAME: Final = "last-name"
-"""The file under ``$SANTORINI_HOME`` with the display name last given on Host or Join."""
-
-Chooser = Callable[[str, Sequence[tuple[str, str]]], Awaitable[str | None]]
-"""The console's menu: a title and ``(key, label)`` items; the chosen key or None."""
-Asker = Callable[[str, str], Awaitable[str | None]]
-"""The console's one-line question: a title and a prompt; the answer or None."""
 
 
 class LanGames:
@@ -94,23 +94,10 @@ class LanGames:
         )
         if players is None:
             return None
-        gods = await self._choose(
-            "Gods",
-            [
-                ("none", "no gods (the simple game)"),
-                ("random", "a random god for each player"),
-                ("draft", "draft: take turns picking from gods drawn at random"),
-                ("challenger", "challenger: seat 1 offers gods, the others pick"),
-            ],
-        )
-        if gods is None:
+        chosen = await ask_gods(self._choose, self._ask, int(players))
+        if chosen is None:
             return None
-        pool: tuple[str, ...] = ()
-        if gods != "none":
-            picked = await self._pool(int(players), gods)
-            if picked is None:
-                return None
-            pool = picked
+        gods, pool = chosen
         clocks = await self._choose(
             "Clocks",
             [
@@ -183,24 +170,7 @@ class LanGames:
 
     async def _pool(self, players: int, gods: str) -> tuple[str, ...] | None:
         """Ask which gods the game draws from (empty: the ten simple gods); None backs out."""
-        from santorini_p2p.engine.gods import GOD_NAMES
-        from santorini_p2p.engine.setup import POOL_CHOICES, POOL_PROMPT, resolve_pool
-
-        pick = await self._choose("Which gods?", POOL_CHOICES)
-        if pick is None:
-            return None
-        title = "Name the gods"
-        while True:
-            text = pick if pick != "names" else await self._ask(title, POOL_PROMPT)
-            if text is None:
-                return None
-            try:
-                pool = resolve_pool(text, players, cast(GodMode, gods))
-            except ValueError as e:
-                title = f"Name the gods\n{e}"
-                pick = "names"
-                continue
-            return () if pool == GOD_NAMES else pool
+        return await ask_pool(self._choose, self._ask, players, cast(GodMode, gods))
 
     async def watch(
         self,
@@ -221,28 +191,8 @@ class LanGames:
             return f"cannot play over 127.0.0.1: {e}"
 
     async def _ask_name(self, title: str) -> Identity | None:
-        """Ask the display name to play under; None if the player backed out.
-
-        Enter keeps the last name given here (or else the identity's); the key stays the
-        identity's, as with ``santorini host --name``.
-        """
-        default = last_name(self.home) or self.identity.name
-        why = ""
-        while True:
-            typed = await self._ask(f"{title}{why}", f"Your name (Enter for {default}): ")
-            if typed is None:
-                return None
-            name = typed or default
-            try:
-                check_name(name)
-            except ValueError as e:
-                why = f"\n{e}"
-                continue
-            if name != default:
-                remember_name(self.home, name)
-            if name == self.identity.name:
-                return self.identity
-            return Identity.from_seed(self.identity.seed, name)
+        """Ask the display name to play under (``setup_form.ask_name``); None backs out."""
+        return await ask_name(self._ask, self.home, self.identity, title)
 
     async def _resume_host(self, journal: Path, note: dict[str, object]) -> NetworkGame | str:
         """Reopen a hosted game from its journal on the address it was offered on."""
@@ -277,6 +227,9 @@ class LanGames:
         items = []
         for o in offers:
             about = f"{o.host_name} ({o.fingerprint}), {o.players} players, gods {o.gods_shown}"
+            if o.board:
+                # A club tournament's board: its name first, as the pairing printed it.
+                about = f"{o.board}: {about}"
             if not o.playing:
                 items.append((o.endpoint, about))
             if o.watchable:
@@ -320,21 +273,3 @@ class LanGames:
 
 WATCH: Final = "watch:"
 """How the Join list's key of a game to watch starts (the rest is its ``host:port``)."""
-
-
-def last_name(home: Path) -> str | None:
-    """The display name last given on the console's Host or Join screen under ``home``, if any."""
-    try:
-        text = (home / LAST_NAME).read_text(encoding="utf-8").strip()
-        return check_name(text)
-    except (OSError, UnicodeDecodeError, ValueError):
-        return None
-
-
-def remember_name(home: Path, name: str) -> None:
-    """Keep ``name`` as the one the Host and Join screens offer next time.
-
-    Best effort: a name not kept only makes the next question offer another default.
-    """
-    with contextlib.suppress(OSError):
-        write_private(home / LAST_NAME, (name + "\n").encode("utf-8"))

@@ -1,10 +1,16 @@
 """Correspondence games in the console: paste a block, see the board, play, copy the answer.
 
 ``PostGames`` is what the start screen's "Correspondence games" entry runs. It holds no game
-logic (``net.post`` does) and reaches the screen through three callables, so tests drive it
+logic (``net.post`` does) and reaches the screen through callables, so tests drive it
 without a terminal: ``menu`` (the start screen's ``choose``), ``paste`` (a block pasted into a
-text area, taken as soon as its END line is in) and ``page`` (text to read, with an optional
-input line). ``paste_block`` and ``show_page`` are those screens for the real console.
+text area, taken as soon as its END line is in), ``page`` (text to read, with an optional
+input line) and ``ask`` (the start screen's one-line question; a page with a prompt without
+it). ``paste_block`` and ``show_page`` are those screens for the real console.
+
+A new game asks what ``santorini post new`` takes, with the LAN game's set-up questions
+(``setup_form``): the god rule and the gods to draw from, the pace (days a move, shown and
+never enforced), who may take the invitation (anyone, or one remembered player), who plays
+this side (you, or the computer at a level) and the name to play under.
 
 Every answer block is shown to copy and also written to ``$SANTORINI_HOME/post/<game>.out.txt``,
 so that it can be sent from a file as well.
@@ -12,6 +18,8 @@ so that it can be sent from a file as well.
 
 from __future__ import annotations
 
+import asyncio
+import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -23,10 +31,20 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import AnyContainer, FormattedTextControl, HSplit, Layout, Window
 from prompt_toolkit.widgets import TextArea
 
-from santorini_p2p.net.post import PostError, PostGame, list_games, read_block_text, span
+from santorini_p2p.net.post import (
+    PostError,
+    PostGame,
+    list_games,
+    offer_judge,
+    random_bot,
+    read_block_text,
+    span,
+)
+from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.ui.app import STYLE
 from santorini_p2p.ui.board_view import render_text
-from santorini_p2p.wire.identity import Identity
+from santorini_p2p.ui.setup_form import Asker, ask_gods, ask_name
+from santorini_p2p.wire.identity import Identity, fingerprint
 from santorini_p2p.wire.post import END_LINE, Invitation
 
 __all__ = ["Menu", "Page", "Paste", "PostGames", "paste_block", "show_page"]
@@ -39,6 +57,25 @@ on Escape); without, return "" when the player leaves."""
 
 _END: Final = "".join(END_LINE.split())
 
+PACE_MENU: Final = (
+    ("none", "no clock: a move whenever it suits you"),
+    ("1", "1 day a move"),
+    ("3", "3 days a move"),
+    ("7", "7 days a move"),
+    ("days", "another number of days a move"),
+)
+"""The paces a new correspondence game offers (``post new --time``): shown, never enforced."""
+PACE_TITLE: Final = "Pace (shown beside the game and never enforced: no clock proves it)"
+SIDE_MENU: Final = (
+    ("you", "you: you play your turns"),
+    ("easy", "the computer, easy"),
+    ("medium", "the computer, medium"),
+    ("hard", "the computer, hard"),
+    ("random", "the computer, random moves"),
+)
+"""Who plays this side of a new game (``post new --bot LEVEL``)."""
+ANYONE: Final = "\0anyone"
+
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
@@ -47,19 +84,38 @@ def _now_ms() -> int:
 class PostGames:
     """The console's correspondence games of one home and identity."""
 
-    def __init__(self, home: Path, me: Identity, menu: Menu, paste: Paste, page: Page) -> None:
-        """Keep where the games are, who plays them, and the three screens."""
+    def __init__(
+        self,
+        home: Path,
+        me: Identity,
+        menu: Menu,
+        paste: Paste,
+        page: Page,
+        ask: Asker | None = None,
+    ) -> None:
+        """Keep where the games are, who plays them, and the screens."""
         self.home = home
         self.me = me
         self.menu = menu
         self.paste = paste
         self.page = page
+        self.ask: Asker = ask or self._ask_on_page
+
+    async def _ask_on_page(self, title: str, prompt: str) -> str | None:
+        """A one-line question on a page, where no other was given."""
+        return await self.page(title, "", prompt)
 
     def _label(self, game: PostGame) -> str:
         s = game.status()
         turn = {"you": "your turn", "over": f"over: {s.result}", "invited": "invitation sent"}
-        waited = span(_now_ms() - s.since_ms)
-        return f"{game.short} {s.opponent}: {turn.get(s.turn, f'{s.turn} to play')} ({waited})"
+        waited_ms = _now_ms() - s.since_ms
+        pace = ""
+        if s.days and s.turn not in ("over", "invited"):
+            # The agreed pace, and whether this side's clock says it has passed (POST.md 4).
+            late = ", overdue by this clock" if waited_ms > s.days * 86_400_000 else ""
+            pace = f"; {s.days} days a move{late}"
+        label = turn.get(s.turn, f"{s.turn} to play")
+        return f"{game.short} {s.opponent}: {label} ({span(waited_ms)}{pace})"
 
     async def run(self) -> None:
         """The correspondence menu, until the player goes back."""
@@ -76,12 +132,81 @@ class PostGames:
             if picked == "read":
                 await self.read()
             elif picked == "new":
-                game, _ = PostGame.invite(
-                    self.home, self.me, gods="none", pool=(), days=0, now_ms=_now_ms()
-                )
-                await self.send(game, [f"game {game.short}: a new game, no gods, no clock"])
+                await self.new()
             else:
                 await self.open(PostGame.load(self.home, self.me, bytes.fromhex(picked)), [])
+
+    async def new(self) -> PostGame | None:
+        """Ask the new game's settings, as ``post new`` takes them; send its invitation.
+
+        Escape on any question backs out and starts nothing.
+        """
+        chosen = await ask_gods(self.menu, self.ask, 2)
+        if chosen is None:
+            return None
+        gods, pool = chosen
+        days = await self._pace()
+        if days is None:
+            return None
+        known = KnownPeers(self.home)
+        to_name = ""
+        names = known.names()
+        if names:
+            items = [(ANYONE, "anyone: whoever reads it first")]
+            for name in names:
+                key = known.get(name)
+                assert key is not None
+                items.append((name, f"only {name} ({fingerprint(key)})"))
+            picked = await self.menu("Who may take the invitation?", items)
+            if picked is None:
+                return None
+            to_name = "" if picked == ANYONE else picked
+        side = await self.menu("Who plays your side?", SIDE_MENU)
+        if side is None:
+            return None
+        me = await ask_name(self.ask, self.home, self.me, "Start a correspondence game")
+        if me is None:
+            return None
+        to = known.get(to_name) if to_name else None
+        game, _ = PostGame.invite(
+            self.home,
+            me,
+            gods=gods,
+            pool=pool,
+            days=days,
+            now_ms=_now_ms(),
+            bot=None if side == "you" else side,
+            to=to or b"",
+            to_name=to_name or None,
+        )
+        rule = "no gods" if gods == "none" else f"gods {gods} from {', '.join(pool) or 'simple'}"
+        pace = f"{days} days a move" if days else "no clock"
+        lines = [f"game {game.short}: a new game; {rule}; {pace}"]
+        if to_name:
+            lines.append(f"only {to_name} may take it")
+        if side != "you":
+            lines.append(f"the computer ({side}) plays your side")
+        await self.send(game, lines)
+        return game
+
+    async def _pace(self) -> int | None:
+        """Days a move (0: no clock), as ``post new --time``; None backs out."""
+        picked = await self.menu(PACE_TITLE, PACE_MENU)
+        if picked is None:
+            return None
+        if picked == "none":
+            return 0
+        if picked != "days":
+            return int(picked)
+        title = "Days a move"
+        while True:
+            typed = await self.ask(title, "days a move (1 to 365): ")
+            if typed is None:
+                return None
+            m = re.fullmatch(r"\s*([0-9]+)\s*d?\s*", typed.lower())
+            if m and 1 <= int(m.group(1)) <= 365:
+                return int(m.group(1))
+            title = f"Days a move\nexpected a number of days from 1 to 365, got {typed!r}"
 
     async def read(self) -> None:
         """Take a pasted block; show what it changed; play on, or say why it is refused."""
@@ -106,7 +231,13 @@ class PostGames:
             game = PostGame.load(self.home, self.me, block.game_id)
             start = len(game.records)
             new = game.receive(block, now)
-            game.advance(None, now)
+            level = game.state.get("bot")
+            if level:
+                # The computer plays this side: its turn, and its answer to an offer.
+                bot, judge = random_bot(str(level)), offer_judge(str(level))
+                await asyncio.to_thread(game.advance, bot, now, judge)
+            else:
+                game.advance(None, now)
             game.save()
         except PostError as e:
             await self.page("Refused", f"{e}\n\nNothing of any game changed.", None)

@@ -28,6 +28,7 @@ from santorini_p2p.errors import SantoriniError
 from santorini_p2p.ui.app import LEAVE, START_SCREEN, STYLE, run_game
 from santorini_p2p.ui.games import Recording
 from santorini_p2p.ui.local import STANDARD_TIME, LocalGame, Player, TimeControl, ai_chooser
+from santorini_p2p.ui.setup_form import GODS_MENU, ask_gods
 from santorini_p2p.ui.state import GameController, Note, features_of
 
 if TYPE_CHECKING:
@@ -328,12 +329,8 @@ async def ask(title: str, prompt: str, *, paths: bool = False) -> str | None:
     return await app.run_async()
 
 
-_GODS_MENU: Final = (
-    ("none", "no gods (the simple game)"),
-    ("random", "a random god for each player"),
-    ("draft", "draft: take turns picking from gods drawn at random"),
-    ("challenger", "challenger: seat 1 offers gods, the others pick"),
-)
+_GODS_MENU: Final = GODS_MENU
+"""The god rules every new game offers (``setup_form``), in this order on every screen."""
 _LEVELS_MENU: Final = (
     ("easy", "easy"),
     ("medium", "medium"),
@@ -347,42 +344,12 @@ _CLOCKS_MENU: Final = (
 _PLAYERS_MENU: Final = (("2", "2 players"), ("3", "3 players"), ("4", "4 players (2 vs 2)"))
 
 
-async def _pool(players: int, gods: GodMode) -> tuple[str, ...] | None:
-    """Ask which gods the game draws from (empty: the ten simple gods); None backs out."""
-    from santorini_p2p.engine.gods import GOD_NAMES
-    from santorini_p2p.engine.setup import POOL_CHOICES, POOL_PROMPT, resolve_pool
-
-    pick = await choose("Which gods?", POOL_CHOICES)
-    if pick is None:
-        return None
-    title = "Name the gods"
-    while True:
-        text = pick if pick != "names" else await ask(title, POOL_PROMPT)
-        if text is None:
-            return None
-        try:
-            pool = resolve_pool(text, players, gods)
-        except ValueError as e:
-            title, pick = f"Name the gods\n{e}", "names"
-            continue
-        return () if pool == GOD_NAMES else pool
-
-
 async def _gods(options: GameOptions, players: int = 2) -> GameOptions | None:
-    """Ask for the god rule, the gods to choose from, and the clocks."""
-    mode = await choose("Gods", _GODS_MENU)
-    if mode is None:
+    """Ask for the god rule, the gods to choose from (``setup_form``), and the clocks."""
+    chosen = await ask_gods(choose, ask, players)
+    if chosen is None:
         return None
-    gods: GodMode = "none"
-    for name in ("random", "draft", "challenger"):
-        if mode == name:
-            gods = name
-    pool: tuple[str, ...] = ()
-    if gods != "none":
-        picked = await _pool(players, gods)
-        if picked is None:
-            return None
-        pool = picked
+    gods, pool = chosen
     clocks = await choose("Clocks", _CLOCKS_MENU, default=0 if options.timed else 1)
     if clocks is None:
         return None
@@ -491,7 +458,8 @@ async def _correspondence() -> None:
         return await choose(title, items, logo=False)
 
     home = home_dir()
-    await PostGames(home, load_or_create_identity(home), menu, paste_block, show_page).run()
+    me = load_or_create_identity(home)
+    await PostGames(home, me, menu, paste_block, show_page, ask).run()
 
 
 def resume_local(think: float | None = None) -> LocalGame | str | None:

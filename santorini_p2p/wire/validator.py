@@ -1351,6 +1351,17 @@ class Validator:
             tuple(sorted(self._seat_of_slot(x) for x in active - o.accepted)),
         )
 
+    def open_offer(self, public_key: bytes) -> tuple[str, int] | None:
+        """The open offer ``public_key`` may still accept: its kind and record number, or None.
+
+        None when no offer is open, or when this key made or already accepted it.
+        """
+        s = self._s
+        o = s.offer
+        if o is None or public_key not in s.keys or s.keys.index(public_key) in o.accepted:
+            return None
+        return o.kind, o.seq
+
     def can_ask_takeback(self, public_key: bytes) -> bool:
         """Whether ``public_key`` may sign a takeback offer as the next record."""
         s = self._s
