@@ -21,11 +21,10 @@ from santorini_p2p.engine.secrecy import Play, objection_error, restricts_oppone
 from santorini_p2p.net.sessionbase import GRACE_MS, HOST_ID, OWED_MS, SessionBase
 from santorini_p2p.net.views import NoteKind
 from santorini_p2p.wire.log import Record, Validator
-from santorini_p2p.wire.messages import Act, Forfeit, Object, Open, Strip
+from santorini_p2p.wire.messages import Act, Forfeit, Object, Open, Resign, Strip, Timeout
 from santorini_p2p.wire.secretplay import SeatSecret, needs_power, seat_secret
 
 __all__ = ["OWED_MS", "SecretSeat"]
-
 
 
 class SecretSeat(SessionBase):
@@ -152,9 +151,17 @@ class SecretSeat(SessionBase):
             self._say(self.gods_line())
         elif isinstance(msg, Forfeit):
             self._say(f"{who} records that {names[msg.late]} forfeits: {msg.reason}.")
+        elif isinstance(msg, Resign | Timeout) and g.left and g.result is None:
+            gone = rec.seat if isinstance(msg, Resign) else msg.seat
+            you = gone == v.seat_of(self.identity.public_key)
+            name, its = ("You are", "your") if you else (f"{names[gone]} is", "its")
+            hidden = "" if g.gods[gone] else f" ({its} god stays hidden until the audit at the end)"
+            over = g.position.phase is Phase.OVER
+            then = "the gods still hidden are opened for the audit" if over else "play goes on"
+            self._say(f"{name} out of the game{hidden}; {then}.")
         if g.result is not None and not self._audit_said:
             self._audit_said = True
-            if g.ending in ("fault", "win"):
+            if g.ending in ("fault", "win") or (g.leaves and g.ending in ("resign", "time")):
                 self._say(f"The audit: {g.result[1]}.")
 
     def _note_passing(self, v: Validator) -> None:
@@ -220,7 +227,11 @@ class SecretSeat(SessionBase):
         if now - self._last_record_ms <= OWED_MS + GRACE_MS:
             return
         late = owed[0]
-        claimer = next((s for s in range(g.players) if s not in owed), None)
+        out = g.left | g.position.eliminated  # a seat that left may be gone: it claims nothing
+        claimer = next(
+            (s for s in range(g.players) if s not in owed and not out >> s & 1),
+            next((s for s in range(g.players) if s not in owed), None),
+        )
         if claimer != mine:
             return
         name = v.names[late]

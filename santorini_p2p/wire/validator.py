@@ -864,14 +864,19 @@ class Validator:
         if not g.dealt or g.result is not None or g.position.phase is Phase.OVER:
             what = "a resignation" if isinstance(msg, Resign) else "a timeout"
             raise RecordError(f"{what} is not allowed now (the deal or the end is under way)")
-        if isinstance(msg, Resign):
-            g.concede(seat, "resign", f"seat {seat + 1} resigns")
-            return
-        if g.pending is not None or msg.seat != g.position.to_move:
-            raise RecordError(
-                f"claims seat {msg.seat + 1} ran out of time, but no move of that seat is due"
-            )
-        g.concede(msg.seat, "time", f"seat {msg.seat + 1} ran out of time")
+        if (g.left | g.position.eliminated) >> seat & 1:
+            raise SignatureError(f"signed by seat {seat + 1}, which is no longer playing")
+        try:
+            if isinstance(msg, Resign):
+                g.concede(seat, "resign", f"seat {seat + 1} resigns")
+                return
+            if g.pending is not None or msg.seat != g.position.to_move:
+                raise RecordError(
+                    f"claims seat {msg.seat + 1} ran out of time, but no move of that seat is due"
+                )
+            g.concede(msg.seat, "time", f"seat {msg.seat + 1} ran out of time")
+        except SecretRecordError as e:
+            raise RecordError(e.reason) from None
 
     def _playing(self, what: str) -> Position:
         p = self._s.position
