@@ -6,7 +6,10 @@ the end, or, withheld, is forfeited without changing the result. Over the in-mem
 
 from __future__ import annotations
 
+import pytest
+
 from santorini_p2p.engine import Phase
+from santorini_p2p.errors import IllegalTurnError
 from santorini_p2p.net.clock import TimeControl
 from santorini_p2p.net.secretseat import OWED_MS
 from santorini_p2p.net.session import GRACE_MS
@@ -62,10 +65,28 @@ def test_three_players_a_resigning_seat_leaves_and_the_others_play_on(tmp_path):
     assert v.secret is not None
     assert not v.secret.gods[quitter]  # this seed's leaver has kept its god hidden
     net.sessions[2].resign()
+    for _ in range(1_000):
+        if any(isinstance(r.message, Resign) for r in net.sessions[2].records):
+            break
+        net.step()
+    with pytest.raises(IllegalTurnError, match="you are out of the game"):
+        net.sessions[2].resign()
     net.run()
     assert not any(s.stopped for s in net.sessions), net.summary()
     data = _identical_and_verified(net)
     v = read_log(data)
+    # Each player is told: the leaver that it is out and its god hidden till the audit.
+    name = v.names[quitter]
+    said = [[n.text for n in s.notes] for s in net.sessions]
+    assert (
+        "You are out of the game (your god stays hidden until the audit at the end); "
+        "play goes on." in said[2]
+    )
+    for notes in said[:2]:
+        assert (
+            f"{name} is out of the game (its god stays hidden until the audit at the end); "
+            "play goes on." in notes
+        )
     records = v.records
     [resign] = [r for r in records if isinstance(r.message, Resign)]
     assert resign.seat == quitter
