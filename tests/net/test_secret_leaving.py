@@ -189,3 +189,63 @@ def test_three_players_a_seat_out_of_time_leaves_and_its_withheld_opening_is_for
     net.run(ms=100)
     data = _identical_and_verified(net)
     assert read_timeline(data).result == v.result
+
+
+def _play_turns_plain(net: Net, turns: int) -> None:
+    for _ in range(20_000):
+        v = net.sessions[0].validator
+        if v is not None and v.turns >= turns and not v.pending_acks:
+            return
+        net.step()
+    raise AssertionError(net.summary())
+
+
+def test_party_with_three_a_resigning_seat_leaves_and_the_cards_pass_among_the_others(tmp_path):
+    from santorini_p2p.engine.party import PARTY_POOL
+
+    net = Net.create(tmp_path, 3, "random", pool=PARTY_POOL, options=("party", "pass=2"), seed=5)
+    _play_turns_plain(net, 1)
+    quitter = _seat(net, 2)
+    net.sessions[2].resign()
+    net.run()
+    assert not any(s.stopped for s in net.sessions), net.summary()
+    data = _identical_and_verified(net)
+    v = read_log(data)
+    [resign] = [r for r in v.records if isinstance(r.message, Resign)]
+    assert resign.seat == quitter
+    assert any(isinstance(r.message, Act) for r in v.records[resign.index :])
+    t = read_timeline(data)
+    # After the leaving the cards pass between the two players left: the leaver's card left
+    # with it, and neither moves on nor comes back.
+    kept = next(s for s in t.steps if s.record == resign.index).position.gods[quitter]
+    later = [s for s in t.steps if s.kind == "pass" and s.record > resign.index]
+    assert later
+    for s in later:
+        before = t.steps[s.number - 2].position
+        assert s.position.gods[quitter] == kept
+        others = [x for x in range(3) if x != quitter]
+        assert {s.position.gods[x] for x in others} == {before.gods[x] for x in others}
+        assert all(s.position.gods[x] != before.gods[x] for x in others)
+    assert v.result is not None
+    assert v.result[0] not in (-1, quitter)
+
+
+def test_agora_a_resigning_player_leaves_and_the_partner_plays_on(tmp_path):
+    from santorini_p2p.engine.party import AGORA_GODS
+
+    net = Net.create(tmp_path, 4, "random", pool=AGORA_GODS, options=("agora",), seed=5)
+    _play_turns_plain(net, 2)
+    quitter = _seat(net, 1)
+    net.sessions[1].resign()
+    net.run()
+    assert not any(s.stopped for s in net.sessions), net.summary()
+    data = _identical_and_verified(net)
+    v = read_log(data)
+    [resign] = [r for r in v.records if isinstance(r.message, Resign)]
+    assert resign.seat == quitter
+    partner = (quitter + 2) % 4
+    later = [r.seat for r in v.records[resign.index :] if isinstance(r.message, Act)]
+    assert partner in later  # the partner plays on, alone on the pair's turns
+    assert quitter not in later
+    assert v.result is not None
+    assert v.result[0] not in (-1, quitter)
