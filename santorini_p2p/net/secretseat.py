@@ -10,6 +10,14 @@ A seat that owes a record (a deal step, an acknowledgement or objection, its ope
 end) and sends none for ``OWED_MS`` forfeits: the first other seat in the game signs the
 forfeit (SECRET.md 8). The move of the seat to move keeps the session's clocks and timeout
 claims (SESSION.md 7).
+
+Objections (SECRET.md 7.3): by default this peer objects at once to every turn that breaks its
+hidden god (a computer seat). With ``ask_objections`` (a person's seat) it asks instead:
+``objection_asked`` is the question, ``answer_objection`` the answer (object and reveal, or
+accept the turn: the ack waives the rule for it). Nothing waits on the person: the ack stays
+unwritten until the answer, and a question unanswered for ``OBJECTION_MS`` (well inside the
+forfeit's ``OWED_MS``) is answered by accepting the turn, as a table waives a rule no one
+claimed.
 """
 
 from __future__ import annotations
@@ -18,13 +26,18 @@ from dataclasses import replace
 
 from santorini_p2p.engine import Action, Phase, Position, Turn
 from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
+from santorini_p2p.errors import IllegalTurnError
 from santorini_p2p.net.sessionbase import GRACE_MS, HOST_ID, OWED_MS, SessionBase
 from santorini_p2p.net.views import NoteKind
 from santorini_p2p.wire.log import Record, Validator
 from santorini_p2p.wire.messages import Act, Forfeit, Object, Open, Resign, Strip, Timeout
 from santorini_p2p.wire.secretplay import SeatSecret, needs_power, seat_secret
 
-__all__ = ["OWED_MS", "SecretSeat"]
+__all__ = ["OBJECTION_MS", "OWED_MS", "SecretSeat"]
+
+OBJECTION_MS = OWED_MS * 3 // 4
+"""How long a person is given to object to a turn before it is accepted for them (90 s): the
+ack is due within ``OWED_MS``, and the rest is the network's margin."""
 
 
 class SecretSeat(SessionBase):
@@ -34,6 +47,13 @@ class SecretSeat(SessionBase):
     _view_cache: tuple[Position, Position] | None = None
     _audit_said = False
     _gods_shown: tuple[str, ...] = ()
+    ask_objections = False
+    """Ask the player before objecting (a person's seat); else object at once (a computer)."""
+    _objection: tuple[int, str, int] | None = None
+    """The open question: the act (its number among the checker's records), its text, and
+    when it was asked (ms)."""
+    _objection_answer: tuple[int, bool] | None = None
+    """The player's answer: the act (as above), and whether to object."""
 
     def _seat_secret(self) -> SeatSecret:
         """This seat's deal key for this game (drawn once, from its own key)."""
@@ -190,15 +210,68 @@ class SecretSeat(SessionBase):
             self._say(f"You open your god, {god}, for the audit.")
             return v.make_open(self.identity, god, secret.key_bytes)
         if not g.gods[seat] and restricts_opponents(god) and g.start is not None:
-            _, turn, known, mover = g.pending
+            act, turn, known, mover = g.pending
             gods = list(g.gods)
             gods[seat] = god
             play = Play(turn, known)
-            if objection_error(g.start, g.plays, tuple(gods), seat, play) is None:
+            if objection_error(g.start, g.plays, tuple(gods), seat, play, g.leaves) is None:
                 name = v.names[mover]
+                if self.ask_objections:
+                    answer = self._objection_answer
+                    if answer is None or answer[0] != act:
+                        if self._objection is None or self._objection[0] != act:
+                            self._objection = (act, f"{name}'s turn {turn}", self._now())
+                            self._say(self.objection_asked or "", NoteKind.WARNING)
+                        return None
+                    self._objection = None
+                    if not answer[1]:
+                        self._say(f"You waive {god}'s rule for this turn; your god stays hidden.")
+                        return v.make_ack(self.identity)
+                    self._say(f"You object and reveal {god}: {name}'s turn is void.")
+                    return v.make_object(self.identity, god, secret.key_bytes)
                 self._say(f"{name}'s turn breaks your {god}: you object and reveal it.")
                 return v.make_object(self.identity, god, secret.key_bytes)
         return v.make_ack(self.identity)
+
+    @property
+    def objection_asked(self) -> str | None:
+        """The question to the player when a turn breaks its hidden god, or None.
+
+        Asked only with ``ask_objections``; ``answer_objection`` answers it.
+        """
+        asked = self._objection
+        v = self.validator
+        g = v.secret if v is not None else None
+        if asked is None or v is None or g is None or v.is_over or self.stopped is not None:
+            return None
+        if g.pending is None or g.pending[0] != asked[0]:
+            return None
+        left = max(0, (asked[2] + OBJECTION_MS - self._now()) // 1000)
+        return (
+            f"{asked[1]} breaks your hidden {self.own_god}: object and reveal it (y), or "
+            f"accept the turn (n)? ({left} s, then the turn is accepted)"
+        )
+
+    def answer_objection(self, objects: bool) -> None:
+        """Answer the open question: object and reveal (True), or accept the turn (False).
+
+        Raises:
+            IllegalTurnError: no question is open.
+        """
+        asked = self._objection
+        if asked is None or self.objection_asked is None:
+            raise IllegalTurnError("no turn awaits your objection now")
+        self._objection_answer = (asked[0], objects)
+        self._advance()
+
+    def _check_objection(self, now: int) -> None:
+        """A question unanswered for ``OBJECTION_MS``: the turn is accepted (the rule waived)."""
+        asked = self._objection
+        if asked is None or now - asked[2] < OBJECTION_MS or self.objection_asked is None:
+            return
+        self._say(f"No answer in {OBJECTION_MS // 1000} s: the turn is accepted.")
+        self._objection_answer = (asked[0], False)
+        self._advance()
 
     def _open_for(self, v: Validator, action: Action) -> bytes | None:
         """The opening that must come before ``action``, when it needs the hidden power."""
@@ -214,6 +287,7 @@ class SecretSeat(SessionBase):
 
     def _check_owed(self, now: int) -> None:
         """Forfeit a seat that owes a record (not a move) and sent none for ``OWED_MS``."""
+        self._check_objection(now)
         v = self.validator
         g = v.secret if v is not None else None
         if v is None or g is None or v.is_over or self.stopped is not None:
