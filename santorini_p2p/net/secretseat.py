@@ -221,7 +221,11 @@ class SecretSeat(SessionBase):
                     if answer is None or answer[0] != act:
                         if self._objection is None or self._objection[0] != act:
                             self._objection = (act, f"{name}'s turn {turn}", self._now())
-                            self._say(self.objection_asked or "", NoteKind.WARNING)
+                            self._say(
+                                f"{name}'s turn {turn} breaks your hidden {god}: y objects and "
+                                "reveals it, n accepts the turn.",
+                                NoteKind.WARNING,
+                            )
                         return None
                     self._objection = None
                     if not answer[1]:

@@ -72,7 +72,11 @@ def test_a_person_waives_once_then_objects_and_the_log_holds_both(tmp_path):
         f"{mover}'s turn {act.message.action} breaks your hidden {god}: object and reveal it "
         f"(y), or accept the turn (n)? ({OBJECTION_MS // 1000} s, then the turn is accepted)"
     )
-    assert any(n.text == question for n in asker.notes)
+    told = (
+        f"{mover}'s turn {act.message.action} breaks your hidden {god}: y objects and reveals "
+        "it, n accepts the turn."
+    )
+    assert any(n.text == told for n in asker.notes)
     # Nothing waits on the person: the game goes on around the open question, the ack unsent.
     waiting = v.next_seq
     for _ in range(100):
