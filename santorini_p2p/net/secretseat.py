@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from santorini_p2p.engine import Action, Phase, Position, Turn
+from santorini_p2p.engine import Action, Position, Turn
 from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
 from santorini_p2p.errors import IllegalTurnError
+from santorini_p2p.net.secretnotes import SecretNotes, gods_line
 from santorini_p2p.net.sessionbase import GRACE_MS, HOST_ID, OWED_MS, SessionBase
 from santorini_p2p.net.views import NoteKind
 from santorini_p2p.wire.log import Record, Validator
-from santorini_p2p.wire.messages import Act, Forfeit, Object, Open, Resign, Strip, Timeout
 from santorini_p2p.wire.secretplay import SeatSecret, needs_power, seat_secret
 
 __all__ = ["OBJECTION_MS", "OWED_MS", "SecretSeat"]
@@ -45,8 +45,8 @@ class SecretSeat(SessionBase):
 
     _secret_cache: tuple[bytes, SeatSecret, str] | None = None
     _view_cache: tuple[Position, Position] | None = None
-    _audit_said = False
-    _gods_shown: tuple[str, ...] = ()
+    _secret_notes: tuple[bytes, SecretNotes] | None = None
+    """What this game's secret records have been told so far (per game id)."""
     ask_objections = False
     """Ask the player before objecting (a person's seat); else object at once (a computer)."""
     _objection: tuple[int, str, int] | None = None
@@ -123,77 +123,21 @@ class SecretSeat(SessionBase):
     def gods_line(self) -> str:
         """Every seat's god as this player knows it: its own, the open ones, ``?`` for hidden."""
         v = self.validator
-        g = v.secret if v is not None else None
-        if v is None or g is None:
+        if v is None:
             return ""
-        mine = v.seat_of(self.identity.public_key)
-        parts = []
-        for seat, name in enumerate(v.names):
-            god = g.gods[seat] or (self.own_god if seat == mine else "") or "?"
-            you = " (you)" if seat == mine else ""
-            parts.append(f"{name}{you} {god}")
-        return "gods: " + ", ".join(parts)
+        return gods_line(v, v.seat_of(self.identity.public_key), self.own_god)
 
     def _note_secret(self, rec: Record) -> None:
         """Tell the player what a record of a secret game did (the deal, an opening, ...)."""
         v = self.validator
-        if v is not None and v.header is not None and "party" in v.header.options:
-            self._note_passing(v)
+        if v is None:
             return
-        g = v.secret if v is not None else None
-        if v is None or g is None or rec.seat is None:
-            return
-        msg = rec.message
-        names = v.names
-        who = names[rec.seat]
-        mine = rec.signer == self.identity.public_key
-        if isinstance(msg, Strip) and g.dealt and rec.seat == g.players - 1:
-            god = self.own_god
-            self._say(
-                f"The deal is done ({2 * g.players} signed steps): your god is {god or '?'}; "
-                "the others are hidden until they are revealed."
-            )
-            self._say(self.gods_line())
-        elif isinstance(msg, Open) and not mine:
-            over = g.position.phase is Phase.OVER
-            why = "for the audit" if over else "for the turn that needs it"
-            self._say(f"{who} reveals {msg.god} {why}; the game so far is checked again.")
-            self._say(self.gods_line())
-        elif isinstance(msg, Object):
-            act = v.record(msg.objected).message
-            turn = f" {act.action}" if isinstance(act, Act) else ""
-            mover = names[v.record(msg.objected).seat or 0]
-            self._say(
-                f"{who} objects and reveals {msg.god}: {mover}'s turn{turn} breaks it and is "
-                f"void; {mover} plays again.",
-                NoteKind.WARNING,
-            )
-            self._say(self.gods_line())
-        elif isinstance(msg, Forfeit):
-            self._say(f"{who} records that {names[msg.late]} forfeits: {msg.reason}.")
-        elif isinstance(msg, Resign | Timeout) and g.left and g.result is None:
-            gone = rec.seat if isinstance(msg, Resign) else msg.seat
-            you = gone == v.seat_of(self.identity.public_key)
-            name, its = ("You are", "your") if you else (f"{names[gone]} is", "its")
-            hidden = "" if g.gods[gone] else f" ({its} god stays hidden until the audit at the end)"
-            over = g.position.phase is Phase.OVER
-            then = "the gods still hidden are opened for the audit" if over else "play goes on"
-            self._say(f"{name} out of the game{hidden}; {then}.")
-        if g.result is not None and not self._audit_said:
-            self._audit_said = True
-            if g.ending in ("fault", "win") or (g.leaves and g.ending in ("resign", "time")):
-                self._say(f"The audit: {g.result[1]}.")
-
-    def _note_passing(self, v: Validator) -> None:
-        """Party (SECRET.md 10): say when the cards have passed on, and who holds which."""
-        p = v.position
-        if p is None:
-            return
-        shown = self._gods_shown
-        self._gods_shown = p.gods
-        if shown and shown != p.gods and len(shown) == len(p.gods):
-            held = ", ".join(f"{n} {g or '-'}" for n, g in zip(v.names, p.gods, strict=True))
-            self._say(f"The cards pass on after turn {v.turns}: {held}.")
+        if self._secret_notes is None or self._secret_notes[0] != self._game_id:
+            self._secret_notes = (self._game_id, SecretNotes())
+        me = v.seat_of(self.identity.public_key)
+        own = self.own_god if v.secret is not None else ""
+        for text, kind in self._secret_notes[1].notes(v, rec, me, own):
+            self._say(text, kind)
 
     def _secret_record(self, v: Validator) -> bytes | None:
         """The record this seat owes now in a secret game's deal or play, if any."""
