@@ -57,6 +57,7 @@ from santorini_p2p.wire.secret import (
 __all__ = [
     "DEFAULT_POOL",
     "MAX_DECK",
+    "NOT_WITH_SECRET",
     "TAGS",
     "Ack",
     "Forfeit",
@@ -96,6 +97,20 @@ DEFAULT_POOL: Final = (
 )
 """The pool of ``--secret-gods`` unless the host names another: the ten simple gods and the
 four other gods of the secret pool that forbid opponents turns (so objections happen)."""
+
+
+NOT_WITH_SECRET: Final[dict[str, str]] = {
+    "party": (
+        "a card dealt secretly opens only with the key of the player it was dealt to, so it "
+        "cannot pass on hidden, and every player who held a card would know it (SECRET.md 12.1)"
+    ),
+    "agora": (
+        "this version does not audit a hidden game under Agora's rules (a win alone, shared "
+        "workers) (SECRET.md 12.1)"
+    ),
+}
+"""Why each card mode is refused with secret gods, as the header's and the console's errors
+say it."""
 
 
 class SecretRecordError(SantoriniError, ValueError):

@@ -107,7 +107,7 @@ from santorini_p2p.wire.messages import (
     start_slot,
 )
 from santorini_p2p.wire.secret import DealKey
-from santorini_p2p.wire.secretgame import SecretGame, SecretRecordError
+from santorini_p2p.wire.secretgame import NOT_WITH_SECRET, SecretGame, SecretRecordError
 from santorini_p2p.wire.secretplay import (
     SeatSecret,
     deal_cards_for,
@@ -1485,7 +1485,8 @@ def _party_header(h: Header) -> tuple[int, bool]:
     if party and agora:
         raise RecordError("header: party and agora are different games")
     if SECRET_OPTION in h.options:
-        raise RecordError("header: party or agora with secret gods is not a game of this version")
+        mode = "party" if party else "agora"
+        raise RecordError(f"header: {mode} with secret gods is refused: {NOT_WITH_SECRET[mode]}")
     if h.gods != "random":
         raise RecordError(f"header: party and agora deal the gods at random, not by {h.gods}")
     if "takeback" in h.options:
