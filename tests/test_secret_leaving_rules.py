@@ -179,3 +179,19 @@ def test_a_resignation_before_play_decides_at_once(players: int, winner: int) ->
     assert g.result is not None
     assert g.result[0] == winner
     assert g.ending == "resign"
+
+
+def test_four_players_the_leavers_partner_cannot_undo_the_loss_by_withholding() -> None:
+    t = _table(4, "p4b")
+    _play_turns(t, 3)
+    g = t.game
+    quitter = g.position.to_move
+    g.concede(quitter, "resign", f"seat {quitter + 1} resigns")
+    partner = (quitter + 2) % 4
+    assert not g.gods[partner]  # this table's partner kept its god hidden
+    t.bots[partner].withhold = True
+    _finish(t)
+    assert g.result is not None
+    assert g.forfeited == 1 << partner
+    assert g.ending == "resign"
+    assert g.result[0] % 2 != quitter % 2  # the other side's win stands

@@ -574,9 +574,11 @@ class SecretGame:
         if not 0 <= r.late < self.players or r.late not in self.owed():
             raise self._fail(f"seat {r.late + 1} owes no record now")
         self.forfeited |= 1 << r.late
-        if self.left >> r.late & 1:
-            # A seat that left owes its opening for the audit of its own turns alone: the
-            # others' result stands without it (SECRET.md 8.1).
+        partner = (r.late + 2) % 4 if self.players == 4 else r.late
+        if (self.left >> r.late | self.left >> partner) & 1:
+            # A seat that left (or, of four, whose partner's leaving lost their side) owes its
+            # opening for the audit of its own turns alone: the others' result stands without
+            # it (SECRET.md 8.1), so withholding it cannot undo the loss.
             self._maybe_finish()
             return
         self.ending = "forfeit"
