@@ -43,7 +43,8 @@ def test_malformed_records_are_refused_naming_the_field(case: dict[str, Any]) ->
     assert str(got.value) == case["error"]
 
 
-SECRET_GAMES = [c for c in DOC["games"] if "options" not in c]
+SECRET_GAMES = [c for c in DOC["games"] if "options" not in c and "leaves" not in c]
+LEAVE_GAMES = [c for c in DOC["games"] if "leaves" in c]
 MODE_GAMES = [c for c in DOC["games"] if "options" in c]
 
 
@@ -93,6 +94,45 @@ def test_each_game_verifies_with_its_gods_openings_and_result(case: dict[str, An
         assert msg.god == god
         # The god is nowhere in the log before the record that opens it (but the header's pool).
         assert all(god.encode() not in r.raw for r in records[1:opened])
+
+
+@pytest.mark.parametrize("case", LEAVE_GAMES, ids=lambda c: c["id"])
+def test_each_game_with_seats_leaving_verifies_and_the_last_one_left_wins(
+    case: dict[str, Any],
+) -> None:
+    from santorini_p2p.replay.timeline import read_timeline
+    from santorini_p2p.wire.messages import Act, Forfeit, Resign, Timeout
+
+    data = (VECTORS / case["file"]).read_bytes()
+    assert verify_bytes(data).ok
+    v = read_log(data)
+    g = v.secret
+    assert g is not None
+    assert v.next_seq == case["records"]
+    records = v.records
+    gone = []
+    for leave in case["leaves"]:
+        r = records[leave["record"]]
+        m = r.message
+        assert isinstance(m, Resign if leave["kind"] == "resign" else Timeout)
+        seat = m.seat if isinstance(m, Timeout) else r.seat
+        assert seat == leave["seat"] - 1
+        gone.append(seat)
+    # Play went on after the first seat left, without it.
+    first = case["leaves"][0]["record"]
+    later = [r for r in records[first:] if isinstance(r.message, Act)]
+    assert later
+    assert all(r.seat != gone[0] for r in later)
+    assert g.left == sum(1 << s for s in gone)
+    # A leaver's withheld opening is forfeited; its god stays unknown and the result stands.
+    assert [r.message.late + 1 for r in records if isinstance(r.message, Forfeit)] == case[
+        "withheld"
+    ]
+    assert list(g.gods) == case["gods"]
+    assert all(not g.gods[s - 1] for s in case["withheld"])
+    assert v.result == (case["winner"] - 1, case["reason"])
+    assert case["winner"] - 1 not in gone
+    assert read_timeline(data).result_text == case["result_text"]
 
 
 def test_a_forged_or_wrong_opening_in_the_log_is_refused_with_the_reason() -> None:

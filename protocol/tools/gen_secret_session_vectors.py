@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Regenerate the vectors of secret gods in the log (protocol/SECRET.md 12, SPEC.md 7).
 
-Writes protocol/vectors/secret-session.json and protocol/vectors/replays/2p-secret.sntr and
-3p-secret.sntr from the installed package:
+Writes protocol/vectors/secret-session.json and protocol/vectors/replays/2p-secret.sntr,
+3p-secret.sntr, 3p-secret-leave.sntr, 3p-party.sntr and 4p-agora.sntr from the installed
+package:
 
 - ``records``: a body of each record type 11 to 15 and its canonical bytes;
 - ``decode``: bodies a reader refuses at decoding, with the field named;
 - ``games``: whole games with secret gods, played by seeded computer players through the
   log's validator (the deal, hidden play, openings, objections, the audit): the replay file,
   each seat's god, the records that open them, and the result; and a Party and an Agora game
-  (the turns after which the cards passed; the winner alone). Fixed keys (seeds ``01`` x 32,
+  (the turns after which the cards passed; the winner alone); and a 3-player secret game in
+  which one seat resigns and another runs out of time, withholding its opening at the end
+  (SECRET.md 8.1: the last one left wins, audited). Fixed keys (seeds ``01`` x 32,
   ``02`` x 32, ...), game id, nonces and date: the same file every time.
 
 ``--check`` compares instead of writing.
@@ -40,9 +43,11 @@ from santorini_p2p.wire.messages import (
     Forfeit,
     Object,
     Open,
+    Resign,
     Reveal,
     Shuffle,
     Strip,
+    Timeout,
     decode_body,
     encode_body,
 )
@@ -108,8 +113,14 @@ def play(
     seed: int,
     options: tuple[str, ...] = ("chat", "secret"),
     pool: tuple[str, ...] = DEFAULT_POOL,
+    leaves: tuple[tuple[int, str], ...] = (),
 ) -> bytes:
-    """A whole game of a mode between seeded computer players: its replay file."""
+    """A whole game of a mode between seeded computer players: its replay file.
+
+    ``leaves``: ``(turns, kind)`` in order: once ``turns`` turns are played, the seat after the
+    mover resigns (``resign``), or the next seat claims the mover's time (``time``); a seat out
+    of time withholds its opening at the end and is forfeited (SECRET.md 8.1).
+    """
     ids = [Identity.from_seed(bytes([i + 1]) * 32, f"p{i + 1}") for i in range(players)]
     game_id = bytes([seed]) * 16
     nonces = [bytes([seed, i]) * 16 for i in range(players)]
@@ -137,6 +148,8 @@ def play(
     rng = random.Random(seed)
     by_key = {i.public_key: i for i in ids}
     secrets = {i.public_key: seat_secret(i, game_id) for i in ids}
+    script = list(leaves)
+    gone: set[int] = set()
     while not v.is_complete:
         g = v.secret
         if v.is_over:
@@ -160,6 +173,11 @@ def play(
                 continue
             god = sec.god(g, seat)
             if g.pending is None:
+                if seat in gone:  # out of time and gone: the first seat in the game forfeits it
+                    out = g.left | g.position.eliminated
+                    by = next(s for s in range(players) if not out >> s & 1)
+                    write(v.make_forfeit(by_key[v.seats[by]], seat, "no record in 120 s"))
+                    continue
                 write(v.make_open(me, god, sec.key_bytes))
                 continue
             if not g.gods[seat] and restricts_opponents(god) and g.start is not None:
@@ -173,6 +191,20 @@ def play(
             continue
         p = v.position
         assert p is not None
+        if script and v.turns >= script[0][0] and p.phase is Phase.PLAY:
+            kind = script.pop(0)[1]
+            out = g.left | p.eliminated
+            after = next(
+                (p.to_move + k) % players
+                for k in range(1, players)
+                if not out >> (p.to_move + k) % players & 1
+            )
+            if kind == "resign":
+                write(v.make_resign(by_key[v.seats[after]]))
+            else:
+                gone.add(p.to_move)
+                write(v.make_timeout(by_key[v.seats[after]]))
+            continue
         me = by_key[v.seats[p.to_move]]
         sec = secrets[me.public_key]
         god = sec.god(g, p.to_move)
@@ -190,6 +222,9 @@ MODES = (
     (3, 5, "3p-party.sntr", ("party", "pass=2"), PARTY_POOL),
     (4, 5, "4p-agora.sntr", ("agora",), AGORA_GODS),
 )
+
+
+LEAVES = ((3, 4, "3p-secret-leave.sntr", ((1, "resign"), (3, "time"))),)
 
 
 def _games() -> tuple[list[dict[str, Any]], dict[str, bytes]]:
@@ -240,6 +275,41 @@ def _games() -> tuple[list[dict[str, Any]], dict[str, bytes]]:
                 "options": list(options),
                 "gods": list(v.position.gods),
                 "passes": [int(s.text.rsplit(" ", 1)[1]) for s in t.steps if s.kind == "pass"],
+                "winner": v.result[0] + 1 if v.result[0] >= 0 else None,
+                "reason": v.result[1],
+                "result_text": t.result_text,
+            }
+        )
+    for players, seed, name, leaves in LEAVES:
+        data = play(players, seed, leaves=leaves)
+        v = read_log(data)
+        g = v.secret
+        assert g is not None
+        assert v.result is not None
+        files[name] = data
+        t = read_timeline(data)
+        out.append(
+            {
+                "id": name.removesuffix(".sntr"),
+                "file": f"replays/{name}",
+                "players": players,
+                "seed": seed,
+                "records": v.next_seq,
+                "gods": list(g.gods),
+                "leaves": [
+                    {
+                        "record": r.index,
+                        "kind": k,
+                        "seat": (m.seat if isinstance(m, Timeout) else r.seat) + 1,
+                    }
+                    for r in v.records
+                    for m in [r.message]
+                    for k in [type(m).__name__.lower().replace("timeout", "time")]
+                    if isinstance(m, Resign | Timeout)
+                ],
+                "withheld": [
+                    r.message.late + 1 for r in v.records if isinstance(r.message, Forfeit)
+                ],
                 "winner": v.result[0] + 1 if v.result[0] >= 0 else None,
                 "reason": v.result[1],
                 "result_text": t.result_text,

@@ -50,11 +50,14 @@ def secret_settings(args: argparse.Namespace) -> tuple[str, tuple[str, ...], tup
     """
     from santorini_p2p.engine.party import AGORA_GODS, PARTY_POOL, agora_error
     from santorini_p2p.engine.setup import resolve_pool
-    from santorini_p2p.wire.secretgame import DEFAULT_POOL, SecretGame
+    from santorini_p2p.wire.secretgame import DEFAULT_POOL, NOT_WITH_SECRET, SecretGame
 
     mode = args.mode
     if args.secret_gods and mode:
-        raise UsageError(f"mode: --secret-gods and --mode {mode} are different games; pick one")
+        raise UsageError(
+            f"mode: --secret-gods and --mode {mode} are different games; pick one: "
+            f"{NOT_WITH_SECRET[mode]}"
+        )
     what = "--secret-gods" if args.secret_gods else f"--mode {mode}"
     if args.gods not in ("none", "random"):
         raise UsageError(f"gods: {what} deals them at random, not by {args.gods}")
@@ -107,11 +110,14 @@ def _check_bot(bot: str | None) -> None:
 def _settings(args: argparse.Namespace) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
     """``(players, pool, seats options)`` of the table game the arguments ask for."""
     from santorini_p2p.engine.party import AGORA_GODS, PARTY_POOL
-    from santorini_p2p.wire.secretgame import DEFAULT_POOL
+    from santorini_p2p.wire.secretgame import DEFAULT_POOL, NOT_WITH_SECRET
 
     mode = args.mode
     if args.secret_gods and mode:
-        raise UsageError(f"mode: --secret-gods and --mode {mode} are different games; pick one")
+        raise UsageError(
+            f"mode: --secret-gods and --mode {mode} are different games; pick one: "
+            f"{NOT_WITH_SECRET[mode]}"
+        )
     bad = [
         name
         for name, given in (

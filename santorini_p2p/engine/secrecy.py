@@ -12,9 +12,11 @@ Public API:
 - ``SECRET_POOL``: the gods a secret deal may hold (data, tested against the gods' hooks);
 - ``restricts_opponents(god)``: whether the god is enforced by objection;
 - ``Play(turn, known)``: a turn of the log and the seats (bit mask) whose gods were open;
-- ``audit(start, plays, gods) -> Audit``: the game replayed under ``gods`` (blank: still
+- ``Leave(after, seat)``: a seat that resigned or lost on time after ``after`` turns (3 and 4
+  players: the game goes on without it, or its side loses, as RULES.md 5 says);
+- ``audit(start, plays, gods, leaves) -> Audit``: the game replayed under ``gods`` (blank: still
   hidden); the first turn a seat played against its own god, or hidden while it needed it;
-- ``objection_error(start, plays, gods, objector, turn)``: why an objection is refused, or
+- ``objection_error(start, plays, gods, objector, turn, leaves)``: why an objection is refused, or
   None when the turn breaks the objector's god.
 """
 
@@ -27,13 +29,14 @@ from typing import Final, NamedTuple
 from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.position import Phase, Position, Turn
 from santorini_p2p.engine.power import Power
-from santorini_p2p.engine.rules import apply_unchecked, is_legal
+from santorini_p2p.engine.rules import apply_unchecked, is_legal, resign
 
 __all__ = [
     "LEFT_OUT",
     "SECRET_POOL",
     "Audit",
     "Fault",
+    "Leave",
     "Play",
     "audit",
     "objection_error",
@@ -120,6 +123,17 @@ class Play(NamedTuple):
     known: int
 
 
+class Leave(NamedTuple):
+    """Seat ``seat`` left the game (it resigned or lost on time) after ``after`` turns of play.
+
+    The audit replays it where it stands, as the engine's resignation (RULES.md 5): with 3
+    players the seat's workers leave and the others play on; with 4 its side loses.
+    """
+
+    after: int
+    seat: int
+
+
 @dataclass(frozen=True)
 class Fault:
     """The first turn found against the rules: ``seat`` (0-based) played play ``index``."""
@@ -150,8 +164,22 @@ def _board(p: Position) -> tuple[int, ...]:
     return (p.ge1, p.ge2, p.ge3, p.domes, *p.workers, p.winner, p.eliminated, p.lost)
 
 
-def audit(start: Position, plays: Sequence[Play], gods: tuple[str, ...]) -> Audit:
+def _leave(p: Position, seat: int) -> Position:
+    """``p`` after ``seat`` leaves; a seat already out (or a game over) is left as it is."""
+    if p.phase is Phase.OVER or p.eliminated >> seat & 1:
+        return p
+    return resign(p, seat)
+
+
+def audit(
+    start: Position,
+    plays: Sequence[Play],
+    gods: tuple[str, ...],
+    leaves: Sequence[Leave] = (),
+) -> Audit:
     """Replay ``plays`` from ``start`` under ``gods`` (blank: a god still hidden).
+
+    ``leaves`` are the seats that left during play, each replayed after its turn count.
 
     Each turn must be legal with the gods that were open when it was played and the mover's
     own god (the restrictions of the other gods still hidden then were waived: their owners
@@ -169,6 +197,11 @@ def audit(start: Position, plays: Sequence[Play], gods: tuple[str, ...]) -> Audi
     truth = replace(start, gods=gods)
     every = (1 << start.players) - 1
     for index, (turn, known) in enumerate(plays):
+        for gone in leaves:
+            if gone.after == index:
+                truth = _leave(truth, gone.seat)
+        if truth.phase is Phase.OVER:
+            return Audit(truth, None)
         seat = truth.to_move
         mover = 1 << seat
         waived = every & ~known & ~mover
@@ -186,7 +219,10 @@ def audit(start: Position, plays: Sequence[Play], gods: tuple[str, ...]) -> Audi
                 return Audit(truth, Fault(seat, index, why))
         truth = apply_unchecked(truth, turn)
         if truth.phase is Phase.OVER:
-            break
+            return Audit(truth, None)
+    for gone in leaves:
+        if gone.after >= len(plays):
+            truth = _leave(truth, gone.seat)
     return Audit(truth, None)
 
 
@@ -196,6 +232,7 @@ def objection_error(
     gods: tuple[str, ...],
     objector: int,
     objected: Play,
+    leaves: Sequence[Leave] = (),
 ) -> str | None:
     """Why ``objector``'s objection to the turn ``objected`` (after ``plays``) is refused.
 
@@ -210,7 +247,7 @@ def objection_error(
         return f"seat {objector + 1} objects with no god opened"
     if not restricts_opponents(god):
         return f"{god} forbids opponents nothing; there is nothing to object to"
-    before = audit(start, plays, gods)
+    before = audit(start, plays, gods, leaves)
     if before.fault is not None:
         return f"the game before the turn does not check under {god}: {before.fault.reason}"
     p = before.position

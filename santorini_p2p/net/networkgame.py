@@ -196,6 +196,9 @@ class NetworkGame:
         answerer: Answerer | None = None,
     ) -> None:
         self.session = session
+        # A person is asked before an objection to a turn that breaks its hidden god; a
+        # computer objects at once (SECRET.md 7.3).
+        session.ask_objections = bot is None
         self._answerer = answerer
         self._on_close = on_close
         self.link = link
@@ -366,6 +369,16 @@ class NetworkGame:
     def answer_choice(self, answer: str) -> None:
         """Give the local player's answer (``+sq`` or ``-``) to the open ask."""
         self.session.answer_choice(answer)
+        self._flush()
+
+    @property
+    def objection_asked(self) -> str | None:
+        """The question when another player's turn breaks the local player's hidden god."""
+        return self.session.objection_asked
+
+    def answer_objection(self, objects: bool) -> None:
+        """Object and reveal the god (True), or accept the turn and keep it hidden (False)."""
+        self.session.answer_objection(objects)
         self._flush()
 
     def undo(self) -> None:

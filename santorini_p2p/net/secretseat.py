@@ -10,22 +10,34 @@ A seat that owes a record (a deal step, an acknowledgement or objection, its ope
 end) and sends none for ``OWED_MS`` forfeits: the first other seat in the game signs the
 forfeit (SECRET.md 8). The move of the seat to move keeps the session's clocks and timeout
 claims (SESSION.md 7).
+
+Objections (SECRET.md 7.3): by default this peer objects at once to every turn that breaks its
+hidden god (a computer seat). With ``ask_objections`` (a person's seat) it asks instead:
+``objection_asked`` is the question, ``answer_objection`` the answer (object and reveal, or
+accept the turn: the ack waives the rule for it). Nothing waits on the person: the ack stays
+unwritten until the answer, and a question unanswered for ``OBJECTION_MS`` (well inside the
+forfeit's ``OWED_MS``) is answered by accepting the turn, as a table waives a rule no one
+claimed.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from santorini_p2p.engine import Action, Phase, Position, Turn
+from santorini_p2p.engine import Action, Position, Turn
 from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
+from santorini_p2p.errors import IllegalTurnError
+from santorini_p2p.net.secretnotes import SecretNotes, gods_line
 from santorini_p2p.net.sessionbase import GRACE_MS, HOST_ID, OWED_MS, SessionBase
 from santorini_p2p.net.views import NoteKind
 from santorini_p2p.wire.log import Record, Validator
-from santorini_p2p.wire.messages import Act, Forfeit, Object, Open, Strip
 from santorini_p2p.wire.secretplay import SeatSecret, needs_power, seat_secret
 
-__all__ = ["OWED_MS", "SecretSeat"]
+__all__ = ["OBJECTION_MS", "OWED_MS", "SecretSeat"]
 
+OBJECTION_MS = OWED_MS * 3 // 4
+"""How long a person is given to object to a turn before it is accepted for them (90 s): the
+ack is due within ``OWED_MS``, and the rest is the network's margin."""
 
 
 class SecretSeat(SessionBase):
@@ -33,8 +45,15 @@ class SecretSeat(SessionBase):
 
     _secret_cache: tuple[bytes, SeatSecret, str] | None = None
     _view_cache: tuple[Position, Position] | None = None
-    _audit_said = False
-    _gods_shown: tuple[str, ...] = ()
+    _secret_notes: tuple[bytes, SecretNotes] | None = None
+    """What this game's secret records have been told so far (per game id)."""
+    ask_objections = False
+    """Ask the player before objecting (a person's seat); else object at once (a computer)."""
+    _objection: tuple[int, str, int] | None = None
+    """The open question: the act (its number among the checker's records), its text, and
+    when it was asked (ms)."""
+    _objection_answer: tuple[int, bool] | None = None
+    """The player's answer: the act (as above), and whether to object."""
 
     def _seat_secret(self) -> SeatSecret:
         """This seat's deal key for this game (drawn once, from its own key)."""
@@ -104,69 +123,21 @@ class SecretSeat(SessionBase):
     def gods_line(self) -> str:
         """Every seat's god as this player knows it: its own, the open ones, ``?`` for hidden."""
         v = self.validator
-        g = v.secret if v is not None else None
-        if v is None or g is None:
+        if v is None:
             return ""
-        mine = v.seat_of(self.identity.public_key)
-        parts = []
-        for seat, name in enumerate(v.names):
-            god = g.gods[seat] or (self.own_god if seat == mine else "") or "?"
-            you = " (you)" if seat == mine else ""
-            parts.append(f"{name}{you} {god}")
-        return "gods: " + ", ".join(parts)
+        return gods_line(v, v.seat_of(self.identity.public_key), self.own_god)
 
     def _note_secret(self, rec: Record) -> None:
         """Tell the player what a record of a secret game did (the deal, an opening, ...)."""
         v = self.validator
-        if v is not None and v.header is not None and "party" in v.header.options:
-            self._note_passing(v)
+        if v is None:
             return
-        g = v.secret if v is not None else None
-        if v is None or g is None or rec.seat is None:
-            return
-        msg = rec.message
-        names = v.names
-        who = names[rec.seat]
-        mine = rec.signer == self.identity.public_key
-        if isinstance(msg, Strip) and g.dealt and rec.seat == g.players - 1:
-            god = self.own_god
-            self._say(
-                f"The deal is done ({2 * g.players} signed steps): your god is {god or '?'}; "
-                "the others are hidden until they are revealed."
-            )
-            self._say(self.gods_line())
-        elif isinstance(msg, Open) and not mine:
-            over = g.position.phase is Phase.OVER
-            why = "for the audit" if over else "for the turn that needs it"
-            self._say(f"{who} reveals {msg.god} {why}; the game so far is checked again.")
-            self._say(self.gods_line())
-        elif isinstance(msg, Object):
-            act = v.record(msg.objected).message
-            turn = f" {act.action}" if isinstance(act, Act) else ""
-            mover = names[v.record(msg.objected).seat or 0]
-            self._say(
-                f"{who} objects and reveals {msg.god}: {mover}'s turn{turn} breaks it and is "
-                f"void; {mover} plays again.",
-                NoteKind.WARNING,
-            )
-            self._say(self.gods_line())
-        elif isinstance(msg, Forfeit):
-            self._say(f"{who} records that {names[msg.late]} forfeits: {msg.reason}.")
-        if g.result is not None and not self._audit_said:
-            self._audit_said = True
-            if g.ending in ("fault", "win"):
-                self._say(f"The audit: {g.result[1]}.")
-
-    def _note_passing(self, v: Validator) -> None:
-        """Party (SECRET.md 10): say when the cards have passed on, and who holds which."""
-        p = v.position
-        if p is None:
-            return
-        shown = self._gods_shown
-        self._gods_shown = p.gods
-        if shown and shown != p.gods and len(shown) == len(p.gods):
-            held = ", ".join(f"{n} {g or '-'}" for n, g in zip(v.names, p.gods, strict=True))
-            self._say(f"The cards pass on after turn {v.turns}: {held}.")
+        if self._secret_notes is None or self._secret_notes[0] != self._game_id:
+            self._secret_notes = (self._game_id, SecretNotes())
+        me = v.seat_of(self.identity.public_key)
+        own = self.own_god if v.secret is not None else ""
+        for text, kind in self._secret_notes[1].notes(v, rec, me, own):
+            self._say(text, kind)
 
     def _secret_record(self, v: Validator) -> bytes | None:
         """The record this seat owes now in a secret game's deal or play, if any."""
@@ -183,15 +154,72 @@ class SecretSeat(SessionBase):
             self._say(f"You open your god, {god}, for the audit.")
             return v.make_open(self.identity, god, secret.key_bytes)
         if not g.gods[seat] and restricts_opponents(god) and g.start is not None:
-            _, turn, known, mover = g.pending
+            act, turn, known, mover = g.pending
             gods = list(g.gods)
             gods[seat] = god
             play = Play(turn, known)
-            if objection_error(g.start, g.plays, tuple(gods), seat, play) is None:
+            if objection_error(g.start, g.plays, tuple(gods), seat, play, g.leaves) is None:
                 name = v.names[mover]
+                if self.ask_objections:
+                    answer = self._objection_answer
+                    if answer is None or answer[0] != act:
+                        if self._objection is None or self._objection[0] != act:
+                            self._objection = (act, f"{name}'s turn {turn}", self._now())
+                            self._say(
+                                f"{name}'s turn {turn} breaks your hidden {god}: y objects and "
+                                "reveals it, n accepts the turn.",
+                                NoteKind.WARNING,
+                            )
+                        return None
+                    self._objection = None
+                    if not answer[1]:
+                        self._say(f"You waive {god}'s rule for this turn; your god stays hidden.")
+                        return v.make_ack(self.identity)
+                    self._say(f"You object and reveal {god}: {name}'s turn is void.")
+                    return v.make_object(self.identity, god, secret.key_bytes)
                 self._say(f"{name}'s turn breaks your {god}: you object and reveal it.")
                 return v.make_object(self.identity, god, secret.key_bytes)
         return v.make_ack(self.identity)
+
+    @property
+    def objection_asked(self) -> str | None:
+        """The question to the player when a turn breaks its hidden god, or None.
+
+        Asked only with ``ask_objections``; ``answer_objection`` answers it.
+        """
+        asked = self._objection
+        v = self.validator
+        g = v.secret if v is not None else None
+        if asked is None or v is None or g is None or v.is_over or self.stopped is not None:
+            return None
+        if g.pending is None or g.pending[0] != asked[0]:
+            return None
+        left = max(0, (asked[2] + OBJECTION_MS - self._now()) // 1000)
+        return (
+            f"{asked[1]} breaks your hidden {self.own_god}: object and reveal it (y), or "
+            f"accept the turn (n)? ({left} s, then the turn is accepted)"
+        )
+
+    def answer_objection(self, objects: bool) -> None:
+        """Answer the open question: object and reveal (True), or accept the turn (False).
+
+        Raises:
+            IllegalTurnError: no question is open.
+        """
+        asked = self._objection
+        if asked is None or self.objection_asked is None:
+            raise IllegalTurnError("no turn awaits your objection now")
+        self._objection_answer = (asked[0], objects)
+        self._advance()
+
+    def _check_objection(self, now: int) -> None:
+        """A question unanswered for ``OBJECTION_MS``: the turn is accepted (the rule waived)."""
+        asked = self._objection
+        if asked is None or now - asked[2] < OBJECTION_MS or self.objection_asked is None:
+            return
+        self._say(f"No answer in {OBJECTION_MS // 1000} s: the turn is accepted.")
+        self._objection_answer = (asked[0], False)
+        self._advance()
 
     def _open_for(self, v: Validator, action: Action) -> bytes | None:
         """The opening that must come before ``action``, when it needs the hidden power."""
@@ -207,6 +235,7 @@ class SecretSeat(SessionBase):
 
     def _check_owed(self, now: int) -> None:
         """Forfeit a seat that owes a record (not a move) and sent none for ``OWED_MS``."""
+        self._check_objection(now)
         v = self.validator
         g = v.secret if v is not None else None
         if v is None or g is None or v.is_over or self.stopped is not None:
@@ -220,7 +249,11 @@ class SecretSeat(SessionBase):
         if now - self._last_record_ms <= OWED_MS + GRACE_MS:
             return
         late = owed[0]
-        claimer = next((s for s in range(g.players) if s not in owed), None)
+        out = g.left | g.position.eliminated  # a seat that left may be gone: it claims nothing
+        claimer = next(
+            (s for s in range(g.players) if s not in owed and not out >> s & 1),
+            next((s for s in range(g.players) if s not in owed), None),
+        )
         if claimer != mine:
             return
         name = v.names[late]

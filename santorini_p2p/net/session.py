@@ -547,6 +547,11 @@ class Session(SecretSeat, Handshake, LogSync, Timing, Requests, Reporting):
         v = self.validator
         if v is None or v.position is None or v.is_over or self.stopped:
             raise IllegalTurnError("there is no game in play to resign")
+        seat = v.seat_of(self.identity.public_key)
+        g = v.secret
+        out = (g.left | g.position.eliminated) if g is not None else 0
+        if seat is not None and out >> seat & 1:
+            raise IllegalTurnError("you are out of the game: there is nothing to resign")
         self._resign_requested = True
         self._say("You resign; waiting for your turn to sign it.", NoteKind.WARNING)
         self._advance()

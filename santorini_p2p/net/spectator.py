@@ -48,6 +48,7 @@ from santorini_p2p.net.listeners import Listeners
 from santorini_p2p.net.moveclock import MoveClock
 from santorini_p2p.net.onlookers import Refusals, audience_lines
 from santorini_p2p.net.rematch import match_points, score_line
+from santorini_p2p.net.secretnotes import SecretNotes
 from santorini_p2p.net.session import (
     DISCONNECT_MS,
     HOST_ID,
@@ -108,6 +109,7 @@ class Spectator:
         self._sent_ms = -(10**9)
         self._watch_ms = -(10**9)
         self._announced = 0
+        self._secret_notes = SecretNotes()
         self._takeback_open: TakebackOffer | None = None
         self._refusals = Refusals()
         #: Who watches, as the host last said (``Audience``): the first names, and
@@ -446,6 +448,7 @@ class Spectator:
         self.welcome = w
         self._announced = 0
         self._takeback_open = None
+        self._secret_notes = SecretNotes()
         self._refusals = Refusals()
         self._vote = {}
         self._agreed = False
@@ -543,6 +546,9 @@ class Spectator:
             elif isinstance(m, Result) and v.is_complete and rec is recs[-1]:
                 self._say(f"The game is over: {self.result_text()}.", NoteKind.WARNING)
             self._announce_takeback(rec, who)
+            # Secret gods, Party, Agora: what the players are told, less their own secrets.
+            for text, kind in self._secret_notes.notes(v, rec):
+                self._say(text, kind)
         self._announced = v.next_seq
 
     def _announce_takeback(self, rec: Record, who: str) -> None:

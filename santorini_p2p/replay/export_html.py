@@ -57,6 +57,7 @@ from santorini_p2p.replay.timeline import (
     Timeline,
     format_seconds,
     move_numbers,
+    pass_line,
     squares_of,
     step_before,
     step_effects,
@@ -198,7 +199,8 @@ function show(i){
   if(!s)st.textContent="start: "+what+" \\u00b7 "+D.moves+" moves";
   else{var who2=D.players[s[4]].name;
     var took=s[7]!==null?" \\u00b7 took "+secs(s[7]):"";
-    st.textContent=(s[8]?"move "+s[8]+" \\u00b7 ":"")+"seat "+s[1]+" ("+who2+"): "+s[3]+took;
+    st.textContent=s[2]==="pass"?s[3]:
+      (s[8]?"move "+s[8]+" \\u00b7 ":"")+"seat "+s[1]+" ("+who2+"): "+s[3]+took;
     if(i===N&&D.result)st.textContent+=" \\u00b7 "+D.result;
     var rv=D.review&&D.review.turns[String(i)];
     if(rv)st.textContent+=" \\u00b7 "+(rv[0]?rv[0]+" \\u00b7 ":"")+"best "+rv[1]+
@@ -332,7 +334,7 @@ def _data(
                 s.position_text,
                 s.seat + 1,
                 s.kind,
-                s.text,
+                pass_line(s, t.header) if s.kind == "pass" else s.text,
                 s.player,
                 list(s.banks) if timed else 0,
                 list(s.order),
@@ -549,9 +551,11 @@ def export_html(t: Timeline, *, step: int | None = None, review: Review | None =
             for css_kind, badge, words in powers.lines[s.number - 1]
         )
         label = f"{number}." if number else "\u2013"  # a note (a chat line, a request) has none
+        who = "" if s.kind == "pass" else f"seat {s.seat + 1}: "  # the rule passes the cards
+        text = pass_line(s, t.header) if s.kind == "pass" else s.text
         items += (
-            f'<li><button data-i="{s.number}"{tip}>{label} seat {s.seat + 1}: '
-            f"{escape(s.text)}{sign}{effects}</button></li>"
+            f'<li><button data-i="{s.number}"{tip}>{label} {who}'
+            f"{escape(text)}{sign}{effects}</button></li>"
         )
     if not t.ok:
         items += f'<li class="bad">!! {escape(t.verification)}</li>'

@@ -53,6 +53,7 @@ __all__ = [
     "has_advanced_god",
     "is_taken_back",
     "move_numbers",
+    "pass_line",
     "plays_alone",
     "read_timeline",
     "squares_of",
@@ -334,6 +335,16 @@ def _event(record: Record, v: Validator, open_takeback: str) -> tuple[str, str, 
             return "answer", f"answers: {what}", None
         case _:
             return None
+
+
+def pass_line(step: Step, header: Header | None) -> str:
+    """A Party step's words naming the rule that passed the cards, not a player.
+
+    ``the cards pass after turn T (pass=K)``: the header's ``pass=K`` is the trigger (SECRET.md
+    10); no one signs a pass (it comes with the last ack of turn T).
+    """
+    every = [o for o in (header.options if header is not None else ()) if o.startswith("pass=")]
+    return f"{step.text} ({every[0]})" if every else step.text
 
 
 def _passing(v: Validator) -> bool:

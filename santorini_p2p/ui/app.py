@@ -599,6 +599,10 @@ class GameScreen:
         if takebacks is not None and takebacks.takeback_asked is not None:
             text = f" Take back {takebacks.takeback_asked}? y accepts, n refuses (Enter)."
             return [("class:hint.invite", text)]
+        objecting = self.features.objecting
+        question = objecting.objection_asked if objecting is not None else None
+        if question is not None:
+            return [("class:hint.invite", f" {question} (Enter)")]
         choosing = self.features.choosing
         asked = choosing.choice_asked if choosing is not None else None
         if asked is not None:
@@ -1144,6 +1148,15 @@ class GameScreen:
             buffer.reset()
             return False
         answer = _ANSWERS.get(text.lower())
+        objecting = self.features.objecting
+        if answer is not None and objecting is not None and objecting.objection_asked is not None:
+            # A turn breaks this player's hidden god: object and reveal, or accept (SECRET.md 7.3).
+            try:
+                objecting.answer_objection(answer)
+            except SantoriniError as e:
+                self.error = str(e)
+            buffer.reset()
+            return False
         takebacks = self.features.takebacks
         if answer is not None and takebacks is not None and takebacks.takeback_asked is not None:
             try:

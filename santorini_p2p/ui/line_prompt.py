@@ -45,14 +45,18 @@ def start_prompt(game: NetworkGame) -> None:
     threading.Thread(target=read_lines, daemon=True).start()
 
     async def prompt() -> None:
-        from santorini_p2p.engine import legal_form, parse_action
+        from santorini_p2p.engine import format_position, legal_form, parse_action
         from santorini_p2p.ui.board_view import render_text
 
         asked = -1  # the record count when the prompt was last printed
         while game.session.stopped is None and not game.session.is_complete:
             count = len(game.session.records)
             choice = game.choice_asked
-            if game.takeback_asked is not None and asked != count:
+            question = game.objection_asked
+            if question is not None and asked != count:
+                asked = count
+                print(f"{question} ", end="", flush=True)
+            elif game.takeback_asked is not None and asked != count:
                 asked = count
                 print("takeback (y to accept, n to refuse): ", end="", flush=True)
             elif choice is not None and asked != count:
@@ -62,6 +66,7 @@ def start_prompt(game: NetworkGame) -> None:
             elif game.awaiting is not None and asked != count:
                 asked = count
                 print(render_text(game.position))
+                print(f"position: {format_position(game.position)}")
                 print(
                     "your move (action text, 'takeback', 'say TEXT' or 'resign'): ",
                     end="",
@@ -89,6 +94,8 @@ def start_prompt(game: NetworkGame) -> None:
                     game.ask_takeback()
                 elif text.startswith("say "):
                     game.say(text[4:])
+                elif text in ("y", "n") and game.objection_asked is not None:
+                    game.answer_objection(text == "y")
                 elif text in ("y", "n") and game.takeback_asked is not None:
                     game.answer_takeback(text == "y")
                 elif text and game.choice_asked is not None:

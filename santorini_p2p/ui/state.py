@@ -128,6 +128,18 @@ class Choosing(Protocol):
         """Give the answer (``+sq``, a square, or ``-`` for none)."""
 
 
+@runtime_checkable
+class Objecting(Protocol):
+    """A game with secret gods: this player may object to a turn that breaks its hidden god."""
+
+    @property
+    def objection_asked(self) -> str | None:
+        """The question (the turn, the god, the time left), or None."""
+
+    def answer_objection(self, objects: bool) -> None:
+        """Object and reveal the god (True), or accept the turn and keep it hidden (False)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Features:
     """The optional parts of a game's interface the screen may use; None where it has none.
@@ -142,6 +154,7 @@ class Features:
     pause: Pausable | None = None
     clock_hold: ClockHold | None = None
     choosing: Choosing | None = None
+    objecting: Objecting | None = None
     spectating: bool = False
     """A spectator's game: shown read-only (no turn, no undo), q leaves."""
 
@@ -162,6 +175,7 @@ def features_of(game: object) -> Features:
         pause=game if isinstance(game, Pausable) else None,
         clock_hold=game if isinstance(game, ClockHold) else None,
         choosing=game if isinstance(game, Choosing) else None,
+        objecting=game if isinstance(game, Objecting) else None,
         spectating=bool(getattr(game, "spectating", False)),
     )
 

@@ -217,19 +217,26 @@ def audit_deal(
     shuffles: Sequence[Sequence[int]],
     strips: Sequence[Sequence[int]],
     keys: Sequence[int],
+    withheld: int = 0,
 ) -> tuple[str, ...]:
     """Check a whole deal under every seat's opened exponent; return the gods in seat order.
 
     ``shuffles[j]`` is seat ``j``'s deck (the pool's cards in pool order before seat 0), and
     ``strips[j]`` its hand (the first ``players`` cards of the last deck before seat 0).
+    ``withheld`` (bit mask): seats that never opened (a seat that left the game, SECRET.md
+    8.1); their own steps go unchecked and their god is ``""``, every other step is checked
+    (each step needs only its own seat's key and the cards before it).
 
     Raises:
         DealFault: the first step, in log order, that the keys show to be wrong.
     """
     if len(shuffles) != players or len(strips) != players or len(keys) != players:
         raise ValueError(f"deal: expected {players} shuffles, strips and keys")
-    deal_keys = []
+    deal_keys: list[DealKey | None] = []
     for j, e in enumerate(keys):
+        if withheld >> j & 1:
+            deal_keys.append(None)
+            continue
         try:
             deal_keys.append(DealKey.from_exponent(e))
         except ValueError as exc:
@@ -238,19 +245,24 @@ def audit_deal(
     for j, out in enumerate(shuffles):
         if len(out) != len(pool):
             raise DealFault(j, "shuffle", f"expected {len(pool)} cards, got {len(out)}")
-        want = Counter(pow(c, deal_keys[j].e, PRIME) for c in deck)
-        if Counter(out) != want:
+        key = deal_keys[j]
+        if key is not None and Counter(out) != Counter(pow(c, key.e, PRIME) for c in deck):
             raise DealFault(j, "shuffle", "its cards are not the deck before it, encrypted")
         deck = tuple(out)
     hand = deck[:players]
     for j, out in enumerate(strips):
-        if tuple(out) != strip(hand, deal_keys[j], j):
+        key = deal_keys[j]
+        if key is not None and tuple(out) != strip(hand, key, j):
             raise DealFault(j, "strip", "its cards are not the hand before it, each layer off")
         hand = tuple(out)
     gods = []
     for j in range(players):
+        key = deal_keys[j]
+        if key is None:
+            gods.append("")
+            continue
         try:
-            gods.append(open_card(hand[j], deal_keys[j], pool))
+            gods.append(open_card(hand[j], key, pool))
         except ValueError:
             raise DealFault(j, "opening", "its own card opens to no god of the pool") from None
     return tuple(gods)

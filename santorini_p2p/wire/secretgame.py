@@ -39,7 +39,9 @@ from santorini_p2p.engine import (
     new_game,
     parse_action,
 )
-from santorini_p2p.engine.secrecy import SECRET_POOL, Play, audit, objection_error
+from santorini_p2p.engine.position import NO_WINNER
+from santorini_p2p.engine.rules import resign
+from santorini_p2p.engine.secrecy import SECRET_POOL, Leave, Play, audit, objection_error
 from santorini_p2p.errors import DecodeError, SantoriniError
 from santorini_p2p.wire.codec import Value, decode, encode
 from santorini_p2p.wire.secret import (
@@ -55,6 +57,7 @@ from santorini_p2p.wire.secret import (
 __all__ = [
     "DEFAULT_POOL",
     "MAX_DECK",
+    "NOT_WITH_SECRET",
     "TAGS",
     "Ack",
     "Forfeit",
@@ -94,6 +97,20 @@ DEFAULT_POOL: Final = (
 )
 """The pool of ``--secret-gods`` unless the host names another: the ten simple gods and the
 four other gods of the secret pool that forbid opponents turns (so objections happen)."""
+
+
+NOT_WITH_SECRET: Final[dict[str, str]] = {
+    "party": (
+        "a card dealt secretly opens only with the key of the player it was dealt to, so it "
+        "cannot pass on hidden, and every player who held a card would know it (SECRET.md 12.1)"
+    ),
+    "agora": (
+        "this version does not audit a hidden game under Agora's rules (a win alone, shared "
+        "workers) (SECRET.md 12.1)"
+    ),
+}
+"""Why each card mode is refused with secret gods, as the header's and the console's errors
+say it."""
 
 
 class SecretRecordError(SantoriniError, ValueError):
@@ -262,6 +279,12 @@ class SecretGame:
     position: Position = field(init=False)
     start: Position | None = None
     plays: list[Play] = field(default_factory=list)
+    leaves: list[Leave] = field(default_factory=list)
+    """The seats that left during play (3 or 4 players), where they left (SECRET.md 8.1)."""
+    left: int = 0
+    """The seats (bit mask) that resigned or lost on time during play."""
+    closed: str = ""
+    """``resign`` or ``time`` when a seat's leaving ended the public game, else empty."""
     index: int = 0
     pending: tuple[int, Turn, int, int] | None = None
     """The move awaiting acks: its record index, turn, the seats open when played, mover."""
@@ -294,21 +317,45 @@ class SecretGame:
         c = copy.copy(self)
         c.decks, c.hands = list(self.decks), list(self.hands)
         c.gods, c.keys, c.plays = list(self.gods), list(self.keys), list(self.plays)
+        c.leaves = list(self.leaves)
         return c
 
     def concede(self, seat: int, kind: str, reason: str) -> None:
         """Seat ``seat`` leaves the game (``kind``: ``resign`` or ``time``): it loses.
 
-        With 2 players the other seat wins; with 3 or 4 no one does (the turns after it could
-        not be audited without it, as a forfeit, SECRET.md 8).
+        With 2 players, or before the first turn of play, the game is decided at once as the
+        engine decides a resignation (RULES.md 5: the other side wins; with 3 players in setup
+        no one). In play with 3 or 4 players the seat leaves as at a real table (SECRET.md
+        8.1): with 3 its workers leave and the others play on, the last one left winning; with
+        4 its side loses. The public game may then be over, and the gods still hidden are
+        opened and audited as at any end (the leaver's among them).
+
+        Raises:
+            SecretRecordError: the game is decided, the seat has left, or (3 or 4 players) a
+                move awaits its acks.
         """
         if self.result is not None:
             raise self._fail("the game is over")
-        if self.players == 2:
-            self.result = (1 - seat, reason)
-        else:
-            self.result = (-1, f"{reason}; no one else wins")
-        self.ending = kind
+        p = self.position
+        if p.eliminated >> seat & 1 or self.left >> seat & 1:
+            raise self._fail(f"seat {seat + 1} has left the game")
+        if self.players == 2 or self.start is None or p.phase is not Phase.PLAY:
+            won = resign(p, seat).winner if p.phase is not Phase.OVER else -1
+            self.result = (-1 if won in (-1, NO_WINNER) else won, reason)
+            if self.result[0] < 0 and self.players > 2:
+                self.result = (-1, f"{reason}; no one else wins")
+            self.ending = kind
+            return
+        if self.pending is not None:
+            raise self._fail(f"seat {seat + 1} must answer the move awaiting acks first")
+        self.position = resign(p, seat)
+        self.leaves.append(Leave(len(self.plays), seat))
+        self.left |= 1 << seat
+        if self.opening == seat:
+            self.opening = -1
+        if self.position.phase is Phase.OVER:
+            self.closed = kind
+            self._maybe_finish()
 
     # -- the deal -------------------------------------------------------------------------
 
@@ -421,7 +468,7 @@ class SecretGame:
         """Re-check the whole game so far under every open god (SECRET.md 7.2)."""
         if self.start is None:
             return
-        check = audit(self.start, self.plays, tuple(self.gods))
+        check = audit(self.start, self.plays, tuple(self.gods), self.leaves)
         if check.fault is not None:
             self._decide_fault(check.fault.seat, check.fault.index, check.fault.reason)
             return
@@ -496,12 +543,14 @@ class SecretGame:
         gods = list(self.gods)
         gods[r.seat] = r.god
         _, turn, known, _ = self.pending
-        why = objection_error(self.start, self.plays, tuple(gods), r.seat, Play(turn, known))
+        why = objection_error(
+            self.start, self.plays, tuple(gods), r.seat, Play(turn, known), self.leaves
+        )
         if why:
             raise self._fail(f"seat {r.seat + 1}'s objection is refused: {why}")
         self._set_god(r.seat, r.god, r.key)
         self.pending = None
-        self.position = audit(self.start, self.plays, tuple(self.gods)).position
+        self.position = audit(self.start, self.plays, tuple(self.gods), self.leaves).position
 
     # -- the end --------------------------------------------------------------------------
 
@@ -525,6 +574,13 @@ class SecretGame:
         if not 0 <= r.late < self.players or r.late not in self.owed():
             raise self._fail(f"seat {r.late + 1} owes no record now")
         self.forfeited |= 1 << r.late
+        partner = (r.late + 2) % 4 if self.players == 4 else r.late
+        if (self.left >> r.late | self.left >> partner) & 1:
+            # A seat that left (or, of four, whose partner's leaving lost their side) owes its
+            # opening for the audit of its own turns alone: the others' result stands without
+            # it (SECRET.md 8.1), so withholding it cannot undo the loss.
+            self._maybe_finish()
+            return
         self.ending = "forfeit"
         if self.players == 2:
             self.result = (1 - r.late, f"seat {r.late + 1} forfeits: {r.reason}")
@@ -540,20 +596,21 @@ class SecretGame:
         if self.owed() or self.result is not None:
             return
         try:
-            audit_deal(self.pool, self.players, self.decks, self.hands, self.keys)
+            audit_deal(self.pool, self.players, self.decks, self.hands, self.keys, self.forfeited)
         except DealFault as fault:
             winner = 1 - fault.seat if self.players == 2 else -1
             self.result = (winner, f"the deal's audit: {fault}")
             self.ending = "fault"
             return
         assert self.start is not None
-        check = audit(self.start, self.plays, tuple(self.gods))
+        check = audit(self.start, self.plays, tuple(self.gods), self.leaves)
         if check.fault is not None:
             self._decide_fault(check.fault.seat, check.fault.index, check.fault.reason)
             return
         w = check.position.winner
-        self.result = (w, f"seat {w + 1} wins; every god open, the deal and the game audited")
-        self.ending = "win"
+        audited = "every god open" if not self.forfeited else "every god open but the withheld"
+        self.result = (w, f"seat {w + 1} wins; {audited}, the deal and the game audited")
+        self.ending = self.closed or "win"
 
 
 def deal_cards(pool: Sequence[str]) -> tuple[int, ...]:

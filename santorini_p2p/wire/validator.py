@@ -107,7 +107,7 @@ from santorini_p2p.wire.messages import (
     start_slot,
 )
 from santorini_p2p.wire.secret import DealKey
-from santorini_p2p.wire.secretgame import SecretGame, SecretRecordError
+from santorini_p2p.wire.secretgame import NOT_WITH_SECRET, SecretGame, SecretRecordError
 from santorini_p2p.wire.secretplay import (
     SeatSecret,
     deal_cards_for,
@@ -864,14 +864,19 @@ class Validator:
         if not g.dealt or g.result is not None or g.position.phase is Phase.OVER:
             what = "a resignation" if isinstance(msg, Resign) else "a timeout"
             raise RecordError(f"{what} is not allowed now (the deal or the end is under way)")
-        if isinstance(msg, Resign):
-            g.concede(seat, "resign", f"seat {seat + 1} resigns")
-            return
-        if g.pending is not None or msg.seat != g.position.to_move:
-            raise RecordError(
-                f"claims seat {msg.seat + 1} ran out of time, but no move of that seat is due"
-            )
-        g.concede(msg.seat, "time", f"seat {msg.seat + 1} ran out of time")
+        if (g.left | g.position.eliminated) >> seat & 1:
+            raise SignatureError(f"signed by seat {seat + 1}, which is no longer playing")
+        try:
+            if isinstance(msg, Resign):
+                g.concede(seat, "resign", f"seat {seat + 1} resigns")
+                return
+            if g.pending is not None or msg.seat != g.position.to_move:
+                raise RecordError(
+                    f"claims seat {msg.seat + 1} ran out of time, but no move of that seat is due"
+                )
+            g.concede(msg.seat, "time", f"seat {msg.seat + 1} ran out of time")
+        except SecretRecordError as e:
+            raise RecordError(e.reason) from None
 
     def _playing(self, what: str) -> Position:
         p = self._s.position
@@ -1491,7 +1496,8 @@ def _party_header(h: Header) -> tuple[int, bool]:
     if party and agora:
         raise RecordError("header: party and agora are different games")
     if SECRET_OPTION in h.options:
-        raise RecordError("header: party or agora with secret gods is not a game of this version")
+        mode = "party" if party else "agora"
+        raise RecordError(f"header: {mode} with secret gods is refused: {NOT_WITH_SECRET[mode]}")
     if h.gods != "random":
         raise RecordError(f"header: party and agora deal the gods at random, not by {h.gods}")
     if "takeback" in h.options:

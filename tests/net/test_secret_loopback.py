@@ -104,3 +104,86 @@ def test_party_and_agora_over_loopback_are_games_of_the_session(tmp_path):
             assert "The cards pass on after turn 6:" in peers[0].text()
         else:
             assert re.search(r"won alone\. You (won|lost)", peers[0].text())
+
+
+def test_a_person_on_the_line_prompt_is_asked_to_object_and_answers(tmp_path):
+    """A person hosting on the line prompt against a computer, both with a god that forbids
+    opponents turns: asked when the computer's turn breaks theirs, they accept it the first
+    time (the rule is waived, the god stays hidden) and object the next."""
+    import random
+    import time
+
+    from santorini_p2p.engine import legal_actions, parse_position
+    from santorini_p2p.wire.messages import Ack
+    from tests.net.test_loopback import WAIT_S
+
+    host = Peer(
+        tmp_path,
+        "p0",
+        [
+            "host",
+            "--bind",
+            "127.0.0.1",
+            "--no-advertise",
+            "--secret-gods",
+            "--gods-from",
+            "limus,persephone",
+            "--save",
+            str(tmp_path / "r0"),
+        ],
+        stdin=subprocess.PIPE,
+    )
+    port = host.wait_for(r"others join with: santorini join (127\.0\.0\.1:\d+)").group(1)
+    bot = Peer(tmp_path, "p1", ["join", port, "--bot", "random", "--save", str(tmp_path / "r1")])
+    assert host.proc.stdin is not None
+    rng = random.Random(7)
+    moves = questions = 0
+    deadline = time.monotonic() + WAIT_S * 4
+    question = re.compile(
+        r"(\w+)'s turn (\S+) breaks your hidden (\w+): object and reveal it \(y\), or accept "
+        r"the turn \(n\)\? \(\d+ s, then the turn is accepted\)"
+    )
+    answered: list[tuple[str, str]] = []
+    try:
+        while host.proc.poll() is None:
+            assert time.monotonic() < deadline, host.text()
+            text = host.text()
+            asked = question.findall(text)
+            prompts = re.findall(r"position: ([^\n]+)\n[^\n]*your move \(", text)
+            if len(asked) > questions:
+                answer = "n" if not answered else "y"
+                answered.append((asked[-1][1], answer))
+                questions = len(asked)
+                host.proc.stdin.write(f"{answer}\n".encode())
+                host.proc.stdin.flush()
+            elif len(prompts) > moves:
+                moves = len(prompts)
+                action = rng.choice(legal_actions(parse_position(prompts[-1])))
+                host.proc.stdin.write(f"{action}\n".encode())
+                host.proc.stdin.flush()
+            else:
+                time.sleep(0.05)
+        assert host.finish() == 0, host.text()
+        assert bot.finish() == 0, bot.text()
+    finally:
+        host.kill()
+        bot.kill()
+    text = host.text()
+    assert answered, f"the computer never broke the person's god:\n{text}"
+    assert "your god stays hidden" in text
+    data = (tmp_path / "r0").read_bytes()
+    assert (tmp_path / "r1").read_bytes() == data
+    assert verify_file(tmp_path / "r0").ok
+    v = read_log(data)
+    me = v.seat_of(v.record(0).message.seats[0].public_key)
+    acts = {r.index: r.message.action for r in v.records if type(r.message).__name__ == "Act"}
+    # The first question's turn was accepted by the person's signed ack (the waiver).
+    first = next(i for i, a in acts.items() if a == answered[0][0])
+    answer = v.records[first + 1]
+    assert answer.seat == me
+    assert isinstance(answer.message, Ack)
+    if len(answered) > 1:  # the second was objected to: void, the god revealed
+        second = next(i for i, a in acts.items() if a == answered[1][0] and i > first)
+        objection = v.records[second + 1]
+        assert objection.seat == me
+        assert isinstance(objection.message, Object)

@@ -359,7 +359,7 @@ def test_party_and_agora_headers_are_checked():
     from santorini_p2p.wire.log import Validator, make_header
     from tests.net.harness import identity
 
-    keys = [(identity(i).public_key, f"p{i}") for i in range(3)]
+    keys = [(identity(i).public_key, f"p{i}") for i in range(4)]
     cases = [
         (("party",), PARTY_POOL, 3, "party needs one option pass=K"),
         (("party", "pass=0"), PARTY_POOL, 3, "party needs one option pass=K"),
@@ -368,6 +368,19 @@ def test_party_and_agora_headers_are_checked():
         (("agora", "party", "pass=3"), PARTY_POOL, 3, "different games"),
         (("party", "pass=3", "takeback"), PARTY_POOL, 3, "no takeback"),
         (("party", "pass=3"), ("apollo", "artemis", "bia"), 3, "bia is not offered in Party"),
+        (
+            ("party", "pass=3", "secret"),
+            PARTY_POOL[:5],
+            3,
+            "party with secret gods is refused: a card dealt secretly opens only with the key "
+            "of the player it was dealt to",
+        ),
+        (
+            ("agora", "secret"),
+            PARTY_POOL[:4],
+            4,
+            "agora with secret gods is refused: this version does not audit a hidden game",
+        ),
     ]
     for options, pool, players, said in cases:
         h = make_header(bytes(16), keys[:players], gods="random", options=options, pool=pool)

@@ -123,7 +123,8 @@ def home(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
-        (["--secret-gods", "--mode", "party"], "different games; pick one"),
+        (["--secret-gods", "--mode", "party"], "different games; pick one: a card dealt"),
+        (["--secret-gods", "--mode", "agora"], "does not audit a hidden game under Agora"),
         (["--mode", "agora", "--players", "3"], "Agora is played by 4 players, got 3"),
         (["--mode", "party", "--players", "4"], "Party is played by 2 or 3 players, got 4"),
         (["--mode", "party", "--pass-every", "0"], "pass-every: expected 1 to 99 turns, got 0"),

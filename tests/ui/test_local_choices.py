@@ -183,6 +183,7 @@ class _AskedPeer:
         self.is_complete = False
         self.records: list[bytes] = []
         self.takeback_asked = None
+        self.objection_asked = None
         self.awaiting = None
         self.answers: list[str] = []
         self.answered = asyncio.Event()
