@@ -19,6 +19,11 @@ __all__ = ["STATE_ENCODING_VERSION", "state_bytes", "state_hash"]
 STATE_ENCODING_VERSION: Final = 1
 _MAGIC: Final = b"SNTS"
 
+_SPREAD13: Final = tuple(SPREAD10[x & 1023] | SPREAD10[x >> 10] << 80 for x in range(8192))
+"""A 13-bit value with bit ``i`` moved to bit ``8 * i``: a bitboard spreads in two lookups.
+
+(About 400 kB; half the cost of spreading in three lookups of ``SPREAD10``.)"""
+
 
 def _god_byte(name: str) -> int:
     return 0xFF if name == UNDECIDED else god_id(name)
@@ -51,19 +56,20 @@ def state_bytes(p: Position) -> bytes:
     head = _head(len(gods), to_move, flags, p.eliminated, p.winner, p.selection, gods, pool)
     # One byte a square: level, dome << 2, side + 1 << 3. Each bitboard is spread to one
     # bit a byte; the fields never overlap, so adding the spread boards builds every byte.
-    # (Written out board by board: this runs for every record of a replay.)
-    t = SPREAD10
+    # (Written out board by board, squares 0-12 then 13-24: this runs for every record of a
+    # replay.)
+    t = _SPREAD13
     b = p.ge1
-    cells = t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160
+    cells = t[b & 8191] | t[b >> 13] << 104
     b = p.ge2
-    cells += t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160
+    cells += t[b & 8191] | t[b >> 13] << 104
     b = p.ge3
-    cells += t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160
+    cells += t[b & 8191] | t[b >> 13] << 104
     b = p.domes
-    cells += (t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160) << 2
+    cells += (t[b & 8191] | t[b >> 13] << 104) << 2
     weight = 8
     for b in p.workers:
-        cells += (t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160) * weight
+        cells += (t[b & 8191] | t[b >> 13] << 104) * weight
         weight += 8
     out = head + cells.to_bytes(25, "little")
     if state and any(f.startswith("[") for f in state):
