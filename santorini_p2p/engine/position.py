@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Any, Final, NamedTuple, TypeAlias
 
+from santorini_p2p.engine.frozen import quick_init
 from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, Square
 
 __all__ = [
@@ -150,6 +151,7 @@ class Selection(IntEnum):
     DRAFT = 2
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Position:
     """A complete game state: everything the rules need, nothing else.
@@ -248,103 +250,6 @@ class Position:
 
     def __repr__(self) -> str:
         return f"parse_position({str(self)!r})"
-
-
-def _fast_init(cls: type[Position]) -> None:
-    """Give ``cls`` an ``__init__`` that sets the slots through their descriptors directly.
-
-    The one the dataclass writes sets each field through ``object.__setattr__`` (it is
-    frozen), which is 40% of the cost of building a position, and one is built for every
-    turn applied. This one takes the same arguments, with the same defaults, in the same
-    order, and sets the same fields; the import fails if the fields or defaults ever differ.
-    """
-    names = [
-        "ge1",
-        "ge2",
-        "ge3",
-        "domes",
-        "workers",
-        "to_move",
-        "gods",
-        "power_state",
-        "eliminated",
-        "winner",
-        "selection",
-        "pool",
-        "naming",
-        "snake",
-        "lost",
-        "offer",
-        "owed",
-    ]
-    if tuple(f.name for f in fields(cls)) != tuple(names):
-        raise AssertionError("Position's fields changed: update _fast_init")
-    (
-        s_ge1,
-        s_ge2,
-        s_ge3,
-        s_domes,
-        s_workers,
-        s_to_move,
-        s_gods,
-        s_power_state,
-        s_eliminated,
-        s_winner,
-        s_selection,
-        s_pool,
-        s_naming,
-        s_snake,
-        s_lost,
-        s_offer,
-        s_owed,
-    ) = (getattr(cls, n).__set__ for n in names)
-
-    def __init__(
-        self: Position,
-        ge1: int = 0,
-        ge2: int = 0,
-        ge3: int = 0,
-        domes: int = 0,
-        workers: tuple[int, ...] = (0, 0),
-        to_move: int = 0,
-        gods: tuple[str, ...] = ("", ""),
-        power_state: tuple[str, ...] = (),
-        eliminated: int = 0,
-        winner: int = -1,
-        selection: Selection = Selection.NONE,
-        pool: tuple[str, ...] = (),
-        naming: bool = False,
-        snake: bool = False,
-        lost: int = 0,
-        offer: tuple[str, ...] = (),
-        owed: int = 0,
-    ) -> None:
-        s_ge1(self, ge1)
-        s_ge2(self, ge2)
-        s_ge3(self, ge3)
-        s_domes(self, domes)
-        s_workers(self, workers)
-        s_to_move(self, to_move)
-        s_gods(self, gods)
-        s_power_state(self, power_state)
-        s_eliminated(self, eliminated)
-        s_winner(self, winner)
-        s_selection(self, selection)
-        s_pool(self, pool)
-        s_naming(self, naming)
-        s_snake(self, snake)
-        s_lost(self, lost)
-        s_offer(self, offer)
-        s_owed(self, owed)
-
-    if __init__.__defaults__ != tuple(f.default for f in fields(cls)):
-        raise AssertionError("Position's defaults changed: update _fast_init")
-    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
-    __init__.__doc__ = cls.__init__.__doc__
-    setattr(cls, "__init__", __init__)  # noqa: B010
-
-
-_fast_init(Position)
 
 
 PLACES: dict[str, int] = {}
