@@ -27,6 +27,7 @@ from santorini_p2p.engine import (
 from santorini_p2p.engine.perft import _perft
 from santorini_p2p.engine.position import Position
 from santorini_p2p.engine.rules import apply_unchecked, generate_turns
+from santorini_p2p.engine.squares import levels
 from santorini_p2p.errors import InvalidPositionError, InvalidTurnError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,6 +151,16 @@ def test_state_bytes_write_every_square_as_the_spec_says():
                 side = next((i + 1 for i, w in enumerate(workers) if w >> s & 1), 0)
                 want = p.level(s) | (domes >> s & 1) << 2 | side << 3
                 assert cells[s] == want, (s, p)
+
+
+def test_levels_read_every_square():
+    rng = random.Random(8)
+    for _ in range(500):
+        g1 = rng.getrandbits(25)
+        g2 = g1 & rng.getrandbits(25)
+        g3 = g2 & rng.getrandbits(25)
+        want = [(g1 >> s & 1) + (g2 >> s & 1) + (g3 >> s & 1) for s in range(25)]
+        assert levels(g1, g2, g3) == want
 
 
 def test_state_hash_ignores_athenas_flag_when_she_is_to_move():
