@@ -910,7 +910,10 @@ class Validator:
         s = self._s
         h = s.header
         assert h is not None
-        p = self._playing("an action")
+        p = s.position
+        assert p is not None
+        if p.winner >= 0:  # over (``_playing`` written out: half of all records come here)
+            raise RecordError("an action after the game is over")
         if s.pending:
             owing = ", ".join(str(self._seat_of_slot(i) + 1) for i in s.pending)
             raise RecordError(f"an action before seat {owing} acknowledged record {s.last_act}")
@@ -948,7 +951,9 @@ class Validator:
                 raise IllegalTurnError(
                     f"illegal {kind} {msg.action!r} by seat {mover + 1} in {format_position(p)}"
                 ) from None
-            digest = self._check_hash(msg.state_hash, q)
+            digest = state_hash(q)
+            if msg.state_hash != digest:
+                raise DesyncError(s.turns, digest, msg.state_hash)
         if h.protocol >= 3 and isinstance(action, Turn) and (s.answered or deciders(p)):
             # The legal turn the text names (a last ``+`` reads as the position says).
             self._check_answered(p, find_turn(p, msg.action), s.answered)
