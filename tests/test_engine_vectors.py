@@ -4,6 +4,7 @@ public sample of complete turn lists (tests/data/sample-moves.jsonl)."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import jsonschema
@@ -24,7 +25,9 @@ from santorini_p2p.engine import (
     state_hash,
 )
 from santorini_p2p.engine.perft import _perft
+from santorini_p2p.engine.position import Position
 from santorini_p2p.engine.rules import apply_unchecked, generate_turns
+from santorini_p2p.engine.squares import levels
 from santorini_p2p.errors import InvalidPositionError, InvalidTurnError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,6 +127,40 @@ def test_state_hash_of_the_opening_worked_by_hand_in_spec():
         "534e54530102000000ff0000000000000000000008001000000000000000100008000000000000"
     )
     assert state_bytes(parse_position(OPENING)) == expected
+
+
+def test_state_bytes_write_every_square_as_the_spec_says():
+    # SPEC.md 3: one byte a square, square 0 first: level, dome << 2, (side + 1) << 3.
+    rng = random.Random(7)
+    full = (1 << 25) - 1
+    for players in (2, 3):
+        for _ in range(300):
+            g1 = rng.getrandbits(25)
+            g2 = g1 & rng.getrandbits(25)
+            g3 = g2 & rng.getrandbits(25)
+            domes = rng.getrandbits(25)
+            free = full & ~domes
+            workers = []
+            for _ in range(players):
+                w = rng.getrandbits(25) & free
+                free &= ~w
+                workers.append(w)
+            p = Position(g1, g2, g3, domes, tuple(workers), gods=("",) * players)
+            cells = state_bytes(p)[-25:]
+            for s in range(25):
+                side = next((i + 1 for i, w in enumerate(workers) if w >> s & 1), 0)
+                want = p.level(s) | (domes >> s & 1) << 2 | side << 3
+                assert cells[s] == want, (s, p)
+
+
+def test_levels_read_every_square():
+    rng = random.Random(8)
+    for _ in range(500):
+        g1 = rng.getrandbits(25)
+        g2 = g1 & rng.getrandbits(25)
+        g3 = g2 & rng.getrandbits(25)
+        want = [(g1 >> s & 1) + (g2 >> s & 1) + (g3 >> s & 1) for s in range(25)]
+        assert levels(g1, g2, g3) == want
 
 
 def test_state_hash_ignores_athenas_flag_when_she_is_to_move():

@@ -12,7 +12,7 @@ from typing import Final
 
 from santorini_p2p.engine.gods import god_id
 from santorini_p2p.engine.position import NO_WINNER, UNDECIDED, Position
-from santorini_p2p.engine.squares import SPREAD10
+from santorini_p2p.engine.squares import SPREAD13
 
 __all__ = ["STATE_ENCODING_VERSION", "state_bytes", "state_hash"]
 
@@ -51,19 +51,20 @@ def state_bytes(p: Position) -> bytes:
     head = _head(len(gods), to_move, flags, p.eliminated, p.winner, p.selection, gods, pool)
     # One byte a square: level, dome << 2, side + 1 << 3. Each bitboard is spread to one
     # bit a byte; the fields never overlap, so adding the spread boards builds every byte.
-    # (Written out board by board: this runs for every record of a replay.)
-    t = SPREAD10
+    # (Written out board by board, squares 0-12 then 13-24: this runs for every record of a
+    # replay.)
+    t = SPREAD13
     b = p.ge1
-    cells = t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160
+    cells = t[b & 8191] | t[b >> 13] << 104
     b = p.ge2
-    cells += t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160
+    cells += t[b & 8191] | t[b >> 13] << 104
     b = p.ge3
-    cells += t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160
+    cells += t[b & 8191] | t[b >> 13] << 104
     b = p.domes
-    cells += (t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160) << 2
+    cells += (t[b & 8191] | t[b >> 13] << 104) << 2
     weight = 8
     for b in p.workers:
-        cells += (t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160) * weight
+        cells += (t[b & 8191] | t[b >> 13] << 104) * weight
         weight += 8
     out = head + cells.to_bytes(25, "little")
     if state and any(f.startswith("[") for f in state):

@@ -52,16 +52,18 @@ def turn_is_legal(p: Position, turn: Turn) -> bool:
 def _legal_in_play(p: Position, turn: Turn) -> bool:
     """:func:`turn_is_legal` for a position known to be in the play phase."""
     w = turn.worker
-    if not -1 <= w < 25 or turn.extra or (w >= 0 and not p.workers[p.side_of(p.to_move)] >> w & 1):
-        return is_legal(p, turn)
     gods = p.gods
+    seat = p.to_move
+    side = seat & 1 if len(gods) == 4 else seat  # p.side_of(seat)
+    if not -1 <= w < 25 or turn.extra or (w >= 0 and not p.workers[side] >> w & 1):
+        return is_legal(p, turn)
     if not any(gods):
         return w >= 0 and _plain_legal(p, turn, False)
     lim = limits(p)
     if lim.must_up or special_powers(gods):
         # One turn's legality depends on the others, or on powers that add or narrow turns.
         return is_legal(p, turn)
-    god = gods[p.to_move]
+    god = gods[seat]
     if lim.trivial and (not god or (power_of(god).plain_shaped and _plain_shape(turn))):
         return w >= 0 and _plain_legal(p, turn, lim.no_up)
     return _seek(p, turn, lim)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Any, Final, NamedTuple, TypeAlias
 
+from santorini_p2p.engine.frozen import quick_init
 from santorini_p2p.engine.squares import BITS, SQUARE_NAMES, Square
 
 __all__ = [
@@ -150,6 +151,7 @@ class Selection(IntEnum):
     DRAFT = 2
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Position:
     """A complete game state: everything the rules need, nothing else.
@@ -220,15 +222,15 @@ class Position:
         """The phase this position is in."""
         if self.winner >= 0:
             return Phase.OVER
-        if self.selection or self.naming or UNDECIDED in self.gods:
+        gods = self.gods
+        if self.selection or self.naming or UNDECIDED in gods:
             return Phase.GODS
-        need = _placed(self.gods)
+        need = _placed(gods)
+        # A side out of the game (never with 4 players: teams) or that lost its workers has
+        # nothing more to place.
+        out = self.lost if len(gods) == 4 else self.lost | self.eliminated
         for side, mask in enumerate(self.workers):
-            if (
-                mask.bit_count() < (need[side] if need else 2)
-                and not self._side_out(side)
-                and not self.lost >> side & 1
-            ):
+            if mask.bit_count() < (need[side] if need else 2) and not out >> side & 1:
                 return Phase.PLACE
         if self.owed:
             return Phase.PLACE
@@ -237,11 +239,6 @@ class Position:
     def state_of(self, seat: int) -> str:
         """Return the power state of ``seat``: flag letters, or ``[STATE]`` (RULES.md 10.1)."""
         return self.power_state[seat] if self.power_state else ""
-
-    def _side_out(self, side: int) -> bool:
-        if len(self.gods) == 4:
-            return False
-        return bool(self.eliminated >> side & 1)
 
     def __str__(self) -> str:
         return format_position(self)

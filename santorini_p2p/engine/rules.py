@@ -75,7 +75,9 @@ def limits(p: Position, seat: int | None = None) -> Limits:
     and section 6.
     """
     seat = p.to_move if seat is None else seat
-    active = _limiting(p.gods)
+    active = _LIMITING.get(p.gods)
+    if active is None:
+        active = _limiting(p.gods)
     if not active:
         return _NO_LIMITS
     recent = _RECENT.get(seat)
@@ -366,17 +368,22 @@ def list_turns(p: Position, stop: Callable[[], bool] | None = None) -> Listing:
 def has_legal_turn(p: Position) -> bool:
     """Return whether the seat to move has at least one complete turn (quick check first)."""
     lim = limits(p)
-    side = p.side_of(p.to_move)
-    mine = p.workers[side]
-    if not (
-        lim.frozen
-        or lim.bound
-        or lim.ban_sides
-        or lim.no_win
-        or lim.no_down
-        or lim.slide
-        or lim.walks
-    ) and (not p.gods[p.to_move] or power_of(p.gods[p.to_move]).plain_turns):
+    gods = p.gods
+    seat = p.to_move
+    mine = p.workers[seat & 1 if len(gods) == 4 else seat]  # the mover's side's
+    god = gods[seat]
+    if (
+        lim is _NO_LIMITS
+        or not (
+            lim.frozen
+            or lim.bound
+            or lim.ban_sides
+            or lim.no_win
+            or lim.no_down
+            or lim.slide
+            or lim.walks
+        )
+    ) and (not god or power_of(god).plain_turns):
         occ = p.domes
         for m in p.workers:
             occ |= m
@@ -396,9 +403,9 @@ def has_legal_turn(p: Position) -> bool:
                 targets ^= tb
                 if NEIGHBOURS[tb.bit_length() - 1] & (free | wb):
                     return True
-    if any(p.gods) and (p.gods[p.to_move] or not lim.trivial):
+    if any(gods) and (god or not lim.trivial):
         # The mover's power walks its turns until the first complete one.
-        power = power_of(p.gods[p.to_move])
+        power = power_of(god)
         try:
             power.turns(Gen(p, power, lim, ALL & ~lim.frozen, True, False, first=True))
         except TurnFound:
@@ -482,9 +489,12 @@ def _play(p: Position, turn: Turn) -> Position:
 def _after(p: Position, turn: Turn) -> Position:
     """The position right after a legal turn, before the next seat's turn is looked at."""
     seat = p.to_move
-    power = power_of(p.gods[seat]) if p.gods[seat] else MORTAL
-    lim = limits(p, seat) if any(p.gods) else _NO_LIMITS
-    side = p.side_of(seat)
+    gods = p.gods
+    god = gods[seat]
+    power = power_of(god) if god else MORTAL
+    lim = limits(p, seat) if any(gods) else _NO_LIMITS
+    side = seat & 1 if len(gods) == 4 else seat  # p.side_of(seat)
+    plain = _PLAIN_APPLY.get(type(power))
     if (
         turn.worker >= 0
         and turn.path
@@ -495,7 +505,7 @@ def _after(p: Position, turn: Turn) -> Position:
         and not turn.post
         and lim.tower_seat < 0
         and not lim.slide
-        and _is_plain_power(power)
+        and (plain if plain is not None else _is_plain_power(power))
     ):
         workers = list(p.workers)
         ge1, ge2, ge3, domes = p.ge1, p.ge2, p.ge3, p.domes
@@ -522,7 +532,9 @@ def _after(p: Position, turn: Turn) -> Position:
     else:
         ge1, ge2, ge3, domes, workers, winner, lost, out = _play_powers(p, turn, power, lim)
     state = p.power_state
-    stateful = _stateful(p.gods)
+    stateful = _STATEFUL.get(gods)
+    if stateful is None:
+        stateful = _stateful(gods)
     if state or power.flag or stateful:
         new = list(state or ("",) * len(p.gods))
         if not power.stateful:
@@ -545,8 +557,8 @@ def _after(p: Position, turn: Turn) -> Position:
         ge3,
         domes,
         tuple(workers),
-        next_seat(p, seat),
-        p.gods,
+        next_seat(p, seat) if p.eliminated else (seat + 1) % len(gods),
+        gods,
         state,
         p.eliminated,
         winner,

@@ -15,6 +15,7 @@ __all__ = [
     "PUSH",
     "SLANTED",
     "SPREAD10",
+    "SPREAD13",
     "SQUARES",
     "SQUARE_NAMES",
     "STEP",
@@ -109,6 +110,11 @@ PUSH: Final = tuple(
 SPREAD10: Final = tuple(sum(1 << (8 * i) for i in range(10) if x >> i & 1) for x in range(1024))
 """A 10-bit value with bit ``i`` moved to bit ``8 * i``: spreads a bitboard to a byte a square."""
 
+SPREAD13: Final = tuple(SPREAD10[x & 1023] | SPREAD10[x >> 10] << 80 for x in range(8192))
+"""``SPREAD10`` for 13 bits: a bitboard spreads in two lookups (squares 0-12, then 13-24).
+
+(About 400 kB; half the cost of spreading in three lookups of ``SPREAD10``.)"""
+
 
 DELTAS: Final = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 """(file, rank) steps of the eight directions n, ne, e, se, s, sw, w, nw (RULES.md 10.1)."""
@@ -160,8 +166,7 @@ def levels(ge1: int, ge2: int, ge3: int) -> list[int]:
     >>> levels(0b11, 0b10, 0)[:3]
     [1, 2, 0]
     """
-    t = SPREAD10
-    cells = 0
-    for b in (ge1, ge2, ge3):
-        cells += t[b & 1023] | t[b >> 10 & 1023] << 80 | t[b >> 20 & 31] << 160
+    t = SPREAD13
+    cells = t[ge1 & 8191] + t[ge2 & 8191] + t[ge3 & 8191]
+    cells |= (t[ge1 >> 13] + t[ge2 >> 13] + t[ge3 >> 13]) << 104
     return list(cells.to_bytes(25, "little"))

@@ -185,8 +185,7 @@ def _read_log(data: bytes, complete: bool) -> Validator:
     opened = _open_all(frames)
     v = Validator()
     try:
-        for item in opened:
-            v._feed_opened(item)
+        v._feed_opened(opened)
         for raw in frames[len(opened) :]:
             v.feed(raw)
     except WireError as e:

@@ -36,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
+from santorini_p2p.engine.frozen import quick_init
 from santorini_p2p.errors import DecodeError, VersionError
 from santorini_p2p.wire.codec import MAX_RECORD_BYTES, Value, decode_read, encode
 
@@ -133,6 +134,7 @@ A rematch writes it (SPEC.md 11): the draw of the start slot is replaced by the 
 _U63: Final = 2**63 - 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Seat:
     """One player in a header: public key (32 bytes) and display name."""
@@ -141,6 +143,7 @@ class Seat:
     name: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Header:
     """Record 0: who plays, how gods are chosen, the time control and rule options.
@@ -171,6 +174,7 @@ class Header:
         return len(self.seats)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Commit:
     """A slot's commitment to its random nonce (SPEC.md section 11)."""
@@ -181,6 +185,7 @@ class Commit:
     commitment: bytes
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Reveal:
     """A slot reveals the nonce it committed to."""
@@ -191,6 +196,7 @@ class Reveal:
     nonce: bytes
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Act:
     """An action of the seat to move: a god offer or pick, a start seat, a placement, a turn.
@@ -207,6 +213,7 @@ class Act:
     state_hash: bytes
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Ack:
     """A seat confirms record ``acked`` and the state hash it reached by applying it."""
@@ -218,6 +225,7 @@ class Ack:
     state_hash: bytes
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Resign:
     """The signer resigns; ``state_hash`` is the state after it."""
@@ -228,6 +236,7 @@ class Resign:
     state_hash: bytes
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Timeout:
     """The signer states that ``seat`` (0-based, the seat to move) ran out of time."""
@@ -239,6 +248,7 @@ class Timeout:
     state_hash: bytes
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Offer:
     """An offer: to end the game by agreement (``draw``, ``abort``) or a takeback.
@@ -252,6 +262,7 @@ class Offer:
     kind: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Accept:
     """The signer accepts the standing offer made in record ``offer``."""
@@ -263,6 +274,7 @@ class Accept:
     offer: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Result:
     """The final result, which every seat signs: ``winner`` seat (0-based) or -1, and why."""
@@ -275,6 +287,7 @@ class Result:
     state_hash: bytes
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Chat:
     """A line the signer says to the other players; it changes nothing in the game."""
@@ -285,6 +298,7 @@ class Chat:
     text: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Shuffle:
     """A seat's shuffle step of a secret deal: the deck before it, raised to its key, shuffled.
@@ -298,6 +312,7 @@ class Shuffle:
     cards: tuple[bytes, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Strip:
     """A seat's strip step: the hand with the signer's layer taken off every card but its own."""
@@ -308,6 +323,7 @@ class Strip:
     cards: tuple[bytes, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Open:
     """The signer opens its hidden god: the name and its deal key (32 bytes, SECRET.md 4)."""
@@ -319,6 +335,7 @@ class Open:
     key: bytes
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Object:
     """In place of an ack: the signer opens ``god`` and says act ``objected`` breaks it."""
@@ -331,6 +348,7 @@ class Object:
     key: bytes
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Forfeit:
     """The signer records that seat ``late`` (0-based) withheld a record it owed past its time."""
@@ -342,6 +360,7 @@ class Forfeit:
     reason: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Ask:
     """The mover's turn so far (``asked``), at a point where another seat chooses (protocol 3).
@@ -355,6 +374,7 @@ class Ask:
     asked: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Answer:
     """The choice a seat makes in another seat's turn: ``+sq`` or ``-`` (protocol 3)."""
