@@ -14,10 +14,14 @@ from santorini_p2p.engine import (
     Action,
     ChooseGods,
     NameStart,
+    Phase,
     PickGod,
     Place,
     Position,
+    apply_action,
+    apply_unchecked,
     find_god,
+    generate_turns,
     legal_actions,
     placement_due,
 )
@@ -61,11 +65,52 @@ def _place_score(p: Position, squares: tuple[int, ...], side: int) -> int:
     return score
 
 
+_SAFETY_CHECKS: Final = 64
+"""The most placements, best scored first, checked for a loss in the opponent's first turn."""
+
+
+def _loses_at_once(p: Position, place: Place, side: int) -> bool:
+    """Whether, after ``place``, an opponent moving next has a turn that wins at once.
+
+    Any way of winning counts (a god's win at the end of its turn too), since every turn is
+    played out; placements by others still to come are not looked at.
+    """
+    q = apply_action(p, place)
+    if q.phase is not Phase.PLAY or q.winner >= 0 or q.side_of(q.to_move) == side:
+        return False
+    for t in generate_turns(q):
+        r = apply_unchecked(q, t)
+        if r.winner >= 0 and r.side_of(r.winner) != side:
+            return True
+    return False
+
+
 def _choose_place(p: Position, places: list[Place], rng: random.Random) -> Place:
-    """One of the legal ``places`` (a god may confine them) scored best, ground level first."""
+    """One of the legal ``places`` (a god may confine them) scored best, ground level first.
+
+    A placement after which the opponent, moving first, wins at once (a god's power can
+    win from the start: a worker between two of Maenads's) is passed over for the best
+    scored of those that survive the opponent's first turn.
+    """
     side, _ = placement_due(p)
     low = [a for a in places if not any(p.ge1 >> s & 1 for s in a.squares)]
     scored = [(_place_score(p, a.squares, side), a) for a in (low or places)]
+    safe: set[int] = set()
+    best_safe: int | None = None
+    passed_over = False
+    for checked, i in enumerate(sorted(range(len(scored)), key=lambda i: -scored[i][0])):
+        score, a = scored[i]
+        if checked >= _SAFETY_CHECKS or (best_safe is not None and score < best_safe - 3):
+            break
+        if _loses_at_once(p, a, side):
+            passed_over = True
+        else:
+            safe.add(i)
+            if best_safe is None:
+                best_safe = score
+    if passed_over and best_safe is not None:
+        # Only the placements seen to be safe (in their first order, as before).
+        scored = [sa for i, sa in enumerate(scored) if i in safe]
     top = max(score for score, _ in scored)
     good = [a for score, a in scored if score >= top - 3]
     return rng.choice(good)
