@@ -7,11 +7,16 @@ losses, the score with its 95% interval and the Elo difference. ``--nodes N`` ca
 turn at N nodes (repeatable, and faster than hard's default 2 s a turn); ``--speed TURNS``
 instead times hard at its default budget; ``--greedy GAMES`` plays hard against a greedy
 one-ply player written here, outside the package (an opponent the search was not tuned on),
-in the base game or, with ``--gods-from simple|advanced|all``, with a random pair of gods from
-that set for each two games (seats swapped), or with ``--gods-from memory`` each of RULES.md
-section 10's eighteen gods in turn against a random god of sections 6 to 9; ``--cli`` asks
+in the base game or, with ``--gods-from simple|advanced|classic|all``, with a random pair of
+gods from that set for each two games (seats swapped; ``all``: every god of 2 players), or
+with ``--gods-from memory`` each of RULES.md section 10's eighteen gods in turn against a
+random god of sections 6 to 9; ``--cli`` asks
 every hard turn of those games from the ``santorini analyse --json`` command at its default
 budget (``--cli-think S``: at ``--think S``), and counts illegal and late answers.
+``--minimax GAMES`` does the same against a 2-ply minimax player written here (its turn and
+every reply, leaves scored by worker heights and wins; see ``_minimax_turn``), with the same
+options. ``--with GOD`` gives GOD to one seat of every game (hard's in one game of each two)
+against a god of ``--gods-from``; ``--record DIR`` writes each game's positions to DIR.
 ``--speed`` also prints nodes/s and depth with simple and with advanced gods.
 ``--compare TURNS`` is the before and after of the trained evaluation: ``hard`` (its search on
 the hand-written evaluation) and ``learned`` (the same search with the trained network) at the
@@ -22,6 +27,8 @@ learned hard --think S`` plays them against each other at equal time. Run by han
     .venv/bin/python benchmarks/ai.py --speed 30
     .venv/bin/python benchmarks/ai.py --greedy 200 --nodes 25000
     .venv/bin/python benchmarks/ai.py --greedy 40 --gods-from all --cli
+    .venv/bin/python benchmarks/ai.py --minimax 40 --gods-from all --cli --cli-think 1
+    .venv/bin/python benchmarks/ai.py --minimax 40 --gods-from all --with nemesis --nodes 20000
     .venv/bin/python benchmarks/ai.py --greedy 18 --gods-from memory --cli --cli-think 1 --jobs 1
     .venv/bin/python benchmarks/ai.py --compare 20
     .venv/bin/python benchmarks/ai.py --match learned hard --gods none --think 0.5 --games 40
@@ -336,6 +343,7 @@ def _greedy_game(
     late: float = LATE_S,
     opponent: str = "greedy",
     record: str | None = None,
+    focus: str | None = None,
 ) -> tuple[int, int, int, float, str]:
     """Play hard against the outside player ``opponent``; return hard's win (1 or 0), its
     turns, its bad answers (illegal, failed or late), its slowest answer (seconds) and the
@@ -346,7 +354,11 @@ def _greedy_game(
     """
     rng = random.Random(seed)
     pair = _draw_pair(rng, gods)
-    if gods == "memory":
+    if focus is not None:
+        # Seat 0 holds the god: hard in one game of the two that share a seed.
+        others = [g for g in GOD_SETS[gods] if g != focus and ban_reason((focus, g)) is None]
+        pair = (focus, rng.choice(others))
+    elif gods == "memory":
         # Hard plays the god; 18 games play each of them once, 36 each in both seats.
         own = GOD_SETS[gods][(seed + 9 * hard_seat) % len(GOD_SETS[gods])]
         pair = (own, rng.choice([g for g in EARLIER if ban_reason((own, g)) is None]))
@@ -396,6 +408,7 @@ def greedy(
     cli_think: float | None = None,
     opponent: str = "greedy",
     record: str | None = None,
+    focus: str | None = None,
 ) -> None:
     """Print hard's score against an outside player over ``games`` games: ``greedy`` (one
     ply) or ``minimax`` (2-ply); with ``record``, each game's positions go to that folder.
@@ -428,6 +441,7 @@ def greedy(
                 late,
                 opponent,
                 record,
+                focus,
             )
             for i in range(games)
         ]
@@ -479,6 +493,14 @@ def main() -> int:
         help="only play hard against a 2-ply minimax player (same options as --greedy)",
     )
     parser.add_argument(
+        "--with",
+        dest="focus",
+        metavar="GOD",
+        choices=tuple(g.name for g in GODS),
+        help="with --greedy or --minimax: every game has GOD against a god of --gods-from "
+        "(hard holds it in one game of each two)",
+    )
+    parser.add_argument(
         "--record",
         metavar="DIR",
         help="with --greedy or --minimax: write each game's positions to a file in DIR",
@@ -523,6 +545,7 @@ def main() -> int:
             args.cli_think,
             "greedy" if args.greedy else "minimax",
             args.record,
+            args.focus,
         )
         return 0
     if args.speed:
