@@ -462,9 +462,12 @@ def greedy(
     if gods != "none" or cli:
         turns = sum(r[1] for r in results)
         bad = sum(r[2] for r in results)
-        slowest = max(r[3] for r in results)
+        slow = max(results, key=lambda r: r[3])
         lost = sorted(r[4] for r in results if not r[0])
-        print(f"hard turns {turns}, illegal or late answers {bad}, slowest {slowest:.2f} s")
+        print(
+            f"hard turns {turns}, illegal or late answers {bad}, slowest {slow[3]:.2f} s "
+            f"({slow[4]})"
+        )
         if lost:
             print("lost with (hard's god first): " + ", ".join(lost))
 
