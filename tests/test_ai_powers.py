@@ -51,3 +51,23 @@ def test_nemesis_counts_on_taking_the_opponents_high_squares():
     assert 0 < _gain("nemesis", apart, seat=2) < _gain("nemesis", apart)
     # Nothing to gain when hers stand as high as the opponent's.
     assert _gain("nemesis", "a1=2A a2=2A d4=1B e4=2B") == 0
+
+
+@pytest.mark.parametrize(
+    ("god", "cells", "means", "without"),
+    [
+        # The opponent on c3 (level 2) threatens d4 (level 3); Asteria on a1 (level 1) can
+        # step down to a2 and dome d4 from afar (on the ground she cannot step down).
+        ("asteria", "a1=1A e1=0A c3=2B d4=3 a5=0B", "a1=1A", "a1=0A"),
+        # Scylla on b2 (level 0) next to the opponent on c3 (level 2, threatening d4) steps
+        # away and drags it down into b2 (from level 2 she would drag it no lower).
+        ("scylla", "b2=0A e1=0A c3=2B d4=3 a5=0B", "b2=0A", "b2=2A"),
+    ],
+)
+def test_a_power_that_spoils_a_threat_counts_it_on_its_turn(god, cells, means, without):
+    assert _gain(god, cells) > 0
+    # Not when the opponent moves next (it wins first), nor without the means.
+    assert _gain(god, cells, seat=2) == 0
+    assert _gain(god, cells.replace(means, without)) == 0
+    # No threat, nothing to spoil.
+    assert _gain(god, cells.replace("d4=3", "d4=2")) == 0
