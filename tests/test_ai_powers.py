@@ -71,3 +71,12 @@ def test_a_power_that_spoils_a_threat_counts_it_on_its_turn(god, cells, means, w
     assert _gain(god, cells.replace(means, without)) == 0
     # No threat, nothing to spoil.
     assert _gain(god, cells.replace("d4=3", "d4=2")) == 0
+
+
+def test_a_worker_hades_keeps_from_moving_down_counts_as_stuck():
+    # The opponent on c3 (level 2) has only lower squares around it: under Hades it cannot
+    # move; its other worker on a5 can.
+    cells = "a1=0A e1=0A c3=2B a5=0B b2=1 b3=1 b4=1"
+    assert _gain("hades", cells, seat=2) >= 100
+    # Squares as high around it: it moves as before.
+    assert _gain("hades", cells.replace("b2=1", "b2=2"), seat=2) < _gain("hades", cells, seat=2)

@@ -3,10 +3,10 @@
 Scores are integers in hundredths of a level, roughly: a worker one level higher is worth
 about 100. The evaluation knows workers (a side can lose some to a power), heights, mobility,
 climbs, threats to move up onto level 3 (and the domes and workers that block them), what the
-other sides' powers impose on a side's turn (read from the engine's ``limits``: no moving up,
-frozen or bound workers, squares no move may win on), and, through each god's own hooks
-(``extra_threats``, ``evaluation``), the wins and captures its power adds. Deeper god tactics
-are left to the search.
+other sides' powers impose on a side's turn (read from the engine's ``limits``: no moving up
+or down, frozen or bound workers, forbidden directions, squares no move may win on), and,
+through each god's own hooks (``extra_threats``, ``evaluation``), the wins and captures its
+power adds. Deeper god tactics are left to the search.
 """
 
 from __future__ import annotations
@@ -85,6 +85,7 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
     by_level = (ALL ^ ge1, ge1 ^ ge2, lvl2, top)
     reach_up = (ALL ^ ge2, ALL ^ ge3, ALL, ALL)
     reach_flat = (ALL ^ ge1, ALL ^ ge2, ALL ^ ge3, ALL)
+    at_least = (ALL, ge1, ge2, ge3)
     seats = [s for s in range(len(p.gods)) if p.side_of(s) == side]
     lim = _limits(p, seats[0]) if seats else _FREE
     restricted = lim.no_up
@@ -111,6 +112,10 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
         moves = 0 if lim.frozen >> w & 1 else nb & free_for & reach[h]
         if lim.bound >> w & 1:
             moves &= near_binders
+        if lim.no_down:
+            moves &= at_least[h]
+        if lim.walks:
+            moves = lim.walk(w, moves)
         score += _HEIGHT[h] + _CENTRE[w] + _MOBILITY * moves.bit_count()
         if not moves:
             score -= _STUCK
