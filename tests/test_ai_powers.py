@@ -80,3 +80,15 @@ def test_a_worker_hades_keeps_from_moving_down_counts_as_stuck():
     assert _gain("hades", cells, seat=2) >= 100
     # Squares as high around it: it moves as before.
     assert _gain("hades", cells.replace("b2=1", "b2=2"), seat=2) < _gain("hades", cells, seat=2)
+
+
+def test_a_square_where_maenads_would_catch_a_worker_is_a_threat():
+    # Maenads on a2 and d3, the opponent on c2: a2 to b1 puts c2 between two of hers.
+    cells = "a2=0A d3=0A c2=0B e5=0B"
+    plain = evaluate(make(cells, seat=2), 1)
+    caught = evaluate(make(cells, seat=2, gods="maenads,-"), 1)
+    assert plain[1] == 0
+    assert caught[1] == 1
+    assert caught[0] < plain[0] - 100
+    # The opponent on e4 instead: nothing to catch.
+    assert evaluate(make(cells.replace("c2", "e4"), seat=2, gods="maenads,-"), 1)[1] == 0
