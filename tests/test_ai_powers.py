@@ -92,3 +92,12 @@ def test_a_square_where_maenads_would_catch_a_worker_is_a_threat():
     assert caught[0] < plain[0] - 100
     # The opponent on e4 instead: nothing to catch.
     assert evaluate(make(cells.replace("c2", "e4"), seat=2, gods="maenads,-"), 1)[1] == 0
+
+
+def test_siren_counts_a_song_that_forces_a_threatening_worker_down():
+    # The opponent on c3 (level 2) threatens d4 (level 3); the song west forces it to b3.
+    cells = "a1=0A e1=0A c3=2B d4=3 a5=0B d3=2"
+    assert _gain("siren[w]", cells) > 0
+    assert _gain("siren[w]", cells, seat=2) == 0
+    # Sung east, it would land on d3, as high: no help.
+    assert _gain("siren[e]", cells) == 0
