@@ -84,5 +84,5 @@ class Nemesis(Power):
             near |= NEIGHBOURS[s]
         apart = not near & occ & ~p.domes & ~mine
         if p.side_of(p.to_move) == side:
-            return gain * (3 if apart else 2) // 4
-        return gain * (2 if apart else 1) // 4
+            return gain * 3 // 4 if apart else gain // 4
+        return gain // 3 if apart else gain // 8
