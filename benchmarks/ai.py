@@ -344,10 +344,10 @@ def _greedy_game(
     opponent: str = "greedy",
     record: str | None = None,
     focus: str | None = None,
-) -> tuple[int, int, int, float, str]:
+) -> tuple[int, int, int, int, float, str]:
     """Play hard against the outside player ``opponent``; return hard's win (1 or 0), its
-    turns, its bad answers (illegal, failed or late), its slowest answer (seconds) and the
-    gods played, hard's first (``hard/other``).
+    turns, its illegal (or failed) answers, its late answers, its slowest answer (seconds)
+    and the gods played, hard's first (``hard/other``).
 
     With ``record`` (a folder) the game's positions, one a line, go to a file there named by
     the seed, hard's seat and the result, to be read again (``santorini analyse``).
@@ -364,7 +364,7 @@ def _greedy_game(
         pair = (own, rng.choice([g for g in EARLIER if ban_reason((own, g)) is None]))
         pair = pair if hard_seat == 0 else pair[::-1]
     p = new_game(2, "random", drawn=pair) if pair else new_game(2)
-    turns = bad = 0
+    turns = illegal = late_answers = 0
     slowest = 0.0
     seen = [format_position(p)]
     while p.phase is not Phase.OVER:
@@ -372,11 +372,13 @@ def _greedy_game(
             answer, spent, error = _ask_cli(p, cli_think)
             turns += 1
             slowest = max(slowest, spent)
-            legal = answer is not None
-            if not legal or spent > late:
-                bad += 1
-                print(f"\nbad answer in {format_position(p)}: {error or answer} ({spent:.1f} s)")
-            a = answer if answer is not None and legal else choose_action(p, "random", rng=rng)
+            if answer is None:
+                illegal += 1
+                print(f"\nillegal answer in {format_position(p)}: {error} ({spent:.1f} s)")
+            elif spent > late:
+                late_answers += 1
+                print(f"\nlate answer in {format_position(p)}: {answer} ({spent:.1f} s)")
+            a = answer if answer is not None else choose_action(p, "random", rng=rng)
         elif p.to_move == hard_seat:
             started = time.monotonic()
             a = choose_action(p, "hard", rng=rng, nodes=nodes, think=think)
@@ -394,7 +396,7 @@ def _greedy_game(
         name = f"{opponent}-{seed}-{hard_seat}-{'won' if won else 'lost'}.txt"
         (Path(record) / name).write_text("\n".join(seen) + "\n")
     gods_played = "/".join(pair if hard_seat == 0 else pair[::-1]) or "none"
-    return won, turns, bad, slowest, gods_played
+    return won, turns, illegal, late_answers, slowest, gods_played
 
 
 def greedy(
@@ -461,12 +463,13 @@ def greedy(
     )
     if gods != "none" or cli:
         turns = sum(r[1] for r in results)
-        bad = sum(r[2] for r in results)
-        slow = max(results, key=lambda r: r[3])
-        lost = sorted(r[4] for r in results if not r[0])
+        illegal = sum(r[2] for r in results)
+        late_answers = sum(r[3] for r in results)
+        slow = max(results, key=lambda r: r[4])
+        lost = sorted(r[5] for r in results if not r[0])
         print(
-            f"hard turns {turns}, illegal or late answers {bad}, slowest {slow[3]:.2f} s "
-            f"({slow[4]})"
+            f"hard turns {turns}, illegal answers {illegal}, late answers {late_answers}, "
+            f"slowest {slow[4]:.2f} s ({slow[5]})"
         )
         if lost:
             print("lost with (hard's god first): " + ", ".join(lost))
