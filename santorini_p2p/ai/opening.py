@@ -20,11 +20,14 @@ from santorini_p2p.engine import (
     Position,
     apply_action,
     apply_unchecked,
+    can_win_now,
     find_god,
     generate_turns,
     legal_actions,
     placement_due,
 )
+from santorini_p2p.engine.gods import power_of
+from santorini_p2p.engine.power import Power
 from santorini_p2p.engine.squares import NEIGHBOURS
 
 __all__ = ["GOD_RANKING", "choose_setup"]
@@ -67,18 +70,38 @@ def _place_score(p: Position, squares: tuple[int, ...], side: int) -> int:
 
 _SAFETY_CHECKS: Final = 64
 """The most placements, best scored first, checked for a loss in the opponent's first turn."""
+_PLAYED_OUT: Final = 2_000
+"""The longest list of the opponent's first turns that is played out turn by turn."""
+
+
+def _wins_otherwise(power: Power) -> bool:
+    """Whether ``power`` can win otherwise than by a move: at the end of its turn."""
+    cls = type(power)
+    return (
+        cls.wins_at_end_of_turn is not Power.wins_at_end_of_turn
+        or cls.losers_at_end_of_turn is not Power.losers_at_end_of_turn
+    )
 
 
 def _loses_at_once(p: Position, place: Place, side: int) -> bool:
     """Whether, after ``place``, an opponent moving next has a turn that wins at once.
 
-    Any way of winning counts (a god's win at the end of its turn too), since every turn is
-    played out; placements by others still to come are not looked at.
+    A win by moving is seen from the bitboards (``can_win_now``); where the opponent's power
+    wins at the end of its turn too (a worker between two of Maenads's), its turns are
+    played out, up to ``_PLAYED_OUT`` of them. Placements by others still to come are not
+    looked at.
     """
     q = apply_action(p, place)
     if q.phase is not Phase.PLAY or q.winner >= 0 or q.side_of(q.to_move) == side:
         return False
-    for t in generate_turns(q):
+    if can_win_now(q):
+        return True
+    if not _wins_otherwise(power_of(q.gods[q.to_move])):
+        return False
+    turns = generate_turns(q)
+    if len(turns) > _PLAYED_OUT:
+        return False
+    for t in turns:
         r = apply_unchecked(q, t)
         if r.winner >= 0 and r.side_of(r.winner) != side:
             return True
