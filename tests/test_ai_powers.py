@@ -101,3 +101,11 @@ def test_siren_counts_a_song_that_forces_a_threatening_worker_down():
     assert _gain("siren[w]", cells, seat=2) == 0
     # Sung east, it would land on d3, as high: no help.
     assert _gain("siren[e]", cells) == 0
+
+
+def test_workers_a_power_gains_are_worth_less_than_the_placed_ones():
+    # Hydra with four workers on the ground, the opponent with two: ahead, but by less than
+    # the opponent would be if Hydra had lost one of her placed two.
+    four = make("a1=0A a3=0A a5=0A e1=0A c3=0B e5=0B", gods="hydra,-")
+    one = make("a1=0A c3=0B e5=0B", gods="hydra,-")
+    assert 0 < evaluate(four, 0)[0] < -evaluate(one, 0)[0]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from santorini_p2p.engine import Position, can_win_now, find_god, limits
+from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.power import Limits
 from santorini_p2p.engine.squares import ALL, NEIGHBOURS, bits
 
@@ -23,7 +24,9 @@ WIN: Final = 1_000_000
 """The score of a won game; a win found ``k`` turns ahead scores ``WIN - k``."""
 
 _WORKER: Final = 300
-"""Each worker on the board (a power may remove one; with none a side has no turn)."""
+"""Each worker on the board, up to as many as the side placed (a power may remove one; with
+none a side has no turn). A worker beyond those (gained by a power) is worth its height,
+place and moves, and what its god's ``evaluation`` says."""
 _HEIGHT: Final = (0, 100, 260, 180)
 _CLIMB: Final = (12, 40, 0, 0)
 _MOBILITY: Final = 6
@@ -104,7 +107,8 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
             if lim.binders >> i & 1:
                 for b in bits(m):
                     near_binders |= NEIGHBOURS[b]
-    score = _WORKER * mine.bit_count()
+    placed = sum(power_of(g).placed for g in seat_gods) if seat_gods else 2
+    score = _WORKER * min(mine.bit_count(), placed)
     threats = 0
     for w in bits(mine):
         h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
