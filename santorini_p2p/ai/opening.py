@@ -87,7 +87,7 @@ def _loses_at_once(p: Position, place: Place, side: int) -> bool:
     """Whether, after ``place``, an opponent moving next has a turn that wins at once.
 
     A win by moving is seen from the bitboards (``can_win_now``); where the opponent's power
-    wins at the end of its turn too (a worker between two of Maenads's), its turns are
+    wins at the end of its turn too (a worker caught between two of its own), its turns are
     played out, up to ``_PLAYED_OUT`` of them. Placements by others still to come are not
     looked at.
     """
@@ -112,8 +112,8 @@ def _choose_place(p: Position, places: list[Place], rng: random.Random) -> Place
     """One of the legal ``places`` (a god may confine them) scored best, ground level first.
 
     A placement after which the opponent, moving first, wins at once (a god's power can
-    win from the start: a worker between two of Maenads's) is passed over for the best
-    scored of those that survive the opponent's first turn.
+    win from the start: a worker caught between two of the opponent's) is passed over for
+    the best scored of those that survive the opponent's first turn.
     """
     side, _ = placement_due(p)
     low = [a for a in places if not any(p.ge1 >> s & 1 for s in a.squares)]
