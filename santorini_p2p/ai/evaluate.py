@@ -3,10 +3,10 @@
 Scores are integers in hundredths of a level, roughly: a worker one level higher is worth
 about 100. The evaluation knows workers (a side can lose some to a power), heights, mobility,
 climbs, threats to move up onto level 3 (and the domes and workers that block them), what the
-other sides' powers impose on a side's turn (read from the engine's ``limits``: no moving up,
-frozen or bound workers, squares no move may win on), and, through each god's own hooks
-(``extra_threats``, ``evaluation``), the wins and captures its power adds. Deeper god tactics
-are left to the search.
+other sides' powers impose on a side's turn (read from the engine's ``limits``: no moving up
+or down, frozen or bound workers, forbidden directions, squares no move may win on), and,
+through each god's own hooks (``extra_threats``, ``evaluation``), the wins and captures its
+power adds. Deeper god tactics are left to the search.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from santorini_p2p.engine import Position, can_win_now, find_god, limits
+from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.power import Limits
 from santorini_p2p.engine.squares import ALL, NEIGHBOURS, bits
 
@@ -23,7 +24,9 @@ WIN: Final = 1_000_000
 """The score of a won game; a win found ``k`` turns ahead scores ``WIN - k``."""
 
 _WORKER: Final = 300
-"""Each worker on the board (a power may remove one; with none a side has no turn)."""
+"""Each worker on the board, up to as many as the side placed (a power may remove one; with
+none a side has no turn). A worker beyond those (gained by a power) is worth its height,
+place and moves, and what its god's ``evaluation`` says."""
 _HEIGHT: Final = (0, 100, 260, 180)
 _CLIMB: Final = (12, 40, 0, 0)
 _MOBILITY: Final = 6
@@ -85,6 +88,7 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
     by_level = (ALL ^ ge1, ge1 ^ ge2, lvl2, top)
     reach_up = (ALL ^ ge2, ALL ^ ge3, ALL, ALL)
     reach_flat = (ALL ^ ge1, ALL ^ ge2, ALL ^ ge3, ALL)
+    at_least = (ALL, ge1, ge2, ge3)
     seats = [s for s in range(len(p.gods)) if p.side_of(s) == side]
     lim = _limits(p, seats[0]) if seats else _FREE
     restricted = lim.no_up
@@ -103,7 +107,8 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
             if lim.binders >> i & 1:
                 for b in bits(m):
                     near_binders |= NEIGHBOURS[b]
-    score = _WORKER * mine.bit_count()
+    placed = sum(power_of(g).placed for g in seat_gods) if seat_gods else 2
+    score = _WORKER * min(mine.bit_count(), placed)
     threats = 0
     for w in bits(mine):
         h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
@@ -111,6 +116,10 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
         moves = 0 if lim.frozen >> w & 1 else nb & free_for & reach[h]
         if lim.bound >> w & 1:
             moves &= near_binders
+        if lim.no_down:
+            moves &= at_least[h]
+        if lim.walks:
+            moves = lim.walk(w, moves)
         score += _HEIGHT[h] + _CENTRE[w] + _MOBILITY * moves.bit_count()
         if not moves:
             score -= _STUCK

@@ -14,13 +14,20 @@ from santorini_p2p.engine import (
     Action,
     ChooseGods,
     NameStart,
+    Phase,
     PickGod,
     Place,
     Position,
+    apply_action,
+    apply_unchecked,
+    can_win_now,
     find_god,
+    generate_turns,
     legal_actions,
     placement_due,
 )
+from santorini_p2p.engine.gods import power_of
+from santorini_p2p.engine.power import Power
 from santorini_p2p.engine.squares import NEIGHBOURS
 
 __all__ = ["GOD_RANKING", "choose_setup"]
@@ -61,11 +68,72 @@ def _place_score(p: Position, squares: tuple[int, ...], side: int) -> int:
     return score
 
 
+_SAFETY_CHECKS: Final = 64
+"""The most placements, best scored first, checked for a loss in the opponent's first turn."""
+_PLAYED_OUT: Final = 2_000
+"""The longest list of the opponent's first turns that is played out turn by turn."""
+
+
+def _wins_otherwise(power: Power) -> bool:
+    """Whether ``power`` can win otherwise than by a move: at the end of its turn."""
+    cls = type(power)
+    return (
+        cls.wins_at_end_of_turn is not Power.wins_at_end_of_turn
+        or cls.losers_at_end_of_turn is not Power.losers_at_end_of_turn
+    )
+
+
+def _loses_at_once(p: Position, place: Place, side: int) -> bool:
+    """Whether, after ``place``, an opponent moving next has a turn that wins at once.
+
+    A win by moving is seen from the bitboards (``can_win_now``); where the opponent's power
+    wins at the end of its turn too (a worker caught between two of its own), its turns are
+    played out, up to ``_PLAYED_OUT`` of them. Placements by others still to come are not
+    looked at.
+    """
+    q = apply_action(p, place)
+    if q.phase is not Phase.PLAY or q.winner >= 0 or q.side_of(q.to_move) == side:
+        return False
+    if can_win_now(q):
+        return True
+    if not _wins_otherwise(power_of(q.gods[q.to_move])):
+        return False
+    turns = generate_turns(q)
+    if len(turns) > _PLAYED_OUT:
+        return False
+    for t in turns:
+        r = apply_unchecked(q, t)
+        if r.winner >= 0 and r.side_of(r.winner) != side:
+            return True
+    return False
+
+
 def _choose_place(p: Position, places: list[Place], rng: random.Random) -> Place:
-    """One of the legal ``places`` (a god may confine them) scored best, ground level first."""
+    """One of the legal ``places`` (a god may confine them) scored best, ground level first.
+
+    A placement after which the opponent, moving first, wins at once (a god's power can
+    win from the start: a worker caught between two of the opponent's) is passed over for
+    the best scored of those that survive the opponent's first turn.
+    """
     side, _ = placement_due(p)
     low = [a for a in places if not any(p.ge1 >> s & 1 for s in a.squares)]
     scored = [(_place_score(p, a.squares, side), a) for a in (low or places)]
+    safe: set[int] = set()
+    best_safe: int | None = None
+    passed_over = False
+    for checked, i in enumerate(sorted(range(len(scored)), key=lambda i: -scored[i][0])):
+        score, a = scored[i]
+        if checked >= _SAFETY_CHECKS or (best_safe is not None and score < best_safe - 3):
+            break
+        if _loses_at_once(p, a, side):
+            passed_over = True
+        else:
+            safe.add(i)
+            if best_safe is None:
+                best_safe = score
+    if passed_over and best_safe is not None:
+        # Only the placements seen to be safe (in their first order, as before).
+        scored = [sa for i, sa in enumerate(scored) if i in safe]
     top = max(score for score, _ in scored)
     good = [a for score, a in scored if score >= top - 3]
     return rng.choice(good)

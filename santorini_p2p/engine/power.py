@@ -51,6 +51,7 @@ __all__ = [
     "first_step",
     "is_free",
     "plain_steps",
+    "plain_threats",
     "towers",
 ]
 
@@ -108,6 +109,21 @@ def plain_steps(p: Position, w: int, occ: int, no_up: bool) -> int:
     h = (p.ge1 >> w & 1) + (p.ge2 >> w & 1) + (p.ge3 >> w & 1)
     reach = (ALL ^ p.ge1, ALL ^ p.ge2, ALL ^ p.ge3, ALL) if no_up else (ALL ^ p.ge2, ALL ^ p.ge3)
     return NEIGHBOURS[w] & ~occ & (reach[h] if h < len(reach) else ALL)
+
+
+def plain_threats(p: Position, side: int, occ: int) -> int:
+    """The squares where a worker of another side than ``side`` would win by a plain move.
+
+    For the computer's evaluation hooks (a power that can spoil such a threat): the free
+    level-3 squares next to those sides' level-2 workers; ``occ`` is every occupied square.
+    """
+    top = p.ge3 & ~occ
+    out = 0
+    for i, m in enumerate(p.workers):
+        if i != side:
+            for w in bits(m & p.ge2 & ~p.ge3):
+                out |= NEIGHBOURS[w] & top
+    return out
 
 
 class Limits:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine.position import OP, STAR, Turn
-from santorini_p2p.engine.power import Board, Gen, Power
+from typing import Final
+
+from santorini_p2p.engine.position import OP, STAR, Position, Turn
+from santorini_p2p.engine.power import Board, Gen, Power, plain_steps, plain_threats
 from santorini_p2p.engine.squares import ALL, bits
+
+_SPOIL: Final = (0, 120, 250)
+"""What a dome she may put anywhere is worth against none, one or more opponent threats."""
 
 
 class Asteria(Power):
@@ -45,3 +50,19 @@ class Asteria(Power):
                 continue
             for d in bits(g.allowed(bd2, ALL & ~g.occupied(bd2))):
                 g.emit(Turn(w, path, (b,), before, -1, (STAR * OP + d,)), up)
+
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """What her dome anywhere is worth: one opponent threat spoiled on top of her build.
+
+        Only with her turn next and a worker of hers that can step down.
+        """
+        if p.side_of(p.to_move) != side:
+            return 0
+        threats = plain_threats(p, side, occ)
+        if not threats:
+            return 0
+        lower = (0, ALL ^ p.ge1, ALL ^ p.ge2, ALL ^ p.ge3)
+        for w in bits(p.workers[side]):
+            if plain_steps(p, w, occ, True) & lower[p.level(w)]:
+                return _SPOIL[min(threats.bit_count(), 2)]
+        return 0

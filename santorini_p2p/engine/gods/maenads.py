@@ -56,6 +56,22 @@ class Maenads(Power):
                 out |= 1 << i
         return out
 
+    def extra_threats(self, p: Position, w: int, moves: int, occ: int, no_up: bool) -> int:
+        """The squares the worker on ``w`` would move to and catch an opponent worker there.
+
+        With another of hers on the far side of it (she wins at the end of that turn).
+        """
+        side = next(i for i, m in enumerate(p.workers) if m >> w & 1)
+        mine = p.workers[side]
+        opp = occ & ~p.domes & ~mine
+        if not opp:
+            return 0
+        out = 0
+        for t in bits(moves & ~opp):
+            if sandwiched(mine & ~BITS[w] | BITS[t], opp):
+                out |= BITS[t]
+        return out
+
     def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
         """A little for each opponent worker she already has on one side with room beyond."""
         mine = p.workers[side]

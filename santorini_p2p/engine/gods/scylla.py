@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from santorini_p2p.engine.position import DRAG, OP, Turn
-from santorini_p2p.engine.power import Board, Gen, Power
+from typing import Final
+
+from santorini_p2p.engine.position import DRAG, OP, Position, Turn
+from santorini_p2p.engine.power import Board, Gen, Power, plain_steps, plain_threats
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, bits
+
+_DRAG_DOWN: Final = 140
+"""What dragging a threatening opponent worker down off its level 2 is worth, her turn next."""
 
 
 class Scylla(Power):
@@ -45,3 +50,23 @@ class Scylla(Power):
             post = (DRAG * OP + v,)
             for b in bits(g.buildable(bd2, rest)):
                 g.emit(Turn(w, path, (b,), before, -1, post), up)
+
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """What her drag is worth: a threatening opponent worker pulled down off level 2.
+
+        With her turn next, that worker next to one of hers on a lower level that can step
+        away: it is dragged into the square she leaves.
+        """
+        if p.side_of(p.to_move) != side:
+            return 0
+        threats = plain_threats(p, side, occ)
+        if not threats:
+            return 0
+        mine = p.workers[side]
+        for w in bits(mine):
+            if p.level(w) >= 2 or not plain_steps(p, w, occ, no_up):
+                continue
+            for v in bits(NEIGHBOURS[w] & occ & ~mine & ~p.domes & p.ge2 & ~p.ge3):
+                if NEIGHBOURS[v] & threats:
+                    return _DRAG_DOWN
+        return 0

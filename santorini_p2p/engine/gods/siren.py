@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from santorini_p2p.engine.position import ARROWS, DIRECTIONS, OP_SING, Position, Turn
-from santorini_p2p.engine.power import Board, Gen, Power, is_free
+from santorini_p2p.engine.power import Board, Gen, Power, is_free, plain_threats
 from santorini_p2p.engine.squares import BITS, NEIGHBOURS, STEP, bits
+
+_PUSH_DOWN: Final = 140
+"""What forcing a threatening opponent worker down off level 2 is worth, her turn next."""
 
 
 def song(p: Position, seat: int) -> int:
@@ -107,3 +112,25 @@ class Siren(Power):
             return super().worker_moves(p, turn)
         d = song(p, p.to_move)
         return [(v, STEP[d][v]) for v in forced]
+
+    def evaluation(self, p: Position, side: int, occ: int, no_up: bool) -> int:
+        """What her song is worth: a threatening opponent worker forced down off level 2.
+
+        With her turn next, that worker's square one step the song's way free and lower.
+        """
+        if p.side_of(p.to_move) != side:
+            return 0
+        threats = plain_threats(p, side, occ)
+        if not threats:
+            return 0
+        seat = next(
+            (s for s, g in enumerate(p.gods) if g == self.name and p.side_of(s) == side), -1
+        )
+        d = song(p, seat) if seat >= 0 else -1
+        if d < 0:
+            return 0
+        for v in bits(occ & ~p.domes & ~p.workers[side] & p.ge2 & ~p.ge3):
+            to = STEP[d][v]
+            if NEIGHBOURS[v] & threats and to >= 0 and not occ >> to & 1 and p.level(to) < 2:
+                return _PUSH_DOWN
+        return 0
