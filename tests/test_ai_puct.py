@@ -74,11 +74,11 @@ def test_puct_plays_every_god_legally(god):
     other = rng.choice([g for g in ALL_GOD_NAMES if g != god])
     p = new_game(2, "random", drawn=(god, other))
     plies = 0
-    while p.phase is not Phase.OVER and plies < 16:
+    while p.phase is not Phase.OVER and plies < 12:
         if p.phase is Phase.PLAY:
-            r = play_turn(p, find_level("puct"), rng=rng, nodes=12, net=net)
+            r = play_turn(p, find_level("puct"), rng=rng, nodes=8, net=net)
             assert r.best in generate_turns(p)
-            assert r.nodes <= 12
+            assert r.nodes <= 8
             p = apply_action(p, r.best)
             plies += 1
         else:
