@@ -52,6 +52,7 @@ __all__ = [
     "shipped",
     "symmetries",
     "turn_indices",
+    "turn_priors",
     "value_to_score",
 ]
 
@@ -199,6 +200,15 @@ def turn_indices(t: Turn) -> tuple[int, int, int]:
     start = t.worker if t.worker >= 0 else end
     build = t.builds[0] & 31 if t.builds else end
     return start, 25 + end, 50 + build
+
+
+def turn_priors(logits: Sequence[float] | F32, turns: Sequence[Turn]) -> list[float]:
+    """The prior share of each of ``turns``: the softmax of their logits (``turn_indices``)."""
+    idx = np.array([turn_indices(t) for t in turns], dtype=np.int64)
+    z = np.asarray(logits, dtype=np.float64)[idx].sum(axis=1)
+    z = np.exp(z - z.max())
+    out: list[float] = (z / z.sum()).tolist()
+    return out
 
 
 def hand_offsets(positions: Sequence[Position]) -> tuple[F32, F32]:

@@ -27,9 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Protocol
 
-import numpy as np
-
-from santorini_p2p.ai.net import turn_indices, value_to_score
+from santorini_p2p.ai.net import turn_priors, value_to_score
 from santorini_p2p.engine import Position, Turn, apply_unchecked, can_win_now, generate_turns
 
 if TYPE_CHECKING:
@@ -147,7 +145,7 @@ class _Tree:
                     won = 3
         node.turns, node.kids, node.n, node.q = turns, kids, n, q
         node.total = len(turns)
-        node.prior = _priors(node.logits, turns) if node.logits is not None else []
+        node.prior = turn_priors(node.logits, turns) if node.logits is not None else []
         if not node.prior:
             node.prior = [1.0 / len(turns)] * len(turns)
         if won:
@@ -235,15 +233,6 @@ def _cornered(p: Position) -> bool:
         if not can_win_now(q):
             return False
     return True
-
-
-def _priors(logits: Sequence[float], turns: Sequence[Turn]) -> list[float]:
-    """The softmax over ``turns`` of their prior logits (``turn_indices``)."""
-    idx = np.array([turn_indices(t) for t in turns], dtype=np.int64)
-    z = np.asarray(logits, dtype=np.float64)[idx].sum(axis=1)
-    z = np.exp(z - z.max())
-    out: list[float] = (z / z.sum()).tolist()
-    return out
 
 
 def _choice(root: _Node) -> int:
