@@ -112,7 +112,7 @@ _LEVELS: Final = MappingProxyType(
         "easy": Level("easy", 1, 1.0, 5_000, 300, False, False),
         "medium": Level("medium", 2, 1.0, 8_000, 0, False, False),
         # The shipped network passed its gate at equal nodes but not yet at equal time (it
-        # costs about two and a half times as much a node): hard keeps the hand-written
+        # costs about twice as much a node), nor has puct: hard keeps the hand-written
         # evaluation until one does (``santorini arena learned hard``).
         "hard": Level("hard", 64, 2.0, None, 0, True, True),
         "learned": Level("learned", 64, 2.0, None, 0, True, True, True),
