@@ -382,7 +382,11 @@ class Net:
 
     @property
     def _inference(self) -> _Inference:
-        """The weights rearranged for play (``_Inference``), made on first use."""
+        """The weights rearranged for play (``_Inference``), made on first use.
+
+        A net's arrays are not changed once it has played (``fit`` trains copies); one
+        changed in place would keep playing with the old weights.
+        """
         fast = self._fast
         if fast is None:
             fast = self._fast = _Inference.of(self)
