@@ -19,9 +19,11 @@ options. ``--with GOD`` gives GOD to one seat of every game (hard's in one game 
 against a god of ``--gods-from``; ``--record DIR`` writes each game's positions to DIR.
 ``--speed`` also prints nodes/s and depth with simple and with advanced gods.
 ``--compare TURNS`` is the before and after of the trained evaluation: ``hard`` (its search on
-the hand-written evaluation) and ``learned`` (the same search with the trained network) at the
-same time a turn, with depth, nodes/s and positions scored by the net a second; ``--match
-learned hard --think S`` plays them against each other at equal time. Run by hand:
+the hand-written evaluation), ``learned`` (the same search with the trained network) and
+``puct`` (a PUCT tree search on the network; its nodes are expansions, each judging all of a
+node's children) at the same time a turn, with depth, nodes/s and positions scored by the net
+a second; ``--match learned hard --think S`` plays two against each other at equal time.
+Run by hand:
 
     .venv/bin/python benchmarks/ai.py --games 200 --jobs 2
     .venv/bin/python benchmarks/ai.py --speed 30
@@ -161,8 +163,9 @@ def speed(turns: int, think: float | None) -> None:
 
 
 def compare(turns: int, think: float | None) -> None:
-    """Before and after: hard (its search on the hand-written evaluation) and learned (the
-    same search with the trained network) on the same positions at the same time a turn.
+    """Before and after: hard (its search on the hand-written evaluation), learned (the same
+    search with the trained network) and puct (a tree search on the network) on the same
+    positions at the same time a turn.
 
     Prints, for the base game and for random pairs of simple and of advanced gods: the mean
     time a turn, the mean depth, search nodes a second and positions the net scored a second.
@@ -174,7 +177,7 @@ def compare(turns: int, think: float | None) -> None:
     )
     for gods in ("none", "simple", "advanced"):
         positions = _speed_positions(turns, gods, random.Random(3))
-        for level in ("hard", "learned"):
+        for level in ("hard", "learned", "puct"):
             spent = 0.0
             depth = nodes = evaluated = 0
             for p in positions:

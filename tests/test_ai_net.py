@@ -319,3 +319,36 @@ def test_an_untrained_residual_net_scores_as_the_hand_written_evaluation():
     back = Net.from_bytes(net.to_bytes())
     assert back.residual
     assert back.scores(positions) == (scores, threats)
+
+
+def test_play_inference_agrees_with_the_plain_forward_pass():
+    """The rearranged first layer (bits times weights, a bias a god pair) is the same net."""
+    from santorini_p2p.ai.net import hand_offsets
+
+    net = _random_net(seed=3, hidden=24)
+    positions = []
+    for seed in range(8):
+        gods = tuple(random.Random(seed).sample(ALL_GOD_NAMES, 2)) if seed % 2 else ()
+        p = _midgame(seed, plies=6 + 2 * seed, gods=gods)
+        positions.append(p)
+        # Every scalar input in play: a power's flag on either seat, a worker removed.
+        positions.append(dataclasses.replace(p, power_state=("x", "") if seed % 3 else ("", "y")))
+        lone = p.workers[1 - p.to_move]
+        positions.append(
+            dataclasses.replace(
+                p,
+                workers=tuple(w & (w - 1) if w == lone else w for w in p.workers),
+            )
+        )
+    x = encode(positions, GODS)
+    values, logits = net.forward(x)
+    fast_values, fast_logits, _ = net.evaluate(positions)
+    np.testing.assert_allclose(fast_values, values, atol=1e-5)
+    np.testing.assert_allclose(fast_logits, logits, atol=1e-4)
+    np.testing.assert_allclose(net.prior(positions[5]), logits[5], atol=1e-4)
+    net.residual = True
+    offsets, _ = hand_offsets(positions)
+    z = np.arctanh(net.forward(x, offsets)[0].astype(np.float64))
+    expected = np.rint(np.clip(z, -3.453, 3.453) * 600).astype(int)
+    scores, _ = net.scores(positions)
+    assert np.abs(np.array(scores) - expected).max() <= 1
