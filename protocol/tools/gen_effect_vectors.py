@@ -102,7 +102,13 @@ WANTED: list[tuple[str, str, int, tuple[str, ...], str]] = [
         ("apollo", "harpies"),
         "slid",
     ),
-    ("hydra-gained", "Hydra gains a worker at the end of her turn", 2, ("hydra", "apollo"), "gained"),
+    (
+        "hydra-gained",
+        "Hydra gains a worker at the end of her turn",
+        2,
+        ("hydra", "apollo"),
+        "gained",
+    ),
     (
         "gaea-joined",
         "Gaea's worker joins next to the dome another side built",
