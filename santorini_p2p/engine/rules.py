@@ -278,8 +278,8 @@ def _extend(p: Position, turns: list[Turn], stop: Callable[[], bool] | None = No
         turns = out
     if reacted:
         # One order for each turn's operations, the order its text is read in (notation); and
-        # each turn once: a choice made again after a reacting power took its square (Hydra's
-        # gain after Gaea's worker) can land on a turn another choice already gave.
+        # each turn once: a choice made again after a reacting power took its square (a
+        # worker gained at the end of the turn) can land on a turn another choice already gave.
         turns = list(
             dict.fromkeys(t._replace(extra=ordered_extra(t.extra)) if t.extra else t for t in turns)
         )
