@@ -24,9 +24,13 @@ def test_the_screen_and_the_computer_name_no_god(path):
 
 
 def test_the_ranking_is_each_gods_rank_the_simple_gods_first():
-    assert tuple(
-        g.name for g in sorted((g for g in GODS if g.rank is not None), key=lambda g: g.rank or 0)
-    ) == GOD_RANKING
+    assert (
+        tuple(
+            g.name
+            for g in sorted((g for g in GODS if g.rank is not None), key=lambda g: g.rank or 0)
+        )
+        == GOD_RANKING
+    )
     assert len({g.rank for g in GODS if g.rank is not None}) == len(GOD_RANKING)  # no ties
     assert set(GOD_RANKING[: len(SIMPLE)]) == {g.name for g in SIMPLE}
     assert GOD_RANKING[:3] == ("artemis", "minotaur", "pan")  # the strong movers first

@@ -45,9 +45,7 @@ def _identical_and_verified(net: Net) -> bytes:
 
 def _opened_by(records, seat: int) -> int:
     """The number of the record that opened ``seat``'s god (an opening or an objection)."""
-    return next(
-        r.index for r in records if isinstance(r.message, Open | Object) and r.seat == seat
-    )
+    return next(r.index for r in records if isinstance(r.message, Open | Object) and r.seat == seat)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 3), (3, 3), (4, 5)])
