@@ -24,6 +24,7 @@ __all__ = [
     "choice_options",
     "choices",
     "deciders",
+    "go_on_with",
     "movers_part",
     "turns_after",
 ]
@@ -97,6 +98,16 @@ def turns_after(p: Position, answered: Sequence[Choice]) -> list[Turn]:
     if not k:
         return legal_turns(p)
     return [t for t, cs in _all(p) if cs[:k] == want]
+
+
+def go_on_with(p: Position, plan: Turn, answered: Sequence[Choice]) -> Turn | None:
+    """The turn with ``plan``'s own moves and builds that goes on from ``answered``, or None.
+
+    When another seat chose otherwise than ``plan`` needs, the mover's part may still be
+    played after what was chosen (the mover typed none of the other seats' choices).
+    """
+    mine = movers_part(p, plan)
+    return next((t for t in turns_after(p, answered) if movers_part(p, t) == mine), None)
 
 
 def choice_options(p: Position, answered: Sequence[Choice], asked: str) -> tuple[int, list[str]]:

@@ -14,7 +14,7 @@ from santorini_p2p.engine.choices import (
     choice_options,
     choices,
     deciders,
-    movers_part,
+    go_on_with,
     turns_after,
 )
 from santorini_p2p.errors import IllegalTurnError
@@ -121,10 +121,9 @@ class Choosing(SessionBase):
             # A choice went another way than this turn needs. The same moves and builds may
             # still go on from it (the mover typed none of the other seat's choices): then
             # they are played; otherwise the player plays on from it.
-            mine = movers_part(p, plan)
-            same = [t for t in turns_after(p, made) if movers_part(p, t) == mine]
-            if same:
-                self._plan = same[0]
+            same = go_on_with(p, plan, made)
+            if same is not None:
+                self._plan = same
                 return self._choice_record(v)
             self._plan = None
             last = made[-1]

@@ -49,7 +49,7 @@ from santorini_p2p.engine.choices import (
     choice_options,
     choices,
     deciders,
-    movers_part,
+    go_on_with,
     turns_after,
 )
 from santorini_p2p.engine.setup import redraw_banned
@@ -750,10 +750,9 @@ class LocalGame:
             made = tuple(self._answered)
             k = len(made)
             if wanted[:k] != made:
-                mine = movers_part(p, plan)
-                same = [t for t in turns_after(p, made) if movers_part(p, t) == mine]
-                if same:
-                    self._plan = same[0]
+                same = go_on_with(p, plan, made)
+                if same is not None:
+                    self._plan = same
                     continue
                 self._plan = None
                 last = made[-1]
