@@ -15,7 +15,9 @@ import textwrap
 import time
 from pathlib import Path
 
-from santorini_p2p.net.post import PostGame, random_bot, read_block_text
+from santorini_p2p.net.post import PostGame
+from santorini_p2p.net.postbot import random_bot
+from santorini_p2p.net.postio import read_block_text
 from santorini_p2p.replay.verify import verify_file
 from santorini_p2p.wire.identity import load_or_create_identity
 from santorini_p2p.wire.post import Invitation, RecordsBlock

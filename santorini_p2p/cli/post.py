@@ -27,7 +27,8 @@ from santorini_p2p.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from santorini_p2p.net.post import Bot, PostGame
+    from santorini_p2p.net.post import PostGame
+    from santorini_p2p.net.postbot import Bot
     from santorini_p2p.wire.identity import Identity
 
 __all__ = ["add_commands"]
@@ -71,7 +72,7 @@ def _days(text: str | None) -> int:
 
 def _bot(level: str | None) -> Bot | None:
     from santorini_p2p.ai import LEVELS
-    from santorini_p2p.net.post import random_bot
+    from santorini_p2p.net.postbot import random_bot
 
     if level is None:
         return None
@@ -103,7 +104,7 @@ def _check_out(out: str | None) -> None:
 
 def _show(game: PostGame, start: int) -> None:
     """Print what changed since record ``start``, the board, and whose turn it is."""
-    from santorini_p2p.net.post import span
+    from santorini_p2p.net.postview import span
     from santorini_p2p.ui.board_view import render_text
 
     changes = game.changes(start)
@@ -205,7 +206,8 @@ def _read_text(source: str | None) -> str:
 
 
 def _cmd_read(args: argparse.Namespace) -> int:
-    from santorini_p2p.net.post import PostError, PostGame, read_block_text
+    from santorini_p2p.net.post import PostGame
+    from santorini_p2p.net.postio import PostError, read_block_text
     from santorini_p2p.wire.post import Invitation
 
     bot = _bot(args.bot)
@@ -253,7 +255,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
     level = args.bot or game.state.get("bot")
     judge = None
     if level:
-        from santorini_p2p.net.post import offer_judge
+        from santorini_p2p.net.postbot import offer_judge
 
         bot = bot or _bot(str(level))
         judge = offer_judge(str(level))
@@ -272,7 +274,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
 
 def _ask_turn(game: PostGame) -> None:
     """On a terminal: ask for this side's action until one is played or the line is empty."""
-    from santorini_p2p.net.post import PostError
+    from santorini_p2p.net.postio import PostError
 
     while game.my_turn:
         try:
@@ -321,7 +323,7 @@ def _cmd_resend(args: argparse.Namespace) -> int:
 
 
 def _ago(ms: int, now: int) -> str:
-    from santorini_p2p.net.post import span
+    from santorini_p2p.net.postview import span
 
     return span(now - ms)
 

@@ -13,28 +13,27 @@ and reveals are signed by the program at once; a turn (or a god pick, a placemen
 the player or the computer. Every block carries the records the other side has not
 acknowledged, so a lost block is repaired by the next, and a block read twice changes nothing.
 
-Public API: ``PostGame`` (``invite``, ``accept``, ``load``, ``receive``, ``advance``,
-``play``, ``outgoing``, ``block_text``, ``status``), ``read_block_text`` (which game a text
-block is for), ``list_games``, ``find_game``, ``PostError``.
+This module keeps one game's record: ``PostGame`` (``invite``, ``accept``, ``load``,
+``receive``, ``advance``, ``play``, ``outgoing``, ``block_text``, ``status``), and this home's
+games (``list_games``, ``find_game``). Beside it: ``net.postio`` (reading a text block, the
+files, ``PostError``), ``net.postview`` (records and games worded for people) and
+``net.postbot`` (the computer's moves and answers to offers).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import random
 import secrets
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from santorini_p2p.engine import Phase, Position, format_action, legal_form, parse_action
 from santorini_p2p.engine.gods import GOD_NAMES
-from santorini_p2p.errors import IllegalTurnError, NotationError, ReplayError, SantoriniError
-from santorini_p2p.net.bounds import may_request
+from santorini_p2p.errors import IllegalTurnError, NotationError, ReplayError
+from santorini_p2p.net.postbot import Bot, Judge, answer_offer
+from santorini_p2p.net.postio import PostError, post_dir, write_whole
+from santorini_p2p.net.postview import Change, Status, changes_since, result_text
 from santorini_p2p.net.trust import ChangedKeyError, KnownPeers
 from santorini_p2p.wire.identity import Identity, fingerprint
 from santorini_p2p.wire.log import (
@@ -45,119 +44,18 @@ from santorini_p2p.wire.log import (
     seal,
     validate,
 )
-from santorini_p2p.wire.messages import (
-    Accept,
-    Act,
-    Chat,
-    Commit,
-    Header,
-    Message,
-    Offer,
-    Resign,
-    Result,
-    Reveal,
-    Timeout,
-)
 from santorini_p2p.wire.post import (
-    Block,
-    BlockError,
     Invitation,
     RecordsBlock,
     armour,
     open_block,
     seal_block,
-    unarmour,
 )
-from santorini_p2p.wire.storage import cannot_write
 
-__all__ = [
-    "POST_DIR",
-    "Bot",
-    "Change",
-    "Judge",
-    "PostError",
-    "PostGame",
-    "Status",
-    "find_game",
-    "list_games",
-    "offer_judge",
-    "read_block_text",
-    "span",
-]
+__all__ = ["OPTIONS", "PostGame", "find_game", "list_games"]
 
-POST_DIR: Final = "post"
 OPTIONS: Final = ("chat",)
 """A correspondence game's header options: the players may chat; no takebacks."""
-
-Bot = Callable[[Position], str]
-"""A computer player: the canonical text of its action in a position."""
-
-Judge = Callable[[Position, int], bool]
-"""A computer player's answer to a draw (or abort) offer: whether it takes it, in a position,
-playing a seat."""
-
-
-class PostError(SantoriniError):
-    """A block refused, or a correspondence command that cannot be done; says why."""
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One record new to this side, as a line for people: who, and what."""
-
-    index: int
-    who: str
-    text: str
-    mine: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    """A game as ``post list`` shows it."""
-
-    game: str
-    opponent: str
-    fingerprint: str
-    turn: str
-    since_ms: int
-    days: int
-    result: str
-    records: int
-    replay: str
-
-
-def post_dir(home: Path) -> Path:
-    """The directory of this home's correspondence games."""
-    return home / POST_DIR
-
-
-def _write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise cannot_write("the correspondence game", path, e) from None
-
-
-def read_block_text(text: str) -> tuple[Block, bytes]:
-    """Unarmour and open a text block; return it and its bytes.
-
-    Raises:
-        PostError: no block, a cut or damaged one, or a bad signature (the reason).
-    """
-    try:
-        data = unarmour(text)
-        return open_block(data), data
-    except BlockError as e:
-        raise PostError(str(e)) from None
 
 
 @dataclass(slots=True)
@@ -314,9 +212,9 @@ class PostGame:
         """Write the log, then the state (each whole, then renamed)."""
         base = post_dir(self.home) / self.game_id.hex()
         if self.records:
-            _write(base.with_suffix(".sntr"), encode_frames(self.records))
+            write_whole(base.with_suffix(".sntr"), encode_frames(self.records))
         text = json.dumps(self.state, indent=1, sort_keys=True) + "\n"
-        _write(base.with_suffix(".json"), text.encode("utf-8"))
+        write_whole(base.with_suffix(".json"), text.encode("utf-8"))
 
     # -- the log -------------------------------------------------------------------------
 
@@ -343,55 +241,9 @@ class PostGame:
         self.validator.feed(raw)
         self.records.append(raw)
 
-    def _name_of(self, key: bytes) -> str:
-        if key == self.me.public_key:
-            return self.me.name
-        return self.opponent_name
-
-    def _describe(self, index: int, key: bytes, msg: Message) -> Change | None:
-        who = self._name_of(key)
-        mine = key == self.me.public_key
-        match msg:
-            case Header():
-                return Change(index, who, "starts the game", mine)
-            case Commit():
-                return Change(index, who, "commits to the draw", mine)
-            case Reveal():
-                v = self.validator
-                if v.position is not None and len(v.records) == index + 1:
-                    first = v.names[0]
-                    return Change(index, who, f"reveals; the draw: {first} is seat 1", mine)
-                return Change(index, who, "reveals", mine)
-            case Act():
-                # The mover's own claim (POST.md 6): shown, never trusted as a fact.
-                claim = (
-                    "" if mine or msg.clock_ms < 60_000 else f" ({span(msg.clock_ms)}, says {who})"
-                )
-                return Change(index, who, msg.action + claim, mine)
-            case Resign():
-                return Change(index, who, "resigns", mine)
-            case Offer():
-                what = {"draw": "offers a draw", "abort": "offers to abort the game"}
-                return Change(index, who, what.get(msg.kind, f"offers {msg.kind}"), mine)
-            case Accept():
-                return Change(index, who, f"accepts the {msg.kind} offer", mine)
-            case Chat():
-                return Change(index, who, f"says: {msg.text}", mine)
-            case Result():
-                return Change(index, who, "signs the result", mine)
-            case Timeout():
-                return Change(index, who, "claims a timeout", mine)
-            case _:
-                return None
-
     def changes(self, start: int) -> list[Change]:
         """The records from ``start`` as lines for people (acknowledgements left out)."""
-        out = []
-        for r in self.validator.records[start:]:
-            c = self._describe(r.index, r.signer, r.message)
-            if c is not None:
-                out.append(c)
-        return out
+        return changes_since(self.validator, self.me, self.opponent_name, start)
 
     # -- receiving -----------------------------------------------------------------------
 
@@ -530,7 +382,7 @@ class PostGame:
             v = self.validator
             answer = None
             if step in ("act", None) and judge is not None:
-                answer = self._answer_offer(judge)
+                answer = answer_offer(v, self.me, self.state, judge)
             if answer is not None:
                 raw = answer
             elif step == "commit":
@@ -554,30 +406,6 @@ class PostGame:
         if self.is_complete:
             self._keep_replay()
         return added
-
-    def _answer_offer(self, judge: Judge) -> bytes | None:
-        """The computer's record answering the other side's open offer; None if none is due.
-
-        Each offer is judged once (its record number is kept in the state): an accept, or a
-        chat line saying it plays on (nothing where the log takes no chat line now).
-        """
-        v = self.validator
-        offer = v.open_offer(self.me.public_key)
-        p = v.position
-        seat = v.seat_of(self.me.public_key)
-        if offer is None or p is None or seat is None or v.is_over:
-            return None
-        kind, seq = offer
-        if kind not in ("draw", "abort") or self.state.get("answered_offer") == seq:
-            return None
-        self.state["answered_offer"] = seq
-        if not may_request(v):
-            return None
-        if judge(p, seat):
-            return v.make_accept(self.me)
-        if not v.can_chat():
-            return None
-        return v.make_chat(self.me, f"No {kind}, thank you: the computer plays on.")
 
     def _clock(self, now_ms: int) -> int:
         """The mover's own claim of the time its move took (POST.md 6): since it was asked."""
@@ -635,7 +463,7 @@ class PostGame:
         path = self.home / "games" / f"{self.game_id.hex()}.sntr"
         data = encode_frames(self.records)
         if not (path.exists() and path.read_bytes() == data):
-            _write(path, data)
+            write_whole(path, data)
         self.state["replay"] = str(path)
 
     # -- sending -------------------------------------------------------------------------
@@ -697,19 +525,7 @@ class PostGame:
         result = ""
         if self.is_complete or v.is_over:
             turn = "over"
-            res = v.result
-            if res is not None:
-                winner, reason = res
-                names = v.names
-                if reason == "draw":
-                    result = "drawn by agreement"
-                elif reason == "abort":
-                    result = "aborted by agreement"
-                elif winner < 0:
-                    result = "no winner"
-                else:
-                    how = {"resign": " by resignation", "time": " on time"}.get(reason, "")
-                    result = f"{names[winner]} won{how}"
+            result = result_text(v)
         elif self.state["role"] == "inviter" and self.opponent_key is None:
             turn = "invited"
         elif self.my_turn:
@@ -740,16 +556,6 @@ class PostGame:
         """The game's phase (None before the draw)."""
         p = self.validator.position
         return None if p is None else p.phase
-
-
-def span(ms: int) -> str:
-    """A duration as people say it: ``45 min``, ``5 h``, ``3 days``."""
-    minutes = max(0, ms) // 60_000
-    if minutes < 60:
-        return f"{minutes} min"
-    if minutes < 48 * 60:
-        return f"{minutes // 60} h"
-    return f"{minutes // 1440} days"
 
 
 def list_games(home: Path, me: Identity) -> list[PostGame]:
@@ -785,25 +591,3 @@ def find_game(home: Path, me: Identity, wanted: str | None) -> PostGame:
         )
     names = ", ".join(f"{g.short} ({g.opponent_name})" for g in games)
     raise PostError(f"{len(games)} games match: {names}; name one")
-
-
-def offer_judge(level: str) -> Judge:
-    """The computer at ``level`` answering draw offers by its evaluation (``ai.takes_offer``)."""
-    from santorini_p2p.ai import takes_offer
-
-    def judge(position: Position, seat: int) -> bool:
-        return takes_offer(position, seat, level, stop=threading.Event())
-
-    return judge
-
-
-def random_bot(level: str, seed: int | None = None) -> Bot:
-    """The computer at ``level`` as a ``Bot`` (its own random numbers, or ``seed``'s)."""
-    from santorini_p2p.ai import choose_action
-
-    rng = random.Random(seed)
-
-    def choose(position: Position) -> str:
-        return format_action(choose_action(position, level, rng=rng, stop=threading.Event()))
-
-    return choose

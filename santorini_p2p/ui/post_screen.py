@@ -31,15 +31,10 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import AnyContainer, FormattedTextControl, HSplit, Layout, Window
 from prompt_toolkit.widgets import TextArea
 
-from santorini_p2p.net.post import (
-    PostError,
-    PostGame,
-    list_games,
-    offer_judge,
-    random_bot,
-    read_block_text,
-    span,
-)
+from santorini_p2p.net.post import PostGame, list_games
+from santorini_p2p.net.postbot import offer_judge, random_bot
+from santorini_p2p.net.postio import PostError, read_block_text
+from santorini_p2p.net.postview import span
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.ui.app import STYLE
 from santorini_p2p.ui.board_view import render_text

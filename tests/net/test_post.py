@@ -384,7 +384,9 @@ def test_on_a_terminal_the_block_is_pasted_and_the_turn_asked(homes, tmp_path):
     ],
 )
 def test_games_of_every_god_rule_and_pool_finish_the_same_on_both_sides(tmp_path, gods, pool):
-    from santorini_p2p.net.post import PostGame, random_bot, read_block_text
+    from santorini_p2p.net.post import PostGame
+    from santorini_p2p.net.postbot import random_bot
+    from santorini_p2p.net.postio import read_block_text
 
     alice = load_or_create_identity(tmp_path / "a", "alice")
     bob = load_or_create_identity(tmp_path / "b", "bob")

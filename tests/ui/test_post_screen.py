@@ -163,7 +163,7 @@ def test_the_start_screen_starts_a_correspondence_game_with_the_lan_games_choice
 
 
 def _invitation(text: str):
-    from santorini_p2p.net.post import read_block_text
+    from santorini_p2p.net.postio import read_block_text
     from santorini_p2p.wire.post import Invitation
 
     block, _ = read_block_text(text)
