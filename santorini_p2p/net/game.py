@@ -43,15 +43,15 @@ from santorini_p2p.net.networkgame import (
     VoteLink,
     ai_bot,
     gated,
-    open_vote,
     paced,
-    rematch_session,
 )
 from santorini_p2p.net.rematch import (
     RematchVote,
     Verdict,
     match_points,
+    open_vote,
     rematch_save_path,
+    rematch_session,
     score_line,
 )
 from santorini_p2p.net.saving import recover_unsaved, save_replay, save_when_complete

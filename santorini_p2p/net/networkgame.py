@@ -25,21 +25,14 @@ from santorini_p2p.errors import IllegalTurnError, StorageError
 from santorini_p2p.net.bots import Answerer, Bot, Gate, ai_bot, gated, paced
 from santorini_p2p.net.clock import MonotonicMs, monotonic_ms
 from santorini_p2p.net.listeners import Listeners
-from santorini_p2p.net.rematch import (
-    RematchVote,
-    Verdict,
-    header_check,
-    next_start,
-    rematch_settings,
-)
+from santorini_p2p.net.rematch import RematchVote, Verdict, open_vote, rematch_session
 from santorini_p2p.net.session import Session
 from santorini_p2p.net.transport import (
     FrameLink,
 )
-from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.net.views import ConnectionState, GameOutcome, Note, NoteKind, SeatInfo
 from santorini_p2p.wire.identity import fingerprint
-from santorini_p2p.wire.messages import Act, Header
+from santorini_p2p.wire.messages import Act
 
 __all__ = [
     "BOT_WAIT_MS",
@@ -49,9 +42,7 @@ __all__ = [
     "VoteLink",
     "ai_bot",
     "gated",
-    "open_vote",
     "paced",
-    "rematch_session",
 ]
 
 LOG = logging.getLogger(__name__)
@@ -134,49 +125,6 @@ class VoteLink:
     def close(self) -> None:
         """Close the link."""
         self._link.close()
-
-
-def open_vote(s: Session) -> RematchVote:
-    """The rematch vote after ``s``'s complete game, over its proven connections."""
-    v = s.validator
-    assert v is not None
-    assert v.header is not None
-    watchers = s.gallery.connections if s.gallery is not None else None
-    return RematchVote(
-        s.identity, v.header, s.proven_links(), is_host=s.is_host, now=s.now, watchers=watchers
-    )
-
-
-def rematch_session(s: Session, h: Header) -> Session:
-    """The session of the rematch of ``s``'s game ``h``: the host's offer, or a joiner's."""
-    start = next_start(h, s.records)
-    known = KnownPeers(s.home)
-    if s.is_host:
-        session = Session.host(
-            s.identity,
-            rematch_settings(h, start),
-            home=s.home,
-            now=s.now,
-            known=known,
-            sources=s.sources,
-            address=s.address,
-            seats=tuple((seat.public_key, seat.name) for seat in h.seats),
-        )
-        session.series = s.series + 1
-        if s.gallery is not None and session.gallery is not None:
-            session.gallery.limit = s.gallery.limit
-            session.gallery.chat = s.gallery.chat
-            # The finished game's spectators watch the rematch too (SESSION.md 11).
-            session.gallery.adopt(s.gallery)
-        return session
-    session = Session.join(
-        s.identity, home=s.home, now=s.now, known=known, sources=s.sources, address=s.address
-    )
-    session.check_header = header_check(h, start)
-    session.series = s.series + 1
-    # The spectators stay for the rematch (SESSION.md 11): who watches is known already.
-    session.audience, session.audience_count = s.audience, s.audience_count
-    return session
 
 
 class NetworkGame:

@@ -10,6 +10,8 @@ player. A joiner sends its own answer to the host; the host sends every answer i
 every joiner. When every slot asks, the host offers the new game (:func:`rematch_settings`:
 the same players in the same slots, the same settings, the next start slot) and each joiner
 joins it over the same connection, checking the header with :func:`header_check`.
+After a complete game, :func:`open_vote` opens the vote over the session's proven connections
+and :func:`rematch_session` builds the new game's session, the host's or a joiner's.
 """
 
 from __future__ import annotations
@@ -23,7 +25,15 @@ from typing import Final
 from santorini_p2p.errors import WireError
 from santorini_p2p.net.clock import TimeControl
 from santorini_p2p.net.frames import Rematch, decode_frame, encode_frame, sign_rematch
-from santorini_p2p.net.session import HOST_ID, RESEND_MS, GameSettings, ProvenLink, header_pool
+from santorini_p2p.net.session import (
+    HOST_ID,
+    RESEND_MS,
+    GameSettings,
+    ProvenLink,
+    Session,
+    header_pool,
+)
+from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.wire.draw import draw_seed, draw_setup
 from santorini_p2p.wire.identity import Identity
 from santorini_p2p.wire.log import Record
@@ -37,7 +47,9 @@ __all__ = [
     "header_check",
     "match_points",
     "next_start",
+    "open_vote",
     "rematch_save_path",
+    "rematch_session",
     "rematch_settings",
     "score_line",
 ]
@@ -376,3 +388,46 @@ class RematchVote:
             self._ended_ms = self._now()
         for f in list(self._listeners):
             f()
+
+
+def open_vote(s: Session) -> RematchVote:
+    """The rematch vote after ``s``'s complete game, over its proven connections."""
+    v = s.validator
+    assert v is not None
+    assert v.header is not None
+    watchers = s.gallery.connections if s.gallery is not None else None
+    return RematchVote(
+        s.identity, v.header, s.proven_links(), is_host=s.is_host, now=s.now, watchers=watchers
+    )
+
+
+def rematch_session(s: Session, h: Header) -> Session:
+    """The session of the rematch of ``s``'s game ``h``: the host's offer, or a joiner's."""
+    start = next_start(h, s.records)
+    known = KnownPeers(s.home)
+    if s.is_host:
+        session = Session.host(
+            s.identity,
+            rematch_settings(h, start),
+            home=s.home,
+            now=s.now,
+            known=known,
+            sources=s.sources,
+            address=s.address,
+            seats=tuple((seat.public_key, seat.name) for seat in h.seats),
+        )
+        session.series = s.series + 1
+        if s.gallery is not None and session.gallery is not None:
+            session.gallery.limit = s.gallery.limit
+            session.gallery.chat = s.gallery.chat
+            # The finished game's spectators watch the rematch too (SESSION.md 11).
+            session.gallery.adopt(s.gallery)
+        return session
+    session = Session.join(
+        s.identity, home=s.home, now=s.now, known=known, sources=s.sources, address=s.address
+    )
+    session.check_header = header_check(h, start)
+    session.series = s.series + 1
+    # The spectators stay for the rematch (SESSION.md 11): who watches is known already.
+    session.audience, session.audience_count = s.audience, s.audience_count
+    return session

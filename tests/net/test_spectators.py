@@ -313,8 +313,7 @@ def test_a_spectator_reads_the_players_chat_and_keeps_it_in_its_copy(tmp_path):
 
 def _vote_yes(net: Net) -> None:
     """Every seat asks for a rematch; the host's frames reach its joiners and spectators."""
-    from santorini_p2p.net.networkgame import open_vote
-    from santorini_p2p.net.rematch import Verdict
+    from santorini_p2p.net.rematch import Verdict, open_vote
 
     vs = [open_vote(s) for s in net.sessions]
     for v in vs:
