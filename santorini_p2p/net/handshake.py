@@ -255,7 +255,7 @@ class Handshake(SessionBase):
         self._tell_audience(peer, state)
 
     def _tell_audience(self, peer: bytes, p: PeerState, *, again: bool = False) -> None:
-        """Defined by ``Session``."""
+        """Defined by ``net.watched.Watched``."""
         raise NotImplementedError
 
     def _welcome(self) -> Welcome:

@@ -28,10 +28,10 @@ report.
 handshake and proofs (``net.handshake``), acknowledgement, resending and races
 (``net.logsync``), clocks and timeout claims (``net.timing``, over ``net.moveclock``), the
 asks and answers of a choice in another seat's turn (``net.choosing``), secret gods
-(``net.secretseat``), takeback and chat requests (``net.requests``, bounded by
-``net.bounds``), and notes, stops and the note file (``net.reporting``). This module builds
-sessions and runs them: construction and resume, the frames in, time passing, and the records
-this peer writes.
+(``net.secretseat``), the host's spectators (``net.watched``, over ``net.gallery``), takeback
+and chat requests (``net.requests``, bounded by ``net.bounds``), and notes, stops and the note
+file (``net.reporting``). This module builds sessions and runs them: construction and resume,
+the frames in, time passing, and the records this peer writes.
 """
 
 from __future__ import annotations
@@ -65,7 +65,6 @@ from santorini_p2p.net.frames import (
     Refused,
     Status,
     Stop,
-    Watch,
     Welcome,
     Who,
     decode_frame,
@@ -101,6 +100,7 @@ from santorini_p2p.net.store import (
 from santorini_p2p.net.timing import Timing
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.net.views import Note, NoteKind, SeatClock
+from santorini_p2p.net.watched import Watched
 from santorini_p2p.wire.identity import Identity, fingerprint
 from santorini_p2p.wire.messages import (
     Ack,
@@ -134,7 +134,7 @@ __all__ = [
 LOG = logging.getLogger(__name__)
 
 
-class Session(Choosing, SecretSeat, Handshake, LogSync, Timing, Requests, Reporting):
+class Session(Choosing, SecretSeat, Watched, Handshake, LogSync, Timing, Requests, Reporting):
     """One peer's side of a network game; see the module docstring.
 
     Build one with :meth:`host`, :meth:`join` or :meth:`resume`. ``now`` is a monotonic clock
@@ -389,36 +389,6 @@ class Session(Choosing, SecretSeat, Handshake, LogSync, Timing, Requests, Report
             out.extend(self.gallery.outgoing())
         return out
 
-    @property
-    def spectators_behind(self) -> bool:
-        """Whether a spectator is not known to hold every record yet.
-
-        Spectators are owed nothing, but the host waits a moment for them at the end, so that
-        each can keep the whole game.
-        """
-        return self.gallery is not None and self.gallery.behind()
-
-    def audience_changed(self) -> None:
-        """The host: tell every seated player on a proven connection who watches now."""
-        for pid, p in self._peers.items():
-            if p.slot is not None and p.proven and p.their_nonce and p.connected:
-                self._tell_audience(pid, p, again=True)
-
-    def _tell_audience(self, peer: bytes, p: PeerState, *, again: bool = False) -> None:
-        """Tell one seated connection who watches: once a hello round, or ``again``."""
-        if (
-            self.gallery is not None
-            and p.their_nonce
-            and (again or p.told_audience != p.their_nonce)
-        ):
-            p.told_audience = p.their_nonce
-            self._send(peer, self.gallery.audience(p.their_nonce))
-
-    def undelivered(self, peer: bytes) -> None:
-        """A frame to ``peer`` could not be sent: a spectator is dropped; a player is resent to."""
-        if self.gallery is not None:
-            self.gallery.undelivered(peer)
-
     def listen(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Call ``listener`` after every visible change; return the function that stops it."""
         return self._listeners.add(listener)
@@ -533,21 +503,6 @@ class Session(Choosing, SecretSeat, Handshake, LogSync, Timing, Requests, Report
             LOG.debug("the error's traceback", exc_info=True)
             self._stop(f"internal error: {type(e).__name__}: {e}", index=self._count())
         self._changed()
-
-    def _for_gallery(self, peer: bytes, frame: Frame) -> bool:
-        """Hand a watch, or any frame of a spectator's connection, to the gallery."""
-        gallery = self.gallery
-        assert gallery is not None
-        if not isinstance(frame, Watch) and peer not in gallery:
-            return False
-        seated = self._peers.get(peer)
-        if seated is not None and seated.slot is not None:
-            self._drop(peer, frame, "a seated connection cannot watch")
-            return True
-        self._peers.pop(peer, None)  # a connection that watches holds no seat
-        if not gallery.receive(peer, frame):
-            self._drop(peer, frame, "a spectator can never act")
-        return True
 
     def _handle(self, peer: bytes, state: PeerState, frame: Frame) -> None:
         if self.is_host:
