@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -169,3 +170,202 @@ def test_a_gate_at_equal_time_is_kept_in_the_run(tmp_path):
     assert state["config"]["gate_think"] == 0.02
     assert state["history"][0]["arena_games"] == 2
     assert train.stored_config(tmp_path / "run") == cfg
+
+
+# -- stopping and resuming inside a generation -----------------------------------------------
+
+RESUMED = train.Config(games=4, nodes=60, arena_games=4, epochs=1, hidden=8, gods_share=0.5)
+
+
+class Stop(Exception):
+    """A stop in mid-run (a kill, as the run sees it: nothing after it is written)."""
+
+
+def _stopping(monkeypatch, name: str, after: int) -> list[int]:
+    """Make ``train.<name>`` (a game) raise ``Stop`` once ``after`` games are played.
+
+    Returns the list of the games played (their seeds) since.
+    """
+    real = getattr(train, name)
+    played: list[int] = []
+
+    def game(*args):
+        seed = args[0][0] if name == "_arena_game" else args[0]
+        if len(played) == after:
+            raise Stop(seed)
+        played.append(seed)
+        return real(*args)
+
+    monkeypatch.setattr(train, name, game)
+    return played
+
+
+def _counting(monkeypatch, name: str) -> list[int]:
+    return _stopping(monkeypatch, name, 10**9)
+
+
+@pytest.fixture(scope="module")
+def straight(tmp_path_factory):
+    """A run of one generation played without a stop: what a resumed run must end with."""
+    path = tmp_path_factory.mktemp("straight") / "run"
+    state = train.run(path, 1, RESUMED)
+    return path, state
+
+
+def _same_net(a, b) -> None:
+    x, y = Net.load(a), Net.load(b)
+    for (wa, ba), (wb, bb) in zip(x.layers, y.layers, strict=True):
+        assert np.array_equal(wa, wb)
+        assert np.array_equal(ba, bb)
+    for pa, pb in ((x.value, y.value), (x.policy, y.policy)):
+        assert np.array_equal(pa[0], pb[0])
+        assert np.array_equal(pa[1], pb[1])
+    assert (x.gods, x.god_positions, x.residual) == (y.gods, y.god_positions, y.residual)
+
+
+def _without_times(history):
+    return [{k: v for k, v in h.items() if "seconds" not in k} for h in history]
+
+
+def test_a_run_stopped_in_self_play_resumes_to_the_same_games_and_net(
+    tmp_path, monkeypatch, straight
+):
+    done, done_state = straight
+    run = tmp_path / "run"
+    partial = run / "data" / "gen-0001.partial.jsonl"
+    _stopping(monkeypatch, "selfplay_game", 3)
+    with pytest.raises(Stop):
+        train.run(run, 1, RESUMED)
+    lines = partial.read_bytes().splitlines(keepends=True)
+    assert len(lines) == 1 + 3  # the header and three games
+    assert not (run / "data" / "gen-0001.jsonl.gz").exists()
+    # The settings are kept from the first start: a resume without options finds them.
+    assert train.stored_config(run) == RESUMED
+    # A stop in mid-write: the last game's line is cut short.
+    partial.write_bytes(b"".join(lines[:-1]) + lines[-1][: len(lines[-1]) // 2])
+
+    monkeypatch.undo()
+    played = _stopping(monkeypatch, "selfplay_game", 1)
+    said: list[str] = []
+    with pytest.raises(Stop):
+        train.run(run, 1, RESUMED, log=said.append)
+    # Games 0 and 1 were kept; game 2 (torn) was played again, and its line replaces the torn one.
+    assert played == [1001 * 1_000_003 + 2]
+    assert any("dropped its last line, cut short; game 2 is played again" in s for s in said)
+    assert "generation 1: self-play, 4 games (2 done, 2 to play)" in said
+    records = [json.loads(line) for line in partial.read_bytes().splitlines()[1:]]
+    assert [r["game"] for r in records] == [0, 1, 2]
+
+    monkeypatch.undo()
+    played = _counting(monkeypatch, "selfplay_game")
+    said = []
+    state = train.run(run, 1, RESUMED, log=said.append)
+    assert played == [1001 * 1_000_003 + 3]
+    assert "generation 1: self-play, 4 games (3 done, 1 to play)" in said
+    assert (run / "data" / "gen-0001.jsonl.gz").read_bytes() == (
+        done / "data" / "gen-0001.jsonl.gz"
+    ).read_bytes()
+    _same_net(run / "nets" / "gen-0001.npz", done / "nets" / "gen-0001.npz")
+    assert _without_times(state["history"]) == _without_times(done_state["history"])
+    assert not partial.exists()
+    assert sorted(p.name for p in (run / "data").iterdir()) == ["gen-0001.jsonl.gz"]
+
+
+def test_a_run_stopped_in_the_arena_resumes_to_the_same_score(tmp_path, monkeypatch, straight):
+    _done, done_state = straight
+    run = tmp_path / "run"
+    partial = run / "nets" / "gen-0001.arena.partial.jsonl"
+    _stopping(monkeypatch, "_arena_game", 2)
+    with pytest.raises(Stop):
+        train.run(run, 1, RESUMED)
+    assert len(partial.read_bytes().splitlines()) == 1 + 2
+    assert train.load_samples(run / "data" / "gen-0001.jsonl.gz")  # self-play is done
+
+    monkeypatch.undo()
+    games = _counting(monkeypatch, "selfplay_game")
+    arena = _counting(monkeypatch, "_arena_game")
+    said: list[str] = []
+    state = train.run(run, 1, RESUMED, log=said.append)
+    assert games == []
+    assert len(arena) == 2
+    assert "generation 1: arena, 4 games (2 done, 2 to play)" in said
+    assert not any("training on" in s for s in said)  # the net was kept too
+    assert _without_times(state["history"]) == _without_times(done_state["history"])
+    # The time of the stopped session's stages is in the record.
+    assert state["history"][0]["selfplay_seconds"] is not None
+    assert "pending" not in state
+    assert not partial.exists()
+
+
+def _fake_games(monkeypatch) -> list[int]:
+    """Self-play games that cost nothing: one sample naming the game's seed."""
+    played: list[int] = []
+
+    def game(seed, weights, nodes, noise_plies, gods_share):
+        played.append(seed)
+        return [(f"game {seed}", "a1", nodes, 0)]
+
+    monkeypatch.setattr(train, "selfplay_game", game)
+    return played
+
+
+def test_self_play_says_how_far_it_is_every_so_often(monkeypatch):
+    _fake_games(monkeypatch)
+    said: list[str] = []
+    samples = train.selfplay(None, 100, TINY, 3, 1, log=said.append)
+    assert len(samples) == 100
+    assert said[0] == "self-play, 100 games (0 done, 100 to play)"
+    counts = [s for s in said[1:] if s.startswith("self-play: ")]
+    # One line each 5 games (a twentieth), not one a game.
+    assert len(counts) == 20
+    assert counts[0].startswith("self-play: 5 of 100 games played")
+    assert counts[-1].startswith("self-play: 100 of 100 games played")
+
+
+def test_a_checkpoint_of_other_settings_is_refused_and_kept(tmp_path, monkeypatch):
+    _fake_games(monkeypatch)
+    partial = tmp_path / "games.partial.jsonl"
+    first = train.selfplay(None, 3, TINY, 7, 1, checkpoint=partial)
+    before = partial.read_bytes()
+    for cfg, seed, differ in [
+        (replace(TINY, nodes=61), 7, r"nodes 60 \(this run: 61\)"),
+        (TINY, 8, r"seed 7 \(this run: 8\)"),
+    ]:
+        with pytest.raises(ValueError, match=rf"games\.partial\.jsonl: .*other settings.*{differ}"):
+            train.selfplay(None, 3, cfg, seed, 1, checkpoint=partial)
+        assert partial.read_bytes() == before
+    # Games of another net (the best changed) are not mixed in either.
+    with pytest.raises(ValueError, match="weights null"):
+        train.selfplay(b"a net", 3, TINY, 7, 1, checkpoint=partial)
+    # With the same settings every game is there: nothing is played again.
+    played = _fake_games(monkeypatch)
+    assert train.selfplay(None, 3, TINY, 7, 1, checkpoint=partial) == first
+    assert played == []
+
+
+def test_a_run_refuses_another_generations_games(tmp_path, monkeypatch):
+    _fake_games(monkeypatch)
+    run = tmp_path / "run"
+    (run / "data").mkdir(parents=True)
+    partial = run / "data" / "gen-0001.partial.jsonl"
+    # The self-play games of generation 2 (its seed), under generation 1's name.
+    train.selfplay(None, 1, TINY, 1002, 1, checkpoint=partial)
+    with pytest.raises(
+        ValueError, match=r"gen-0001\.partial\.jsonl: .*seed 1002 \(this run: 1001\)"
+    ):
+        train.run(run, 1, TINY)
+    assert len(partial.read_bytes().splitlines()) == 2
+
+
+def test_a_damaged_checkpoint_line_is_named(tmp_path, monkeypatch):
+    _fake_games(monkeypatch)
+    partial = tmp_path / "games.partial.jsonl"
+    train.selfplay(None, 3, TINY, 7, 1, checkpoint=partial)
+    lines = partial.read_bytes().splitlines(keepends=True)
+    # A whole line (it ends in a newline) that is not a record is damage, not a stop.
+    partial.write_bytes(lines[0] + lines[1] + b'{"game": 1, "seed"\n' + lines[3])
+    with pytest.raises(ValueError, match=r"games\.partial\.jsonl:3: not a game's record"):
+        train.selfplay(None, 3, TINY, 7, 1, checkpoint=partial)
+    partial.write_bytes(lines[0] + lines[2])
+    with pytest.raises(ValueError, match=r"games\.partial\.jsonl:2: not the record of game 0"):
+        train.selfplay(None, 3, TINY, 7, 1, checkpoint=partial)
