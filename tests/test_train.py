@@ -144,8 +144,18 @@ def test_train_cli_rejects_bad_numbers(tmp_path, capsys, args, message):
     assert not (tmp_path / "r").exists()
 
 
-def test_selfplay_on_a_dask_cluster_gives_the_same_samples():
+def test_selfplay_on_a_dask_cluster_gives_the_same_samples(tmp_path):
     distributed = pytest.importorskip("distributed")
+    cfg = train.Config(nodes=60)
+    partial = tmp_path / "games.partial.jsonl"
+
+    def stop_after_two(done: int, games: int) -> None:
+        if done == 2:
+            raise Stop
+
+    # Two of four games played here, then a stop: the cluster plays the other two.
+    with pytest.raises(Stop):
+        train.selfplay(None, 4, cfg, 7, 1, progress=stop_after_two, checkpoint=partial)
     with distributed.LocalCluster(
         n_workers=2,
         threads_per_worker=1,
@@ -153,9 +163,14 @@ def test_selfplay_on_a_dask_cluster_gives_the_same_samples():
         host="127.0.0.1",
         dashboard_address=None,
     ) as cluster:
-        cfg = train.Config(nodes=60)
         far = train.selfplay(None, 4, cfg, 7, 1, scheduler=cluster.scheduler_address)
-    assert far == train.selfplay(None, 4, cfg, 7, 1)
+        resumed = train.selfplay(
+            None, 4, cfg, 7, 1, scheduler=cluster.scheduler_address, checkpoint=partial
+        )
+    here = train.selfplay(None, 4, cfg, 7, 1)
+    assert far == here
+    assert resumed == here
+    assert len(partial.read_bytes().splitlines()) == 1 + 4
 
 
 def test_an_unreachable_scheduler_is_named():
@@ -369,3 +384,17 @@ def test_a_damaged_checkpoint_line_is_named(tmp_path, monkeypatch):
     partial.write_bytes(lines[0] + lines[2])
     with pytest.raises(ValueError, match=r"games\.partial\.jsonl:2: not the record of game 0"):
         train.selfplay(None, 3, TINY, 7, 1, checkpoint=partial)
+
+
+def test_train_cli_refuses_a_checkpoint_of_other_settings(tmp_path, capsys, monkeypatch):
+    _fake_games(monkeypatch)
+    run = tmp_path / "r"
+    (run / "data").mkdir(parents=True)
+    partial = run / "data" / "gen-0001.partial.jsonl"
+    train.selfplay(None, 2, replace(train.Config(), nodes=61), 1001, 1, checkpoint=partial)
+    before = partial.read_bytes()
+    assert main(["train", str(run), "--games", "2", "--nodes", "60", "--jobs", "1"]) == 2
+    err = capsys.readouterr().err
+    assert f"santorini: error: {partial}: games played with other settings" in err
+    assert "nodes 61 (this run: 60)" in err
+    assert partial.read_bytes() == before
