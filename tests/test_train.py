@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import os
 from dataclasses import replace
 
 import numpy as np
@@ -398,3 +399,23 @@ def test_train_cli_refuses_a_checkpoint_of_other_settings(tmp_path, capsys, monk
     assert f"santorini: error: {partial}: games played with other settings" in err
     assert "nodes 61 (this run: 60)" in err
     assert partial.read_bytes() == before
+
+
+def test_a_run_being_run_elsewhere_is_refused(tmp_path, monkeypatch):
+    fcntl = pytest.importorskip("fcntl")
+    played = _fake_games(monkeypatch)
+    run = tmp_path / "run"
+    run.mkdir()
+    # Another process holding the run (a lock on another open file of it conflicts alike).
+    fd = os.open(run, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(ValueError, match="this run is being run by another process"):
+            train.run(run, 1, TINY)
+    finally:
+        os.close(fd)
+    assert played == []
+    assert not (run / "state.json").exists()
+    # Once it has ended, the run goes on here.
+    monkeypatch.undo()
+    assert train.run(run, 1, replace(TINY, games=1, arena_games=1))["history"]

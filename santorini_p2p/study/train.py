@@ -39,6 +39,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final, TypeVar, cast
@@ -818,10 +819,55 @@ def run(
     The settings are the run's own from its first start: resuming with others is refused.
 
     Raises:
-        ValueError: a run made with other settings, or a damaged run directory.
+        ValueError: a run made with other settings, a damaged run directory, or one that
+            another process is running.
     """
     (directory / "data").mkdir(parents=True, exist_ok=True)
     (directory / "nets").mkdir(exist_ok=True)
+    with _locked(directory):
+        return _run(directory, generations, config, workers, scheduler, command, log)
+
+
+@contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """Hold the run's directory alone while in the block.
+
+    Two processes on one run would append to the same checkpoints. ``flock`` where the system
+    has it; elsewhere, and on a file system that keeps no locks, no lock is taken.
+
+    Raises:
+        ValueError: another process holds it.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ValueError(
+                f"{directory}: this run is being run by another process; "
+                "let it go on there, or end that process first"
+            ) from None
+        except OSError:  # ENOLCK and the like: go on without the lock
+            pass
+        yield
+    finally:
+        os.close(fd)
+
+
+def _run(
+    directory: Path,
+    generations: int,
+    config: Config,
+    workers: int,
+    scheduler: str | None,
+    command: str,
+    log: Callable[[str], None],
+) -> dict[str, object]:
     state = _load_state(directory)
     settings = {k: getattr(config, k) for k in Config.__dataclass_fields__}
     # A setting added since the run began counts at its default.
