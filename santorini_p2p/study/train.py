@@ -37,7 +37,7 @@ import math
 import os
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -200,8 +200,10 @@ def _map(
     jobs: Sequence[_J],
     workers: int,
     scheduler: str | None,
-) -> Iterator[_R]:
+) -> Generator[_R, None, None]:
     """Run ``fn`` over ``jobs``: in this process, over local processes, or on a Dask cluster."""
+    if not jobs:
+        return  # nothing to start: no processes, no cluster
     if scheduler is not None:
         try:
             from dask.distributed import Client
@@ -360,8 +362,7 @@ def _play(
         log(f"{what}, {total} games ({done} done, {total - done} to play)")
     step = max(1, math.ceil(total / 20))
     started = time.monotonic()
-    # Nothing to start (no processes, no cluster) when every game is in.
-    rest = _map(fn, jobs[done:], workers, scheduler) if done < total else iter(())
+    rest = _map(fn, jobs[done:], workers, scheduler)
     try:
         for i, result in enumerate(rest, done):
             results.append(result)
@@ -382,6 +383,8 @@ def _play(
             if progress is not None:
                 progress(i + 1, total)
     finally:
+        # At once, not when collected: the games not started are dropped, then the file closed.
+        rest.close()
         if checkpoint is not None:
             checkpoint.close()
     return results, before + time.monotonic() - started
