@@ -313,6 +313,32 @@ def test_a_run_stopped_in_the_arena_resumes_to_the_same_score(tmp_path, monkeypa
     assert not partial.exists()
 
 
+def test_a_stopped_arena_ends_game_by_game_as_one_never_stopped(tmp_path, monkeypatch, straight):
+    done, _ = straight
+    net = (done / "nets" / "gen-0001.npz").read_bytes()
+    whole = tmp_path / "whole.jsonl"
+    assert train.gate(net, None, RESUMED, 1001, 1, checkpoint=whole) == (
+        straight[1]["history"][0]["arena_score"],
+        4,
+    )
+    stopped = tmp_path / "stopped.jsonl"
+    _stopping(monkeypatch, "_arena_game", 3)
+    with pytest.raises(Stop):
+        train.gate(net, None, RESUMED, 1001, 1, checkpoint=stopped)
+    monkeypatch.undo()
+    played = _counting(monkeypatch, "_arena_game")
+    train.gate(net, None, RESUMED, 1001, 1, checkpoint=stopped)
+    assert played == [1001 * 7919 + 1]  # the fourth game: the second pair's other seat
+
+    def games(path):
+        return [
+            (r["game"], r["seed"], r["score"])
+            for r in map(json.loads, path.read_bytes().splitlines()[1:])
+        ]
+
+    assert games(stopped) == games(whole)
+
+
 def _fake_games(monkeypatch) -> list[int]:
     """Self-play games that cost nothing: one sample naming the game's seed."""
     played: list[int] = []
