@@ -277,8 +277,9 @@ def add_commands(sub: Subparsers) -> None:
         help="train the computer's evaluation by self-play",
         description="Run or resume a training run in DIR: each generation the best player "
         "plays itself, a network is trained on the last generations' positions, and it "
-        "becomes the best only if it beats the best in the arena. Run it again to resume "
-        "(with the run's own settings; options given must agree with them); "
+        "becomes the best only if it beats the best in the arena. Stop it at any moment and "
+        "run it again to resume (with the run's own settings; options given must agree with "
+        "them): every finished game is kept, and only the games still missing are played; "
         "--export writes the best network, with the record of its making, for "
         "santorini_p2p/ai/weights. Levels 'learned' (hard's search with the network) and "
         "'hard' "

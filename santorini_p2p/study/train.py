@@ -7,9 +7,20 @@ cores, or over a Dask cluster); a net is trained on the last generations' positi
 becomes the best only if it scores at least ``GATE_SCORE``.
 
 A run lives in one directory and resumes where it stopped: ``data/gen-NNNN.jsonl.gz`` (the
-games' positions), ``nets/gen-NNNN.npz`` (each trained net) and ``state.json`` (the best net
-and every generation's record). ``export`` writes the best net with its record (the command,
-seeds, games, positions, hours and arena results) for the package to ship.
+games' positions), ``nets/gen-NNNN.npz`` (each trained net) and ``state.json`` (the settings,
+the best net and every generation's record). ``export`` writes the best net with its record
+(the command, seeds, games, positions, hours and arena results) for the package to ship.
+
+A stop inside a generation loses at most the games being played: each finished game is
+appended to a checkpoint, ``data/gen-NNNN.partial.jsonl`` for self-play and
+``nets/gen-NNNN.arena.partial.jsonl`` for the arena. Its first line names what its games
+depend on (the stage, generation, seeds, settings and the nets' SHA-256); each next line is one
+game in order: ``{"game": i, "seed": s, "seconds": t, ...}`` with the game's ``samples`` or
+its ``score`` (``t``: the stage's seconds so far, over all sessions). A game at a node budget
+is a function of its seed, so a resumed stage plays the rest from their own seeds and ends
+exactly as an uninterrupted one; the checkpoint goes once the stage's result is saved. A last
+line cut short by the stop is dropped (its game is played again); a checkpoint of other
+settings is refused, never mixed in.
 
 Every sample is a position of a two-player game in play, the turn chosen there, the search's
 score of it (for the mover) and the game's result for the mover: the value target is their
@@ -20,15 +31,18 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import json
 import math
+import os
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import Any, Final, TypeVar, cast
 
 import numpy as np
 
@@ -177,13 +191,19 @@ def _selfplay_star(args: tuple[int, bytes | None, int, int, float]) -> list[Samp
     return selfplay_game(*args)
 
 
+_J = TypeVar("_J")
+_R = TypeVar("_R")
+
+
 def _map(
-    fn: Callable[[tuple[int, bytes | None, int, int, float]], list[Sample]],
-    jobs: Sequence[tuple[int, bytes | None, int, int, float]],
+    fn: Callable[[_J], _R],
+    jobs: Sequence[_J],
     workers: int,
     scheduler: str | None,
-) -> Iterator[list[Sample]]:
+) -> Generator[_R, None, None]:
     """Run ``fn`` over ``jobs``: in this process, over local processes, or on a Dask cluster."""
+    if not jobs:
+        return  # nothing to start: no processes, no cluster
     if scheduler is not None:
         try:
             from dask.distributed import Client
@@ -210,6 +230,223 @@ def _map(
         yield from pool.map(fn, jobs, chunksize=1)
 
 
+def _sha256(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _duration(seconds: float) -> str:
+    """``1h08m``, ``4m12s`` or ``12s``."""
+    s = max(0, round(seconds))
+    if s >= 3600:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m"
+    if s >= 60:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s}s"
+
+
+class _Checkpoint:
+    """A stage's finished games, one JSON line each after a header line naming the stage.
+
+    The header holds every number the games depend on: a file with another header is
+    refused, never mixed in. A last line cut short (a stop in mid-write) is dropped.
+    """
+
+    def __init__(self, path: Path, header: dict[str, object]) -> None:
+        self.path = path
+        self.header: dict[str, object] = json.loads(json.dumps(header))
+        self.torn = False
+        """Whether ``open`` dropped a last line cut short."""
+        self._file: io.BufferedWriter | None = None
+
+    def open(self) -> list[dict[str, Any]]:
+        """The games already in the file (made, with its header, when missing or empty).
+
+        Raises:
+            ValueError: a file of other settings, or a damaged line (naming the file and line).
+        """
+        data = self.path.read_bytes() if self.path.exists() else b""
+        lines = data.split(b"\n")
+        tail = lines.pop()
+        self.torn = bool(tail) and bool(lines)
+        records: list[dict[str, Any]] = []
+        if not lines:
+            # Nothing or a header cut short: no game is lost in starting afresh.
+            self.path.write_bytes(json.dumps(self.header).encode() + b"\n")
+        else:
+            try:
+                header = json.loads(lines[0])
+            except ValueError:
+                header = None
+            if header != self.header:
+                raise ValueError(self._refusal(header))
+            for n, line in enumerate(lines[1:], 2):
+                try:
+                    record = json.loads(line)
+                except ValueError as e:
+                    raise ValueError(f"{self.path}:{n}: not a game's record ({e})") from None
+                if not isinstance(record, dict) or record.get("game") != n - 2:
+                    raise ValueError(f"{self.path}:{n}: not the record of game {n - 2}")
+                records.append(record)
+            if tail:
+                with self.path.open("r+b") as f:
+                    f.truncate(len(data) - len(tail))
+        self._file = self.path.open("ab")
+        return records
+
+    def _refusal(self, header: object) -> str:
+        if not isinstance(header, dict):
+            return f"{self.path}:1: not a training run's checkpoint; move it away to go on"
+        keys = [k for k in self.header if header.get(k) != self.header[k]]
+        keys += [k for k in header if k not in self.header]
+        differ = ", ".join(
+            f"{k} {json.dumps(header.get(k))} (this run: {json.dumps(self.header.get(k))})"
+            for k in keys
+        )
+        return (
+            f"{self.path}: games played with other settings ({differ}); they are not mixed "
+            "into this run: resume with those settings, or remove the file to play them again"
+        )
+
+    def add(self, record: dict[str, object]) -> None:
+        """Append one game's record and push it to the disk."""
+        assert self._file is not None
+        self._file.write(json.dumps(record).encode() + b"\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        """Close the file (it stays on the disk)."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def _play(
+    what: str,
+    fn: Callable[[_J], _R],
+    jobs: Sequence[_J],
+    seeds: Sequence[int],
+    *,
+    workers: int,
+    scheduler: str | None = None,
+    checkpoint: _Checkpoint | None = None,
+    field: str,
+    decode: Callable[[Any], _R],
+    log: Callable[[str], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[_R], float]:
+    """Play ``jobs`` in order, resuming from ``checkpoint``; their results and the seconds.
+
+    The seconds are the stage's over every session that the checkpoint kept.
+    """
+    total = len(jobs)
+    results: list[_R] = []
+    before = 0.0
+    if checkpoint is not None:
+        for n, record in enumerate(checkpoint.open(), 2):
+            try:
+                if record["seed"] != seeds[len(results)]:
+                    raise ValueError(f"seed {record['seed']}, expected {seeds[len(results)]}")
+                results.append(decode(record[field]))
+                before = float(record["seconds"])
+            except (KeyError, IndexError, TypeError, ValueError) as e:
+                checkpoint.close()
+                raise ValueError(f"{checkpoint.path}:{n}: not a game's record ({e})") from None
+        if checkpoint.torn and log is not None:
+            log(
+                f"{checkpoint.path}: dropped its last line, cut short;"
+                f" game {len(results)} is played again"
+            )
+    done = len(results)
+    if log is not None:
+        log(f"{what}, {total} games ({done} done, {total - done} to play)")
+    step = max(1, math.ceil(total / 20))
+    started = time.monotonic()
+    rest = _map(fn, jobs[done:], workers, scheduler)
+    try:
+        for i, result in enumerate(rest, done):
+            results.append(result)
+            now = time.monotonic() - started
+            if checkpoint is not None:
+                checkpoint.add(
+                    {"game": i, "seed": seeds[i], "seconds": round(before + now, 1), field: result}
+                )
+            played = i + 1 - done
+            if log is not None and (played % step == 0 or i + 1 == total):
+                line = f"{what}: {i + 1} of {total} games played"
+                if now > 0:
+                    rate = played / now * 60
+                    line += f", {rate:.1f} a minute"
+                    if i + 1 < total:
+                        line += f", about {_duration((total - i - 1) / rate * 60)} left"
+                log(line)
+            if progress is not None:
+                progress(i + 1, total)
+    finally:
+        # At once, not when collected: the games not started are dropped, then the file closed.
+        rest.close()
+        if checkpoint is not None:
+            checkpoint.close()
+    return results, before + time.monotonic() - started
+
+
+def _samples(value: Any) -> list[Sample]:
+    """A game's samples as a checkpoint keeps them (JSON lists).
+
+    Raises:
+        ValueError: not a list of samples.
+    """
+    if not isinstance(value, list):
+        raise ValueError("no samples")
+    out: list[Sample] = []
+    for item in value:
+        text, turn, score, result = item
+        if not (isinstance(text, str) and isinstance(turn, str)):
+            raise ValueError(f"not a sample: {item!r}")
+        out.append((text, turn, int(score), int(result)))
+    return out
+
+
+def _selfplay(
+    weights: bytes | None,
+    games: int,
+    config: Config,
+    seed: int,
+    workers: int,
+    scheduler: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    checkpoint: Path | None = None,
+    generation: int | None = None,
+    log: Callable[[str], None] | None = None,
+) -> tuple[list[Sample], float]:
+    seeds = [seed * 1_000_003 + i for i in range(games)]
+    jobs = [(s, weights, config.nodes, config.noise_plies, config.gods_share) for s in seeds]
+    header: dict[str, object] = {
+        "stage": "self-play",
+        "generation": generation,
+        "seed": seed,
+        "games": games,
+        "nodes": config.nodes,
+        "noise_plies": config.noise_plies,
+        "gods_share": config.gods_share,
+        "weights": _sha256(weights),
+    }
+    per_game, seconds = _play(
+        "self-play" if generation is None else f"generation {generation}: self-play",
+        _selfplay_star,
+        jobs,
+        seeds,
+        workers=workers,
+        scheduler=scheduler,
+        checkpoint=None if checkpoint is None else _Checkpoint(checkpoint, header),
+        field="samples",
+        decode=_samples,
+        log=log,
+        progress=progress,
+    )
+    return [s for samples in per_game for s in samples], seconds
+
+
 def selfplay(
     weights: bytes | None,
     games: int,
@@ -218,24 +455,31 @@ def selfplay(
     workers: int,
     scheduler: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    checkpoint: Path | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> list[Sample]:
-    """Play ``games`` self-play games from ``seed`` on; return all their samples in order."""
-    jobs = [
-        (seed * 1_000_003 + i, weights, config.nodes, config.noise_plies, config.gods_share)
-        for i in range(games)
-    ]
-    out: list[Sample] = []
-    for done, samples in enumerate(_map(_selfplay_star, jobs, workers, scheduler), 1):
-        out.extend(samples)
-        if progress is not None:
-            progress(done, games)
-    return out
+    """Play ``games`` self-play games from ``seed`` on; return all their samples in order.
+
+    With ``checkpoint``, each finished game is appended to that file, and the games already
+    there (played with the same settings) are not played again.
+
+    Raises:
+        ValueError: a checkpoint of other settings or a damaged one; a Dask scheduler that is
+            not there.
+    """
+    return _selfplay(
+        weights, games, config, seed, workers, scheduler, progress, checkpoint, log=log
+    )[0]
 
 
 def save_samples(path: Path, samples: Iterable[Sample]) -> None:
     """Write samples as gzipped JSON lines (atomically: a stopped write leaves nothing)."""
     tmp = path.with_suffix(".tmp")
-    with gzip.open(tmp, "wt", encoding="utf-8") as f:
+    # No time in the gzip header: the same games make the same bytes.
+    with (
+        gzip.GzipFile(tmp, "wb", mtime=0) as raw,
+        io.TextIOWrapper(raw, encoding="utf-8") as f,
+    ):
         for s in samples:
             f.write(json.dumps(s) + "\n")
     tmp.replace(path)
@@ -454,6 +698,51 @@ def _arena_game(
     return 1.0 if p.winner == new_seat else 0.0
 
 
+def _gate(
+    new: bytes,
+    old: bytes | None,
+    config: Config,
+    seed: int,
+    workers: int,
+    think: float | None = None,
+    checkpoint: Path | None = None,
+    generation: int | None = None,
+    log: Callable[[str], None] | None = None,
+) -> tuple[float, int, float]:
+    nodes = None if think is not None else config.nodes
+    seeds = [seed * 7919 + i // 2 for i in range(config.arena_games)]
+    jobs = [(s, new, old, nodes, config.gods_share, i % 2, think) for i, s in enumerate(seeds)]
+    header: dict[str, object] = {
+        "stage": "arena",
+        "generation": generation,
+        "seed": seed,
+        "games": config.arena_games,
+        "nodes": nodes,
+        "think": think,
+        "gods_share": config.gods_share,
+        "new": _sha256(new),
+        "old": _sha256(old),
+    }
+    scores, seconds = _play(
+        "arena" if generation is None else f"generation {generation}: arena",
+        _arena_game,
+        jobs,
+        seeds,
+        workers=workers,
+        checkpoint=None if checkpoint is None else _Checkpoint(checkpoint, header),
+        field="score",
+        decode=_score,
+        log=log,
+    )
+    return (sum(scores) / len(scores) if scores else 0.5), len(scores), seconds
+
+
+def _score(value: Any) -> float:
+    if value not in (0, 0.5, 1):
+        raise ValueError(f"not a game's score: {value!r}")
+    return float(value)
+
+
 def gate(
     new: bytes,
     old: bytes | None,
@@ -461,23 +750,20 @@ def gate(
     seed: int,
     workers: int,
     think: float | None = None,
+    checkpoint: Path | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> tuple[float, int]:
     """Play the new net against the old (None: ``hard``); its score and the games.
 
     Each side searches ``config.nodes`` nodes a turn, or ``think`` seconds when given (equal
-    time: the net's search sees fewer nodes).
+    time: the net's search sees fewer nodes). With ``checkpoint``, each game's score is
+    appended to that file, and the games already there are not played again.
+
+    Raises:
+        ValueError: a checkpoint of other settings or other nets, or a damaged one.
     """
-    nodes = None if think is not None else config.nodes
-    jobs = [
-        (seed * 7919 + i // 2, new, old, nodes, config.gods_share, i % 2, think)
-        for i in range(config.arena_games)
-    ]
-    if workers <= 1:
-        scores = [_arena_game(j) for j in jobs]
-    else:
-        with ProcessPoolExecutor(workers) as pool:
-            scores = list(pool.map(_arena_game, jobs, chunksize=1))
-    return (sum(scores) / len(scores) if scores else 0.5), len(scores)
+    score, games, _ = _gate(new, old, config, seed, workers, think, checkpoint, log=log)
+    return score, games
 
 
 # -- the run -----------------------------------------------------------------------------------
@@ -536,10 +822,55 @@ def run(
     The settings are the run's own from its first start: resuming with others is refused.
 
     Raises:
-        ValueError: a run made with other settings, or a damaged run directory.
+        ValueError: a run made with other settings, a damaged run directory, or one that
+            another process is running.
     """
     (directory / "data").mkdir(parents=True, exist_ok=True)
     (directory / "nets").mkdir(exist_ok=True)
+    with _locked(directory):
+        return _run(directory, generations, config, workers, scheduler, command, log)
+
+
+@contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """Hold the run's directory alone while in the block.
+
+    Two processes on one run would append to the same checkpoints. ``flock`` where the system
+    has it; elsewhere, and on a file system that keeps no locks, no lock is taken.
+
+    Raises:
+        ValueError: another process holds it.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ValueError(
+                f"{directory}: this run is being run by another process; "
+                "let it go on there, or end that process first"
+            ) from None
+        except OSError:  # ENOLCK and the like: go on without the lock
+            pass
+        yield
+    finally:
+        os.close(fd)
+
+
+def _run(
+    directory: Path,
+    generations: int,
+    config: Config,
+    workers: int,
+    scheduler: str | None,
+    command: str,
+    log: Callable[[str], None],
+) -> dict[str, object]:
     state = _load_state(directory)
     settings = {k: getattr(config, k) for k in Config.__dataclass_fields__}
     # A setting added since the run began counts at its default.
@@ -560,25 +891,45 @@ def run(
         }
         if command:
             state["command"] = command
+        # Kept at once: a run stopped in its first generation resumes with its settings.
+        _save_state(directory, state)
     gods = {name: i + 1 for i, name in enumerate(ALL_GOD_NAMES)}
     history = state["history"]
     assert isinstance(history, list)
     for gen in range(1, generations + 1):
+        data_path = directory / "data" / f"gen-{gen:04d}.jsonl.gz"
+        games_partial = directory / "data" / f"gen-{gen:04d}.partial.jsonl"
+        arena_partial = directory / "nets" / f"gen-{gen:04d}.arena.partial.jsonl"
         if any(h["generation"] == gen for h in history):
+            # Left by a stop after the generation's record was saved.
+            arena_partial.unlink(missing_ok=True)
             continue
-        started = time.monotonic()
+        # The seconds of this generation's finished stages in earlier sessions.
+        pending: Any = state.get("pending")
+        if not isinstance(pending, dict) or pending.get("generation") != gen:
+            pending = {"generation": gen, "seconds": 0.0, "selfplay_seconds": None}
         best_name = state["best"]
         best = (directory / "nets" / str(best_name)).read_bytes() if best_name else None
-        data_path = directory / "data" / f"gen-{gen:04d}.jsonl.gz"
-        played: float | None = None
         if not data_path.exists():
-            log(f"generation {gen}: self-play, {config.games} games")
-            played = time.monotonic()
-            samples = selfplay(
-                best, config.games, config, config.seed * 1000 + gen, workers, scheduler
+            samples, played = _selfplay(
+                best,
+                config.games,
+                config,
+                config.seed * 1000 + gen,
+                workers,
+                scheduler,
+                checkpoint=games_partial,
+                generation=gen,
+                log=log,
             )
             save_samples(data_path, samples)
-            played = time.monotonic() - played
+            pending["seconds"] = float(pending["seconds"]) + played
+            pending["selfplay_seconds"] = round(played, 1)
+            state["pending"] = pending
+            _save_state(directory, state)
+        # The games are in the data file: a checkpoint left beside it is done with.
+        games_partial.unlink(missing_ok=True)
+        started = time.monotonic()
         window = [
             directory / "data" / f"gen-{g:04d}.jsonl.gz"
             for g in range(max(1, gen - config.window + 1), gen + 1)
@@ -592,15 +943,26 @@ def run(
             net = fit(data, gods, config, config.seed * 1000 + gen, start, log)
             net.save(net_path)
         new = net_path.read_bytes()
-        log(f"generation {gen}: arena, {config.arena_games} games")
-        score, games = gate(
-            new, best, config, config.seed * 1000 + gen, workers, think=config.gate_think
+        pending["seconds"] = float(pending["seconds"]) + time.monotonic() - started
+        state["pending"] = pending
+        _save_state(directory, state)
+        score, games, arena_seconds = _gate(
+            new,
+            best,
+            config,
+            config.seed * 1000 + gen,
+            workers,
+            think=config.gate_think,
+            checkpoint=arena_partial,
+            generation=gen,
+            log=log,
         )
         accepted = score >= GATE_SCORE
         if accepted:
             state["best"] = net_path.name
-        spent = time.monotonic() - started
+        spent = float(pending["seconds"]) + arena_seconds
         state["seconds"] = float(str(state["seconds"])) + spent
+        state.pop("pending", None)
         history.append(
             {
                 "generation": gen,
@@ -611,12 +973,13 @@ def run(
                 "against": best_name or "hard",
                 "accepted": accepted,
                 "seconds": round(spent, 1),
-                # None: the games were already in the run's directory (played earlier).
-                "selfplay_seconds": None if played is None else round(played, 1),
+                # None: the games were in the run's directory before it kept their time.
+                "selfplay_seconds": pending["selfplay_seconds"],
                 "workers": workers,
             }
         )
         _save_state(directory, state)
+        arena_partial.unlink(missing_ok=True)
         log(
             f"generation {gen}: scored {score:.3f} against {best_name or 'hard'}"
             f" ({'kept' if accepted else 'dropped'})"
