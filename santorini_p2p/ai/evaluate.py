@@ -275,6 +275,7 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) 
     placed = sum(power_of(g).placed for g in seat_gods) if seat_gods else 2
     score = t.worker * min(mine.bit_count(), placed)
     threats = 0
+    height, centre, mobility, climb = t.height, t.centre, t.mobility, t.climb
     for w in bits(mine):
         h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
         nb = NEIGHBOURS[w]
@@ -285,12 +286,12 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) 
             moves &= at_least[h]
         if lim.walks:
             moves = lim.walk(w, moves)
-        score += t.height[h] + t.centre[w] + t.mobility * moves.bit_count()
+        score += height[h] + centre[w] + mobility * moves.bit_count()
         if not moves:
             score -= t.stuck
             continue
         if not restricted and h < 2:
-            score += t.climb[h] * (moves & by_level[h + 1]).bit_count()
+            score += climb[h] * (moves & by_level[h + 1]).bit_count()
         if h == 2:
             if not restricted:
                 threats |= moves & top

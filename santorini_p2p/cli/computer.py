@@ -223,7 +223,7 @@ def _cmd_tune(args: argparse.Namespace) -> int:
 
     from santorini_p2p.study.tune import TuneConfig, export, run
 
-    options = ("games", "nodes", "arena_games", "gods_share", "window", "seed")
+    options = ("games", "nodes", "arena_games", "gods_share", "window", "ridge", "seed")
     directory = Path(args.dir)
     stored: object = None
     state_path = directory / "state.json"
@@ -246,6 +246,8 @@ def _cmd_tune(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"{name.replace('_', '-')}: expected a whole number of at least 1, got {value}"
             )
+    if not 0.0 <= values["ridge"] < 1e6:
+        raise UsageError(f"ridge: expected a number from 0 up, got {values['ridge']}")
     if not 0.0 <= values["gods_share"] <= 1.0:
         raise UsageError(f"gods-share: expected a number from 0 to 1, got {values['gods_share']}")
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
@@ -257,7 +259,8 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     command = (
         f"santorini tune {shlex.quote(args.dir)} --generations {args.generations} "
         f"--games {config.games} --nodes {config.nodes} --arena-games {config.arena_games} "
-        f"--gods-share {config.gods_share} --window {config.window} --seed {config.seed}"
+        f"--gods-share {config.gods_share} --window {config.window} --ridge {config.ridge} "
+        f"--seed {config.seed}"
     )
     try:
         state = run(
@@ -399,6 +402,9 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument("--arena-games", type=int, help="gating games (200)")
     p.add_argument("--gods-share", type=float, help="share of games with a god pair (0.5)")
     p.add_argument("--window", type=int, help="generations of games a fit reads (3)")
+    p.add_argument(
+        "--ridge", type=float, help="how strongly a fit is held to its starting weights (0.001)"
+    )
     p.add_argument("--seed", type=int, help="seed of the run (1)")
     p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
     p.add_argument("--export", metavar="FILE", help="write the best weights to FILE (.json)")

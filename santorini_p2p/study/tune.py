@@ -60,9 +60,6 @@ SCALE: Final = 300.0
 """The search's score scale: a score ``s`` is a ``1 / (1 + exp(-s / SCALE))`` chance to win."""
 _NOISE: Final = 150
 """Root noise of self-play's first plies (score units), so that games differ."""
-_RIDGE: Final = 0.02
-"""How strongly a fit is held to the weights it starts from (per position, in squared units
-of a hundred): enough to keep a term that the games hardly show where it was."""
 _MAX_WEIGHT: Final = 5000
 T = TypeVar("T")
 R = TypeVar("R")
@@ -79,6 +76,12 @@ class TuneConfig:
     noise_plies: int = 8
     window: int = 3
     seed: int = 1
+    ridge: float = 0.001
+    """How strongly a fit is held to the weights it starts from (per position, in squared
+    units of a hundred): enough to keep a term the games hardly tell apart (every side has
+    two workers; a worker on level 3 has won) where it was, little enough to let the others
+    move (on the first generation's games, 0.001 predicted unseen results best of 0.02,
+    0.005, 0.001 and 0; 0 sent those two terms below zero)."""
 
 
 # -- self-play ---------------------------------------------------------------------------------
@@ -169,14 +172,18 @@ def features(p: Position) -> list[int]:
 
 
 def fit(
-    samples: Sequence[Sample], start: Weights, log: Callable[[str], None] = lambda _: None
+    samples: Sequence[Sample],
+    start: Weights,
+    log: Callable[[str], None] = lambda _: None,
+    ridge: float = 0.001,
 ) -> tuple[Weights, float, float]:
     """Fit the weights to ``samples``' results from ``start``; with the log losses before, after.
 
     A log loss is in nats a position: lower is better.
 
     Logistic regression of the result on ``(gods' part + weights . features) / SCALE`` by
-    Newton's method, held towards ``start`` by a small ridge; draws count half.
+    Newton's method, held towards ``start`` by ``ridge`` (``TuneConfig.ridge``); draws count
+    half.
     """
     rows: list[list[int]] = []
     target: list[float] = []
@@ -192,7 +199,7 @@ def fit(
     base, x = a[:, 0] / SCALE, a[:, 1:] / SCALE
     y = np.array(target)
     w0 = np.array(start.vector(), dtype=np.float64)
-    ridge = _RIDGE * len(y) / 100.0**2
+    hold = ridge * len(y) / 100.0**2
 
     def loss(w: np.ndarray) -> float:
         z = base + x @ w
@@ -205,8 +212,8 @@ def fit(
     for steps in range(1, 51):  # noqa: B007 (counted for the log)
         z = np.clip(base + x @ w, -30.0, 30.0)
         pr = 1.0 / (1.0 + np.exp(-z))
-        grad = x.T @ (pr - y) + ridge * (w - w0)
-        hess = (x * (pr * (1.0 - pr))[:, None]).T @ x + ridge * np.eye(len(w))
+        grad = x.T @ (pr - y) + hold * (w - w0)
+        hess = (x * (pr * (1.0 - pr))[:, None]).T @ x + hold * np.eye(len(w))
         delta = np.linalg.solve(hess, grad)
         w -= delta
         if float(np.max(np.abs(delta))) < 0.05:
@@ -319,7 +326,7 @@ def run(
         ]
         samples = [s for path in window for s in load_samples(path)]
         log(f"generation {gen}: fitting on {len(samples)} positions")
-        new, before, after = fit(samples, best, log)
+        new, before, after = fit(samples, best, log, config.ridge)
         log(f"generation {gen}: arena, {config.arena_games} games")
         score, games = gate(new, best, config, config.seed * 1000 + gen, workers)
         accepted = score >= GATE_SCORE
