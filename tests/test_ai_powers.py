@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from santorini_p2p.ai.evaluate import evaluate
+from santorini_p2p.ai.evaluate import TUNED, evaluate
 from santorini_p2p.ai.opening import choose_setup
 from santorini_p2p.engine import (
     Phase,
@@ -77,7 +77,7 @@ def test_a_worker_hades_keeps_from_moving_down_counts_as_stuck():
     # The opponent on c3 (level 2) has only lower squares around it: under Hades it cannot
     # move; its other worker on a5 can.
     cells = "a1=0A e1=0A c3=2B a5=0B b2=1 b3=1 b4=1"
-    assert _gain("hades", cells, seat=2) >= 100
+    assert _gain("hades", cells, seat=2) >= TUNED.stuck
     # Squares as high around it: it moves as before.
     assert _gain("hades", cells.replace("b2=1", "b2=2"), seat=2) < _gain("hades", cells, seat=2)
 

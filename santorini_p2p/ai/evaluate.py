@@ -11,33 +11,198 @@ power adds. Deeper god tactics are left to the search.
 
 from __future__ import annotations
 
-from typing import Final
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib.resources import files
+from typing import ClassVar, Final
 
 from santorini_p2p.engine import Position, can_win_now, find_god, limits
 from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.power import Limits
 from santorini_p2p.engine.squares import ALL, NEIGHBOURS, bits
 
-__all__ = ["WIN", "can_win_now", "evaluate", "threat_squares"]
+__all__ = ["CLASSIC", "TUNED", "WIN", "Weights", "can_win_now", "evaluate", "threat_squares"]
 
 WIN: Final = 1_000_000
 """The score of a won game; a win found ``k`` turns ahead scores ``WIN - k``."""
 
-_WORKER: Final = 300
-"""Each worker on the board, up to as many as the side placed (a power may remove one; with
-none a side has no turn). A worker beyond those (gained by a power) is worth its height,
-place and moves, and what its god's ``evaluation`` says."""
-_HEIGHT: Final = (0, 100, 260, 180)
-_CLIMB: Final = (12, 40, 0, 0)
-_MOBILITY: Final = 6
-_STUCK: Final = 120
-_NEAR_THREAT: Final = 25
-_THREAT_ONE: Final = 160
-_THREAT_MANY: Final = 450
-_TEMPO: Final = 25
-_CENTRE: Final = tuple(
-    (0, 8, 20)[min(min(s % 5, 4 - s % 5), min(s // 5, 4 - s // 5))] for s in range(25)
+_RINGS: Final = tuple(min(min(s % 5, 4 - s % 5), min(s // 5, 4 - s // 5)) for s in range(25))
+"""How far in from the edge each square is: 0 on the edge, 1 in the ring inside, 2 the centre."""
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The evaluation's weights, one per term, in hundredths of a level.
+
+    A side's score is a sum of terms, each a count times its weight: ``worker`` for each worker
+    on the board (up to as many as the side placed; a worker gained by a power is worth its
+    height, place and moves, and what its god's ``evaluation`` says), ``height`` for each worker
+    on level 1, 2 or 3, ``ring`` for each worker one or two rings in from the edge, ``mobility``
+    for each square a worker can move to, ``stuck`` taken off for each worker that cannot move,
+    ``climb`` for each square one level up that a worker on level 0 or 1 can move to,
+    ``near_threat`` for each free level-2 square next to a worker on level 2, ``threat_one`` for
+    one square the side could win on by moving and ``threat_many`` for two or more, and
+    ``tempo`` for the side to move. The score is linear in the weights, which is what lets
+    ``study.tune`` fit them to the results of self-play games.
+    """
+
+    worker: int
+    height: tuple[int, int, int]
+    ring: tuple[int, int]
+    mobility: int
+    stuck: int
+    climb: tuple[int, int]
+    near_threat: int
+    threat_one: int
+    threat_many: int
+    tempo: int
+
+    NAMES: ClassVar[tuple[str, ...]] = (
+        "worker",
+        "height1",
+        "height2",
+        "height3",
+        "ring1",
+        "ring2",
+        "mobility",
+        "stuck",
+        "climb0",
+        "climb1",
+        "near_threat",
+        "threat_one",
+        "threat_many",
+        "tempo",
+    )
+    """The weights' names in the order of ``vector``."""
+
+    def vector(self) -> tuple[int, ...]:
+        """The weights as one vector, in the order of ``NAMES``."""
+        return (
+            self.worker,
+            *self.height,
+            *self.ring,
+            self.mobility,
+            self.stuck,
+            *self.climb,
+            self.near_threat,
+            self.threat_one,
+            self.threat_many,
+            self.tempo,
+        )
+
+    @classmethod
+    def from_vector(cls, v: Sequence[int]) -> Weights:
+        """The weights of a vector in the order of ``NAMES``.
+
+        Raises:
+            ValueError: a vector of another length.
+        """
+        if len(v) != len(cls.NAMES):
+            raise ValueError(f"expected {len(cls.NAMES)} weights, got {len(v)}")
+        w = [int(x) for x in v]
+        return cls(w[0], (w[1], w[2], w[3]), (w[4], w[5]), w[6], w[7], (w[8], w[9]), *w[10:])
+
+    @classmethod
+    def from_json(cls, data: object) -> Weights:
+        """The weights of a JSON object ``{name: integer}`` with every name of ``NAMES``.
+
+        Raises:
+            ValueError: a name missing or unknown, or a value that is not an integer.
+        """
+        if not isinstance(data, dict):
+            raise ValueError("weights: expected an object of named integers")
+        missing = [n for n in cls.NAMES if n not in data]
+        unknown = sorted(set(data) - set(cls.NAMES))
+        if missing or unknown:
+            raise ValueError(f"weights: missing {missing}, unknown {unknown}")
+        values = [data[n] for n in cls.NAMES]
+        bad = [n for n, x in zip(cls.NAMES, values, strict=True) if type(x) is not int]
+        if bad:
+            raise ValueError(f"weights: not integers: {', '.join(bad)}")
+        return cls.from_vector(values)
+
+    @property
+    def digest(self) -> str:
+        """A short name of these weights: 12 hex digits of the SHA-256 of their JSON."""
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    def to_json(self) -> dict[str, int]:
+        """The weights as a JSON object ``{name: integer}`` (``from_json`` reads it back)."""
+        return dict(zip(self.NAMES, self.vector(), strict=True))
+
+
+CLASSIC: Final = Weights(
+    worker=300,
+    height=(100, 260, 180),
+    ring=(8, 20),
+    mobility=6,
+    stuck=120,
+    climb=(12, 40),
+    near_threat=25,
+    threat_one=160,
+    threat_many=450,
+    tempo=25,
 )
+"""The hand-set weights the evaluation had before any were fitted. A residual net's offset is
+the evaluation with these (``ai.net.hand_offsets``), so a trained net keeps its meaning when
+the search's weights are fitted again."""
+
+
+def _shipped() -> Weights:
+    """The fitted weights shipped with the package (``ai/weights/eval-v1.json``)."""
+    data = json.loads(files("santorini_p2p.ai").joinpath(f"weights/{EVAL_FILE}").read_text())
+    return Weights.from_json(data["weights"])
+
+
+EVAL_FILE: Final = "eval-v1.json"
+"""The shipped fitted weights, with the record of how they were made."""
+TUNED: Final = _shipped()
+"""The weights every level searches with: fitted to self-play results (``santorini tune``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Terms:
+    """A ``Weights`` laid out for the hot loop: tables by level and by square."""
+
+    worker: int
+    height: tuple[int, int, int, int]
+    centre: tuple[int, ...]
+    mobility: int
+    stuck: int
+    climb: tuple[int, int, int, int]
+    near_threat: int
+    threat_one: int
+    threat_many: int
+    tempo: int
+
+
+_TERMS: dict[Weights, _Terms] = {}
+
+
+def _terms(w: Weights) -> _Terms:
+    """``w`` laid out for scoring (made once per set of weights)."""
+    t = _TERMS.get(w)
+    if t is None:
+        rings = (0, *w.ring)
+        t = _TERMS[w] = _Terms(
+            w.worker,
+            (0, *w.height),
+            tuple(rings[r] for r in _RINGS),
+            w.mobility,
+            w.stuck,
+            (*w.climb, 0, 0),
+            w.near_threat,
+            w.threat_one,
+            w.threat_many,
+            w.tempo,
+        )
+    return t
+
+
+_TUNED_TERMS: Final = _terms(TUNED)
 
 
 _FREE: Final = Limits()
@@ -77,7 +242,7 @@ def threat_squares(p: Position, side: int) -> int:
     return out
 
 
-def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[int, int]:
+def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) -> tuple[int, int]:
     """The strength of one side's workers, ignoring everyone else's, and its threat squares."""
     mine = p.workers[side]
     if not mine:
@@ -108,8 +273,9 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
                 for b in bits(m):
                     near_binders |= NEIGHBOURS[b]
     placed = sum(power_of(g).placed for g in seat_gods) if seat_gods else 2
-    score = _WORKER * min(mine.bit_count(), placed)
+    score = t.worker * min(mine.bit_count(), placed)
     threats = 0
+    height, centre, mobility, climb = t.height, t.centre, t.mobility, t.climb
     for w in bits(mine):
         h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
         nb = NEIGHBOURS[w]
@@ -120,29 +286,29 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int) -> tuple[in
             moves &= at_least[h]
         if lim.walks:
             moves = lim.walk(w, moves)
-        score += _HEIGHT[h] + _CENTRE[w] + _MOBILITY * moves.bit_count()
+        score += height[h] + centre[w] + mobility * moves.bit_count()
         if not moves:
-            score -= _STUCK
+            score -= t.stuck
             continue
         if not restricted and h < 2:
-            score += _CLIMB[h] * (moves & by_level[h + 1]).bit_count()
+            score += climb[h] * (moves & by_level[h + 1]).bit_count()
         if h == 2:
             if not restricted:
                 threats |= moves & top
-            score += _NEAR_THREAT * (nb & lvl2 & ~occ).bit_count()
+            score += t.near_threat * (nb & lvl2 & ~occ).bit_count()
         if power is not None:
             threats |= power.extra_threats(p, w, moves, occ, restricted)
     threats &= ~lim.no_win
     if power is not None:
         score += power.evaluation(p, side, occ, restricted)
     if threats:
-        score += _THREAT_ONE if threats & (threats - 1) == 0 else _THREAT_MANY
+        score += t.threat_one if threats & (threats - 1) == 0 else t.threat_many
     if side == to_move_side:
-        score += _TEMPO
+        score += t.tempo
     return score, threats
 
 
-def evaluate(p: Position, side: int) -> tuple[int, int]:
+def evaluate(p: Position, side: int, weights: Weights = TUNED) -> tuple[int, int]:
     """Return the static score of ``p`` for ``side`` and the threats facing the seat to move.
 
     The score is the side's strength minus its opponents'; with 3 players the opponents are
@@ -150,6 +316,7 @@ def evaluate(p: Position, side: int) -> tuple[int, int]:
     the number of squares on which an opponent of the seat to move would win by moving there
     (with its god's power); two or more usually cannot all be blocked in one turn.
     """
+    t = _TUNED_TERMS if weights is TUNED else _terms(weights)
     occ = p.domes
     for m in p.workers:
         occ |= m
@@ -160,7 +327,7 @@ def evaluate(p: Position, side: int) -> tuple[int, int]:
     for s in range(len(p.workers)):
         if not p.workers[s]:
             continue
-        score, threats = _side_score(p, s, occ, to_move_side)
+        score, threats = _side_score(p, s, occ, to_move_side, t)
         if s == side:
             own = score
         else:

@@ -36,6 +36,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 from numpy.typing import NDArray  # noqa: E402
 
+from santorini_p2p.ai.evaluate import CLASSIC  # noqa: E402
 from santorini_p2p.ai.evaluate import evaluate as hand_evaluate  # noqa: E402
 from santorini_p2p.engine import Position, Turn  # noqa: E402
 from santorini_p2p.engine.squares import NEIGHBOURS  # noqa: E402
@@ -214,13 +215,15 @@ def turn_priors(logits: Sequence[float] | F32, turns: Sequence[Turn]) -> list[fl
 def hand_offsets(positions: Sequence[Position]) -> tuple[F32, F32]:
     """The hand-written evaluation of each position for its mover, over 600, and its threats.
 
+    Always with the ``CLASSIC`` weights the nets were trained on, whatever the search uses.
+
     A residual net adds the first before its value's tanh: a score of 300 (a 73% win chance in
     the search's units) gives tanh(0.5), the same chance.
     """
     offsets = np.empty(len(positions), dtype=np.float32)
     threats = np.empty(len(positions), dtype=np.float32)
     for i, p in enumerate(positions):
-        score, pressure = hand_evaluate(p, p.side_of(p.to_move))
+        score, pressure = hand_evaluate(p, p.side_of(p.to_move), CLASSIC)
         offsets[i] = score / 600.0
         threats[i] = pressure
     return offsets, threats

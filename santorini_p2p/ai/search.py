@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, Protocol
 
-from santorini_p2p.ai.evaluate import WIN, evaluate, threat_squares
+from santorini_p2p.ai.evaluate import CLASSIC, TUNED, WIN, Weights, evaluate, threat_squares
 from santorini_p2p.ai.mate import MAX_TURNS, result_text, solve
 from santorini_p2p.ai.opening import choose_setup
 from santorini_p2p.engine import (
@@ -69,10 +69,12 @@ CLOCK_MARGIN_MS: Final = 1_000
 """A computer player on the clock is stopped this long before its time runs out."""
 LEVELS: Final = ("random", "easy", "medium", "hard")
 """The computer's levels, weakest first."""
-STUDY_LEVELS: Final = (*LEVELS, "learned", "puct")
-"""The levels ``arena``, ``analyse`` and ``replay review`` also accept: ``learned`` is hard's
-search with the trained network at its leaves (``ai/net.py``; the shipped weights), ``puct``
-a PUCT tree search on the network's values and priors (``ai/puct.py``)."""
+STUDY_LEVELS: Final = (*LEVELS, "classic", "learned", "puct")
+"""The levels ``arena``, ``analyse`` and ``replay review`` also accept: ``classic`` is hard's
+search with the hand-set evaluation weights it had before they were fitted to self-play
+(``ai.evaluate.CLASSIC``), ``learned`` is hard's search with the trained network at its
+leaves (``ai/net.py``; the shipped weights), ``puct`` a PUCT tree search on the network's
+values and priors (``ai/puct.py``)."""
 
 
 class StopFlag(Protocol):
@@ -104,6 +106,8 @@ class Level:
     reduce: bool
     learned: bool = False
     puct: bool = False
+    weights: Weights = TUNED
+    """The evaluation's weights (the fitted ones; ``study.tune`` searches with candidates)."""
 
 
 _LEVELS: Final = MappingProxyType(
@@ -115,6 +119,9 @@ _LEVELS: Final = MappingProxyType(
         # costs about twice as much a node), nor has puct: hard keeps the hand-written
         # evaluation until one does (``santorini arena learned hard``).
         "hard": Level("hard", 64, 2.0, None, 0, True, True),
+        # hard's search with the hand-set weights hard had before they were fitted to
+        # self-play results (``santorini tune``): the yardstick of a new fit.
+        "classic": Level("classic", 64, 2.0, None, 0, True, True, weights=CLASSIC),
         "learned": Level("learned", 64, 2.0, None, 0, True, True, True),
         "puct": Level("puct", 64, 2.0, None, 0, True, True, True, True),
     }
@@ -141,15 +148,21 @@ _LEAF_BATCH: Final = 8
 
 
 def evaluation_id(level: str) -> str:
-    """Name the evaluation ``level`` searches with: ``hand`` or ``net-`` and its weights' hash.
+    """Name the evaluation ``level`` searches with: ``net-``, ``hand`` or ``hand-`` and a hash.
+
+    ``net-`` and its weights' hash for a network, ``hand`` for the hand-set weights,
+    ``hand-`` and their digest for fitted ones.
 
     A stored judgement (a review) made with another evaluation is out of date.
 
     Raises:
         ValueError: an unknown level.
     """
-    net = _net_for(find_level(level), None)
-    return f"net-{net.digest}" if net is not None else "hand"
+    lv = find_level(level)
+    net = _net_for(lv, None)
+    if net is not None:
+        return f"net-{net.digest}"
+    return "hand" if lv.weights == CLASSIC else f"hand-{lv.weights.digest}"
 
 
 def find_level(name: str) -> Level:
@@ -220,8 +233,10 @@ class _Search:
         quiescence: bool = True,
         reduce: bool = True,
         net: Net | None = None,
+        weights: Weights = TUNED,
     ) -> None:
         self.root = root
+        self.weights = weights
         self.quiescence = quiescence
         self.reduce = reduce
         self.net = net if net is not None and net.supports(root) else None
@@ -308,7 +323,7 @@ class _Search:
     def _static(self, p: Position) -> tuple[int, int]:
         """The leaf score of ``p`` for the searching side and the threats against its mover."""
         if self.net is None:
-            return evaluate(p, self.side)
+            return evaluate(p, self.side, self.weights)
         found = self.leaves.get(p)
         if found is None:
             self._score_batch([p])
@@ -654,6 +669,7 @@ def _search(
         quiescence=level.quiescence,
         reduce=level.reduce,
         net=_net_for(level, net),
+        weights=level.weights,
     )
     turns = list(turns) if turns is not None else generate_turns(p)
     _shuffle(turns, rng, s.late)

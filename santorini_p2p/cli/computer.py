@@ -216,8 +216,81 @@ def _cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_tune(args: argparse.Namespace) -> int:
+    import os
+    import shlex
+    import sys
+
+    from santorini_p2p.study.tune import TuneConfig, export, run
+
+    options = ("games", "nodes", "arena_games", "gods_share", "window", "ridge", "seed")
+    directory = Path(args.dir)
+    stored: object = None
+    state_path = directory / "state.json"
+    if state_path.exists():
+        try:
+            stored = json.loads(state_path.read_text()).get("config")
+        except (OSError, ValueError, AttributeError) as e:
+            raise UsageError(f"{state_path}: not a tuning run's state ({e})") from None
+    try:
+        # A run that exists resumes with its own settings; options given must agree.
+        base = TuneConfig(**stored) if isinstance(stored, dict) else TuneConfig()
+    except TypeError as e:
+        raise UsageError(f"{state_path}: not a tuning run's settings ({e})") from None
+    values = {
+        k: getattr(args, k) if getattr(args, k) is not None else getattr(base, k) for k in options
+    }
+    for name in ("games", "nodes", "arena_games", "window", "generations"):
+        value = args.generations if name == "generations" else values[name]
+        if value < 1:
+            raise UsageError(
+                f"{name.replace('_', '-')}: expected a whole number of at least 1, got {value}"
+            )
+    if not 0.0 <= values["ridge"] < 1e6:
+        raise UsageError(f"ridge: expected a number from 0 up, got {values['ridge']}")
+    if not 0.0 <= values["gods_share"] <= 1.0:
+        raise UsageError(f"gods-share: expected a number from 0 to 1, got {values['gods_share']}")
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
+    config = TuneConfig(
+        **{**{k: getattr(base, k) for k in TuneConfig.__dataclass_fields__}, **values}
+    )
+    command = (
+        f"santorini tune {shlex.quote(args.dir)} --generations {args.generations} "
+        f"--games {config.games} --nodes {config.nodes} --arena-games {config.arena_games} "
+        f"--gods-share {config.gods_share} --window {config.window} --ridge {config.ridge} "
+        f"--seed {config.seed}"
+    )
+    try:
+        state = run(
+            directory,
+            args.generations,
+            config,
+            workers=jobs,
+            command=command,
+            log=lambda line: print(line, file=sys.stderr, flush=True),
+        )
+        history = state["history"]
+        assert isinstance(history, list)
+        for h in history:
+            print(
+                f"generation {h['generation']}: {h['positions']} positions, log loss "
+                f"{h['loss_before']:.4f} -> {h['loss_after']:.4f}, {h['arena_score']:.3f} in "
+                f"{h['arena_games']} games against the best "
+                f"({'kept' if h['accepted'] else 'dropped'})"
+            )
+        print(f"best: {json.dumps(state['best'], sort_keys=True)}")
+        if args.export is not None:
+            export(directory, Path(args.export))
+            print(f"wrote {args.export}")
+    except (ValueError, OSError) as e:
+        raise UsageError(str(e)) from None
+    return 0
+
+
 def add_commands(sub: Subparsers) -> None:
-    """Add ``analyse``, ``arena`` and ``train``."""
+    """Add ``analyse``, ``arena``, ``train`` and ``tune``."""
     from santorini_p2p.ai.search import STUDY_LEVELS as LEVELS
 
     p = sub.add_parser(
@@ -311,3 +384,29 @@ def add_commands(sub: Subparsers) -> None:
     p.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler's address")
     p.add_argument("--export", metavar="FILE", help="write the best network to FILE (.npz)")
     p.set_defaults(handler=_cmd_train)
+
+    p = sub.add_parser(
+        "tune",
+        help="fit the evaluation's weights to self-play results",
+        description="Run or resume a tuning run in DIR: each generation hard plays itself with "
+        "the best weights so far (at first the hand-set ones), the evaluation's weights are "
+        "fitted to the results of the last generations' games, and the fitted weights become "
+        "the best only if they beat the best in the arena at equal nodes. Run it again to "
+        "resume (with the run's own settings; options given must agree with them); --export "
+        "writes the best weights, with the record of their making, for "
+        "santorini_p2p/ai/weights/eval-v1.json. Needs only numpy.",
+    )
+    p.add_argument("dir", help="the run's directory (made if missing)")
+    p.add_argument("--generations", type=int, default=1, help="generations to reach (1)")
+    p.add_argument("--games", type=int, help="self-play games a generation (1000)")
+    p.add_argument("--nodes", type=int, help="search nodes a turn (1500)")
+    p.add_argument("--arena-games", type=int, help="gating games (200)")
+    p.add_argument("--gods-share", type=float, help="share of games with a god pair (0.5)")
+    p.add_argument("--window", type=int, help="generations of games a fit reads (3)")
+    p.add_argument(
+        "--ridge", type=float, help="how strongly a fit is held to its starting weights (0.001)"
+    )
+    p.add_argument("--seed", type=int, help="seed of the run (1)")
+    p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
+    p.add_argument("--export", metavar="FILE", help="write the best weights to FILE (.json)")
+    p.set_defaults(handler=_cmd_tune)

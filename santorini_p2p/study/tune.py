@@ -1,0 +1,384 @@
+"""Fitting the evaluation's weights to the results of this project's own self-play games.
+
+The hand-written evaluation (``ai.evaluate``) is a sum of terms, each a count (workers on level
+2, squares a worker can climb to, threats...) times a weight, so a position's score is linear
+in the weights: ``score = weights . features``. A generation of a tuning run: the best weights
+so far play ``hard`` against themselves (``selfplay``; the first generation starts from the
+hand-set ``CLASSIC`` ones); the weights are fitted to the games' results by logistic regression
+on the search's own scale (``fit``: a score ``s`` means a ``1 / (1 + exp(-s / 300))`` chance to
+win, as in ``analyse``); the fitted weights play the best in the arena at equal nodes
+(``gate``: the same evaluation code, so equal nodes is equal time) and become the best only if
+they score at least ``GATE_SCORE``.
+
+A run lives in one directory and resumes where it stopped, like ``study.train``'s:
+``data/gen-NNNN.jsonl.gz`` (the games' positions), ``state.json`` (the best weights, every
+generation's fit and arena result). ``export`` writes the best weights with that record for
+``santorini_p2p/ai/weights/``. Only two-player positions are fitted (with three players the
+evaluation takes the strongest opponent, which is not linear in the weights).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Final, TypeVar
+
+import numpy as np
+
+from santorini_p2p.ai.evaluate import CLASSIC, Weights, evaluate
+from santorini_p2p.ai.search import choose_action, find_level, play_turn
+from santorini_p2p.engine import (
+    Phase,
+    Position,
+    apply_action,
+    format_position,
+    new_game,
+    parse_position,
+)
+from santorini_p2p.engine.gods import ALL_GOD_NAMES
+from santorini_p2p.engine.gods.bans import ban_reason
+from santorini_p2p.study.train import GATE_SCORE, MAX_PLIES, Sample, load_samples, save_samples
+
+__all__ = [
+    "SCALE",
+    "TuneConfig",
+    "export",
+    "features",
+    "fit",
+    "gate",
+    "run",
+    "selfplay",
+]
+
+SCALE: Final = 300.0
+"""The search's score scale: a score ``s`` is a ``1 / (1 + exp(-s / SCALE))`` chance to win."""
+_NOISE: Final = 150
+"""Root noise of self-play's first plies (score units), so that games differ."""
+_MAX_WEIGHT: Final = 5000
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class TuneConfig:
+    """A tuning run's settings (fixed at its first start; a resume must give the same)."""
+
+    games: int = 1000
+    nodes: int = 1500
+    arena_games: int = 200
+    gods_share: float = 0.5
+    noise_plies: int = 8
+    window: int = 3
+    seed: int = 1
+    ridge: float = 0.001
+    """How strongly a fit is held to the weights it starts from (per position, in squared
+    units of a hundred): enough to keep a term the games hardly tell apart (every side has
+    two workers; a worker on level 3 has won) where it was, little enough to let the others
+    move (on the first generation's games, 0.001 predicted unseen results best of 0.02,
+    0.005, 0.001 and 0; 0 sent those two terms below zero)."""
+
+
+# -- self-play ---------------------------------------------------------------------------------
+
+
+def _new_game(rng: random.Random, gods_share: float) -> Position:
+    """A two-player game: the base game, or (``gods_share`` of the time) a random god pair.
+
+    A pair that may not play together (``ban_reason``) is drawn again.
+    """
+    if rng.random() < gods_share:
+        pair = tuple(rng.sample(ALL_GOD_NAMES, 2))
+        while ban_reason(pair) is not None:
+            pair = tuple(rng.sample(ALL_GOD_NAMES, 2))
+        return new_game(2, "random", drawn=pair)
+    return new_game(2)
+
+
+def _play(
+    seed: int, weights: tuple[Weights, Weights], nodes: int, noise_plies: int, gods_share: float
+) -> tuple[list[tuple[str, int]], int]:
+    """Play one game, seat 0 with ``weights[0]`` and seat 1 with ``weights[1]``.
+
+    Returns each position of play with its mover, and the winner (-1: none).
+    """
+    rng = random.Random(seed)
+    levels = [replace(find_level("hard"), weights=w) for w in weights]
+    p = _new_game(rng, gods_share)
+    seen: list[tuple[str, int]] = []
+    plies = 0
+    while p.phase is not Phase.OVER and plies < MAX_PLIES:
+        level = levels[p.to_move]
+        if p.phase is not Phase.PLAY:
+            p = apply_action(p, choose_action(p, level.name, rng=rng))
+            continue
+        lv = replace(level, noise=_NOISE) if plies < noise_plies else level
+        seen.append((format_position(p), p.to_move))
+        p = apply_action(p, play_turn(p, lv, rng=rng, nodes=nodes).best)
+        plies += 1
+    return seen, p.winner if p.winner in (0, 1) else -1
+
+
+def _selfplay_game(job: tuple[int, Weights, int, int, float]) -> list[Sample]:
+    seed, w, nodes, noise_plies, gods_share = job
+    seen, winner = _play(seed, (w, w), nodes, noise_plies, gods_share)
+    return [(text, "", 0, 0 if winner < 0 else (1 if winner == m else -1)) for text, m in seen]
+
+
+def _pool_map(fn: Callable[[T], R], jobs: Sequence[T], workers: int) -> list[R]:
+    """``fn`` over ``jobs`` in order: in this process, or over ``workers`` processes."""
+    if workers <= 1:
+        return [fn(j) for j in jobs]
+    with ProcessPoolExecutor(workers) as pool:
+        return list(pool.map(fn, jobs, chunksize=1))
+
+
+def selfplay(weights: Weights, config: TuneConfig, seed: int, workers: int) -> list[Sample]:
+    """Play ``config.games`` games of ``hard`` with ``weights`` against itself; their samples.
+
+    A sample is a position of play, an empty turn, a zero score and the result for its mover.
+    """
+    jobs = [
+        (seed * 1_000_003 + i, weights, config.nodes, config.noise_plies, config.gods_share)
+        for i in range(config.games)
+    ]
+    return [s for game in _pool_map(_selfplay_game, jobs, workers) for s in game]
+
+
+# -- fitting -----------------------------------------------------------------------------------
+
+
+def features(p: Position) -> list[int]:
+    """The evaluation's terms of ``p`` for its mover, after what the gods' own hooks add.
+
+    ``evaluate`` is the first value plus the dot product of the rest with ``Weights.vector``.
+
+    Read through ``evaluate`` itself (one weight at a time), so they cannot drift from it.
+    """
+    side = p.side_of(p.to_move)
+    n = len(Weights.NAMES)
+    base = evaluate(p, side, Weights.from_vector([0] * n))[0]
+    out = [base]
+    for i in range(n):
+        unit = [0] * n
+        unit[i] = 1
+        out.append(evaluate(p, side, Weights.from_vector(unit))[0] - base)
+    return out
+
+
+def fit(
+    samples: Sequence[Sample],
+    start: Weights,
+    log: Callable[[str], None] = lambda _: None,
+    ridge: float = 0.001,
+) -> tuple[Weights, float, float]:
+    """Fit the weights to ``samples``' results from ``start``; with the log losses before, after.
+
+    A log loss is in nats a position: lower is better.
+
+    Logistic regression of the result on ``(gods' part + weights . features) / SCALE`` by
+    Newton's method, held towards ``start`` by ``ridge`` (``TuneConfig.ridge``); draws count
+    half.
+    """
+    rows: list[list[int]] = []
+    target: list[float] = []
+    for text, _turn, _score, result in samples:
+        p = parse_position(text)
+        if p.players != 2 or p.phase is not Phase.PLAY:
+            continue
+        rows.append(features(p))
+        target.append((result + 1) / 2)
+    if not rows:
+        raise ValueError("no two-player position of play to fit")
+    a = np.array(rows, dtype=np.float64)
+    base, x = a[:, 0] / SCALE, a[:, 1:] / SCALE
+    y = np.array(target)
+    w0 = np.array(start.vector(), dtype=np.float64)
+    hold = ridge * len(y) / 100.0**2
+
+    def loss(w: np.ndarray) -> float:
+        z = base + x @ w
+        # log(1 + e^-z) for a win, log(1 + e^z) for a loss, stably.
+        return float(np.mean(np.logaddexp(0.0, z) - y * z))
+
+    w = w0.copy()
+    before = loss(w)
+    steps = 0
+    for steps in range(1, 51):  # noqa: B007 (counted for the log)
+        z = np.clip(base + x @ w, -30.0, 30.0)
+        pr = 1.0 / (1.0 + np.exp(-z))
+        grad = x.T @ (pr - y) + hold * (w - w0)
+        hess = (x * (pr * (1.0 - pr))[:, None]).T @ x + hold * np.eye(len(w))
+        delta = np.linalg.solve(hess, grad)
+        w -= delta
+        if float(np.max(np.abs(delta))) < 0.05:
+            break
+    after = loss(w)
+    log(f"fit: {len(y)} positions, {steps} Newton steps, log loss {before:.4f} -> {after:.4f}")
+    fitted = np.clip(np.rint(w), -_MAX_WEIGHT, _MAX_WEIGHT).astype(int)
+    return Weights.from_vector([int(v) for v in fitted]), before, loss(fitted.astype(float))
+
+
+# -- gating ------------------------------------------------------------------------------------
+
+
+def _arena_game(job: tuple[int, Weights, Weights, int, float, int]) -> float:
+    """One game of ``new`` against ``old``, ``new`` in seat ``new_seat``: new's score."""
+    seed, new, old, nodes, gods_share, new_seat = job
+    pair = (new, old) if new_seat == 0 else (old, new)
+    _, winner = _play(seed, pair, nodes, 4, gods_share)
+    return 0.5 if winner < 0 else (1.0 if winner == new_seat else 0.0)
+
+
+def gate(
+    new: Weights, old: Weights, config: TuneConfig, seed: int, workers: int
+) -> tuple[float, int]:
+    """Play ``new`` against ``old`` at equal nodes, each opening from both seats; new's score."""
+    jobs = [
+        (seed * 7919 + i // 2, new, old, config.nodes, config.gods_share, i % 2)
+        for i in range(config.arena_games)
+    ]
+    scores = _pool_map(_arena_game, jobs, workers)
+    return (sum(scores) / len(scores) if scores else 0.5), len(scores)
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+
+def _load_state(directory: Path) -> dict[str, object]:
+    path = directory / "state.json"
+    if not path.exists():
+        return {}
+    try:
+        state = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{path}: not a tuning run's state ({e})") from None
+    if not isinstance(state, dict):
+        raise ValueError(f"{path}: not a tuning run's state")
+    return state
+
+
+def _save_state(directory: Path, state: dict[str, object]) -> None:
+    path = directory / "state.json"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(state, indent=1, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+
+
+def _weights_of(state: dict[str, object], key: str) -> Weights:
+    try:
+        return Weights.from_json(state[key])
+    except (KeyError, ValueError) as e:
+        raise ValueError(f"state.json: {key}: {e}") from None
+
+
+def run(
+    directory: Path,
+    generations: int,
+    config: TuneConfig,
+    *,
+    workers: int = 1,
+    command: str = "",
+    log: Callable[[str], None] = lambda _: None,
+) -> dict[str, object]:
+    """Run (or resume) a tuning run in ``directory`` up to ``generations`` generations.
+
+    Raises:
+        ValueError: a run made with other settings, or a damaged run directory.
+    """
+    (directory / "data").mkdir(parents=True, exist_ok=True)
+    state = _load_state(directory)
+    settings = {k: getattr(config, k) for k in TuneConfig.__dataclass_fields__}
+    if state and state.get("config") != settings:
+        raise ValueError(
+            f"{directory}: a run made with other settings ({state.get('config')}); "
+            "resume it with the same ones or start a new directory"
+        )
+    if not state:
+        state = {
+            "config": settings,
+            "best": CLASSIC.to_json(),
+            "history": [],
+            "seconds": 0.0,
+            "workers": workers,
+            "command": command,
+        }
+        _save_state(directory, state)
+    history = state["history"]
+    assert isinstance(history, list)
+    for gen in range(1, generations + 1):
+        if any(h["generation"] == gen for h in history):
+            continue
+        started = time.monotonic()
+        best = _weights_of(state, "best")
+        data_path = directory / "data" / f"gen-{gen:04d}.jsonl.gz"
+        if not data_path.exists():
+            log(f"generation {gen}: self-play, {config.games} games")
+            save_samples(data_path, selfplay(best, config, config.seed * 1000 + gen, workers))
+        window = [
+            directory / "data" / f"gen-{g:04d}.jsonl.gz"
+            for g in range(max(1, gen - config.window + 1), gen + 1)
+        ]
+        samples = [s for path in window for s in load_samples(path)]
+        log(f"generation {gen}: fitting on {len(samples)} positions")
+        new, before, after = fit(samples, best, log, config.ridge)
+        log(f"generation {gen}: arena, {config.arena_games} games")
+        score, games = gate(new, best, config, config.seed * 1000 + gen, workers)
+        accepted = score >= GATE_SCORE
+        if accepted:
+            state["best"] = new.to_json()
+        spent = time.monotonic() - started
+        state["seconds"] = float(str(state["seconds"])) + spent
+        history.append(
+            {
+                "generation": gen,
+                "games": config.games,
+                "positions": len(samples),
+                "loss_before": round(before, 5),
+                "loss_after": round(after, 5),
+                "weights": new.to_json(),
+                "arena_games": games,
+                "arena_score": round(score, 4),
+                "accepted": accepted,
+                "seconds": round(spent, 1),
+                "workers": workers,
+            }
+        )
+        _save_state(directory, state)
+        log(
+            f"generation {gen}: scored {score:.3f} against the best "
+            f"({'kept' if accepted else 'dropped'})"
+        )
+    return state
+
+
+def export(directory: Path, out: Path) -> Weights:
+    """Write the run's best weights with the record of their making to ``out`` (JSON).
+
+    Raises:
+        ValueError: no run in ``directory``, or no generation was kept.
+    """
+    state = _load_state(directory)
+    if not state:
+        raise ValueError(f"{directory}: no tuning run here")
+    history = state.get("history")
+    if not isinstance(history, list) or not any(h.get("accepted") for h in history):
+        raise ValueError(f"{directory}: no generation has beaten the hand-set weights yet")
+    best = _weights_of(state, "best")
+    seconds = float(str(state.get("seconds", 0.0)))
+    record = {
+        "weights": best.to_json(),
+        "digest": best.digest,
+        "command": state.get("command", ""),
+        "config": state.get("config"),
+        "generations": history,
+        "hours": round(seconds / 3600.0, 3),
+        "workers": state.get("workers"),
+    }
+    out.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+    return best

@@ -1,0 +1,164 @@
+"""The evaluation's weights fitted to self-play: the terms, the fit, a run that resumes, the
+shipped record, and the levels that search with the fitted and the hand-set weights."""
+
+import json
+import math
+import random
+
+import pytest
+
+from santorini_p2p.ai.evaluate import CLASSIC, TUNED, Weights, evaluate
+from santorini_p2p.ai.search import STUDY_LEVELS, evaluation_id, find_level
+from santorini_p2p.cli import main
+from santorini_p2p.engine import Phase, apply_action, format_position, generate_turns, new_game
+from santorini_p2p.engine.gods import ALL_GOD_NAMES
+from santorini_p2p.engine.gods.bans import ban_reason
+from santorini_p2p.study import tune
+
+TINY = tune.TuneConfig(games=2, nodes=60, arena_games=2, window=2)
+
+
+def _positions(count: int, seed: int) -> list:
+    """Positions of play from random games, half of them with a random god pair."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        gods = tuple(rng.sample(ALL_GOD_NAMES, 2)) if rng.random() < 0.5 else None
+        if gods and ban_reason(gods):
+            continue
+        p = new_game(2, "random", drawn=gods) if gods else new_game(2)
+        for _ in range(200):
+            if p.phase is Phase.OVER:
+                break
+            if p.phase is Phase.PLAY:
+                out.append(p)
+            turns = generate_turns(p) if p.phase is Phase.PLAY else None
+            if turns is not None:
+                p = apply_action(p, rng.choice(turns))
+            else:
+                from santorini_p2p.ai.search import choose_action
+
+                p = apply_action(p, choose_action(p, "random", rng=rng))
+    return out[:count]
+
+
+def test_the_score_is_linear_in_the_weights_terms_read_through_evaluate():
+    rng = random.Random(7)
+    for p in _positions(150, 1):
+        f = tune.features(p)
+        for w in (CLASSIC, TUNED, Weights.from_vector([rng.randint(-50, 400) for _ in range(14)])):
+            dot = f[0] + sum(a * b for a, b in zip(f[1:], w.vector(), strict=True))
+            assert dot == evaluate(p, p.side_of(p.to_move), w)[0], format_position(p)
+
+
+def test_weights_round_trip_through_json_and_bad_ones_are_named():
+    assert Weights.from_json(TUNED.to_json()) == TUNED
+    assert Weights.from_vector(CLASSIC.vector()) == CLASSIC
+    data = CLASSIC.to_json()
+    del data["tempo"]
+    with pytest.raises(ValueError, match=r"missing \['tempo'\]"):
+        Weights.from_json(data)
+    with pytest.raises(ValueError, match=r"unknown \['speed'\]"):
+        Weights.from_json({**CLASSIC.to_json(), "speed": 3})
+    with pytest.raises(ValueError, match="not integers: mobility"):
+        Weights.from_json({**CLASSIC.to_json(), "mobility": 2.5})
+    with pytest.raises(ValueError, match="expected 14 weights, got 3"):
+        Weights.from_vector([1, 2, 3])
+
+
+def test_a_fit_finds_the_weights_the_results_were_drawn_from():
+    # Results drawn from known weights' win chances: the fit, from the hand-set weights,
+    # predicts unseen results of the same kind better than those do.
+    truth = Weights.from_vector([250, 60, 300, 120, 40, 60, 12, 200, 20, 90, 60, 300, 900, 60])
+    rng = random.Random(3)
+
+    def samples(positions: list) -> list:
+        out = []
+        for p in positions:
+            s = evaluate(p, p.side_of(p.to_move), truth)[0]
+            win = rng.random() < 1 / (1 + math.exp(-s / tune.SCALE))
+            out.append((format_position(p), "", 0, 1 if win else -1))
+        return out
+
+    train, held = samples(_positions(2500, 4)), samples(_positions(800, 5))
+    fitted, before, after = tune.fit(train, CLASSIC)
+    assert after < before
+
+    def loss(w: Weights) -> float:
+        total = 0.0
+        for text, _, _, result in held:
+            from santorini_p2p.engine import parse_position
+
+            p = parse_position(text)
+            z = evaluate(p, p.side_of(p.to_move), w)[0] / tune.SCALE
+            total += math.log1p(math.exp(-z if result == 1 else z))
+        return total / len(held)
+
+    assert loss(fitted) < loss(CLASSIC)
+    # And it moved towards the truth, term by term on the whole.
+    moved = sum(
+        abs(f - t) < abs(c - t)
+        for f, t, c in zip(fitted.vector(), truth.vector(), CLASSIC.vector(), strict=True)
+    )
+    assert moved >= 9
+
+
+def test_a_fit_with_no_position_of_play_says_so():
+    with pytest.raises(ValueError, match="no two-player position of play"):
+        tune.fit([], CLASSIC)
+
+
+def test_selfplay_draws_again_a_god_pair_that_may_not_play_together():
+    rng = random.Random(0)
+    for _ in range(300):
+        p = tune._new_game(rng, 1.0)
+        assert ban_reason(p.gods) is None
+
+
+def test_selfplay_is_a_function_of_its_seed():
+    a = tune.selfplay(CLASSIC, TINY, 5, 1)
+    assert a == tune.selfplay(CLASSIC, TINY, 5, 1)
+    assert a
+    assert {r for *_, r in a} <= {-1, 0, 1}
+
+
+def test_a_run_resumes_refuses_other_settings_and_exports_only_a_kept_fit(tmp_path):
+    run_dir = tmp_path / "run"
+    state = tune.run(run_dir, 1, TINY)
+    assert [h["generation"] for h in state["history"]] == [1]
+    (run_dir / "data" / "gen-0002.jsonl.gz").parent.mkdir(exist_ok=True)
+    again = tune.run(run_dir, 2, TINY)
+    assert [h["generation"] for h in again["history"]] == [1, 2]
+    assert again["history"][0] == state["history"][0]
+    with pytest.raises(ValueError, match="other settings"):
+        tune.run(run_dir, 3, tune.TuneConfig(games=3, nodes=60, arena_games=2))
+    out = tmp_path / "w.json"
+    if any(h["accepted"] for h in again["history"]):
+        best = tune.export(run_dir, out)
+        record = json.loads(out.read_text())
+        assert Weights.from_json(record["weights"]) == best
+        assert [h["generation"] for h in record["generations"]] == [1, 2]
+    else:
+        with pytest.raises(ValueError, match="no generation has beaten"):
+            tune.export(run_dir, out)
+
+
+def test_tune_on_the_command_line_runs_and_refuses_bad_options(tmp_path, capsys):
+    run_dir = tmp_path / "r"
+    args = ["tune", str(run_dir), "--games", "2", "--nodes", "60", "--arena-games", "2"]
+    assert main([*args, "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "generation 1:" in out
+    assert "log loss" in out
+    assert main(["tune", str(run_dir), "--games", "0"]) == 2
+    assert "games: expected a whole number of at least 1, got 0" in capsys.readouterr().err
+    assert main(["tune", str(run_dir), "--games", "3", "--jobs", "1"]) == 2
+    assert "other settings" in capsys.readouterr().err
+
+
+def test_hard_searches_with_the_fitted_weights_and_classic_with_the_hand_set_ones():
+    assert "classic" in STUDY_LEVELS
+    assert find_level("hard").weights == TUNED
+    assert find_level("classic").weights == CLASSIC
+    assert evaluation_id("classic") == "hand"
+    assert evaluation_id("hard") == f"hand-{TUNED.digest}"
