@@ -13,7 +13,7 @@ from santorini_p2p.cli import main
 from santorini_p2p.engine import Phase, apply_action, format_position, generate_turns, new_game
 from santorini_p2p.engine.gods import ALL_GOD_NAMES
 from santorini_p2p.engine.gods.bans import ban_reason
-from santorini_p2p.study import tune
+from santorini_p2p.study import train, tune
 
 TINY = tune.TuneConfig(games=2, nodes=60, arena_games=2, window=2)
 
@@ -111,7 +111,7 @@ def test_a_fit_with_no_position_of_play_says_so():
 def test_selfplay_draws_again_a_god_pair_that_may_not_play_together():
     rng = random.Random(0)
     for _ in range(300):
-        p = tune._new_game(rng, 1.0)
+        p = train.selfplay_start(rng, 1.0)
         assert ban_reason(p.gods) is None
 
 

@@ -67,6 +67,7 @@ from santorini_p2p.engine import (
     parse_turn,
 )
 from santorini_p2p.engine.gods import ALL_GOD_NAMES
+from santorini_p2p.engine.gods.bans import ban_reason
 
 __all__ = [
     "GATE_SCORE",
@@ -79,6 +80,7 @@ __all__ = [
     "run",
     "selfplay",
     "selfplay_game",
+    "selfplay_start",
     "stored_config",
 ]
 
@@ -139,10 +141,16 @@ def _net(weights: bytes | None) -> Net | None:
     return net
 
 
-def _new_game(rng: random.Random, gods_share: float) -> Position:
-    """A two-player game: the base game, or (``gods_share`` of the time) a random god pair."""
+def selfplay_start(rng: random.Random, gods_share: float) -> Position:
+    """A two-player game: the base game, or (``gods_share`` of the time) a random god pair.
+
+    A pair that may not play together (``ban_reason``: Nemesis with Hippolyta, say) is drawn
+    again, so no game of a run stops on a refused pair.
+    """
     if rng.random() < gods_share:
         pair = tuple(rng.sample(ALL_GOD_NAMES, 2))
+        while ban_reason(pair) is not None:
+            pair = tuple(rng.sample(ALL_GOD_NAMES, 2))
         return new_game(2, "random", drawn=pair)
     return new_game(2)
 
@@ -167,7 +175,7 @@ def selfplay_game(
     net = _net(weights)
     level = find_level("learned" if net is not None else "hard")
     noisy = replace(level, noise=150)
-    p = _new_game(rng, gods_share)
+    p = selfplay_start(rng, gods_share)
     seen: list[tuple[str, str, int, int]] = []
     plies = 0
     while p.phase is not Phase.OVER and plies < MAX_PLIES:
@@ -682,7 +690,7 @@ def _arena_game(
     seed, new, old, nodes, gods_share, new_seat, think = args
     rng = random.Random(seed)
     nets = {new_seat: _net(new), 1 - new_seat: _net(old)}
-    p = _new_game(rng, gods_share)
+    p = selfplay_start(rng, gods_share)
     plies = 0
     while p.phase is not Phase.OVER and plies < MAX_PLIES:
         if p.phase is not Phase.PLAY:

@@ -38,12 +38,16 @@ from santorini_p2p.engine import (
     Position,
     apply_action,
     format_position,
-    new_game,
     parse_position,
 )
-from santorini_p2p.engine.gods import ALL_GOD_NAMES
-from santorini_p2p.engine.gods.bans import ban_reason
-from santorini_p2p.study.train import GATE_SCORE, MAX_PLIES, Sample, load_samples, save_samples
+from santorini_p2p.study.train import (
+    GATE_SCORE,
+    MAX_PLIES,
+    Sample,
+    load_samples,
+    save_samples,
+    selfplay_start,
+)
 
 __all__ = [
     "SCALE",
@@ -87,19 +91,6 @@ class TuneConfig:
 # -- self-play ---------------------------------------------------------------------------------
 
 
-def _new_game(rng: random.Random, gods_share: float) -> Position:
-    """A two-player game: the base game, or (``gods_share`` of the time) a random god pair.
-
-    A pair that may not play together (``ban_reason``) is drawn again.
-    """
-    if rng.random() < gods_share:
-        pair = tuple(rng.sample(ALL_GOD_NAMES, 2))
-        while ban_reason(pair) is not None:
-            pair = tuple(rng.sample(ALL_GOD_NAMES, 2))
-        return new_game(2, "random", drawn=pair)
-    return new_game(2)
-
-
 def _play(
     seed: int, weights: tuple[Weights, Weights], nodes: int, noise_plies: int, gods_share: float
 ) -> tuple[list[tuple[str, int]], int]:
@@ -109,7 +100,7 @@ def _play(
     """
     rng = random.Random(seed)
     levels = [replace(find_level("hard"), weights=w) for w in weights]
-    p = _new_game(rng, gods_share)
+    p = selfplay_start(rng, gods_share)
     seen: list[tuple[str, int]] = []
     plies = 0
     while p.phase is not Phase.OVER and plies < MAX_PLIES:
