@@ -163,9 +163,9 @@ def speed(turns: int, think: float | None) -> None:
 
 
 def compare(turns: int, think: float | None) -> None:
-    """Before and after: hard (its search on the hand-written evaluation), learned (the same
-    search with the trained network) and puct (a tree search on the network) on the same
-    positions at the same time a turn.
+    """Before and after: classic (hard's search with the hand-set weights), hard (with the
+    weights fitted to self-play), learned (the same search with the trained network) and puct
+    (a tree search on the network) on the same positions at the same time a turn.
 
     Prints, for the base game and for random pairs of simple and of advanced gods: the mean
     time a turn, the mean depth, search nodes a second and positions the net scored a second.
@@ -177,7 +177,7 @@ def compare(turns: int, think: float | None) -> None:
     )
     for gods in ("none", "simple", "advanced"):
         positions = _speed_positions(turns, gods, random.Random(3))
-        for level in ("hard", "learned", "puct"):
+        for level in ("classic", "hard", "learned", "puct"):
             spent = 0.0
             depth = nodes = evaluated = 0
             for p in positions:
@@ -518,7 +518,7 @@ def main() -> int:
         "--compare",
         type=int,
         metavar="TURNS",
-        help="only compare hard (before) and learned (after) on TURNS positions a god set",
+        help="only compare classic (before), hard, learned and puct on TURNS positions a god set",
     )
     parser.add_argument(
         "--gods-from",
