@@ -33,7 +33,7 @@ OWNER = {
     "zeroconf": ("net/discovery.py",),
     "ifaddr": ("net/address.py",),
     "prompt_toolkit": ("ui/",),
-    "numpy": ("ai/net.py", "study/train.py"),
+    "numpy": ("ai/net.py", "study/train.py", "study/tune.py"),
     "dask": ("study/train.py",),
 }
 ENGINE_BANNED = {"asyncio", "socket", "time", "random", "os", "pathlib", "threading", "logging"}
