@@ -4,10 +4,11 @@ shipped record, and the levels that search with the fitted and the hand-set weig
 import json
 import math
 import random
+from importlib.resources import files
 
 import pytest
 
-from santorini_p2p.ai.evaluate import CLASSIC, TUNED, Weights, evaluate
+from santorini_p2p.ai.evaluate import CLASSIC, EVAL_FILE, TUNED, Weights, evaluate
 from santorini_p2p.ai.search import STUDY_LEVELS, evaluation_id, find_level
 from santorini_p2p.cli import main
 from santorini_p2p.engine import Phase, apply_action, format_position, generate_turns, new_game
@@ -154,6 +155,17 @@ def test_tune_on_the_command_line_runs_and_refuses_bad_options(tmp_path, capsys)
     assert "games: expected a whole number of at least 1, got 0" in capsys.readouterr().err
     assert main(["tune", str(run_dir), "--games", "3", "--jobs", "1"]) == 2
     assert "other settings" in capsys.readouterr().err
+
+
+def test_the_shipped_weights_come_with_the_record_of_their_making():
+    record = json.loads(files("santorini_p2p.ai").joinpath(f"weights/{EVAL_FILE}").read_text())
+    assert Weights.from_json(record["weights"]) == TUNED
+    assert record["digest"] == TUNED.digest
+    assert record["command"].startswith("santorini tune ")
+    kept = [h for h in record["generations"] if h["accepted"]]
+    assert kept
+    assert all(h["arena_score"] >= 0.55 for h in kept)
+    assert TUNED != CLASSIC
 
 
 def test_hard_searches_with_the_fitted_weights_and_classic_with_the_hand_set_ones():
