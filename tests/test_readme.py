@@ -72,8 +72,11 @@ EXAMPLES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "--epochs 8 --seed 1": (LONG, "", ()),
     "santorini train runs/a --generations 2": (LONG, "", ()),
     "santorini train runs/a --export santorini_p2p/ai/weights/value-v1.npz": (LONG, "", ()),
-    "santorini tune runs/t --generations 3 --games 1000 --nodes 1500 --arena-games 200 "
-    "--seed 1": (LONG, "", ()),
+    "santorini tune runs/t --generations 3 --games 1000 --nodes 1500 --arena-games 200 --seed 1": (
+        LONG,
+        "",
+        (),
+    ),
     "santorini tune runs/t --export santorini_p2p/ai/weights/eval-v1.json": (LONG, "", ()),
 }
 
