@@ -84,6 +84,10 @@ def test_a_fit_finds_the_weights_the_results_were_drawn_from():
     train, held = samples(_positions(2500, 4)), samples(_positions(800, 5))
     fitted, before, after = tune.fit(train, CLASSIC)
     assert after < before
+    # The terms the games cannot tell stay as they started.
+    for name in tune.HELD:
+        i = Weights.NAMES.index(name)
+        assert fitted.vector()[i] == CLASSIC.vector()[i]
 
     def loss(w: Weights) -> float:
         total = 0.0
@@ -101,7 +105,7 @@ def test_a_fit_finds_the_weights_the_results_were_drawn_from():
         abs(f - t) < abs(c - t)
         for f, t, c in zip(fitted.vector(), truth.vector(), CLASSIC.vector(), strict=True)
     )
-    assert moved >= 9
+    assert moved >= 8
 
 
 def test_a_fit_with_no_position_of_play_says_so():

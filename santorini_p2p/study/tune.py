@@ -60,6 +60,12 @@ __all__ = [
     "selfplay",
 ]
 
+HELD: Final = ("worker", "height3")
+"""Terms a fit keeps at their starting weights: self-play games cannot tell them. Every side has
+its two workers in nearly every position (only a few powers take one), so the worker count
+moves with the constant part of the score, and a fit set it anywhere (once below a level-2
+height, which rated a lone worker on level 2 above two on the ground); a worker on level 3 has
+won, so no position of play shows one."""
 SCALE: Final = 300.0
 """The search's score scale: a score ``s`` is a ``1 / (1 + exp(-s / SCALE))`` chance to win."""
 _NOISE: Final = 150
@@ -173,8 +179,8 @@ def fit(
     A log loss is in nats a position: lower is better.
 
     Logistic regression of the result on ``(gods' part + weights . features) / SCALE`` by
-    Newton's method, held towards ``start`` by ``ridge`` (``TuneConfig.ridge``); draws count
-    half.
+    Newton's method, the ``HELD`` terms kept as ``start`` has them and the rest held towards
+    ``start`` by ``ridge`` (``TuneConfig.ridge``); draws count half.
     """
     rows: list[list[int]] = []
     target: list[float] = []
@@ -190,6 +196,12 @@ def fit(
     base, x = a[:, 0] / SCALE, a[:, 1:] / SCALE
     y = np.array(target)
     w0 = np.array(start.vector(), dtype=np.float64)
+    # The held terms' part of each score is fixed: it joins the gods' part.
+    held = np.array([n in HELD for n in Weights.NAMES])
+    base = base + x[:, held] @ w0[held]
+    x = x[:, ~held]
+    w_all = w0
+    w0 = w0[~held]
     hold = ridge * len(y) / 100.0**2
 
     def loss(w: np.ndarray) -> float:
@@ -211,8 +223,10 @@ def fit(
             break
     after = loss(w)
     log(f"fit: {len(y)} positions, {steps} Newton steps, log loss {before:.4f} -> {after:.4f}")
-    fitted = np.clip(np.rint(w), -_MAX_WEIGHT, _MAX_WEIGHT).astype(int)
-    return Weights.from_vector([int(v) for v in fitted]), before, loss(fitted.astype(float))
+    fitted = np.clip(np.rint(w), -_MAX_WEIGHT, _MAX_WEIGHT)
+    out = w_all.copy()
+    out[~held] = fitted
+    return Weights.from_vector([int(v) for v in out]), before, loss(fitted)
 
 
 # -- gating ------------------------------------------------------------------------------------
@@ -368,6 +382,7 @@ def export(directory: Path, out: Path) -> Weights:
         "command": state.get("command", ""),
         "config": state.get("config"),
         "generations": history,
+        "held": list(HELD),
         "hours": round(seconds / 3600.0, 3),
         "workers": state.get("workers"),
     }
