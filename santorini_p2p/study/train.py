@@ -77,7 +77,10 @@ __all__ = [
     "fit",
     "gate",
     "load_samples",
+    "load_state",
+    "map_jobs",
     "run",
+    "save_state",
     "selfplay",
     "selfplay_game",
     "selfplay_start",
@@ -203,7 +206,7 @@ _J = TypeVar("_J")
 _R = TypeVar("_R")
 
 
-def _map(
+def map_jobs(
     fn: Callable[[_J], _R],
     jobs: Sequence[_J],
     workers: int,
@@ -370,7 +373,7 @@ def _play(
         log(f"{what}, {total} games ({done} done, {total - done} to play)")
     step = max(1, math.ceil(total / 20))
     started = time.monotonic()
-    rest = _map(fn, jobs[done:], workers, scheduler)
+    rest = map_jobs(fn, jobs[done:], workers, scheduler)
     try:
         for i, result in enumerate(rest, done):
             results.append(result)
@@ -777,7 +780,12 @@ def gate(
 # -- the run -----------------------------------------------------------------------------------
 
 
-def _load_state(directory: Path) -> dict[str, object]:
+def load_state(directory: Path) -> dict[str, object]:
+    """A run's ``state.json`` (``{}`` when there is none yet); shared with ``study.tune``.
+
+    Raises:
+        ValueError: a damaged state file, naming it.
+    """
     path = directory / "state.json"
     if not path.exists():
         return {}
@@ -790,7 +798,8 @@ def _load_state(directory: Path) -> dict[str, object]:
     return state
 
 
-def _save_state(directory: Path, state: dict[str, object]) -> None:
+def save_state(directory: Path, state: dict[str, object]) -> None:
+    """Replace a run's ``state.json`` with ``state`` in one step (never half written)."""
     tmp = directory / "state.tmp"
     tmp.write_text(json.dumps(state, indent=1, sort_keys=True))
     tmp.replace(directory / "state.json")
@@ -802,7 +811,7 @@ def stored_config(directory: Path) -> Config | None:
     Raises:
         ValueError: a damaged run directory.
     """
-    state = _load_state(directory)
+    state = load_state(directory)
     if not state:
         return None
     stored = state.get("config")
@@ -879,7 +888,7 @@ def _run(
     command: str,
     log: Callable[[str], None],
 ) -> dict[str, object]:
-    state = _load_state(directory)
+    state = load_state(directory)
     settings = {k: getattr(config, k) for k in Config.__dataclass_fields__}
     # A setting added since the run began counts at its default.
     defaults = {k: getattr(Config(), k) for k in Config.__dataclass_fields__}
@@ -900,7 +909,7 @@ def _run(
         if command:
             state["command"] = command
         # Kept at once: a run stopped in its first generation resumes with its settings.
-        _save_state(directory, state)
+        save_state(directory, state)
     gods = {name: i + 1 for i, name in enumerate(ALL_GOD_NAMES)}
     history = state["history"]
     assert isinstance(history, list)
@@ -934,7 +943,7 @@ def _run(
             pending["seconds"] = float(pending["seconds"]) + played
             pending["selfplay_seconds"] = round(played, 1)
             state["pending"] = pending
-            _save_state(directory, state)
+            save_state(directory, state)
         # The games are in the data file: a checkpoint left beside it is done with.
         games_partial.unlink(missing_ok=True)
         started = time.monotonic()
@@ -953,7 +962,7 @@ def _run(
         new = net_path.read_bytes()
         pending["seconds"] = float(pending["seconds"]) + time.monotonic() - started
         state["pending"] = pending
-        _save_state(directory, state)
+        save_state(directory, state)
         score, games, arena_seconds = _gate(
             new,
             best,
@@ -986,7 +995,7 @@ def _run(
                 "workers": workers,
             }
         )
-        _save_state(directory, state)
+        save_state(directory, state)
         arena_partial.unlink(missing_ok=True)
         log(
             f"generation {gen}: scored {score:.3f} against {best_name or 'hard'}"
@@ -1003,7 +1012,7 @@ def export(directory: Path, out: Path) -> Net:
     Raises:
         ValueError: a run with no net that passed its gate.
     """
-    state = _load_state(directory)
+    state = load_state(directory)
     best = state.get("best")
     if not best:
         raise ValueError(f"{directory}: no net has passed the arena yet")

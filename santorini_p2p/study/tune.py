@@ -20,14 +20,12 @@ evaluation takes the strongest opponent, which is not linear in the weights).
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import Final
 
 import numpy as np
 
@@ -45,7 +43,10 @@ from santorini_p2p.study.train import (
     MAX_PLIES,
     Sample,
     load_samples,
+    load_state,
+    map_jobs,
     save_samples,
+    save_state,
     selfplay_start,
 )
 
@@ -71,8 +72,6 @@ SCALE: Final = 300.0
 _NOISE: Final = 150
 """Root noise of self-play's first plies (score units), so that games differ."""
 _MAX_WEIGHT: Final = 5000
-T = TypeVar("T")
-R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,14 +126,6 @@ def _selfplay_game(job: tuple[int, Weights, int, int, float]) -> list[Sample]:
     return [(text, "", 0, 0 if winner < 0 else (1 if winner == m else -1)) for text, m in seen]
 
 
-def _pool_map(fn: Callable[[T], R], jobs: Sequence[T], workers: int) -> list[R]:
-    """``fn`` over ``jobs`` in order: in this process, or over ``workers`` processes."""
-    if workers <= 1:
-        return [fn(j) for j in jobs]
-    with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(fn, jobs, chunksize=1))
-
-
 def selfplay(weights: Weights, config: TuneConfig, seed: int, workers: int) -> list[Sample]:
     """Play ``config.games`` games of ``hard`` with ``weights`` against itself; their samples.
 
@@ -144,7 +135,7 @@ def selfplay(weights: Weights, config: TuneConfig, seed: int, workers: int) -> l
         (seed * 1_000_003 + i, weights, config.nodes, config.noise_plies, config.gods_share)
         for i in range(config.games)
     ]
-    return [s for game in _pool_map(_selfplay_game, jobs, workers) for s in game]
+    return [s for game in map_jobs(_selfplay_game, jobs, workers, None) for s in game]
 
 
 # -- fitting -----------------------------------------------------------------------------------
@@ -248,31 +239,11 @@ def gate(
         (seed * 7919 + i // 2, new, old, config.nodes, config.gods_share, i % 2)
         for i in range(config.arena_games)
     ]
-    scores = _pool_map(_arena_game, jobs, workers)
+    scores = list(map_jobs(_arena_game, jobs, workers, None))
     return (sum(scores) / len(scores) if scores else 0.5), len(scores)
 
 
 # -- the run -----------------------------------------------------------------------------------
-
-
-def _load_state(directory: Path) -> dict[str, object]:
-    path = directory / "state.json"
-    if not path.exists():
-        return {}
-    try:
-        state = json.loads(path.read_text())
-    except (OSError, ValueError) as e:
-        raise ValueError(f"{path}: not a tuning run's state ({e})") from None
-    if not isinstance(state, dict):
-        raise ValueError(f"{path}: not a tuning run's state")
-    return state
-
-
-def _save_state(directory: Path, state: dict[str, object]) -> None:
-    path = directory / "state.json"
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(state, indent=1, sort_keys=True) + "\n")
-    os.replace(tmp, path)
 
 
 def _weights_of(state: dict[str, object], key: str) -> Weights:
@@ -297,7 +268,7 @@ def run(
         ValueError: a run made with other settings, or a damaged run directory.
     """
     (directory / "data").mkdir(parents=True, exist_ok=True)
-    state = _load_state(directory)
+    state = load_state(directory)
     settings = {k: getattr(config, k) for k in TuneConfig.__dataclass_fields__}
     if state and state.get("config") != settings:
         raise ValueError(
@@ -313,7 +284,7 @@ def run(
             "workers": workers,
             "command": command,
         }
-        _save_state(directory, state)
+        save_state(directory, state)
     history = state["history"]
     assert isinstance(history, list)
     for gen in range(1, generations + 1):
@@ -354,7 +325,7 @@ def run(
                 "workers": workers,
             }
         )
-        _save_state(directory, state)
+        save_state(directory, state)
         log(
             f"generation {gen}: scored {score:.3f} against the best "
             f"({'kept' if accepted else 'dropped'})"
@@ -368,7 +339,7 @@ def export(directory: Path, out: Path) -> Weights:
     Raises:
         ValueError: no run in ``directory``, or no generation was kept.
     """
-    state = _load_state(directory)
+    state = load_state(directory)
     if not state:
         raise ValueError(f"{directory}: no tuning run here")
     history = state.get("history")
