@@ -178,3 +178,20 @@ def test_hard_searches_with_the_fitted_weights_and_classic_with_the_hand_set_one
     assert find_level("classic").weights == CLASSIC
     assert evaluation_id("classic") == "hand"
     assert evaluation_id("hard") == f"hand-{TUNED.digest}"
+
+
+def test_tune_names_a_damaged_run_state_and_keeps_it(tmp_path, capsys):
+    run_dir = tmp_path / "r"
+    run_dir.mkdir()
+    state = run_dir / "state.json"
+    for text, said in (
+        ("{not json", "not a tuning run's state"),
+        ('{"config": {"games": "many"}}', "not a tuning run's settings (bad games)"),
+        ('{"config": {"speed": 1}}', "not a tuning run's settings"),
+    ):
+        state.write_text(text)
+        assert main(["tune", str(run_dir), "--jobs", "1"]) == 2
+        err = capsys.readouterr().err
+        assert said in err
+        assert str(state) in err
+        assert state.read_text() == text

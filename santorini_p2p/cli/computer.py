@@ -237,6 +237,14 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         base = TuneConfig(**stored) if isinstance(stored, dict) else TuneConfig()
     except TypeError as e:
         raise UsageError(f"{state_path}: not a tuning run's settings ({e})") from None
+    wrong = [
+        k
+        for k in TuneConfig.__dataclass_fields__
+        if type(getattr(base, k)) is not type(getattr(TuneConfig(), k))
+        and not (isinstance(getattr(base, k), int) and isinstance(getattr(TuneConfig(), k), float))
+    ]
+    if wrong:
+        raise UsageError(f"{state_path}: not a tuning run's settings (bad {', '.join(wrong)})")
     values = {
         k: getattr(args, k) if getattr(args, k) is not None else getattr(base, k) for k in options
     }
