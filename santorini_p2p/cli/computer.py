@@ -223,7 +223,7 @@ def _cmd_tune(args: argparse.Namespace) -> int:
 
     from santorini_p2p.study.tune import TuneConfig, export, run
 
-    options = ("games", "nodes", "arena_games", "gods_share", "window", "ridge", "seed")
+    options = ("games", "nodes", "arena_games", "gods_share", "window", "ridge", "seed", "start")
     directory = Path(args.dir)
     stored: object = None
     state_path = directory / "state.json"
@@ -268,7 +268,7 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         f"santorini tune {shlex.quote(args.dir)} --generations {args.generations} "
         f"--games {config.games} --nodes {config.nodes} --arena-games {config.arena_games} "
         f"--gods-share {config.gods_share} --window {config.window} --ridge {config.ridge} "
-        f"--seed {config.seed}"
+        f"--seed {config.seed} --start {config.start}"
     )
     try:
         state = run(
@@ -397,7 +397,8 @@ def add_commands(sub: Subparsers) -> None:
         "tune",
         help="fit the evaluation's weights to self-play results",
         description="Run or resume a tuning run in DIR: each generation hard plays itself with "
-        "the best weights so far (at first the hand-set ones), the evaluation's weights are "
+        "the best weights so far (at first the hand-set ones, or with --start shipped the "
+        "package's), the evaluation's weights are "
         "fitted to the results of the last generations' games, and the fitted weights become "
         "the best only if they beat the best in the arena at equal nodes. Run it again to "
         "resume (with the run's own settings; options given must agree with them); --export "
@@ -415,6 +416,11 @@ def add_commands(sub: Subparsers) -> None:
         "--ridge", type=float, help="how strongly a fit is held to its starting weights (0.001)"
     )
     p.add_argument("--seed", type=int, help="seed of the run (1)")
+    p.add_argument(
+        "--start",
+        choices=("classic", "shipped"),
+        help="the weights a new run starts from: the hand-set ones or the package's (classic)",
+    )
     p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")
     p.add_argument("--export", metavar="FILE", help="write the best weights to FILE (.json)")
     p.set_defaults(handler=_cmd_tune)

@@ -29,7 +29,7 @@ from typing import Final
 
 import numpy as np
 
-from santorini_p2p.ai.evaluate import CLASSIC, Weights, evaluate
+from santorini_p2p.ai.evaluate import CLASSIC, TUNED, Weights, evaluate
 from santorini_p2p.ai.search import choose_action, find_level, play_turn
 from santorini_p2p.engine import (
     Phase,
@@ -52,6 +52,7 @@ from santorini_p2p.study.train import (
 
 __all__ = [
     "SCALE",
+    "STARTS",
     "TuneConfig",
     "export",
     "features",
@@ -67,6 +68,8 @@ its two workers in nearly every position (only a few powers take one), so the wo
 moves with the constant part of the score, and a fit set it anywhere (once below a level-2
 height, which rated a lone worker on level 2 above two on the ground); a worker on level 3 has
 won, so no position of play shows one."""
+STARTS: Final = {"classic": CLASSIC, "shipped": TUNED}
+"""The weights a run may start from, by name (``TuneConfig.start``)."""
 SCALE: Final = 300.0
 """The search's score scale: a score ``s`` is a ``1 / (1 + exp(-s / SCALE))`` chance to win."""
 _NOISE: Final = 150
@@ -85,6 +88,9 @@ class TuneConfig:
     noise_plies: int = 8
     window: int = 3
     seed: int = 1
+    start: str = "classic"
+    """The weights the run starts from: ``classic`` (the hand-set ones) or ``shipped`` (the
+    package's fitted ones, ``TUNED``); a term they lack starts at zero."""
     ridge: float = 0.001
     """How strongly a fit is held to the weights it starts from (per position, in squared
     units of a hundred): enough to keep a term the games hardly tell apart (every side has
@@ -270,7 +276,16 @@ def run(
     (directory / "data").mkdir(parents=True, exist_ok=True)
     state = load_state(directory)
     settings = {k: getattr(config, k) for k in TuneConfig.__dataclass_fields__}
-    if state and state.get("config") != settings:
+    if config.start not in STARTS:
+        raise ValueError(f"start: expected one of {', '.join(STARTS)}, got {config.start!r}")
+    stored = state.get("config") if state else None
+    if isinstance(stored, dict):
+        # A setting added after a run began is at its default there: what the run did.
+        stored = {**dict.fromkeys(settings), **stored}
+        for k, f in TuneConfig.__dataclass_fields__.items():
+            if stored[k] is None:
+                stored[k] = f.default
+    if state and stored != settings:
         raise ValueError(
             f"{directory}: a run made with other settings ({state.get('config')}); "
             "resume it with the same ones or start a new directory"
@@ -278,7 +293,7 @@ def run(
     if not state:
         state = {
             "config": settings,
-            "best": CLASSIC.to_json(),
+            "best": STARTS[config.start].to_json(),
             "history": [],
             "seconds": 0.0,
             "workers": workers,
