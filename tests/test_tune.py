@@ -19,7 +19,14 @@ from santorini_p2p.ai.evaluate import (
 )
 from santorini_p2p.ai.search import STUDY_LEVELS, evaluation_id, find_level
 from santorini_p2p.cli import main
-from santorini_p2p.engine import Phase, apply_action, format_position, generate_turns, new_game
+from santorini_p2p.engine import (
+    Phase,
+    apply_action,
+    format_position,
+    generate_turns,
+    legal_actions,
+    new_game,
+)
 from santorini_p2p.engine.gods import ALL_GOD_NAMES
 from santorini_p2p.engine.gods.bans import ban_reason
 from santorini_p2p.study import train, tune
@@ -278,3 +285,29 @@ def test_tune_names_a_damaged_run_state_and_keeps_it(tmp_path, capsys):
         assert said in err
         assert str(state) in err
         assert state.read_text() == text
+
+
+def test_the_base_games_fast_scoring_is_the_general_one():
+    # Most positions a search scores have no god: they take a shorter path that must give
+    # the same terms, for 2, 3 and 4 players and any weights.
+    from santorini_p2p.ai import evaluate as ev
+
+    rng = random.Random(11)
+    weights = [TUNED, CLASSIC, Weights.from_vector([rng.randint(-90, 400) for _ in Weights.NAMES])]
+    seen = 0
+    for game in range(60):
+        p = new_game((2, 3, 4)[game % 3])
+        while p.phase is not Phase.OVER:
+            if p.phase is Phase.PLAY:
+                occ = p.domes
+                for m in p.workers:
+                    occ |= m
+                mover = p.side_of(p.to_move)
+                for w in weights:
+                    t = ev._terms(w)
+                    for side in range(len(p.workers)):
+                        general = ev._side_score(p, side, occ, mover, t)
+                        assert ev._plain_side_score(p, side, occ, mover, t) == general
+                seen += 1
+            p = apply_action(p, rng.choice(legal_actions(p)))
+    assert seen > 1000

@@ -400,6 +400,49 @@ def _control(p: Position, side: int, weights: tuple[int, int, int, int]) -> int:
     )
 
 
+def _plain_side_score(
+    p: Position, side: int, occ: int, to_move_side: int, t: _Terms
+) -> tuple[int, int]:
+    """``_side_score`` where no side has a god: the same terms, without the powers' checks.
+
+    The base game's positions are most of those a search scores.
+    """
+    mine = p.workers[side]
+    if not mine:
+        return 0, 0
+    ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
+    top = ge3 & ~p.domes
+    lvl2 = ge2 & ~ge3
+    free = ALL & ~occ
+    # Where a worker on each level may step: at most one level up.
+    reach = (free & ~ge2, free & ~ge3, free, free)
+    # The squares one level up from each level: a climb.
+    up = (ge1 & ~ge2, lvl2)
+    height, centre, mobility, climb = t.height, t.centre, t.mobility, t.climb
+    score = t.worker * min(mine.bit_count(), 2)
+    threats = 0
+    while mine:
+        low = mine & -mine
+        mine ^= low
+        w = low.bit_length() - 1
+        h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
+        nb = NEIGHBOURS[w]
+        moves = nb & reach[h]
+        score += height[h] + centre[w] + mobility * moves.bit_count()
+        if not moves:
+            score -= t.stuck
+        elif h < 2:
+            score += climb[h] * (moves & up[h]).bit_count()
+        elif h == 2:
+            threats |= moves & top
+            score += t.near_threat * (nb & lvl2 & free).bit_count()
+    if threats:
+        score += t.threat_one if threats & (threats - 1) == 0 else t.threat_many
+    if side == to_move_side:
+        score += t.tempo
+    return score, threats
+
+
 def evaluate(p: Position, side: int, weights: Weights = TUNED) -> tuple[int, int]:
     """Return the static score of ``p`` for ``side`` and the threats facing the seat to move.
 
@@ -416,10 +459,11 @@ def evaluate(p: Position, side: int, weights: Weights = TUNED) -> tuple[int, int
     own = 0
     other = -(10**9)
     against = 0
+    side_score = _side_score if any(p.gods) else _plain_side_score
     for s in range(len(p.workers)):
         if not p.workers[s]:
             continue
-        score, threats = _side_score(p, s, occ, to_move_side, t)
+        score, threats = side_score(p, s, occ, to_move_side, t)
         if s == side:
             own = score
         else:
