@@ -20,7 +20,7 @@ from typing import ClassVar, Final
 
 from santorini_p2p.engine import Position, can_win_now, find_god, limits
 from santorini_p2p.engine.gods import power_of
-from santorini_p2p.engine.power import Limits
+from santorini_p2p.engine.power import Limits, Power
 from santorini_p2p.engine.squares import ALL, NEIGHBOURS, bits
 
 __all__ = [
@@ -285,6 +285,24 @@ def threat_squares(p: Position, side: int) -> int:
     return out
 
 
+_SIDES: dict[tuple[tuple[str, ...], int], tuple[int, Power | None, int]] = {}
+
+
+def _side_info(gods: tuple[str, ...], side: int) -> tuple[int, Power | None, int]:
+    """What a side's gods give its scoring, worked out once per table.
+
+    Its first seat (-1: none), its power where one seat plays the side, and how many workers
+    it placed.
+    """
+    n = len(gods)
+    seats = [s for s in range(n) if (s & 1 if n == 4 else s) == side]
+    seat_gods = [gods[s] for s in seats]
+    power = find_god(seat_gods[0]) if len(seat_gods) == 1 and seat_gods[0] else None
+    placed = sum(power_of(g).placed for g in seat_gods) if seat_gods else 2
+    info = _SIDES[gods, side] = (seats[0] if seats else -1, power, placed)
+    return info
+
+
 def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) -> tuple[int, int]:
     """The strength of one side's workers, ignoring everyone else's, and its threat squares."""
     mine = p.workers[side]
@@ -297,11 +315,12 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) 
     reach_up = (ALL ^ ge2, ALL ^ ge3, ALL, ALL)
     reach_flat = (ALL ^ ge1, ALL ^ ge2, ALL ^ ge3, ALL)
     at_least = (ALL, ge1, ge2, ge3)
-    seats = [s for s in range(len(p.gods)) if p.side_of(s) == side]
-    lim = _limits(p, seats[0]) if seats else _FREE
+    info = _SIDES.get((p.gods, side))
+    if info is None:
+        info = _side_info(p.gods, side)
+    first_seat, power, placed = info
+    lim = _limits(p, first_seat) if first_seat >= 0 else _FREE
     restricted = lim.no_up
-    seat_gods = [g for s, g in enumerate(p.gods) if p.side_of(s) == side]
-    power = find_god(seat_gods[0]) if len(seat_gods) == 1 and seat_gods[0] else None
     opp = occ & ~mine & ~p.domes
     free_for = ~occ
     if power is not None and power.forces:
@@ -315,7 +334,6 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) 
             if lim.binders >> i & 1:
                 for b in bits(m):
                     near_binders |= NEIGHBOURS[b]
-    placed = sum(power_of(g).placed for g in seat_gods) if seat_gods else 2
     score = t.worker * min(mine.bit_count(), placed)
     threats = 0
     height, centre, mobility, climb = t.height, t.centre, t.mobility, t.climb
