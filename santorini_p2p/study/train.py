@@ -71,6 +71,7 @@ __all__ = [
     "GATE_SCORE",
     "Config",
     "Sample",
+    "decode_samples",
     "export",
     "fit",
     "gate",
@@ -204,7 +205,7 @@ def _sha256(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
 
 
-def _samples(value: Any) -> list[Sample]:
+def decode_samples(value: Any) -> list[Sample]:
     """A game's samples as a checkpoint keeps them (JSON lists).
 
     Raises:
@@ -254,7 +255,7 @@ def _selfplay(
         scheduler=scheduler,
         checkpoint=None if checkpoint is None else Checkpoint(checkpoint, header),
         field="samples",
-        decode=_samples,
+        decode=decode_samples,
         log=log,
         progress=progress,
     )
