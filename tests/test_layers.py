@@ -34,7 +34,7 @@ OWNER = {
     "ifaddr": ("net/address.py",),
     "prompt_toolkit": ("ui/",),
     "numpy": ("ai/net.py", "study/train.py", "study/tune.py"),
-    "dask": ("study/train.py",),
+    "dask": ("study/jobs.py",),
 }
 ENGINE_BANNED = {"asyncio", "socket", "time", "random", "os", "pathlib", "threading", "logging"}
 

@@ -1,9 +1,12 @@
-"""The evaluation's weights fitted to self-play: the terms, the fit, a run that resumes, the
-shipped record, and the levels that search with the fitted and the hand-set weights."""
+"""The evaluation's weights fitted to self-play: the terms, the fit, a run that resumes (game by
+game, in one process at a time), the shipped record, and the levels that search with the fitted
+and the hand-set weights."""
 
 import json
 import math
 import random
+import subprocess
+import sys
 from dataclasses import replace
 from importlib.resources import files
 
@@ -311,3 +314,269 @@ def test_the_base_games_fast_scoring_is_the_general_one():
                 seen += 1
             p = apply_action(p, rng.choice(legal_actions(p)))
     assert seen > 1000
+
+
+# -- stopping and resuming inside a generation -----------------------------------------------
+
+RESUMED = tune.TuneConfig(games=4, nodes=60, arena_games=4, window=2)
+SELFPLAY_SEED = 1001 * 1_000_003  # generation 1's first self-play game, seed 1
+ARENA_SEED = 1001 * 7919  # its first arena pair
+
+
+class Stop(Exception):
+    """A stop in mid-run (a kill, as the run sees it: nothing after it is written)."""
+
+
+def _stopping(monkeypatch, name: str, after: int) -> list[int]:
+    """Make ``tune.<name>`` (a game) raise ``Stop`` once ``after`` games are played.
+
+    Returns the seeds of the games played since.
+    """
+    real = getattr(tune, name)
+    played: list[int] = []
+
+    def game(job):
+        if len(played) == after:
+            raise Stop(job[0])
+        played.append(job[0])
+        return real(job)
+
+    monkeypatch.setattr(tune, name, game)
+    return played
+
+
+def _counting(monkeypatch, name: str) -> list[int]:
+    return _stopping(monkeypatch, name, 10**9)
+
+
+@pytest.fixture(scope="module")
+def straight(tmp_path_factory):
+    """A generation played without a stop: what a resumed one must end with."""
+    path = tmp_path_factory.mktemp("straight") / "run"
+    state = tune.run(path, 1, RESUMED)
+    return path, state
+
+
+def _without_times(history):
+    return [{k: v for k, v in h.items() if k != "seconds"} for h in history]
+
+
+def test_a_generation_stopped_in_self_play_resumes_to_the_same_games_and_record(
+    tmp_path, monkeypatch, straight
+):
+    done, done_state = straight
+    run_dir = tmp_path / "run"
+    partial = run_dir / "data" / "gen-0001.partial.jsonl"
+    _stopping(monkeypatch, "_selfplay_game", 3)
+    with pytest.raises(Stop):
+        tune.run(run_dir, 1, RESUMED)
+    lines = partial.read_bytes().splitlines(keepends=True)
+    assert len(lines) == 1 + 3  # the header and three games
+    header = json.loads(lines[0])
+    assert header["weights"] == CLASSIC.digest
+    assert {"seed", "games", "nodes", "noise_plies", "gods_share"} <= set(header)
+    assert not (run_dir / "data" / "gen-0001.jsonl.gz").exists()
+    # A stop in mid-write: the last game's line is cut short.
+    partial.write_bytes(b"".join(lines[:-1]) + lines[-1][: len(lines[-1]) // 2])
+
+    monkeypatch.undo()
+    played = _stopping(monkeypatch, "_selfplay_game", 1)
+    said: list[str] = []
+    with pytest.raises(Stop):
+        tune.run(run_dir, 1, RESUMED, log=said.append)
+    # Games 0 and 1 were kept; game 2 (torn) was played again, its line replacing the torn one.
+    assert played == [SELFPLAY_SEED + 2]
+    assert any("dropped its last line, cut short; game 2 is played again" in s for s in said)
+    assert "generation 1: self-play, 4 games (2 done, 2 to play)" in said
+    records = [json.loads(line) for line in partial.read_bytes().splitlines()[1:]]
+    assert [r["game"] for r in records] == [0, 1, 2]
+
+    monkeypatch.undo()
+    played = _counting(monkeypatch, "_selfplay_game")
+    said = []
+    state = tune.run(run_dir, 1, RESUMED, log=said.append)
+    assert played == [SELFPLAY_SEED + 3]
+    assert "generation 1: self-play, 4 games (3 done, 1 to play)" in said
+    assert any(s.startswith("generation 1: self-play: 4 of 4 games played") for s in said)
+    name = "gen-0001.jsonl.gz"
+    assert (run_dir / "data" / name).read_bytes() == (done / "data" / name).read_bytes()
+    assert _without_times(state["history"]) == _without_times(done_state["history"])
+    assert state["best"] == done_state["best"]
+    assert "pending" not in state
+    assert sorted(p.name for p in (run_dir / "data").iterdir()) == [name]
+
+
+def test_a_generation_stopped_in_the_arena_resumes_to_the_same_score_with_its_fit(
+    tmp_path, monkeypatch, straight
+):
+    _done, done_state = straight
+    run_dir = tmp_path / "run"
+    partial = run_dir / "data" / "gen-0001.arena.partial.jsonl"
+    _stopping(monkeypatch, "_arena_game", 2)
+    with pytest.raises(Stop):
+        tune.run(run_dir, 1, RESUMED)
+    lines = partial.read_bytes().splitlines()
+    assert len(lines) == 1 + 2
+    fitted = json.loads((run_dir / "state.json").read_text())["pending"]["fit"]["weights"]
+    assert json.loads(lines[0])["new"] == Weights.from_json(fitted).digest
+    assert json.loads(lines[0])["old"] == CLASSIC.digest
+
+    monkeypatch.undo()
+    games = _counting(monkeypatch, "_selfplay_game")
+    arena = _counting(monkeypatch, "_arena_game")
+
+    def no_fit(*_args, **_kwargs):
+        raise AssertionError("the fit made before the stop is played, not made again")
+
+    monkeypatch.setattr(tune, "fit", no_fit)
+    said: list[str] = []
+    state = tune.run(run_dir, 1, RESUMED, log=said.append)
+    assert games == []
+    assert arena == [ARENA_SEED + 1, ARENA_SEED + 1]  # the second pair, from both seats
+    assert "generation 1: arena, 4 games (2 done, 2 to play)" in said
+    assert _without_times(state["history"]) == _without_times(done_state["history"])
+    assert "pending" not in state
+    assert not partial.exists()
+
+
+def _fake_games(monkeypatch) -> list[int]:
+    """Self-play games that cost nothing: one sample naming the game's seed."""
+    played: list[int] = []
+
+    def game(job):
+        played.append(job[0])
+        return [(f"game {job[0]}", "", 0, 0)]
+
+    monkeypatch.setattr(tune, "_selfplay_game", game)
+    return played
+
+
+def test_a_checkpoint_of_other_weights_or_settings_is_refused_naming_the_field(
+    tmp_path, monkeypatch
+):
+    _fake_games(monkeypatch)
+    run_dir = tmp_path / "run"
+    (run_dir / "data").mkdir(parents=True)
+    partial = run_dir / "data" / "gen-0001.partial.jsonl"
+    # Games of other weights (the shipped ones) under generation 1's name.
+    tune.selfplay(TUNED, RESUMED, 1001, 1, checkpoint=partial)
+    before = partial.read_bytes()
+    with pytest.raises(
+        ValueError,
+        match=rf"gen-0001\.partial\.jsonl: games played with other settings \(.*weights "
+        rf'"{TUNED.digest}" \(this run: "{CLASSIC.digest}"\)\)',
+    ):
+        tune.run(run_dir, 1, RESUMED)
+    assert partial.read_bytes() == before
+    assert not (run_dir / "data" / "gen-0001.jsonl.gz").exists()
+
+    # Each setting the games depend on is named when it differs.
+    games = tmp_path / "games.partial.jsonl"
+    first = tune.selfplay(CLASSIC, RESUMED, 7, 1, checkpoint=games)
+    before = games.read_bytes()
+    for cfg, seed, differ in [
+        (replace(RESUMED, nodes=61), 7, r"nodes 60 \(this run: 61\)"),
+        (replace(RESUMED, noise_plies=2), 7, r"noise_plies 8 \(this run: 2\)"),
+        (replace(RESUMED, gods_share=1.0), 7, r"gods_share 0\.5 \(this run: 1\.0\)"),
+        (replace(RESUMED, games=5), 7, r"games 4 \(this run: 5\)"),
+        (RESUMED, 8, r"seed 7 \(this run: 8\)"),
+    ]:
+        with pytest.raises(ValueError, match=rf"other settings \({differ}\)"):
+            tune.selfplay(CLASSIC, cfg, seed, 1, checkpoint=games)
+        assert games.read_bytes() == before
+    # With the same settings and weights every game is there: none is played again.
+    played = _fake_games(monkeypatch)
+    assert tune.selfplay(CLASSIC, RESUMED, 7, 1, checkpoint=games) == first
+    assert played == []
+
+    # The arena's checkpoint names both sides' weights.
+    arena = tmp_path / "arena.partial.jsonl"
+    tiny = replace(RESUMED, arena_games=2)
+    score = tune.gate(TUNED, CLASSIC, tiny, 3, 1, checkpoint=arena)
+    assert tune.gate(TUNED, CLASSIC, tiny, 3, 1, checkpoint=arena) == score
+    with pytest.raises(ValueError, match=rf'old "{CLASSIC.digest}" \(this run: "{TUNED.digest}"\)'):
+        tune.gate(TUNED, TUNED, tiny, 3, 1, checkpoint=arena)
+
+
+def test_tune_on_the_command_line_refuses_a_checkpoint_of_other_weights(
+    tmp_path, capsys, monkeypatch
+):
+    _fake_games(monkeypatch)
+    run_dir = tmp_path / "r"
+    (run_dir / "data").mkdir(parents=True)
+    partial = run_dir / "data" / "gen-0001.partial.jsonl"
+    tune.selfplay(TUNED, replace(tune.TuneConfig(), games=2, nodes=60), 1001, 1, checkpoint=partial)
+    before = partial.read_bytes()
+    args = ["tune", str(run_dir), "--games", "2", "--nodes", "60", "--jobs", "1"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"santorini: error: {partial}: games played with other settings" in err
+    assert f'weights "{TUNED.digest}" (this run: "{CLASSIC.digest}")' in err
+    assert partial.read_bytes() == before
+
+
+def test_tune_says_how_far_each_stage_is_on_stderr(tmp_path, capsys):
+    run_dir = tmp_path / "r"
+    args = ["tune", str(run_dir), "--games", "2", "--nodes", "60", "--arena-games", "2"]
+    assert main([*args, "--jobs", "1"]) == 0
+    captured = capsys.readouterr()
+    err = captured.err.splitlines()
+    assert "generation 1: self-play, 2 games (0 done, 2 to play)" in err
+    assert any(s.startswith("generation 1: self-play: 1 of 2 games played, ") for s in err)
+    assert any(
+        s.startswith("generation 1: self-play: 1 of 2 games played, ") and "left" in s for s in err
+    )
+    assert "generation 1: arena, 2 games (0 done, 2 to play)" in err
+    assert any(s.startswith("generation 1: arena: 2 of 2 games played, ") for s in err)
+    assert "games played" not in captured.out
+
+
+def test_a_run_being_run_elsewhere_is_refused(tmp_path, capsys):
+    run_dir = tmp_path / "run"
+    refused: list[str] = []
+
+    def log(line: str) -> None:
+        # While this run plays its first game, a second one on the same directory.
+        if line.startswith("generation 1: self-play: 1 of"):
+            with pytest.raises(ValueError, match="being run by another process") as e:
+                tune.run(run_dir, 1, TINY)
+            refused.append(str(e.value))
+            assert main(["tune", str(run_dir), "--jobs", "1"]) == 2
+            refused.append(capsys.readouterr().err)
+
+    state = tune.run(run_dir, 1, TINY, log=log)
+    assert len(refused) == 2
+    assert all("this run is being run by another process" in s for s in refused)
+    assert [h["generation"] for h in state["history"]] == [1]
+    # Once it has ended, the run goes on.
+    assert [h["generation"] for h in tune.run(run_dir, 2, TINY)["history"]] == [1, 2]
+
+
+def test_a_run_locked_by_another_process_is_refused(tmp_path):
+    pytest.importorskip("fcntl")
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, os, sys\n"
+            "fd = os.open(sys.argv[1], os.O_RDONLY)\n"
+            "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+            "print('held', flush=True)\n"
+            "sys.stdin.read()\n",
+            str(run_dir),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline() == "held\n"
+        with pytest.raises(ValueError, match="this run is being run by another process"):
+            tune.run(run_dir, 1, TINY)
+        assert not (run_dir / "state.json").exists()
+    finally:
+        holder.communicate(timeout=30)  # its stdin closed: it ends, and its lock goes
+    assert tune.run(run_dir, 1, TINY)["history"]

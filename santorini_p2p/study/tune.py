@@ -15,6 +15,18 @@ A run lives in one directory and resumes where it stopped, like ``study.train``'
 generation's fit and arena result). ``export`` writes the best weights with that record for
 ``santorini_p2p/ai/weights/``. Only two-player positions are fitted (with three players the
 evaluation takes the strongest opponent, which is not linear in the weights).
+
+A stop inside a generation loses at most the games being played: each finished game is appended
+to a checkpoint (``study.jobs``), ``data/gen-NNNN.partial.jsonl`` for self-play and
+``data/gen-NNNN.arena.partial.jsonl`` for the arena. Its first line names what the games depend
+on: the stage, generation, seed, games, nodes, noise plies, gods' share and the weights played
+(their ``Weights.digest``; in the arena ``new`` and ``old``). A game at a node budget is a
+function of its seed, so a resumed stage plays only the rest and ends with the same data file
+and the same arena score as an uninterrupted one. The fit is kept in ``state.json``
+(``pending``) before the arena starts, so a resumed arena plays the same weights. A checkpoint
+of other settings or other weights is refused, naming the fields that differ, never mixed in; a
+last line cut short by the stop is dropped and its game played again. Each checkpoint goes once
+its stage's result is saved. Only one process runs a directory at a time (``jobs.locked``).
 """
 
 from __future__ import annotations
@@ -25,7 +37,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Final
+from typing import Any, Final, TypedDict
 
 import numpy as np
 
@@ -38,13 +50,14 @@ from santorini_p2p.engine import (
     format_position,
     parse_position,
 )
+from santorini_p2p.study.jobs import Checkpoint, decode_score, locked, play_games
 from santorini_p2p.study.train import (
     GATE_SCORE,
     MAX_PLIES,
     Sample,
+    decode_samples,
     load_samples,
     load_state,
-    map_jobs,
     save_samples,
     save_state,
     selfplay_start,
@@ -74,6 +87,8 @@ SCALE: Final = 300.0
 """The search's score scale: a score ``s`` is a ``1 / (1 + exp(-s / SCALE))`` chance to win."""
 _NOISE: Final = 150
 """Root noise of self-play's first plies (score units), so that games differ."""
+_ARENA_NOISE_PLIES: Final = 4
+"""The arena's first plies with root noise, so that its pairs of games differ."""
 _MAX_WEIGHT: Final = 5000
 
 
@@ -132,16 +147,60 @@ def _selfplay_game(job: tuple[int, Weights, int, int, float]) -> list[Sample]:
     return [(text, "", 0, 0 if winner < 0 else (1 if winner == m else -1)) for text, m in seen]
 
 
-def selfplay(weights: Weights, config: TuneConfig, seed: int, workers: int) -> list[Sample]:
+def _selfplay(
+    weights: Weights,
+    config: TuneConfig,
+    seed: int,
+    workers: int,
+    checkpoint: Path | None,
+    generation: int | None,
+    log: Callable[[str], None] | None,
+) -> tuple[list[Sample], float]:
+    seeds = [seed * 1_000_003 + i for i in range(config.games)]
+    jobs = [(s, weights, config.nodes, config.noise_plies, config.gods_share) for s in seeds]
+    header: dict[str, object] = {
+        "stage": "self-play",
+        "generation": generation,
+        "seed": seed,
+        "games": config.games,
+        "nodes": config.nodes,
+        "noise_plies": config.noise_plies,
+        "gods_share": config.gods_share,
+        "weights": weights.digest,
+    }
+    per_game, seconds = play_games(
+        "self-play" if generation is None else f"generation {generation}: self-play",
+        _selfplay_game,
+        jobs,
+        seeds,
+        workers=workers,
+        checkpoint=None if checkpoint is None else Checkpoint(checkpoint, header),
+        field="samples",
+        decode=decode_samples,
+        log=log,
+    )
+    return [s for game in per_game for s in game], seconds
+
+
+def selfplay(
+    weights: Weights,
+    config: TuneConfig,
+    seed: int,
+    workers: int,
+    *,
+    checkpoint: Path | None = None,
+    log: Callable[[str], None] | None = None,
+) -> list[Sample]:
     """Play ``config.games`` games of ``hard`` with ``weights`` against itself; their samples.
 
     A sample is a position of play, an empty turn, a zero score and the result for its mover.
+    With ``checkpoint``, each finished game is appended to that file, and the games already
+    there (played with the same settings and weights) are not played again.
+
+    Raises:
+        ValueError: a checkpoint of other settings or other weights, or a damaged one.
     """
-    jobs = [
-        (seed * 1_000_003 + i, weights, config.nodes, config.noise_plies, config.gods_share)
-        for i in range(config.games)
-    ]
-    return [s for game in map_jobs(_selfplay_game, jobs, workers, None) for s in game]
+    return _selfplay(weights, config, seed, workers, checkpoint, None, log)[0]
 
 
 # -- fitting -----------------------------------------------------------------------------------
@@ -233,23 +292,78 @@ def _arena_game(job: tuple[int, Weights, Weights, int, float, int]) -> float:
     """One game of ``new`` against ``old``, ``new`` in seat ``new_seat``: new's score."""
     seed, new, old, nodes, gods_share, new_seat = job
     pair = (new, old) if new_seat == 0 else (old, new)
-    _, winner = _play(seed, pair, nodes, 4, gods_share)
+    _, winner = _play(seed, pair, nodes, _ARENA_NOISE_PLIES, gods_share)
     return 0.5 if winner < 0 else (1.0 if winner == new_seat else 0.0)
 
 
+def _gate(
+    new: Weights,
+    old: Weights,
+    config: TuneConfig,
+    seed: int,
+    workers: int,
+    checkpoint: Path | None,
+    generation: int | None,
+    log: Callable[[str], None] | None,
+) -> tuple[float, int, float]:
+    seeds = [seed * 7919 + i // 2 for i in range(config.arena_games)]
+    jobs = [(s, new, old, config.nodes, config.gods_share, i % 2) for i, s in enumerate(seeds)]
+    header: dict[str, object] = {
+        "stage": "arena",
+        "generation": generation,
+        "seed": seed,
+        "games": config.arena_games,
+        "nodes": config.nodes,
+        "noise_plies": _ARENA_NOISE_PLIES,
+        "gods_share": config.gods_share,
+        "new": new.digest,
+        "old": old.digest,
+    }
+    scores, seconds = play_games(
+        "arena" if generation is None else f"generation {generation}: arena",
+        _arena_game,
+        jobs,
+        seeds,
+        workers=workers,
+        checkpoint=None if checkpoint is None else Checkpoint(checkpoint, header),
+        field="score",
+        decode=decode_score,
+        log=log,
+    )
+    return (sum(scores) / len(scores) if scores else 0.5), len(scores), seconds
+
+
 def gate(
-    new: Weights, old: Weights, config: TuneConfig, seed: int, workers: int
+    new: Weights,
+    old: Weights,
+    config: TuneConfig,
+    seed: int,
+    workers: int,
+    *,
+    checkpoint: Path | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> tuple[float, int]:
-    """Play ``new`` against ``old`` at equal nodes, each opening from both seats; new's score."""
-    jobs = [
-        (seed * 7919 + i // 2, new, old, config.nodes, config.gods_share, i % 2)
-        for i in range(config.arena_games)
-    ]
-    scores = list(map_jobs(_arena_game, jobs, workers, None))
-    return (sum(scores) / len(scores) if scores else 0.5), len(scores)
+    """Play ``new`` against ``old`` at equal nodes, each opening from both seats; new's score.
+
+    With ``checkpoint``, each game's score is appended to that file, and the games already
+    there (of the same settings and weights) are not played again.
+
+    Raises:
+        ValueError: a checkpoint of other settings or other weights, or a damaged one.
+    """
+    score, games, _ = _gate(new, old, config, seed, workers, checkpoint, None, log)
+    return score, games
 
 
 # -- the run -----------------------------------------------------------------------------------
+
+
+class _Fit(TypedDict):
+    """What a generation's fit came to, for its record."""
+
+    positions: int
+    loss_before: float
+    loss_after: float
 
 
 def _weights_of(state: dict[str, object], key: str) -> Weights:
@@ -271,13 +385,47 @@ def run(
     """Run (or resume) a tuning run in ``directory`` up to ``generations`` generations.
 
     Raises:
-        ValueError: a run made with other settings, or a damaged run directory.
+        ValueError: a run made with other settings, a damaged run directory, a checkpoint of
+            other settings or weights, or a run that another process is running.
     """
-    (directory / "data").mkdir(parents=True, exist_ok=True)
-    state = load_state(directory)
-    settings = {k: getattr(config, k) for k in TuneConfig.__dataclass_fields__}
     if config.start not in STARTS:
         raise ValueError(f"start: expected one of {', '.join(STARTS)}, got {config.start!r}")
+    (directory / "data").mkdir(parents=True, exist_ok=True)
+    with locked(directory):
+        return _run(directory, generations, config, workers, command, log)
+
+
+def _pending_fit(directory: Path, pending: dict[str, Any]) -> tuple[Weights, _Fit]:
+    """The fit a stopped generation made before its arena, as ``state.json`` keeps it.
+
+    Raises:
+        ValueError: a damaged one, naming the file.
+    """
+    try:
+        fitted = pending["fit"]
+        new = Weights.from_json(fitted["weights"])
+        kept: _Fit = {
+            "positions": int(fitted["positions"]),
+            "loss_before": float(fitted["loss_before"]),
+            "loss_after": float(fitted["loss_after"]),
+        }
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(
+            f"{directory / 'state.json'}: pending: not a generation's fit ({e})"
+        ) from None
+    return new, kept
+
+
+def _run(
+    directory: Path,
+    generations: int,
+    config: TuneConfig,
+    workers: int,
+    command: str,
+    log: Callable[[str], None],
+) -> dict[str, object]:
+    state = load_state(directory)
+    settings = {k: getattr(config, k) for k in TuneConfig.__dataclass_fields__}
     stored = state.get("config") if state else None
     if isinstance(stored, dict):
         # A setting added after a run began is at its default there: what the run did.
@@ -303,35 +451,65 @@ def run(
     history = state["history"]
     assert isinstance(history, list)
     for gen in range(1, generations + 1):
-        if any(h["generation"] == gen for h in history):
-            continue
-        started = time.monotonic()
-        best = _weights_of(state, "best")
         data_path = directory / "data" / f"gen-{gen:04d}.jsonl.gz"
+        games_partial = directory / "data" / f"gen-{gen:04d}.partial.jsonl"
+        arena_partial = directory / "data" / f"gen-{gen:04d}.arena.partial.jsonl"
+        if any(h["generation"] == gen for h in history):
+            # Left by a stop after the generation's record was saved.
+            arena_partial.unlink(missing_ok=True)
+            continue
+        # What this generation did in earlier sessions: its seconds, and its fit once made.
+        pending: Any = state.get("pending")
+        if not isinstance(pending, dict) or pending.get("generation") != gen:
+            pending = {"generation": gen, "seconds": 0.0}
+        best = _weights_of(state, "best")
+        seed = config.seed * 1000 + gen
         if not data_path.exists():
-            log(f"generation {gen}: self-play, {config.games} games")
-            save_samples(data_path, selfplay(best, config, config.seed * 1000 + gen, workers))
-        window = [
-            directory / "data" / f"gen-{g:04d}.jsonl.gz"
-            for g in range(max(1, gen - config.window + 1), gen + 1)
-        ]
-        samples = [s for path in window for s in load_samples(path)]
-        log(f"generation {gen}: fitting on {len(samples)} positions")
-        new, before, after = fit(samples, best, log, config.ridge)
-        log(f"generation {gen}: arena, {config.arena_games} games")
-        score, games = gate(new, best, config, config.seed * 1000 + gen, workers)
+            samples, played = _selfplay(best, config, seed, workers, games_partial, gen, log)
+            save_samples(data_path, samples)
+            pending["seconds"] = float(pending["seconds"]) + played
+            state["pending"] = pending
+            save_state(directory, state)
+        # The games are in the data file: a checkpoint left beside it is done with.
+        games_partial.unlink(missing_ok=True)
+        if "fit" in pending:
+            new, kept = _pending_fit(directory, pending)
+            log(f"generation {gen}: fitted before the stop, on {kept['positions']} positions")
+        else:
+            started = time.monotonic()
+            window = [
+                directory / "data" / f"gen-{g:04d}.jsonl.gz"
+                for g in range(max(1, gen - config.window + 1), gen + 1)
+            ]
+            samples = [s for path in window for s in load_samples(path)]
+            log(f"generation {gen}: fitting on {len(samples)} positions")
+            new, before, after = fit(samples, best, log, config.ridge)
+            kept = {
+                "positions": len(samples),
+                "loss_before": round(before, 5),
+                "loss_after": round(after, 5),
+            }
+            # Kept before the arena: a resumed arena plays these weights, not a new fit's.
+            pending["fit"] = {"weights": new.to_json(), **kept}
+            pending["seconds"] = float(pending["seconds"]) + time.monotonic() - started
+            state["pending"] = pending
+            save_state(directory, state)
+        score, games, arena_seconds = _gate(
+            new, best, config, seed, workers, arena_partial, gen, log
+        )
         accepted = score >= GATE_SCORE
         if accepted:
             state["best"] = new.to_json()
-        spent = time.monotonic() - started
+        spent = float(pending["seconds"]) + arena_seconds
         state["seconds"] = float(str(state["seconds"])) + spent
+        state.pop("pending", None)
         history.append(
             {
                 "generation": gen,
                 "games": config.games,
-                "positions": len(samples),
-                "loss_before": round(before, 5),
-                "loss_after": round(after, 5),
+                "positions": kept["positions"],
+                "loss_before": kept["loss_before"],
+                "loss_after": kept["loss_after"],
                 "weights": new.to_json(),
                 "arena_games": games,
                 "arena_score": round(score, 4),
@@ -341,6 +519,7 @@ def run(
             }
         )
         save_state(directory, state)
+        arena_partial.unlink(missing_ok=True)
         log(
             f"generation {gen}: scored {score:.3f} against the best "
             f"({'kept' if accepted else 'dropped'})"
