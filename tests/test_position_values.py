@@ -61,3 +61,22 @@ def test_a_position_stays_frozen_and_round_trips() -> None:
     assert q == p
     assert format_position(q) == format_position(p)
     assert dataclasses.replace(p, to_move=1) != p
+
+
+def test_with_mover_is_replace_with_another_seat_to_move_every_field_kept():
+    # Every field away from its default, each with its own value: a field missed or two
+    # swapped would show.
+    values: dict[str, object] = {}
+    for i, f in enumerate(dataclasses.fields(Position), 1):
+        default = getattr(Position(), f.name)
+        if isinstance(default, bool):
+            values[f.name] = not default
+        elif isinstance(default, Selection):
+            values[f.name] = next(s for s in Selection if s is not default)
+        elif isinstance(default, int):
+            values[f.name] = 1000 + i
+        else:
+            values[f.name] = (f"field{i}", f"x{i}")
+    p = Position(**values)  # type: ignore[arg-type]
+    for seat in (0, 1, 3):
+        assert p.with_mover(seat) == dataclasses.replace(p, to_move=seat)

@@ -337,7 +337,11 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) 
     score = t.worker * min(mine.bit_count(), placed)
     threats = 0
     height, centre, mobility, climb = t.height, t.centre, t.mobility, t.climb
-    for w in bits(mine):
+    left = mine
+    while left:
+        low = left & -left
+        left ^= low
+        w = low.bit_length() - 1
         h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
         nb = NEIGHBOURS[w]
         moves = 0 if lim.frozen >> w & 1 else nb & free_for & reach[h]

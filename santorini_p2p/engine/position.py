@@ -197,6 +197,31 @@ class Position:
         """The number of sides: the players, or two teams with 4 players."""
         return 2 if len(self.gods) == 4 else len(self.gods)
 
+    def with_mover(self, seat: int) -> Position:
+        """This position with ``seat`` to move: ``replace(self, to_move=seat)``, twice as fast.
+
+        Reading the limits a seat not to move plays under needs it at every position scored.
+        """
+        return Position(
+            self.ge1,
+            self.ge2,
+            self.ge3,
+            self.domes,
+            self.workers,
+            seat,
+            self.gods,
+            self.power_state,
+            self.eliminated,
+            self.winner,
+            self.selection,
+            self.pool,
+            self.naming,
+            self.snake,
+            self.lost,
+            self.offer,
+            self.owed,
+        )
+
     def side_of(self, seat: int) -> int:
         """Return the side (team with 4 players) that ``seat`` plays."""
         return seat & 1 if len(self.gods) == 4 else seat

@@ -85,7 +85,7 @@ def limits(p: Position, seat: int | None = None) -> Limits:
         return recent[1]
     lim = Limits()
     me = p.side_of(seat)
-    view = p if seat == p.to_move else replace(p, to_move=seat)
+    view = p if seat == p.to_move else p.with_mover(seat)
     for s, power in active:
         if p.eliminated >> s & 1:
             continue
