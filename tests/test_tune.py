@@ -12,14 +12,7 @@ from importlib.resources import files
 
 import pytest
 
-from santorini_p2p.ai.evaluate import (
-    CLASSIC,
-    EVAL_FILE,
-    TUNED,
-    Weights,
-    control_squares,
-    evaluate,
-)
+from santorini_p2p.ai.evaluate import CLASSIC, EVAL_FILE, TUNED, Weights, evaluate
 from santorini_p2p.ai.search import STUDY_LEVELS, evaluation_id, find_level
 from santorini_p2p.cli import main
 from santorini_p2p.engine import (
@@ -33,7 +26,6 @@ from santorini_p2p.engine import (
 from santorini_p2p.engine.gods import ALL_GOD_NAMES
 from santorini_p2p.engine.gods.bans import ban_reason
 from santorini_p2p.study import train, tune
-from tests.positions import make
 
 TINY = tune.TuneConfig(games=2, nodes=60, arena_games=2, window=2)
 
@@ -83,68 +75,14 @@ def test_weights_round_trip_through_json_and_bad_ones_are_named():
         Weights.from_json({**CLASSIC.to_json(), "speed": 3})
     with pytest.raises(ValueError, match="not integers: mobility"):
         Weights.from_json({**CLASSIC.to_json(), "mobility": 2.5})
-    with pytest.raises(ValueError, match="expected 18 weights, got 3"):
+    with pytest.raises(ValueError, match="expected 14 weights, got 3"):
         Weights.from_vector([1, 2, 3])
-
-
-def test_weights_made_before_the_control_terms_read_them_as_zero_and_keep_their_digest():
-    v1 = {n: w for n, w in CLASSIC.to_json().items() if n not in Weights.ADDED}
-    assert Weights.from_json(v1) == CLASSIC
-    assert CLASSIC.control == (0, 0, 0, 0)
-    assert set(CLASSIC.to_json()) == set(Weights.NAMES) - set(Weights.ADDED)
-    with_control = replace(CLASSIC, control=(1, 2, 3, 4))
-    assert with_control.to_json()["control3"] == 4
-    assert Weights.from_json(with_control.to_json()) == with_control
-    assert with_control.digest != CLASSIC.digest
-    # The first shipped file's digest, written before the control terms existed, still holds.
-    record = json.loads(files("santorini_p2p.ai").joinpath("weights/eval-v1.json").read_text())
-    assert Weights.from_json(record["weights"]).digest == record["digest"]
-
-
-def _king_steps(p, workers: int) -> list[float]:
-    """Each square's fewest king steps from ``workers`` through squares without a dome."""
-    dist = [math.inf] * 25
-    todo = [s for s in range(25) if workers >> s & 1]
-    for s in todo:
-        dist[s] = 0
-    while todo:
-        nxt = []
-        for s in todo:
-            for t in range(25):
-                near = max(abs(s % 5 - t % 5), abs(s // 5 - t // 5)) == 1
-                if near and not p.domes >> t & 1 and dist[t] > dist[s] + 1:
-                    dist[t] = dist[s] + 1
-                    nxt.append(t)
-        todo = nxt
-    return dist
-
-
-def test_control_is_the_squares_a_side_reaches_first():
-    # A wall of domes across the third rank: each side has its own half, less its workers.
-    wall = " ".join(f"{f}3=0X" for f in "abcde")
-    p = make(f"a1=A b1=A d5=B e5=B {wall}")
-    own, other = control_squares(p, 0)
-    assert own.bit_count() == other.bit_count() == 8
-    assert own == sum(1 << s for s in range(10)) & ~p.workers[0]
-    # Any position: the same as counting each side's king steps square by square.
-    for q in _positions(120, 5):
-        side = q.side_of(q.to_move)
-        theirs = 0
-        for i, m in enumerate(q.workers):
-            if i != side:
-                theirs |= m
-        mine_d, their_d = _king_steps(q, q.workers[side]), _king_steps(q, theirs)
-        want_own = sum(1 << s for s in range(25) if 0 < mine_d[s] < their_d[s])
-        want_other = sum(1 << s for s in range(25) if 0 < their_d[s] < mine_d[s])
-        assert control_squares(q, side) == (want_own, want_other), format_position(q)
 
 
 def test_a_fit_finds_the_weights_the_results_were_drawn_from():
     # Results drawn from known weights' win chances: the fit, from the hand-set weights,
     # predicts unseen results of the same kind better than those do.
-    truth = Weights.from_vector(
-        [250, 60, 300, 120, 40, 60, 12, 200, 20, 90, 60, 300, 900, 60, 15, 30, 45, 20]
-    )
+    truth = Weights.from_vector([250, 60, 300, 120, 40, 60, 12, 200, 20, 90, 60, 300, 900, 60])
     rng = random.Random(3)
 
     def samples(positions: list) -> list:
@@ -179,7 +117,7 @@ def test_a_fit_finds_the_weights_the_results_were_drawn_from():
         abs(f - t) < abs(c - t)
         for f, t, c in zip(fitted.vector(), truth.vector(), CLASSIC.vector(), strict=True)
     )
-    assert moved >= 10
+    assert moved >= 8
 
 
 def test_a_fit_with_no_position_of_play_says_so():

@@ -23,16 +23,7 @@ from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.power import Limits, Power
 from santorini_p2p.engine.squares import ALL, NEIGHBOURS, bits
 
-__all__ = [
-    "CLASSIC",
-    "TUNED",
-    "WIN",
-    "Weights",
-    "can_win_now",
-    "control_squares",
-    "evaluate",
-    "threat_squares",
-]
+__all__ = ["CLASSIC", "TUNED", "WIN", "Weights", "can_win_now", "evaluate", "threat_squares"]
 
 WIN: Final = 1_000_000
 """The score of a won game; a win found ``k`` turns ahead scores ``WIN - k``."""
@@ -53,11 +44,8 @@ class Weights:
     ``climb`` for each square one level up that a worker on level 0 or 1 can move to,
     ``near_threat`` for each free level-2 square next to a worker on level 2, ``threat_one`` for
     one square the side could win on by moving and ``threat_many`` for two or more, and
-    ``tempo`` for the side to move, and ``control`` for each square of level 0, 1, 2 or 3 (no
-    dome) that the side's workers reach in fewer steps than every other side's, less each
-    square another side reaches first (steps as a king's, through any square but a dome). The
-    score is linear in the weights, which is what lets ``study.tune`` fit them to the results of
-    self-play games.
+    ``tempo`` for the side to move. The score is linear in the weights, which is what lets
+    ``study.tune`` fit them to the results of self-play games.
     """
 
     worker: int
@@ -70,7 +58,6 @@ class Weights:
     threat_one: int
     threat_many: int
     tempo: int
-    control: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     NAMES: ClassVar[tuple[str, ...]] = (
         "worker",
@@ -87,15 +74,8 @@ class Weights:
         "threat_one",
         "threat_many",
         "tempo",
-        "control0",
-        "control1",
-        "control2",
-        "control3",
     )
     """The weights' names in the order of ``vector``."""
-    ADDED: ClassVar[tuple[str, ...]] = ("control0", "control1", "control2", "control3")
-    """Terms added after the first weights file was written: a file without them reads them as
-    zero, which is the evaluation it was made for."""
 
     def vector(self) -> tuple[int, ...]:
         """The weights as one vector, in the order of ``NAMES``."""
@@ -110,7 +90,6 @@ class Weights:
             self.threat_one,
             self.threat_many,
             self.tempo,
-            *self.control,
         )
 
     @classmethod
@@ -123,36 +102,22 @@ class Weights:
         if len(v) != len(cls.NAMES):
             raise ValueError(f"expected {len(cls.NAMES)} weights, got {len(v)}")
         w = [int(x) for x in v]
-        return cls(
-            w[0],
-            (w[1], w[2], w[3]),
-            (w[4], w[5]),
-            w[6],
-            w[7],
-            (w[8], w[9]),
-            w[10],
-            w[11],
-            w[12],
-            w[13],
-            (w[14], w[15], w[16], w[17]),
-        )
+        return cls(w[0], (w[1], w[2], w[3]), (w[4], w[5]), w[6], w[7], (w[8], w[9]), *w[10:])
 
     @classmethod
     def from_json(cls, data: object) -> Weights:
         """The weights of a JSON object ``{name: integer}`` with every name of ``NAMES``.
-
-        A name of ``ADDED`` may be absent: it reads as zero.
 
         Raises:
             ValueError: a name missing or unknown, or a value that is not an integer.
         """
         if not isinstance(data, dict):
             raise ValueError("weights: expected an object of named integers")
-        missing = [n for n in cls.NAMES if n not in data and n not in cls.ADDED]
+        missing = [n for n in cls.NAMES if n not in data]
         unknown = sorted(set(data) - set(cls.NAMES))
         if missing or unknown:
             raise ValueError(f"weights: missing {missing}, unknown {unknown}")
-        values = [data.get(n, 0) for n in cls.NAMES]
+        values = [data[n] for n in cls.NAMES]
         bad = [n for n, x in zip(cls.NAMES, values, strict=True) if type(x) is not int]
         if bad:
             raise ValueError(f"weights: not integers: {', '.join(bad)}")
@@ -165,13 +130,8 @@ class Weights:
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def to_json(self) -> dict[str, int]:
-        """The weights as a JSON object ``{name: integer}`` (``from_json`` reads it back).
-
-        A term of ``ADDED`` at zero is left out, so weights made before it keep their digest.
-        """
-        return {
-            n: v for n, v in zip(self.NAMES, self.vector(), strict=True) if v or n not in self.ADDED
-        }
+        """The weights as a JSON object ``{name: integer}`` (``from_json`` reads it back)."""
+        return dict(zip(self.NAMES, self.vector(), strict=True))
 
 
 CLASSIC: Final = Weights(
@@ -217,8 +177,6 @@ class _Terms:
     threat_one: int
     threat_many: int
     tempo: int
-    control: tuple[int, int, int, int]
-    """By level; all zero: the term is not computed."""
 
 
 _TERMS: dict[Weights, _Terms] = {}
@@ -240,7 +198,6 @@ def _terms(w: Weights) -> _Terms:
             w.threat_one,
             w.threat_many,
             w.tempo,
-            w.control,
         )
     return t
 
@@ -373,55 +330,6 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) 
     return score, threats
 
 
-_NOT_WEST: Final = sum(1 << s for s in range(25) if s % 5)
-"""Every square but the west edge's: a board shifted one square east lands here."""
-_NOT_EAST: Final = sum(1 << s for s in range(25) if s % 5 != 4)
-"""Every square but the east edge's: a board shifted one square west lands here."""
-
-
-def control_squares(p: Position, side: int) -> tuple[int, int]:
-    """The squares ``side`` reaches first, and those another side reaches first.
-
-    Steps are a king's through any square but a dome (heights and workers do not stop
-    them); a square two sides reach in as many steps is nobody's, and so are the squares
-    the workers stand on.
-    """
-    free = ALL & ~p.domes
-    mine = p.workers[side]
-    theirs = 0
-    for s, m in enumerate(p.workers):
-        if s != side:
-            theirs |= m
-    seen_a = front_a = mine
-    seen_b = front_b = theirs
-    own = other = 0
-    # Once every square is seen by a side, none can change hands: at most four steps.
-    while (front_a or front_b) and (seen_a | seen_b) & free != free:
-        row = front_a | (front_a << 1 & _NOT_WEST) | (front_a >> 1 & _NOT_EAST)
-        new_a = (row | row << 5 | row >> 5) & free & ~seen_a
-        row = front_b | (front_b << 1 & _NOT_WEST) | (front_b >> 1 & _NOT_EAST)
-        new_b = (row | row << 5 | row >> 5) & free & ~seen_b
-        own |= new_a & ~seen_b & ~new_b
-        other |= new_b & ~seen_a & ~new_a
-        seen_a |= new_a
-        seen_b |= new_b
-        front_a, front_b = new_a, new_b
-    return own, other
-
-
-def _control(p: Position, side: int, weights: tuple[int, int, int, int]) -> int:
-    """The ``control`` terms of ``side``: its squares less the others', by level."""
-    own, other = control_squares(p, side)
-    ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
-    c0, c1, c2, c3 = weights
-    return (
-        c0 * ((own & ~ge1).bit_count() - (other & ~ge1).bit_count())
-        + c1 * ((own & ge1 & ~ge2).bit_count() - (other & ge1 & ~ge2).bit_count())
-        + c2 * ((own & ge2 & ~ge3).bit_count() - (other & ge2 & ~ge3).bit_count())
-        + c3 * ((own & ge3).bit_count() - (other & ge3).bit_count())
-    )
-
-
 def _plain_side_score(
     p: Position, side: int, occ: int, to_move_side: int, t: _Terms
 ) -> tuple[int, int]:
@@ -493,7 +401,4 @@ def evaluate(p: Position, side: int, weights: Weights = TUNED) -> tuple[int, int
         if s != to_move_side:
             against |= threats
     pressure = against.bit_count()
-    score = own - other if other > -(10**9) else own
-    if t.control != (0, 0, 0, 0) and p.workers[side]:
-        score += _control(p, side, t.control)
-    return score, pressure
+    return (own - other if other > -(10**9) else own), pressure

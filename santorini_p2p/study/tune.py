@@ -105,7 +105,7 @@ class TuneConfig:
     seed: int = 1
     start: str = "classic"
     """The weights the run starts from: ``classic`` (the hand-set ones) or ``shipped`` (the
-    package's fitted ones, ``TUNED``); a term they lack starts at zero."""
+    package's fitted ones, ``TUNED``)."""
     ridge: float = 0.001
     """How strongly a fit is held to the weights it starts from (per position, in squared
     units of a hundred): enough to keep a term the games hardly tell apart (every side has
