@@ -426,14 +426,10 @@ def _run(
 ) -> dict[str, object]:
     state = load_state(directory)
     settings = {k: getattr(config, k) for k in TuneConfig.__dataclass_fields__}
-    stored = state.get("config") if state else None
-    if isinstance(stored, dict):
-        # A setting added after a run began is at its default there: what the run did.
-        stored = {**dict.fromkeys(settings), **stored}
-        for k, f in TuneConfig.__dataclass_fields__.items():
-            if stored[k] is None:
-                stored[k] = f.default
-    if state and stored != settings:
+    # A setting added since the run began counts at its default: what the run did.
+    defaults = {k: getattr(TuneConfig(), k) for k in TuneConfig.__dataclass_fields__}
+    stored = state.get("config")
+    if state and (not isinstance(stored, dict) or {**defaults, **stored} != settings):
         raise ValueError(
             f"{directory}: a run made with other settings ({state.get('config')}); "
             "resume it with the same ones or start a new directory"
