@@ -197,6 +197,24 @@ def test_can_win_now_agrees_with_the_turn_list_for_every_god():
     assert not any(t.path and not t.builds for t in legal_turns(p))
 
 
+def test_can_win_now_agrees_with_the_turn_list_without_gods():
+    from santorini_p2p.engine import can_win_now
+
+    rng = random.Random(15)
+    checked = wins = 0
+    for game in range(90):
+        p = new_game((2, 3, 4)[game % 3])
+        while p.phase is not Phase.OVER:
+            if p.phase is Phase.PLAY:
+                win = any(t.path and t.is_win for t in legal_turns(p))
+                assert can_win_now(p) == win, format_position(p)
+                checked += 1
+                wins += win
+            p = apply_action(p, rng.choice(legal_actions(p)))
+    assert checked > 1000
+    assert wins > 50
+
+
 def test_s8_triton_a_longer_path_to_the_same_outcome_is_read_as_the_written_one():
     from santorini_p2p.engine import legal_form
     from tests.positions import make

@@ -423,8 +423,22 @@ def can_win_now(p: Position) -> bool:
     not looked for.
     """
     seat = p.to_move
-    side = p.side_of(seat)
+    gods = p.gods
+    side = seat & 1 if len(gods) == 4 else seat  # p.side_of(seat)
     mine = p.workers[side]
+    if not any(gods):
+        # The plain rule alone: a level-2 worker next to a free level-3 square.
+        occ = p.domes
+        for m in p.workers:
+            occ |= m
+        top = p.ge3 & ~occ
+        on2 = mine & p.ge2 & ~p.ge3
+        while on2:
+            low = on2 & -on2
+            on2 ^= low
+            if NEIGHBOURS[low.bit_length() - 1] & top:
+                return True
+        return False
     opp = 0
     for i, m in enumerate(p.workers):
         if i != side:
