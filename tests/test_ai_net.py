@@ -355,3 +355,44 @@ def test_play_inference_agrees_with_the_plain_forward_pass():
     expected = np.rint(np.clip(z, -3.453, 3.453) * 600).astype(int)
     scores, _ = net.scores(positions)
     assert np.abs(np.array(scores) - expected).max() <= 1
+
+
+def test_a_net_on_the_fitted_evaluation_keeps_its_offset_through_its_file(tmp_path):
+    from santorini_p2p.ai.evaluate import TUNED, evaluate
+
+    net = _random_net()
+    net.residual = True
+    net.offset = TUNED
+    net.value = (np.zeros_like(net.value[0]), np.zeros_like(net.value[1]))
+    positions = [_midgame(s) for s in range(4)]
+    scores, _ = net.scores(positions)
+    for p, score in zip(positions, scores, strict=True):
+        assert abs(score - max(-2070, min(2070, evaluate(p, p.to_move, TUNED)[0]))) <= 1
+    net.save(tmp_path / "w.npz")
+    back = Net.load(tmp_path / "w.npz")
+    assert back.offset == TUNED
+    assert back.scores(positions)[0] == scores
+
+
+def test_the_shipped_weights_file_is_written_back_byte_for_byte():
+    from importlib import resources
+
+    data = resources.files("santorini_p2p.ai").joinpath("weights", "value-v1.npz").read_bytes()
+    assert Net.from_bytes(data).to_bytes() == data
+
+
+def test_a_file_with_bad_offset_weights_is_refused_by_name(tmp_path):
+    import io
+    import json as json_
+
+    raw = _random_net().to_bytes()
+    with np.load(io.BytesIO(raw), allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json_.loads(bytes(arrays["meta"]).decode())
+    meta["offset"] = {"win": "lots"}
+    arrays["meta"] = np.frombuffer(json_.dumps(meta).encode(), np.uint8)
+    out = io.BytesIO()
+    np.savez_compressed(out, **arrays)
+    (tmp_path / "w.npz").write_bytes(out.getvalue())
+    with pytest.raises(ValueError, match=r"w\.npz: bad offset weights"):
+        Net.load(tmp_path / "w.npz")

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import math
 import os
 from dataclasses import replace
 
@@ -137,6 +138,7 @@ def test_train_cli_runs_and_exports(tmp_path, capsys, monkeypatch):
         (["--jobs", "0"], "jobs: expected a whole number of at least 1, got 0"),
         (["--gate-think", "0"], "gate-think: expected seconds above 0, got 0.0"),
         (["--outcome", "-1"], "outcome: expected a number from 0 to 1, got -1.0"),
+        (["--clip", "-1"], "clip: expected a number of at least 0, got -1.0"),
     ],
 )
 def test_train_cli_rejects_bad_numbers(tmp_path, capsys, args, message):
@@ -445,3 +447,46 @@ def test_a_run_being_run_elsewhere_is_refused(tmp_path, monkeypatch):
     # Once it has ended, the run goes on here.
     monkeypatch.undo()
     assert train.run(run, 1, replace(TINY, games=1, arena_games=1))["history"]
+
+
+def test_a_run_on_the_fitted_evaluation_trains_and_plays_with_it(tmp_path, capsys, monkeypatch):
+    from santorini_p2p.ai.evaluate import TUNED
+
+    monkeypatch.setattr(train, "GATE_SCORE", 0.0)
+    out = tmp_path / "w.npz"
+    args = ["train", str(tmp_path / "r"), "--games", "2", "--nodes", "60", "--arena-games", "2"]
+    args += ["--epochs", "1", "--hidden", "8", "--jobs", "1", "--offset", "shipped"]
+    assert main([*args, "--export", str(out)]) == 0
+    net = Net.load(out)
+    assert net.offset == TUNED
+    assert "--offset shipped" in str(net.record["command"])
+    assert train.stored_config(tmp_path / "r").offset == "shipped"
+    # Resuming with the other evaluation is another run's settings.
+    assert main([*args[:-1], "classic"]) == 2
+    assert "other settings" in capsys.readouterr().err
+
+
+def test_a_run_begun_before_gradient_clipping_resumes_without_it(tmp_path, monkeypatch):
+    run = tmp_path / "run"
+    train.run(run, 1, TINY)
+    state = json.loads((run / "state.json").read_text())
+    assert state["config"]["clip"] == 1.0
+    del state["config"]["clip"]
+    (run / "state.json").write_text(json.dumps(state))
+    old = train.stored_config(run)
+    assert old is not None
+    assert old.clip == 0.0
+    assert train.run(run, 1, old)["history"] == state["history"]
+    with pytest.raises(ValueError, match="other settings"):
+        train.run(run, 1, TINY)
+
+
+def test_a_step_is_clipped_to_its_norm_as_a_whole():
+    small = [np.full((2, 2), 0.1, np.float32), np.full(3, 0.1, np.float32)]
+    assert all(a is b for a, b in zip(train.clipped(small, 1.0), small, strict=True))
+    big = [np.full((2, 2), 3.0, np.float32), np.full(3, 4.0, np.float32)]  # norm sqrt(84)
+    out = train.clipped(big, 1.0)
+    assert math.isclose(math.sqrt(sum(float((g * g).sum()) for g in out)), 1.0, rel_tol=1e-5)
+    # The direction is kept: every part shrinks by the same factor.
+    assert np.allclose(out[0] / big[0], out[1][0] / big[1][0])
+    assert train.clipped(big, 0.0) is big

@@ -36,7 +36,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 from numpy.typing import NDArray  # noqa: E402
 
-from santorini_p2p.ai.evaluate import CLASSIC  # noqa: E402
+from santorini_p2p.ai.evaluate import CLASSIC, Weights  # noqa: E402
 from santorini_p2p.ai.evaluate import evaluate as hand_evaluate  # noqa: E402
 from santorini_p2p.engine import Position, Turn  # noqa: E402
 from santorini_p2p.engine.squares import NEIGHBOURS  # noqa: E402
@@ -212,10 +212,10 @@ def turn_priors(logits: Sequence[float] | F32, turns: Sequence[Turn]) -> list[fl
     return out
 
 
-def hand_offsets(positions: Sequence[Position]) -> tuple[F32, F32]:
+def hand_offsets(positions: Sequence[Position], weights: Weights = CLASSIC) -> tuple[F32, F32]:
     """The hand-written evaluation of each position for its mover, over 600, and its threats.
 
-    Always with the ``CLASSIC`` weights the nets were trained on, whatever the search uses.
+    With the weights a net was trained on (``Net.offset``), whatever the search uses.
 
     A residual net adds the first before its value's tanh: a score of 300 (a 73% win chance in
     the search's units) gives tanh(0.5), the same chance.
@@ -223,7 +223,7 @@ def hand_offsets(positions: Sequence[Position]) -> tuple[F32, F32]:
     offsets = np.empty(len(positions), dtype=np.float32)
     threats = np.empty(len(positions), dtype=np.float32)
     for i, p in enumerate(positions):
-        score, pressure = hand_evaluate(p, p.side_of(p.to_move), CLASSIC)
+        score, pressure = hand_evaluate(p, p.side_of(p.to_move), weights)
         offsets[i] = score / 600.0
         threats[i] = pressure
     return offsets, threats
@@ -346,7 +346,9 @@ class Net:
     ``layers`` are (weight, bias) pairs of the shared trunk (ReLU after each); ``value``
     and ``policy`` the heads. ``record`` is how the weights were made (free-form JSON). A
     ``residual`` net learns a correction to the hand-written evaluation: its value is
-    ``tanh(net + hand / 600)``, so before any training it is exactly the hand-written one.
+    ``tanh(net + hand / 600)``, so before any training it is exactly the hand-written one;
+    ``offset`` is the hand-written evaluation's weights it was trained on (``CLASSIC`` for a
+    file that names none).
     """
 
     layers: list[tuple[F32, F32]]
@@ -358,6 +360,7 @@ class Net:
     residual: bool = False
     digest: str = ""
     """The first hex digits of the SHA-256 of the file it was read from ("" if made here)."""
+    offset: Weights = CLASSIC
     _fast: _Inference | None = field(default=None, init=False, repr=False, compare=False)
 
     def supports(self, p: Position) -> bool:
@@ -401,7 +404,7 @@ class Net:
         z = h @ self._inference.value_w + self._inference.value_b
         logits = h @ self.policy[0] + self.policy[1]
         if self.residual:
-            offset, threats = hand_offsets(positions)
+            offset, threats = hand_offsets(positions, self.offset)
             return np.tanh(z + offset), logits, threats
         return np.tanh(z), logits, other_wins(encode(positions, self.gods))
 
@@ -421,7 +424,7 @@ class Net:
         fast = self._inference
         z = fast.hidden(positions, self.gods) @ fast.value_w + fast.value_b
         if self.residual:
-            offset, threats = hand_offsets(positions)
+            offset, threats = hand_offsets(positions, self.offset)
             z += offset
         else:
             threats = other_wins(encode(positions, self.gods))
@@ -443,6 +446,9 @@ class Net:
             "record": self.record,
             "residual": self.residual,
         }
+        if self.offset != CLASSIC:
+            # Named only when not the classic weights: older files stay byte for byte.
+            meta["offset"] = self.offset.to_json()
         arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), np.uint8)
         out = io.BytesIO()
         np.savez_compressed(out, **arrays)  # type: ignore[arg-type]
@@ -486,9 +492,12 @@ class Net:
                 dict(meta.get("record", {})),
                 bool(meta.get("residual", False)),
                 hashlib.sha256(data).hexdigest()[:16],
+                Weights.from_json(meta["offset"]) if "offset" in meta else CLASSIC,
             )
         except KeyError as e:
             raise ValueError(f"{where}: missing array {e}") from None
+        except ValueError as e:
+            raise ValueError(f"{where}: bad offset weights ({e})") from None
         if not layers or layers[0][0].shape[0] != feature_count(len(gods)):
             raise ValueError(f"{where}: its first layer does not fit {len(gods)} gods' inputs")
         return net

@@ -150,6 +150,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
         "gods_share",
         "outcome",
         "gate_think",
+        "offset",
+        "clip",
         "seed",
     )
     try:
@@ -172,6 +174,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
         )
     if values["gate_think"] is not None and not values["gate_think"] > 0:
         raise UsageError(f"gate-think: expected seconds above 0, got {values['gate_think']}")
+    if not values["clip"] >= 0:
+        raise UsageError(f"clip: expected a number of at least 0, got {values['clip']}")
     for name in ("gods_share", "outcome"):
         if not 0.0 <= values[name] <= 1.0:
             raise UsageError(
@@ -187,6 +191,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
         f"--epochs {config.epochs} --hidden {config.hidden} --gods-share {config.gods_share} "
         + (f"--outcome {config.outcome} " if config.outcome != Config().outcome else "")
         + (f"--gate-think {config.gate_think} " if config.gate_think is not None else "")
+        + (f"--offset {config.offset} " if config.offset != Config().offset else "")
+        + (f"--clip {config.clip} " if config.clip != Config().clip else "")
         + f"--seed {config.seed}"
     )
     try:
@@ -386,6 +392,18 @@ def add_commands(sub: Subparsers) -> None:
         "--outcome",
         type=float,
         help="weight of the game's result in the value target, the rest the search's (0.5)",
+    )
+    p.add_argument(
+        "--offset",
+        choices=("classic", "shipped"),
+        help="the hand-written evaluation the net learns a correction to: the hand-set "
+        "weights or the package's fitted ones (classic)",
+    )
+    p.add_argument(
+        "--clip",
+        type=float,
+        help="scale each training step's gradient down to this norm, 0: never (1.0; a run "
+        "begun before this option resumes with 0)",
     )
     p.add_argument("--seed", type=int, help="seed of the run (1)")
     p.add_argument("--jobs", type=int, help="processes (default: the number of cores)")

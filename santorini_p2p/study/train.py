@@ -43,7 +43,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from santorini_p2p.ai.evaluate import WIN
+from santorini_p2p.ai.evaluate import CLASSIC, TUNED, WIN, Weights
 from santorini_p2p.ai.net import (
     F32,
     Net,
@@ -69,8 +69,10 @@ from santorini_p2p.study.jobs import Checkpoint, decode_score, locked, map_jobs,
 
 __all__ = [
     "GATE_SCORE",
+    "OFFSETS",
     "Config",
     "Sample",
+    "clipped",
     "decode_samples",
     "export",
     "fit",
@@ -91,6 +93,10 @@ GATE_SCORE: Final = 0.55
 MAX_PLIES: Final = 200
 """A self-play game this long (it cannot happen by the rules) is a draw."""
 _MATE: Final = WIN - 1000
+BEFORE: Final[dict[str, object]] = {"clip": 0.0}
+"""The settings a run made before they existed had: such a run resumes with these."""
+OFFSETS: Final = {"classic": CLASSIC, "shipped": TUNED}
+"""The hand-written evaluations a residual net may correct, by name (``Config.offset``)."""
 
 Sample = tuple[str, str, int, int]
 """A position string, the turn played there, the search's score and the result (+1/0/-1)."""
@@ -115,12 +121,18 @@ class Config:
     epochs: int = 6
     hidden: int = 128
     batch: int = 256
-    lr: float = 2e-3
+    lr: float = 1e-3
+    clip: float = 1.0
+    """Each training step's gradient is scaled down to at most this norm (0: never): without
+    it a long fit can blow up (every value pinned at +-1)."""
     seed: int = 1
     residual: bool = True
     """Learn a correction to the hand-written evaluation rather than a value from nothing."""
     outcome: float = 0.5
     """The weight of the game's result in the value target (the rest: the search's score)."""
+    offset: str = "classic"
+    """The hand-written evaluation a residual net corrects (``OFFSETS``): ``classic`` (the
+    hand-set weights) or ``shipped`` (the package's fitted ones, which ``hard`` plays)."""
     gate_think: float | None = None
     """Gate at equal time (seconds a turn) rather than at ``nodes`` a turn: a net must then
     pay for its own cost."""
@@ -332,11 +344,16 @@ class Dataset:
     """The hand-written evaluation of each position for its mover, over 600."""
 
 
-def to_dataset(samples: Sequence[Sample], gods: dict[str, int], outcome: float = 0.5) -> Dataset:
+def to_dataset(
+    samples: Sequence[Sample],
+    gods: dict[str, int],
+    outcome: float = 0.5,
+    weights: Weights = CLASSIC,
+) -> Dataset:
     """Encode samples for training (in chunks, to bound memory).
 
     The value target is ``outcome`` times the game's result plus the rest times the search's
-    score (as a value).
+    score (as a value); the offset is the hand-written evaluation with ``weights``.
     """
     xs: list[F32] = []
     offsets: list[F32] = []
@@ -354,14 +371,24 @@ def to_dataset(samples: Sequence[Sample], gods: dict[str, int], outcome: float =
         policy[i] = turn_indices(parse_turn(turn))
         if len(chunk) == 4096:
             xs.append(encode(chunk, gods))
-            offsets.append(hand_offsets(chunk)[0])
+            offsets.append(hand_offsets(chunk, weights)[0])
             chunk = []
     if chunk:
         xs.append(encode(chunk, gods))
-        offsets.append(hand_offsets(chunk)[0])
+        offsets.append(hand_offsets(chunk, weights)[0])
     x = np.concatenate(xs) if xs else np.zeros((0, feature_count(len(gods))), np.float32)
     offset = np.concatenate(offsets) if offsets else np.zeros(0, np.float32)
     return Dataset(x, values, policy, counts, offset)
+
+
+def clipped(grads: list[F32], norm: float) -> list[F32]:
+    """``grads`` scaled down together so that their joint norm is at most ``norm`` (0: as is)."""
+    if norm <= 0:
+        return grads
+    total = math.sqrt(sum(float((g * g).sum()) for g in grads))
+    if total <= norm:
+        return grads
+    return [(g * (norm / total)).astype(np.float32) for g in grads]
 
 
 def _init(n_in: int, hidden: int, rng: np.random.Generator) -> list[F32]:
@@ -409,7 +436,8 @@ def fit(
     rng = np.random.default_rng(seed)
     n_in = data.x.shape[1]
     fits = start is not None and start.layers[0][0].shape == (n_in, config.hidden)
-    if start is not None and fits and start.residual == config.residual:
+    same = start is not None and start.offset == OFFSETS[config.offset]
+    if start is not None and fits and same and start.residual == config.residual:
         params = [a.copy() for a in _params(start)]
     else:
         params = _init(n_in, config.hidden, rng)
@@ -466,6 +494,7 @@ def fit(
                 d_p.sum(axis=0),
             ]
             step += 1
+            grads = clipped(grads, config.clip)
             for i, g in enumerate(grads):
                 if params[i].ndim == 2:
                     g = g + 1e-4 * params[i]
@@ -484,6 +513,7 @@ def fit(
         dict(gods),
         dict(data.god_positions),
         residual=config.residual,
+        offset=OFFSETS[config.offset],
     )
 
 
@@ -615,7 +645,7 @@ def stored_config(directory: Path) -> Config | None:
     stored = state.get("config")
     if not isinstance(stored, dict):
         raise ValueError(f"{directory / 'state.json'}: no settings in the run's state")
-    known = {k: v for k, v in stored.items() if k in Config.__dataclass_fields__}
+    known = {k: v for k, v in {**BEFORE, **stored}.items() if k in Config.__dataclass_fields__}
     try:
         return Config(**known)
     except TypeError as e:
@@ -655,10 +685,12 @@ def _run(
     command: str,
     log: Callable[[str], None],
 ) -> dict[str, object]:
+    if config.offset not in OFFSETS:
+        raise ValueError(f"offset: expected one of {', '.join(OFFSETS)}, got {config.offset!r}")
     state = load_state(directory)
     settings = {k: getattr(config, k) for k in Config.__dataclass_fields__}
-    # A setting added since the run began counts at its default.
-    defaults = {k: getattr(Config(), k) for k in Config.__dataclass_fields__}
+    # A setting added since the run began counts as it was before it existed (``BEFORE``).
+    defaults = {k: getattr(Config(), k) for k in Config.__dataclass_fields__} | BEFORE
     stored = state.get("config")
     if state and (not isinstance(stored, dict) or {**defaults, **stored} != settings):
         raise ValueError(
@@ -722,7 +754,7 @@ def _run(
         net_path = directory / "nets" / f"gen-{gen:04d}.npz"
         if not net_path.exists():
             log(f"generation {gen}: training on {len(samples)} positions")
-            data = to_dataset(samples, gods, config.outcome)
+            data = to_dataset(samples, gods, config.outcome, OFFSETS[config.offset])
             start = Net.from_bytes(best) if best is not None else None
             net = fit(data, gods, config, config.seed * 1000 + gen, start, log)
             net.save(net_path)
