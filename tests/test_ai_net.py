@@ -1,6 +1,8 @@
 """The learned evaluation: its inputs, its file, and the search that uses it."""
 
 import dataclasses
+import io
+import json
 import random
 
 import numpy as np
@@ -9,6 +11,7 @@ import pytest
 from santorini_p2p.ai import analyse, choose_action
 from santorini_p2p.ai.net import (
     MIN_GOD_POSITIONS,
+    SHIPPED,
     Net,
     encode,
     feature_count,
@@ -374,23 +377,29 @@ def test_a_net_on_the_fitted_evaluation_keeps_its_offset_through_its_file(tmp_pa
     assert back.scores(positions)[0] == scores
 
 
-def test_the_shipped_weights_file_is_written_back_byte_for_byte():
+def test_weights_files_are_written_back_byte_for_byte_and_older_ones_read_as_classic():
     from importlib import resources
 
-    data = resources.files("santorini_p2p.ai").joinpath("weights", "value-v1.npz").read_bytes()
+    from santorini_p2p.ai.evaluate import CLASSIC
+
+    data = resources.files("santorini_p2p.ai").joinpath("weights", SHIPPED).read_bytes()
     assert Net.from_bytes(data).to_bytes() == data
+    # A file made before nets named their offset: no such entry, read as the hand-set weights.
+    older = _random_net().to_bytes()
+    with np.load(io.BytesIO(older), allow_pickle=False) as z:
+        assert "offset" not in json.loads(bytes(z["meta"]).decode())
+    back = Net.from_bytes(older)
+    assert back.offset == CLASSIC
+    assert back.to_bytes() == older
 
 
 def test_a_file_with_bad_offset_weights_is_refused_by_name(tmp_path):
-    import io
-    import json as json_
-
     raw = _random_net().to_bytes()
     with np.load(io.BytesIO(raw), allow_pickle=False) as z:
         arrays = {k: z[k] for k in z.files}
-    meta = json_.loads(bytes(arrays["meta"]).decode())
+    meta = json.loads(bytes(arrays["meta"]).decode())
     meta["offset"] = {"win": "lots"}
-    arrays["meta"] = np.frombuffer(json_.dumps(meta).encode(), np.uint8)
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
     out = io.BytesIO()
     np.savez_compressed(out, **arrays)
     (tmp_path / "w.npz").write_bytes(out.getvalue())

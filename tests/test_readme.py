@@ -68,10 +68,10 @@ EXAMPLES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "santorini tournament verify club club/games": (RUN, "", ()),
     "santorini gods": (RUN, "", ()),
     'santorini moves "0A0000A/00000/00000B/00000/00000B 1 bia,chronus -"': (RUN, "", ()),
-    "santorini train runs/a --generations 1 --games 1600 --nodes 1500 --arena-games 200 "
-    "--epochs 8 --seed 1": (LONG, "", ()),
+    "santorini train runs/a --generations 1 --games 1900 --nodes 1500 --arena-games 200 "
+    "--epochs 8 --offset shipped --seed 2": (LONG, "", ()),
     "santorini train runs/a --generations 2": (LONG, "", ()),
-    "santorini train runs/a --export santorini_p2p/ai/weights/value-v1.npz": (LONG, "", ()),
+    "santorini train runs/a --export santorini_p2p/ai/weights/value-v2.npz": (LONG, "", ()),
     "santorini tune runs/t --generations 3 --games 1000 --nodes 1500 --arena-games 200 --seed 1": (
         LONG,
         "",

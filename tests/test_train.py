@@ -139,6 +139,7 @@ def test_train_cli_runs_and_exports(tmp_path, capsys, monkeypatch):
         (["--gate-think", "0"], "gate-think: expected seconds above 0, got 0.0"),
         (["--outcome", "-1"], "outcome: expected a number from 0 to 1, got -1.0"),
         (["--clip", "-1"], "clip: expected a number of at least 0, got -1.0"),
+        (["--lr", "0"], "lr: expected a number above 0, got 0.0"),
     ],
 )
 def test_train_cli_rejects_bad_numbers(tmp_path, capsys, args, message):

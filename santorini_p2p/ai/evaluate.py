@@ -147,8 +147,9 @@ CLASSIC: Final = Weights(
     tempo=25,
 )
 """The hand-set weights the evaluation had before any were fitted. A residual net's offset is
-the evaluation with these (``ai.net.hand_offsets``), so a trained net keeps its meaning when
-the search's weights are fitted again."""
+the evaluation with the weights it was trained on, these for a file that names none
+(``ai.net.Net.offset``), so a trained net keeps its meaning when the search's weights are fitted
+again."""
 
 
 def _shipped() -> Weights:

@@ -65,7 +65,7 @@ SCALARS: Final = 8
 """Own and other workers, own and other win squares (1, 2+), own and other power state."""
 MIN_GOD_POSITIONS: Final = 3_000
 """A god seen in fewer training positions than this is left to the hand-written evaluation."""
-SHIPPED: Final = "value-v1.npz"
+SHIPPED: Final = "value-v2.npz"
 """The weights in the package (``santorini_p2p/ai/weights``)."""
 
 _ALL: Final = (1 << 25) - 1

@@ -152,6 +152,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         "gate_think",
         "offset",
         "clip",
+        "lr",
         "seed",
     )
     try:
@@ -174,6 +175,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
         )
     if values["gate_think"] is not None and not values["gate_think"] > 0:
         raise UsageError(f"gate-think: expected seconds above 0, got {values['gate_think']}")
+    if not values["lr"] > 0:
+        raise UsageError(f"lr: expected a number above 0, got {values['lr']}")
     if not values["clip"] >= 0:
         raise UsageError(f"clip: expected a number of at least 0, got {values['clip']}")
     for name in ("gods_share", "outcome"):
@@ -192,6 +195,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         + (f"--outcome {config.outcome} " if config.outcome != Config().outcome else "")
         + (f"--gate-think {config.gate_think} " if config.gate_think is not None else "")
         + (f"--offset {config.offset} " if config.offset != Config().offset else "")
+        + (f"--lr {config.lr} " if config.lr != Config().lr else "")
         + (f"--clip {config.clip} " if config.clip != Config().clip else "")
         + f"--seed {config.seed}"
     )
@@ -399,6 +403,7 @@ def add_commands(sub: Subparsers) -> None:
         help="the hand-written evaluation the net learns a correction to: the hand-set "
         "weights or the package's fitted ones (classic)",
     )
+    p.add_argument("--lr", type=float, help="the training's learning rate (0.001)")
     p.add_argument(
         "--clip",
         type=float,
