@@ -147,6 +147,11 @@ def test_a_review_of_other_bytes_is_not_reused(hard_beats_random, tmp_path):
             '"eval_after": "win in x", "mark": null}]}',
             "eval_after",
         ),
+        (
+            '{"version": 2, "replay": "x", "level": "hard", "think": null, "nodes": 0, '
+            '"players": [], "turns": []}',
+            "nodes: expected a whole number of at least 1",
+        ),
     ],
 )
 def test_a_bad_review_file_is_named(text, message):
@@ -329,3 +334,38 @@ def test_review_prints_a_table_and_each_players_counts(hard_beats_random, capsys
     for line, t in zip(out[1:], review.turns, strict=False):
         assert line.split()[:4] == [str(t.ply), str(t.seat + 1), t.turn, t.best]
     assert out[-1].startswith("seat 2 random-2: ")
+
+
+def test_a_review_at_a_node_budget_is_the_same_anywhere_and_kept_by_its_budget(
+    hard_beats_random, tmp_path, capsys, monkeypatch
+):
+    path = tmp_path / "game.sntr"
+    path.write_bytes(hard_beats_random.read_bytes())
+    args = ["replay", "review", str(path), "--nodes", "2000", "--json"]
+    assert main([*args, "--jobs", "1"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    stored = load_review(review_path(path), path.read_bytes())
+    assert stored is not None
+    assert (stored.nodes, stored.think) == (2000, None)
+    assert json.loads(review_path(path).read_text())["nodes"] == 2000
+    # Searched again over two processes (the stored one set aside): the same review.
+    review_path(path).rename(tmp_path / "first.json")
+    assert main([*args, "--jobs", "2"]) == 0
+    assert json.loads(capsys.readouterr().out) == alone
+    marks = {t["mark"] for t in alone["turns"] if t["seat"] == 2}
+    assert "blunder" in marks
+
+    def fail(*a, **k):
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(study_review, "review_turns", fail)
+    assert review_file(path, think=None, nodes=2000)[1] == "reused"
+    with pytest.raises(AssertionError, match="searched again"):
+        review_file(path, think=None, nodes=3000)
+    with pytest.raises(AssertionError, match="searched again"):
+        review_file(path)  # a review by time is another review
+
+
+def test_review_refuses_a_node_budget_below_one(hard_beats_random, capsys):
+    assert main(["replay", "review", str(hard_beats_random), "--nodes", "0"]) == 2
+    assert "nodes: expected a whole number of at least 1, got 0" in capsys.readouterr().err

@@ -216,13 +216,14 @@ def _distance(e: Eval) -> int:
 def _recheck(
     p: Position, nxt: Position, before: Eval, after: Eval, think: float | None, nodes: int | None
 ) -> tuple[Eval, Eval]:
-    """Prove again, with more time, the side of a blunder or a missed win the search left open.
+    """Prove again, with more time (or nodes), the side of a blunder or a missed win left open.
 
     A blunder needs the mover not lost before the turn: a proof that it was lost (within
     ``MAX_TURNS``; or won) replaces ``before``. A missed win needs the win gone after the
     turn: a proof that the mover still wins replaces ``after``.
     """
     budget = max(RECHECK_S, 3 * think) if think is not None else None
+    nodes = 3 * nodes if nodes is not None else None
     if not isinstance(before, str):
         # Lost before the turn at any distance: the win was the opponent's whatever the turn.
         proof, _ = solve(p, MAX_TURNS, think=budget, nodes=nodes)

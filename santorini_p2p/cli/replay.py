@@ -103,10 +103,20 @@ def _cmd_replay_review(args: argparse.Namespace) -> int:
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         raise UsageError(f"jobs: expected a whole number of at least 1, got {jobs}")
-    seconds = think(args.think) if args.think is not None else DEFAULT_THINK
+    if args.nodes is not None and args.nodes < 1:
+        raise UsageError(f"nodes: expected a whole number of at least 1, got {args.nodes}")
+    if args.think is not None:
+        seconds: float | None = think(args.think)
+    else:
+        seconds = None if args.nodes is not None else DEFAULT_THINK
     try:
         review, how = review_file(
-            args.file, level=args.level, think=seconds, jobs=jobs, progress=progress
+            args.file,
+            level=args.level,
+            think=seconds,
+            nodes=args.nodes,
+            jobs=jobs,
+            progress=progress,
         )
     except OSError as e:
         raise SantoriniError(f"cannot read {args.file}: {e.strerror or e}") from None
@@ -436,7 +446,7 @@ def add_commands(sub: Subparsers) -> None:
         "had a turn that avoided it), 'missed win' (a forced win let go), 'mistake' (the win "
         "probability fell by 20 points or more), 'inaccuracy' (10 or more); then each "
         "player's counts. The review is stored beside the replay (FILE.review.json, never "
-        "in the signed log) and reused while the replay's bytes, level, think time and "
+        "in the signed log) and reused while the replay's bytes, level, think time, nodes and "
         "evaluation are the same. Progress goes to standard error. Games of 3 players "
         "cannot be reviewed.",
     )
@@ -449,6 +459,13 @@ def add_commands(sub: Subparsers) -> None:
     )
     p.add_argument(
         "--think", type=float, metavar="S", help="seconds of search per position (default 1)"
+    )
+    p.add_argument(
+        "--nodes",
+        type=int,
+        metavar="N",
+        help="search N nodes per position instead of a time: the same review on any machine "
+        "(with --think too, whichever ends first)",
     )
     p.add_argument("--jobs", type=int, metavar="N", help="processes (default: the number of cores)")
     p.add_argument(

@@ -4,7 +4,8 @@ A review is never part of the signed log: it lives in its own file next to the r
 (``game.sntr`` -> ``game.sntr.review.json``) and names the replay by the SHA-256 of its bytes,
 so a review of another game (or of an edited file) is never shown or reused. The file holds
 what ``santorini replay review --json`` prints (``to_json``: ``turns`` and ``players``) and,
-beside it, ``version``, ``replay`` (the hash), ``level`` and ``think`` (the search's settings)
+beside it, ``version``, ``replay`` (the hash), ``level`` and ``think`` (the search's settings;
+``nodes`` too where the review searched a number of nodes a position, the same on any machine)
 and, from the trained evaluation on, ``engine``: which evaluation judged (``hand``, or ``net-``
 and the first hex digits of its weights' SHA-256), so a review by another one is made again.
 
@@ -114,6 +115,8 @@ class Review:
     turns: tuple[ReviewedTurn, ...]
     players: tuple[PlayerSummary, ...]
     engine: str = ""
+    nodes: int | None = None
+    """The search's nodes a position, where it searched a number of them (None: ``think``)."""
 
     def to_json(self) -> dict[str, object]:
         """What ``replay review --json`` prints: ``{"turns": [...], "players": [...]}``."""
@@ -132,6 +135,8 @@ class Review:
         }
         if self.engine:
             doc["engine"] = self.engine
+        if self.nodes is not None:
+            doc["nodes"] = self.nodes
         doc.update(self.to_json())
         return json.dumps(doc, indent=1) + "\n"
 
@@ -231,6 +236,9 @@ def parse_review(text: str) -> Review:
     think = doc.get("think")
     if think is not None and (isinstance(think, bool) or not isinstance(think, int | float)):
         raise ValueError(f"think: expected seconds or null, got {think!r:.80}")
+    nodes = doc.get("nodes")
+    if nodes is not None and (type(nodes) is not int or nodes < 1):
+        raise ValueError(f"nodes: expected a whole number of at least 1 or null, got {nodes!r:.80}")
     turns: list[ReviewedTurn] = []
     for i, t in enumerate(_list(doc, "turns")):
         where = f"turns[{i}]"
@@ -277,6 +285,7 @@ def parse_review(text: str) -> Review:
         tuple(turns),
         tuple(players),
         _str(doc, "engine", "review") if "engine" in doc else "",
+        nodes,
     )
 
 

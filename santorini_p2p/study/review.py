@@ -3,7 +3,7 @@
 ``review_data`` verifies a replay (or its text export) and runs ``ai.review.review_turns``
 over the game's turns; ``review_file`` does the same for a file and stores the result beside
 it (``replay.review.review_path``), or reuses the stored review when it was made of the same
-bytes at the same level and think time by the same evaluation.
+bytes at the same level, think time (or nodes) and by the same evaluation.
 """
 
 from __future__ import annotations
@@ -88,10 +88,15 @@ def review_data(
     *,
     level: str = DEFAULT_LEVEL,
     think: float | None = DEFAULT_THINK,
+    nodes: int | None = None,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> Review:
     """Verify the replay file (or text export) ``data`` and review every turn of its game.
+
+    The search of each position stops at ``think`` seconds or ``nodes`` nodes, whichever
+    comes first (with ``think`` None and ``nodes`` given, the review is the same on any
+    machine and at any load).
 
     Raises:
         ReplayError: the replay does not verify (named by ``name``, with the bad record).
@@ -105,14 +110,16 @@ def review_data(
     positions, turns, owners = game_turns(t)
     if not turns:
         raise SantoriniError(f"{name}: the game has no turns of play to review")
-    judged = review_turns(positions, turns, level=level, think=think, jobs=jobs, progress=progress)
+    judged = review_turns(
+        positions, turns, level=level, think=think, nodes=nodes, jobs=jobs, progress=progress
+    )
     # The game's own numbers, so that "ply 7" is the turn the Turns panel numbers 7.
     reviewed = tuple(
         ReviewedTurn(number, j.seat, j.turn, j.best, j.eval_before, j.eval_after, j.mark)
         for j, number in zip(judged, turn_numbers(t), strict=True)
     )
     players = summarise(reviewed, [(p.seat, p.name) for p in t.players], owners)
-    return Review(replay_hash(data), level, think, reviewed, players, evaluation_id(level))
+    return Review(replay_hash(data), level, think, reviewed, players, evaluation_id(level), nodes)
 
 
 def review_file(
@@ -120,12 +127,13 @@ def review_file(
     *,
     level: str = DEFAULT_LEVEL,
     think: float | None = DEFAULT_THINK,
+    nodes: int | None = None,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[Review, str]:
     """Review the replay at ``path`` and store the review beside it.
 
-    A stored review of the same bytes, level, think time and evaluation (``evaluation_id``:
+    A stored review of the same bytes, level, think time, nodes and evaluation (``evaluation_id``:
     a review by an earlier evaluation is made again) is returned as it is. The text
     says which: "reused", "saved", or "not saved: " and why (a review that cannot be written
     is returned all the same).
@@ -143,12 +151,15 @@ def review_file(
         stored is not None
         and stored.level == level
         and stored.think == think
+        and stored.nodes == nodes
         and stored.engine == evaluation_id(level)
     ):
         verdict = verify_bytes(data, name)
         if verdict.ok:
             return stored, "reused"
-    review = review_data(data, name, level=level, think=think, jobs=jobs, progress=progress)
+    review = review_data(
+        data, name, level=level, think=think, nodes=nodes, jobs=jobs, progress=progress
+    )
     try:
         save_review(review_path(name), review)
     except OSError as e:
