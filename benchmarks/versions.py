@@ -22,8 +22,9 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from santorini_p2p.ai.search import choose_action, find_level, play_turn
+from santorini_p2p.ai.search import choose_action
 from santorini_p2p.engine import (
+    Action,
     Phase,
     apply_action,
     format_action,
@@ -31,21 +32,27 @@ from santorini_p2p.engine import (
     parse_action,
     parse_position,
 )
-from santorini_p2p.study.arena import Tally, elo_text
-from santorini_p2p.study.train import MAX_PLIES, selfplay_start
 
 _SETUP_NODES = 2_000
 
 
 def serve() -> None:
-    """Answer ``POSITION<TAB>THINK<TAB>SEED`` lines with hard's best turn, until end of input."""
-    level = find_level("hard")
+    """Answer ``POSITION<TAB>THINK<TAB>SEED`` lines with hard's best turn, until end of input.
+
+    Served from the checkout on the path: only what every version has is used (a checkout
+    from before ``play_turn`` chooses with ``choose_action``, the same search).
+    """
+    from santorini_p2p.ai import search
+
     for line in sys.stdin:
         text, think, seed = line.rstrip("\n").split("\t")
-        found = play_turn(
-            parse_position(text), level, rng=random.Random(int(seed)), think=float(think)
-        )
-        print(format_action(found.best), flush=True)
+        p, rng = parse_position(text), random.Random(int(seed))
+        best: Action
+        if hasattr(search, "play_turn"):
+            best = search.play_turn(p, search.find_level("hard"), rng=rng, think=float(think)).best
+        else:
+            best = choose_action(p, "hard", rng=rng, think=float(think))
+        print(format_action(best), flush=True)
 
 
 def _engine(root: str) -> subprocess.Popen[str]:
@@ -63,6 +70,8 @@ def _engine(root: str) -> subprocess.Popen[str]:
 
 def _game(job: tuple[int, str, str, int, float]) -> float:
     """One game; A's points (a draw, a game cut at the ply limit, is half)."""
+    from santorini_p2p.study.train import MAX_PLIES, selfplay_start
+
     seed, root_a, root_b, a_seat, think = job
     rng = random.Random(seed)
     p = selfplay_start(rng, 0.0)
@@ -92,6 +101,8 @@ def _game(job: tuple[int, str, str, int, float]) -> float:
 
 def main() -> int:
     """Play the match and print its tally."""
+    from santorini_p2p.study.arena import Tally, elo_text
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("a", nargs="?", help="checkout of side A")
     parser.add_argument("b", nargs="?", help="checkout of side B")
