@@ -161,39 +161,46 @@ class Checkpoint:
 
 
 def play_games(
-    what: str,
+    stage: str,
+    generation: int | None,
     fn: Callable[[_J], _R],
     jobs: Sequence[_J],
     seeds: Sequence[int],
     *,
     workers: int,
     scheduler: str | None = None,
-    checkpoint: Checkpoint | None = None,
+    checkpoint: Path | None = None,
+    settings: dict[str, object] | None = None,
     field: str,
     decode: Callable[[Any], _R],
     log: Callable[[str], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[_R], float]:
-    """Play ``jobs`` in order, resuming from ``checkpoint``; their results and the seconds.
+    """Play ``jobs`` (the games of ``stage`` of ``generation``) in order; results and seconds.
 
-    The seconds are the stage's over every session that the checkpoint kept.
+    With ``checkpoint``, each finished game is kept in that file, headed by the stage, the
+    generation and ``settings`` (what the games depend on), and the games already there are
+    not played again. The seconds are the stage's over every session that the file kept.
     """
+    what = stage if generation is None else f"generation {generation}: {stage}"
+    header = {"stage": stage, "generation": generation, **(settings or {})}
+    kept = None if checkpoint is None else Checkpoint(checkpoint, header)
     total = len(jobs)
     results: list[_R] = []
     before = 0.0
-    if checkpoint is not None:
-        for n, record in enumerate(checkpoint.open(), 2):
+    if kept is not None:
+        for n, record in enumerate(kept.open(), 2):
             try:
                 if record["seed"] != seeds[len(results)]:
                     raise ValueError(f"seed {record['seed']}, expected {seeds[len(results)]}")
                 results.append(decode(record[field]))
                 before = float(record["seconds"])
             except (KeyError, IndexError, TypeError, ValueError) as e:
-                checkpoint.close()
-                raise ValueError(f"{checkpoint.path}:{n}: not a game's record ({e})") from None
-        if checkpoint.torn and log is not None:
+                kept.close()
+                raise ValueError(f"{kept.path}:{n}: not a game's record ({e})") from None
+        if kept.torn and log is not None:
             log(
-                f"{checkpoint.path}: dropped its last line, cut short;"
+                f"{kept.path}: dropped its last line, cut short;"
                 f" game {len(results)} is played again"
             )
     done = len(results)
@@ -206,8 +213,8 @@ def play_games(
         for i, result in enumerate(rest, done):
             results.append(result)
             now = time.monotonic() - started
-            if checkpoint is not None:
-                checkpoint.add(
+            if kept is not None:
+                kept.add(
                     {"game": i, "seed": seeds[i], "seconds": round(before + now, 1), field: result}
                 )
             played = i + 1 - done
@@ -224,8 +231,8 @@ def play_games(
     finally:
         # At once, not when collected: the games not started are dropped, then the file closed.
         rest.close()
-        if checkpoint is not None:
-            checkpoint.close()
+        if kept is not None:
+            kept.close()
     return results, before + time.monotonic() - started
 
 

@@ -65,7 +65,7 @@ from santorini_p2p.engine import (
 )
 from santorini_p2p.engine.gods import ALL_GOD_NAMES
 from santorini_p2p.engine.gods.bans import ban_reason
-from santorini_p2p.study.jobs import Checkpoint, decode_score, locked, map_jobs, play_games
+from santorini_p2p.study.jobs import decode_score, locked, map_jobs, play_games
 
 __all__ = [
     "GATE_SCORE",
@@ -248,9 +248,7 @@ def _selfplay(
 ) -> tuple[list[Sample], float]:
     seeds = [seed * 1_000_003 + i for i in range(games)]
     jobs = [(s, weights, config.nodes, config.noise_plies, config.gods_share) for s in seeds]
-    header: dict[str, object] = {
-        "stage": "self-play",
-        "generation": generation,
+    settings: dict[str, object] = {
         "seed": seed,
         "games": games,
         "nodes": config.nodes,
@@ -259,13 +257,15 @@ def _selfplay(
         "weights": _sha256(weights),
     }
     per_game, seconds = play_games(
-        "self-play" if generation is None else f"generation {generation}: self-play",
+        "self-play",
+        generation,
         _selfplay_star,
         jobs,
         seeds,
         workers=workers,
         scheduler=scheduler,
-        checkpoint=None if checkpoint is None else Checkpoint(checkpoint, header),
+        checkpoint=checkpoint,
+        settings=settings,
         field="samples",
         decode=decode_samples,
         log=log,
@@ -557,9 +557,7 @@ def _gate(
     nodes = None if think is not None else config.nodes
     seeds = [seed * 7919 + i // 2 for i in range(config.arena_games)]
     jobs = [(s, new, old, nodes, config.gods_share, i % 2, think) for i, s in enumerate(seeds)]
-    header: dict[str, object] = {
-        "stage": "arena",
-        "generation": generation,
+    settings: dict[str, object] = {
         "seed": seed,
         "games": config.arena_games,
         "nodes": nodes,
@@ -569,12 +567,14 @@ def _gate(
         "old": _sha256(old),
     }
     scores, seconds = play_games(
-        "arena" if generation is None else f"generation {generation}: arena",
+        "arena",
+        generation,
         _arena_game,
         jobs,
         seeds,
         workers=workers,
-        checkpoint=None if checkpoint is None else Checkpoint(checkpoint, header),
+        checkpoint=checkpoint,
+        settings=settings,
         field="score",
         decode=decode_score,
         log=log,

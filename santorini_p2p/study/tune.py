@@ -50,7 +50,7 @@ from santorini_p2p.engine import (
     format_position,
     parse_position,
 )
-from santorini_p2p.study.jobs import Checkpoint, decode_score, locked, play_games
+from santorini_p2p.study.jobs import decode_score, locked, play_games
 from santorini_p2p.study.train import (
     GATE_SCORE,
     MAX_PLIES,
@@ -158,9 +158,7 @@ def _selfplay(
 ) -> tuple[list[Sample], float]:
     seeds = [seed * 1_000_003 + i for i in range(config.games)]
     jobs = [(s, weights, config.nodes, config.noise_plies, config.gods_share) for s in seeds]
-    header: dict[str, object] = {
-        "stage": "self-play",
-        "generation": generation,
+    settings: dict[str, object] = {
         "seed": seed,
         "games": config.games,
         "nodes": config.nodes,
@@ -169,12 +167,14 @@ def _selfplay(
         "weights": weights.digest,
     }
     per_game, seconds = play_games(
-        "self-play" if generation is None else f"generation {generation}: self-play",
+        "self-play",
+        generation,
         _selfplay_game,
         jobs,
         seeds,
         workers=workers,
-        checkpoint=None if checkpoint is None else Checkpoint(checkpoint, header),
+        checkpoint=checkpoint,
+        settings=settings,
         field="samples",
         decode=decode_samples,
         log=log,
@@ -308,9 +308,7 @@ def _gate(
 ) -> tuple[float, int, float]:
     seeds = [seed * 7919 + i // 2 for i in range(config.arena_games)]
     jobs = [(s, new, old, config.nodes, config.gods_share, i % 2) for i, s in enumerate(seeds)]
-    header: dict[str, object] = {
-        "stage": "arena",
-        "generation": generation,
+    settings: dict[str, object] = {
         "seed": seed,
         "games": config.arena_games,
         "nodes": config.nodes,
@@ -320,12 +318,14 @@ def _gate(
         "old": old.digest,
     }
     scores, seconds = play_games(
-        "arena" if generation is None else f"generation {generation}: arena",
+        "arena",
+        generation,
         _arena_game,
         jobs,
         seeds,
         workers=workers,
-        checkpoint=None if checkpoint is None else Checkpoint(checkpoint, header),
+        checkpoint=checkpoint,
+        settings=settings,
         field="score",
         decode=decode_score,
         log=log,
