@@ -120,7 +120,8 @@ class VoteLink:
             if got is None or got[1][:2] != REMATCH_PREFIX or not self._vote.receive(*got):
                 return got
             for peer, data in self._vote.outgoing():
-                self._link.send(peer, data)
+                if not self._link.send(peer, data):
+                    self._vote.undelivered(peer)
 
     def close(self) -> None:
         """Close the link."""
@@ -628,7 +629,10 @@ class NetworkGame:
                 self.session.undelivered(peer)
         if self.vote is not None:
             for peer, frame in self.vote.outgoing():
-                self.link.send(peer, frame)
+                if not self.link.send(peer, frame):
+                    # A joiner or spectator gone: the host need not wait for it to learn the
+                    # verdict (``RematchVote.is_done``).
+                    self.vote.undelivered(peer)
 
     def _notify(self) -> None:
         self._listeners.notify()

@@ -390,6 +390,68 @@ def _said(node, text: str) -> bool:
     return any(n.text == text for n in node.notes)
 
 
+def _declined_with_a_slow_spectator(tmp_path):
+    """Both players say no after a game that carol watched; carol reads nothing yet.
+
+    Returns the net, carol, her peer id at the host, and the host's vote once it holds
+    every answer and its joiner, told, has left.
+    """
+    from santorini_p2p.net.rematch import Verdict, open_vote
+
+    net = Net.create(tmp_path, 2, seed=9, names=["ann", "bob"])
+    carol = net.watch("carol")
+    _finish(net, carol)
+    _same_replay(net, carol)
+    host, joiner = (open_vote(s) for s in net.sessions)
+    host.answer(False)
+    joiner.answer(False)
+    for _peer, data in joiner.outgoing():
+        assert host.receive(net.peer_id(1), data)
+    for peer, data in host.outgoing():
+        if peer == net.peer_id(1):
+            joiner.receive(HOST_ID, data)
+    assert host.verdict is Verdict.DECLINED
+    assert joiner.is_done  # the host holds its answer: it leaves, its connection gone
+    host.undelivered(net.peer_id(1))
+    return net, carol, bytes([2]), host
+
+
+def test_a_host_whose_vote_is_declined_stays_until_its_spectator_told_has_left(tmp_path):
+    """A frame the spectator has not read yet is lost if the host's connection closes under
+    it (its socket drops what it holds of a connection gone): the host keeps telling it
+    the verdict while it is connected, and leaves once it has gone."""
+    net, carol, peer, host = _declined_with_a_slow_spectator(tmp_path)
+    held = []
+    for _ in range(20):  # a second: a busy spectator reads nothing
+        assert not host.is_done, "the host left its spectator untold"
+        net.clock.ms += 50
+        host.tick()
+        held += [data for to, data in host.outgoing() if to == peer]
+    assert len(held) >= 3  # the tally, sent again every 300 ms
+    for data in held:
+        carol.receive(HOST_ID, data)
+    assert carol.match_over
+    assert _said(carol, "no rematch: ann and bob declined")
+    assert not host.is_done
+    host.undelivered(peer)  # told, she leaves: the next send to her connection fails
+    assert host.is_done
+    assert host.listening() == []
+
+
+def test_a_host_waits_for_a_spectator_that_never_leaves_two_seconds_at_most(tmp_path):
+    from santorini_p2p.net.rematch import SETTLE_MS
+
+    net, _carol, peer, host = _declined_with_a_slow_spectator(tmp_path)
+    assert host.listening() == [peer]
+    start = net.clock.ms
+    while not host.is_done:
+        assert net.clock.ms - start < SETTLE_MS, "the host waited past its bound"
+        net.clock.ms += 50
+        host.tick()
+        host.outgoing()
+    assert net.clock.ms - start >= SETTLE_MS - 50
+
+
 def test_every_player_and_spectator_is_told_who_watches_and_counts_the_same(tmp_path):
     """Who watches is the host's to know; it tells the seated joiners and the spectators too,
     signed, with the same count, when someone comes and when someone leaves."""
