@@ -91,6 +91,12 @@ STOP_LINGER_MS: Final = 500
 """How long a stopped peer keeps sending, so that its stop frame reaches the others."""
 
 
+STOP_SPECTATOR_MS: Final = 2000
+"""How long a stopped host waits at most for a spectator it told to read the stop and leave
+(SESSION.md 11): a frame a spectator has not read yet is lost when the host's connection
+closes under it. One that has left costs nothing."""
+
+
 REMATCH_PREFIX: Final = b"\x95\x0b"
 """The first two bytes of every rematch frame: a 5-element array, tag 11 (``net.frames``)."""
 
@@ -426,7 +432,18 @@ class NetworkGame:
                         assert settled_at is not None
                         waiting = s.spectators_behind and s.stopped is None
                         drained = not waiting or now - settled_at >= SPECTATOR_LINGER_MS
-                    if (drained or now - done_at >= linger) and (vote is None or vote.is_done):
+                    # Stopped: a spectator told may not have read the stop yet (the gallery
+                    # tells it again until it has left), at most STOP_SPECTATOR_MS.
+                    held = (
+                        s.stopped is not None
+                        and s.spectators_told_stop
+                        and now - done_at < STOP_SPECTATOR_MS
+                    )
+                    if (
+                        (drained or now - done_at >= linger)
+                        and not held
+                        and (vote is None or vote.is_done)
+                    ):
                         break
                 self._play_bot()
                 got = await self.link.receive(POLL_S)

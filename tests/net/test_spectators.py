@@ -15,6 +15,7 @@ from santorini_p2p.net.frames import (
     RecordFrame,
     Refuse,
     Status,
+    Stop,
     Watch,
     decode_frame,
     encode_frame,
@@ -237,6 +238,43 @@ def test_a_host_that_stops_tells_its_spectators(tmp_path):
     assert w.stopped is not None
     assert "the host stopped the game" in w.stopped
     assert "a test stop" in w.stopped
+
+
+def test_a_stopped_host_tells_a_spectator_again_until_it_has_left(tmp_path):
+    """A spectator busy when the stop came has not read it: were the host's connection to
+    close then, its socket would drop the frame and it would wait for a silent host. The
+    host tells it again every 300 ms while it is connected, and is done once it has left."""
+    net = Net.create(tmp_path, 2, seed=12)
+    w = net.watch()
+    _play_until(net, turns=2)
+    _idle(net)
+    host = net.sessions[0]
+    peer = net.peer_id(2)
+    host.outgoing()
+    host._stop("a test stop", index=len(host.records))
+    stops = [data for to, data in host.outgoing() if to == peer]
+    assert host.spectators_told_stop
+    for _ in range(13):  # 650 ms: w, busy, reads nothing
+        net.clock.ms += 50
+        host.tick()
+        stops += [data for to, data in host.outgoing() if to == peer]
+    assert len(stops) == 3, "the stop, then again every 300 ms"
+    assert all(isinstance(decode_frame(d), Stop) for d in stops)
+    w.receive(HOST_ID, stops[-1])
+    assert w.stopped is not None
+    assert "a test stop" in w.stopped
+    assert host.spectators_told_stop
+    host.undelivered(peer)  # w has left: its connection is gone
+    assert not host.spectators_told_stop
+    net.clock.ms += 1000
+    host.tick()
+    assert [to for to, _ in host.outgoing()] == []
+    assert "stopped watching" not in " ".join(n.text for n in host.notes)
+    # One that comes to watch the stopped game is told at once.
+    late = bytes([9])
+    host.receive(late, encode_frame(Watch(SESSION_VERSION, bytes(32), b"", 0, "late")))
+    told = [decode_frame(d) for to, d in host.outgoing() if to == late]
+    assert any(isinstance(f, Stop) and f.reason == "a test stop" for f in told)
 
 
 def _mover_and_other(net: Net) -> tuple[int, int]:
