@@ -139,6 +139,10 @@ class Gallery:
         #: signature that does not verify over the nonce of the connection's watch).
         self.cheers_dropped = 0
         self.forged = 0
+        # The stop told every spectator (reason, index, hashes), once the game stopped; and
+        # the spectators found gone since (a send to them failed).
+        self._stop: tuple[str, int, bytes, bytes] | None = None
+        self._gone: set[bytes] = set()
 
     def __contains__(self, peer: bytes) -> bool:
         return peer in self._watchers
@@ -291,6 +295,10 @@ class Gallery:
             self._changed(before)
         else:
             self._send(peer, self.audience(w.nonce))
+        if self._stop is not None:
+            # Watching a game that stopped: told so at once, as those watching then were.
+            self._gone.discard(peer)
+            self._send_stop(peer, w)
 
     # -- frames out ---------------------------------------------------------------------------
 
@@ -320,12 +328,44 @@ class Gallery:
 
     def stop(self, reason: str, index: int, mine: bytes, theirs: bytes) -> None:
         """The game stopped: tell every spectator, signed over its nonce."""
-        ident = self._stage.identity
+        self._stop = (reason, index, mine, theirs)
         for peer, w in self._watchers.items():
-            self._send(peer, sign_stop(ident, reason, index, mine, theirs, w.nonce))
+            self._send_stop(peer, w)
+
+    @property
+    def told_stop(self) -> bool:
+        """Whether a spectator told of the stop is still connected, as far as the host knows.
+
+        A spectator leaves once it reads the stop; one that has not read it yet would lose it
+        if the host's connection closed under it, so the host waits a moment for it.
+        """
+        return self._stop is not None and any(p not in self._gone for p in self._watchers)
+
+    def tick_stopped(self) -> None:
+        """After a stop: tell each spectator still connected again, every 300 ms.
+
+        A send that fails (``undelivered``) says that spectator has read it and left.
+        """
+        if self._stop is None:
+            return
+        now = self._now()
+        for peer, w in self._watchers.items():
+            if peer not in self._gone and now - w.sent_ms >= _PERIOD_MS:
+                self._send_stop(peer, w)
+
+    def _send_stop(self, peer: bytes, w: _Spectator) -> None:
+        assert self._stop is not None
+        reason, index, mine, theirs = self._stop
+        self._send(peer, sign_stop(self._stage.identity, reason, index, mine, theirs, w.nonce))
 
     def undelivered(self, peer: bytes) -> None:
-        """A frame to ``peer`` could not be sent: a spectator is dropped (it may come back)."""
+        """A frame to ``peer`` could not be sent: a spectator is dropped (it may come back).
+
+        After a stop it is only noted gone: it has left, told, and nothing is said of it.
+        """
+        if self._stop is not None:
+            self._gone.add(peer)
+            return
         if peer in self._watchers:
             self.dropped += 1
             self.forget(peer, "was dropped: it did not keep up")

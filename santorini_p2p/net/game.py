@@ -241,8 +241,7 @@ async def _vote(vote: RematchVote, link: FrameLink, opts: PlayOptions, yes: bool
     else:  # nobody asked: this player leaves, and the others are told so
         say("no rematch from here (--rematch plays more games): the others are told")
     while not vote.is_done:
-        for peer, data in vote.outgoing():
-            link.send(peer, data)
+        _send_vote(vote, link)
         got = await link.receive(POLL_S)
         while got is not None:
             vote.receive(*got)
@@ -250,10 +249,16 @@ async def _vote(vote: RematchVote, link: FrameLink, opts: PlayOptions, yes: bool
         vote.tick()
         for name in vote.asking():
             say(f"{name} asks for a rematch")
-    for peer, data in vote.outgoing():
-        link.send(peer, data)
+    _send_vote(vote, link)
     say(vote.describe())
     return vote.verdict
+
+
+def _send_vote(vote: RematchVote, link: FrameLink) -> None:
+    """Send the vote's frames; a peer that cannot be sent to has left (``undelivered``)."""
+    for peer, data in vote.outgoing():
+        if not link.send(peer, data):
+            vote.undelivered(peer)
 
 
 async def _rematches(

@@ -91,6 +91,12 @@ STOP_LINGER_MS: Final = 500
 """How long a stopped peer keeps sending, so that its stop frame reaches the others."""
 
 
+STOP_SPECTATOR_MS: Final = 2000
+"""How long a stopped host waits at most for a spectator it told to read the stop and leave
+(SESSION.md 11): a frame a spectator has not read yet is lost when the host's connection
+closes under it. One that has left costs nothing."""
+
+
 REMATCH_PREFIX: Final = b"\x95\x0b"
 """The first two bytes of every rematch frame: a 5-element array, tag 11 (``net.frames``)."""
 
@@ -120,7 +126,8 @@ class VoteLink:
             if got is None or got[1][:2] != REMATCH_PREFIX or not self._vote.receive(*got):
                 return got
             for peer, data in self._vote.outgoing():
-                self._link.send(peer, data)
+                if not self._link.send(peer, data):
+                    self._vote.undelivered(peer)
 
     def close(self) -> None:
         """Close the link."""
@@ -425,7 +432,18 @@ class NetworkGame:
                         assert settled_at is not None
                         waiting = s.spectators_behind and s.stopped is None
                         drained = not waiting or now - settled_at >= SPECTATOR_LINGER_MS
-                    if (drained or now - done_at >= linger) and (vote is None or vote.is_done):
+                    # Stopped: a spectator told may not have read the stop yet (the gallery
+                    # tells it again until it has left), at most STOP_SPECTATOR_MS.
+                    held = (
+                        s.stopped is not None
+                        and s.spectators_told_stop
+                        and now - done_at < STOP_SPECTATOR_MS
+                    )
+                    if (
+                        (drained or now - done_at >= linger)
+                        and not held
+                        and (vote is None or vote.is_done)
+                    ):
                         break
                 self._play_bot()
                 got = await self.link.receive(POLL_S)
@@ -628,7 +646,10 @@ class NetworkGame:
                 self.session.undelivered(peer)
         if self.vote is not None:
             for peer, frame in self.vote.outgoing():
-                self.link.send(peer, frame)
+                if not self.link.send(peer, frame):
+                    # A joiner or spectator gone: the host need not wait for it to learn the
+                    # verdict (``RematchVote.is_done``).
+                    self.vote.undelivered(peer)
 
     def _notify(self) -> None:
         self._listeners.notify()

@@ -59,7 +59,11 @@ LOG = logging.getLogger(__name__)
 ANSWER_MS: Final = 120_000
 """How long the vote waits for every seat's answer before it ends with no rematch."""
 SETTLE_MS: Final = 2000
-"""How long a peer whose vote ended goes on answering, so that the others learn the verdict."""
+"""How long a peer whose vote ended goes on answering, so that the others learn the verdict.
+
+The host stays, within this time, until every joiner and spectator it told has left: a frame
+a peer has received but not yet read is lost when the connection closes under it (a joiner's
+or a spectator's socket drops what it holds of a connection that is gone)."""
 
 
 class Verdict(Enum):
@@ -198,6 +202,8 @@ class RematchVote:
         self._listeners: list[Callable[[], None]] = []
         # A joiner: its own answer as the host last said it holds it (None: not yet).
         self._echoed: bool | None = None
+        # The host: the joiners' and spectators' connections found gone (a send failed).
+        self._gone: set[bytes] = set()
 
     # -- state --------------------------------------------------------------------------------
 
@@ -221,7 +227,10 @@ class RematchVote:
         """Whether this peer may leave the vote.
 
         Agreed: at once (the new game's handshake follows). Otherwise once the others know
-        the verdict as far as this peer can tell, or :data:`SETTLE_MS` after it was reached.
+        the verdict as far as this peer can tell, or :data:`SETTLE_MS` after it was reached:
+        a joiner once the host holds its answer; the host once it holds every answer and every
+        joiner and spectator it tells has left (each leaves once it knows the verdict), so that
+        its last frames are read before its connection closes under them.
         """
         v = self.verdict
         if v is Verdict.OPEN:
@@ -231,10 +240,20 @@ class RematchVote:
         if self._ended_ms is None:
             self._ended_ms = self._now()
         if self.is_host:
-            settled = len(self.answers) == self.header.players
+            settled = len(self.answers) == self.header.players and not self.listening()
         else:
             settled = self._echoed is not None and self._echoed == self.answers.get(self.slot)
         return settled or self._now() - self._ended_ms >= SETTLE_MS
+
+    def listening(self) -> list[bytes]:
+        """The host's joiners and spectators whose connections are not known to be gone."""
+        watchers = self._watchers() if self._watchers is not None else []
+        peers = [*self._links, *(peer for peer, _ in watchers)]
+        return [peer for peer in peers if peer not in self._gone]
+
+    def undelivered(self, peer: bytes) -> None:
+        """A frame to ``peer`` could not be sent: its connection is gone (it has left)."""
+        self._gone.add(peer)
 
     def asking(self) -> tuple[str, ...]:
         """The names of the other seats that asked for a rematch."""
@@ -353,8 +372,11 @@ class RematchVote:
         if self.is_host:
             bits = self._tally()
             for link in self._links.values():
-                self._send(link, bits)
+                if link.peer not in self._gone:
+                    self._send(link, bits)
             for peer, nonce in self._watchers() if self._watchers is not None else ():
+                if peer in self._gone:
+                    continue
                 frame = sign_rematch(self.identity, self.header.game_id, *bits, nonce)
                 self._out.append((peer, encode_frame(frame)))
             return
@@ -367,7 +389,12 @@ class RematchVote:
                 self._send(link, (bit, 0) if yes else (0, bit))
 
     def tick(self) -> None:
-        """Let time pass: send again what the others may lack."""
+        """Let time pass: send again what the others may lack.
+
+        The host sends its tally every :data:`RESEND_MS` also once the vote is over, while a
+        joiner or spectator is still connected: a send that fails (``undelivered``) says it
+        has left.
+        """
         if self.verdict is not Verdict.OPEN and self._ended_ms is None:
             self._ended_ms = self._now()
         if self._now() - self._sent_ms < RESEND_MS:

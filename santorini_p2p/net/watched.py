@@ -27,6 +27,15 @@ class Watched(SessionBase):
         """
         return self.gallery is not None and self.gallery.behind()
 
+    @property
+    def spectators_told_stop(self) -> bool:
+        """Whether a spectator told of this game's stop is still connected (SESSION.md 11).
+
+        The stopped host waits a moment for it to read the stop and leave: a frame it has not
+        read yet is lost if the host's connection closes under it.
+        """
+        return self.gallery is not None and self.gallery.told_stop
+
     def audience_changed(self) -> None:
         """The host: tell every seated player on a proven connection who watches now."""
         for pid, p in self._peers.items():

@@ -15,6 +15,7 @@ from santorini_p2p.net.frames import (
     RecordFrame,
     Refuse,
     Status,
+    Stop,
     Watch,
     decode_frame,
     encode_frame,
@@ -239,6 +240,43 @@ def test_a_host_that_stops_tells_its_spectators(tmp_path):
     assert "a test stop" in w.stopped
 
 
+def test_a_stopped_host_tells_a_spectator_again_until_it_has_left(tmp_path):
+    """A spectator busy when the stop came has not read it: were the host's connection to
+    close then, its socket would drop the frame and it would wait for a silent host. The
+    host tells it again every 300 ms while it is connected, and is done once it has left."""
+    net = Net.create(tmp_path, 2, seed=12)
+    w = net.watch()
+    _play_until(net, turns=2)
+    _idle(net)
+    host = net.sessions[0]
+    peer = net.peer_id(2)
+    host.outgoing()
+    host._stop("a test stop", index=len(host.records))
+    stops = [data for to, data in host.outgoing() if to == peer]
+    assert host.spectators_told_stop
+    for _ in range(13):  # 650 ms: w, busy, reads nothing
+        net.clock.ms += 50
+        host.tick()
+        stops += [data for to, data in host.outgoing() if to == peer]
+    assert len(stops) == 3, "the stop, then again every 300 ms"
+    assert all(isinstance(decode_frame(d), Stop) for d in stops)
+    w.receive(HOST_ID, stops[-1])
+    assert w.stopped is not None
+    assert "a test stop" in w.stopped
+    assert host.spectators_told_stop
+    host.undelivered(peer)  # w has left: its connection is gone
+    assert not host.spectators_told_stop
+    net.clock.ms += 1000
+    host.tick()
+    assert [to for to, _ in host.outgoing()] == []
+    assert "stopped watching" not in " ".join(n.text for n in host.notes)
+    # One that comes to watch the stopped game is told at once.
+    late = bytes([9])
+    host.receive(late, encode_frame(Watch(SESSION_VERSION, bytes(32), b"", 0, "late")))
+    told = [decode_frame(d) for to, d in host.outgoing() if to == late]
+    assert any(isinstance(f, Stop) and f.reason == "a test stop" for f in told)
+
+
 def _mover_and_other(net: Net) -> tuple[int, int]:
     """Session numbers: the seat to move, and a joiner that is not to move."""
     v = net.sessions[0].validator
@@ -388,6 +426,68 @@ def test_a_rematch_keeps_the_finished_games_spectators_and_tells_them_the_score(
 
 def _said(node, text: str) -> bool:
     return any(n.text == text for n in node.notes)
+
+
+def _declined_with_a_slow_spectator(tmp_path):
+    """Both players say no after a game that carol watched; carol reads nothing yet.
+
+    Returns the net, carol, her peer id at the host, and the host's vote once it holds
+    every answer and its joiner, told, has left.
+    """
+    from santorini_p2p.net.rematch import Verdict, open_vote
+
+    net = Net.create(tmp_path, 2, seed=9, names=["ann", "bob"])
+    carol = net.watch("carol")
+    _finish(net, carol)
+    _same_replay(net, carol)
+    host, joiner = (open_vote(s) for s in net.sessions)
+    host.answer(False)
+    joiner.answer(False)
+    for _peer, data in joiner.outgoing():
+        assert host.receive(net.peer_id(1), data)
+    for peer, data in host.outgoing():
+        if peer == net.peer_id(1):
+            joiner.receive(HOST_ID, data)
+    assert host.verdict is Verdict.DECLINED
+    assert joiner.is_done  # the host holds its answer: it leaves, its connection gone
+    host.undelivered(net.peer_id(1))
+    return net, carol, bytes([2]), host
+
+
+def test_a_host_whose_vote_is_declined_stays_until_its_spectator_told_has_left(tmp_path):
+    """A frame the spectator has not read yet is lost if the host's connection closes under
+    it (its socket drops what it holds of a connection gone): the host keeps telling it
+    the verdict while it is connected, and leaves once it has gone."""
+    net, carol, peer, host = _declined_with_a_slow_spectator(tmp_path)
+    held = []
+    for _ in range(20):  # a second: a busy spectator reads nothing
+        assert not host.is_done, "the host left its spectator untold"
+        net.clock.ms += 50
+        host.tick()
+        held += [data for to, data in host.outgoing() if to == peer]
+    assert len(held) >= 3  # the tally, sent again every 300 ms
+    for data in held:
+        carol.receive(HOST_ID, data)
+    assert carol.match_over
+    assert _said(carol, "no rematch: ann and bob declined")
+    assert not host.is_done
+    host.undelivered(peer)  # told, she leaves: the next send to her connection fails
+    assert host.is_done
+    assert host.listening() == []
+
+
+def test_a_host_waits_for_a_spectator_that_never_leaves_two_seconds_at_most(tmp_path):
+    from santorini_p2p.net.rematch import SETTLE_MS
+
+    net, _carol, peer, host = _declined_with_a_slow_spectator(tmp_path)
+    assert host.listening() == [peer]
+    start = net.clock.ms
+    while not host.is_done:
+        assert net.clock.ms - start < SETTLE_MS, "the host waited past its bound"
+        net.clock.ms += 50
+        host.tick()
+        host.outgoing()
+    assert net.clock.ms - start >= SETTLE_MS - 50
 
 
 def test_every_player_and_spectator_is_told_who_watches_and_counts_the_same(tmp_path):
