@@ -299,3 +299,27 @@ def test_s8_with_four_players_opponent_means_the_other_team():
     assert limits(p, 1).ban_sides == 1
     assert limits(p, 3).ban_sides == 1
     assert limits(p, 2).ban_sides == 0
+
+
+def test_the_base_games_fast_apply_is_the_general_one():
+    # A turn without gods takes a shorter path through apply_unchecked (no power hooks) and
+    # a shorter "can the next seat move" check: both must agree with the general ones.
+    from santorini_p2p.engine import rules
+
+    rng = random.Random(31)
+    applied = stuck = 0
+    for game in range(45):
+        p = new_game((2, 3, 4)[game % 3])
+        while p.phase is not Phase.OVER:
+            if p.phase is Phase.PLAY:
+                for t in rules.generate_turns(p):
+                    fast = rules._after_plain(p, t)
+                    assert fast == rules._after(p, t), f"{format_position(p)} {t}"
+                    assert fast is not None
+                    can = rules._can_move(fast)
+                    assert can == rules.has_legal_turn(fast), format_position(fast)
+                    applied += 1
+                    stuck += not can
+            p = apply_action(p, rng.choice(legal_actions(p)))
+    assert applied > 10_000
+    assert stuck > 0
