@@ -240,15 +240,11 @@ def test_the_base_games_fast_scoring_is_the_general_one():
         p = new_game((2, 3, 4)[game % 3])
         while p.phase is not Phase.OVER:
             if p.phase is Phase.PLAY:
-                occ = p.domes
-                for m in p.workers:
-                    occ |= m
-                mover = p.side_of(p.to_move)
                 for w in weights:
                     t = ev._terms(w)
                     for side in range(len(p.workers)):
-                        general = ev._side_score(p, side, occ, mover, t)
-                        assert ev._plain_side_score(p, side, occ, mover, t) == general
+                        general = ev._general_evaluate(p, side, t)
+                        assert ev._plain_evaluate(p, side, t) == general
                 seen += 1
             p = apply_action(p, rng.choice(legal_actions(p)))
     assert seen > 1000

@@ -330,47 +330,61 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) 
     return score, threats
 
 
-def _plain_side_score(
-    p: Position, side: int, occ: int, to_move_side: int, t: _Terms
-) -> tuple[int, int]:
-    """``_side_score`` where no side has a god: the same terms, without the powers' checks.
+def _plain_evaluate(p: Position, side: int, t: _Terms) -> tuple[int, int]:
+    """``evaluate`` where no seat has a god: ``_side_score``'s terms without the powers' checks.
 
-    The base game's positions are most of those a search scores.
+    The base game's positions are most of those a search scores; what every side shares
+    (free squares, where each level may step) is worked out once for all of them.
     """
-    mine = p.workers[side]
-    if not mine:
-        return 0, 0
     ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
+    workers = p.workers
+    occ = p.domes
+    for m in workers:
+        occ |= m
     top = ge3 & ~p.domes
     lvl2 = ge2 & ~ge3
     free = ALL & ~occ
-    # Where a worker on each level may step: at most one level up.
     reach = (free & ~ge2, free & ~ge3, free, free)
-    # The squares one level up from each level: a climb.
     up = (ge1 & ~ge2, lvl2)
     height, centre, mobility, climb = t.height, t.centre, t.mobility, t.climb
-    score = t.worker * min(mine.bit_count(), 2)
-    threats = 0
-    while mine:
-        low = mine & -mine
-        mine ^= low
-        w = low.bit_length() - 1
-        h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
-        nb = NEIGHBOURS[w]
-        moves = nb & reach[h]
-        score += height[h] + centre[w] + mobility * moves.bit_count()
-        if not moves:
-            score -= t.stuck
-        elif h < 2:
-            score += climb[h] * (moves & up[h]).bit_count()
-        elif h == 2:
-            threats |= moves & top
-            score += t.near_threat * (nb & lvl2 & free).bit_count()
-    if threats:
-        score += t.threat_one if threats & (threats - 1) == 0 else t.threat_many
-    if side == to_move_side:
-        score += t.tempo
-    return score, threats
+    stuck, near_threat, tempo = t.stuck, t.near_threat, t.tempo
+    seat = p.to_move
+    to_move_side = seat & 1 if len(p.gods) == 4 else seat
+    own = 0
+    other = -(10**9)
+    against = 0
+    for s, mine in enumerate(workers):
+        if not mine:
+            continue
+        count = mine.bit_count()
+        score = t.worker * (count if count < 2 else 2)
+        threats = 0
+        while mine:
+            low = mine & -mine
+            mine ^= low
+            w = low.bit_length() - 1
+            h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
+            nb = NEIGHBOURS[w]
+            moves = nb & reach[h]
+            score += height[h] + centre[w] + mobility * moves.bit_count()
+            if not moves:
+                score -= stuck
+            elif h < 2:
+                score += climb[h] * (moves & up[h]).bit_count()
+            elif h == 2:
+                threats |= moves & top
+                score += near_threat * (nb & lvl2 & free).bit_count()
+        if threats:
+            score += t.threat_one if threats & (threats - 1) == 0 else t.threat_many
+        if s == to_move_side:
+            score += tempo
+        elif threats:
+            against |= threats
+        if s == side:
+            own = score
+        elif score > other:
+            other = score
+    return (own - other if other > -(10**9) else own), against.bit_count()
 
 
 def evaluate(p: Position, side: int, weights: Weights = TUNED) -> tuple[int, int]:
@@ -382,6 +396,13 @@ def evaluate(p: Position, side: int, weights: Weights = TUNED) -> tuple[int, int
     (with its god's power); two or more usually cannot all be blocked in one turn.
     """
     t = _TUNED_TERMS if weights is TUNED else _terms(weights)
+    if not any(p.gods):
+        return _plain_evaluate(p, side, t)
+    return _general_evaluate(p, side, t)
+
+
+def _general_evaluate(p: Position, side: int, t: _Terms) -> tuple[int, int]:
+    """``evaluate`` through every side's powers and limits (any position)."""
     occ = p.domes
     for m in p.workers:
         occ |= m
@@ -389,11 +410,10 @@ def evaluate(p: Position, side: int, weights: Weights = TUNED) -> tuple[int, int
     own = 0
     other = -(10**9)
     against = 0
-    side_score = _side_score if any(p.gods) else _plain_side_score
     for s in range(len(p.workers)):
         if not p.workers[s]:
             continue
-        score, threats = side_score(p, s, occ, to_move_side, t)
+        score, threats = _side_score(p, s, occ, to_move_side, t)
         if s == side:
             own = score
         else:
