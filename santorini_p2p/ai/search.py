@@ -42,6 +42,7 @@ from santorini_p2p.engine import (
     list_turns,
 )
 from santorini_p2p.engine.legality import turn_is_legal
+from santorini_p2p.engine.squares import ALL as _ALL
 from santorini_p2p.engine.squares import NEIGHBOURS
 
 if TYPE_CHECKING:
@@ -300,10 +301,91 @@ class _Search:
         if first is not None:
             yield first
         start = self._expand()
+        if not any(p.gods):
+            codes = self._plain_order(p)
+            if self.deadline is not None:
+                self.slowest = max(self.slowest, self.clock() - start)
+            for v in codes:
+                code = v & 0x7FFF
+                b = code & 31
+                w = code >> 10
+                t = Turn(w, (code >> 5 & 31,), (b,)) if b != 31 else Turn(w, (code >> 5 & 31,))
+                if t != first:
+                    yield t
+            return
         turns = self.order(p, generate_turns(p), first)
         if self.deadline is not None:
             self.slowest = max(self.slowest, self.clock() - start)
         yield from turns
+
+    def _plain_order(self, p: Position) -> list[int]:
+        """``order(p, generate_turns(p), None)`` where no seat has a god, as sorted codes.
+
+        The turns are listed as the engine lists them without gods (each worker, each square
+        it may step to, each square it may then build on, ascending) and keyed as ``order``
+        keys them, in one pass; a turn is made only when the search reaches it. Each code is
+        ``(-key << 15) + (worker << 10 | to << 5 | build)`` (build 31: none, a win), so the
+        codes sort as ``order`` sorts: by key, then by place in the list.
+        """
+        ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
+        workers = p.workers
+        seat = p.to_move
+        side = seat & 1 if len(p.gods) == 4 else seat
+        occ = p.domes
+        for m in workers:
+            occ |= m
+        free = _ALL & ~occ
+        top = ge3 & ~occ
+        danger = 0
+        near_opp2 = 0
+        for s, m in enumerate(workers):
+            if s != side and m:
+                on2 = m & ge2 & ~ge3
+                while on2:
+                    low = on2 & -on2
+                    on2 ^= low
+                    nb = NEIGHBOURS[low.bit_length() - 1]
+                    danger |= nb & top
+                    near_opp2 |= nb
+        gift = near_opp2 & ge2 & ~ge3
+        marked = danger | gift
+        hist = self.history.get
+        out: list[int] = []
+        mine = workers[side]
+        while mine:
+            low = mine & -mine
+            mine ^= low
+            w = low.bit_length() - 1
+            if not ge1 & low:
+                hw, reach = 0, free & ~ge2
+            elif not ge2 & low:
+                hw, reach = 1, free & ~ge3
+            else:
+                hw, reach = (3 if ge3 & low else 2), free
+            around = free | low
+            targets = NEIGHBOURS[w] & reach
+            while targets:
+                tb = targets & -targets
+                targets ^= tb
+                t = tb.bit_length() - 1
+                hd = (ge1 >> t & 1) + (ge2 >> t & 1) + (ge3 >> t & 1)
+                move = 160 * hd - 120 * hw + (3000 if danger & tb else 0)
+                code = w << 10 | t << 5
+                index = ((w + 1) * 26 + t) * 26
+                if hw == 2 and hd == 3:
+                    out.append(code + 31 - ((hist(index + 25, 0) + move) << 15))
+                    continue
+                builds = NEIGHBOURS[t] & around
+                while builds:
+                    bb = builds & -builds
+                    builds ^= bb
+                    b = bb.bit_length() - 1
+                    key = hist(index + b, 0) + move
+                    if marked & bb:
+                        key += 3000 if danger & bb else -2000
+                    out.append(code + b - (key << 15))
+        out.sort()
+        return out
 
     def _score_batch(self, children: list[Position]) -> None:
         """Score ``children`` with the net at once, for the searching side, into ``leaves``."""
