@@ -230,8 +230,10 @@ def test_tune_names_a_damaged_run_state_and_keeps_it(tmp_path, capsys):
 
 def test_the_base_games_fast_scoring_is_the_general_one():
     # Most positions a search scores have no god: they take a shorter path that must give
-    # the same terms, for 2, 3 and 4 players and any weights.
+    # the same terms, for 2, 3 and 4 players and any weights, and tell at once whether the
+    # seat to move wins by moving.
     from santorini_p2p.ai import evaluate as ev
+    from santorini_p2p.engine import can_win_now
 
     rng = random.Random(11)
     weights = [TUNED, CLASSIC, Weights.from_vector([rng.randint(-90, 400) for _ in Weights.NAMES])]
@@ -244,7 +246,9 @@ def test_the_base_games_fast_scoring_is_the_general_one():
                     t = ev._terms(w)
                     for side in range(len(p.workers)):
                         general = ev._general_evaluate(p, side, t)
-                        assert ev._plain_evaluate(p, side, t) == general
+                        score, pressure, wins = ev._plain_evaluate(p, side, t)
+                        assert (score, pressure) == general
+                        assert wins == can_win_now(p)
                 seen += 1
             p = apply_action(p, rng.choice(legal_actions(p)))
     assert seen > 1000

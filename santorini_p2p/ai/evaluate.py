@@ -23,7 +23,16 @@ from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.power import Limits, Power
 from santorini_p2p.engine.squares import ALL, NEIGHBOURS, bits
 
-__all__ = ["CLASSIC", "TUNED", "WIN", "Weights", "can_win_now", "evaluate", "threat_squares"]
+__all__ = [
+    "CLASSIC",
+    "TUNED",
+    "WIN",
+    "Weights",
+    "can_win_now",
+    "evaluate",
+    "plain_leaf",
+    "threat_squares",
+]
 
 WIN: Final = 1_000_000
 """The score of a won game; a win found ``k`` turns ahead scores ``WIN - k``."""
@@ -330,7 +339,16 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) 
     return score, threats
 
 
-def _plain_evaluate(p: Position, side: int, t: _Terms) -> tuple[int, int]:
+def plain_leaf(p: Position, side: int, weights: Weights = TUNED) -> tuple[int, int, bool]:
+    """``evaluate(p, side, weights)`` and ``can_win_now(p)`` at once, where no seat has a god.
+
+    The seat to move wins by moving exactly where its own threat squares are: a search's
+    leaf asks both of the same position.
+    """
+    return _plain_evaluate(p, side, _TUNED_TERMS if weights is TUNED else _terms(weights))
+
+
+def _plain_evaluate(p: Position, side: int, t: _Terms) -> tuple[int, int, bool]:
     """``evaluate`` where no seat has a god: ``_side_score``'s terms without the powers' checks.
 
     The base game's positions are most of those a search scores; what every side shares
@@ -353,6 +371,7 @@ def _plain_evaluate(p: Position, side: int, t: _Terms) -> tuple[int, int]:
     own = 0
     other = -(10**9)
     against = 0
+    wins = False
     for s, mine in enumerate(workers):
         if not mine:
             continue
@@ -378,13 +397,14 @@ def _plain_evaluate(p: Position, side: int, t: _Terms) -> tuple[int, int]:
             score += t.threat_one if threats & (threats - 1) == 0 else t.threat_many
         if s == to_move_side:
             score += tempo
+            wins = threats != 0
         elif threats:
             against |= threats
         if s == side:
             own = score
         elif score > other:
             other = score
-    return (own - other if other > -(10**9) else own), against.bit_count()
+    return (own - other if other > -(10**9) else own), against.bit_count(), wins
 
 
 def evaluate(p: Position, side: int, weights: Weights = TUNED) -> tuple[int, int]:
@@ -397,7 +417,8 @@ def evaluate(p: Position, side: int, weights: Weights = TUNED) -> tuple[int, int
     """
     t = _TUNED_TERMS if weights is TUNED else _terms(weights)
     if not any(p.gods):
-        return _plain_evaluate(p, side, t)
+        score, pressure, _ = _plain_evaluate(p, side, t)
+        return score, pressure
     return _general_evaluate(p, side, t)
 
 

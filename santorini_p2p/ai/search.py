@@ -24,7 +24,15 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, Protocol
 
-from santorini_p2p.ai.evaluate import CLASSIC, TUNED, WIN, Weights, evaluate, threat_squares
+from santorini_p2p.ai.evaluate import (
+    CLASSIC,
+    TUNED,
+    WIN,
+    Weights,
+    evaluate,
+    plain_leaf,
+    threat_squares,
+)
 from santorini_p2p.ai.mate import MAX_TURNS, result_text, solve
 from santorini_p2p.ai.opening import choose_setup
 from santorini_p2p.engine import (
@@ -539,13 +547,22 @@ class _Search:
 
     def value(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The minimax value of ``p`` for the searching side, within ``alpha``..``beta``."""
-        done = self._terminal(p, ply)
-        if done is not None:
-            return done
-        maximising = p.side_of(p.to_move) == self.side
-        if can_win_now(p):
+        if p.winner >= 0 or self.paranoid:
+            done = self._terminal(p, ply)
+            if done is not None:
+                return done
+        seat = p.to_move
+        maximising = (seat & 1 if len(p.gods) == 4 else seat) == self.side
+        if depth <= 0 and self.net is None and not any(p.gods):
+            # A leaf without gods: its score and whether its mover wins at once, together.
+            score, pressure, wins = plain_leaf(p, self.side, self.weights)
+            if wins:
+                return WIN - ply - 1 if maximising else ply + 1 - WIN
+            if depth < 0 or pressure < 2 or not self.quiescence:
+                return score
+        elif can_win_now(p):
             return WIN - ply - 1 if maximising else ply + 1 - WIN
-        if depth <= 0:
+        elif depth <= 0:
             score, pressure = self._static(p)
             if depth < 0 or pressure < 2 or not self.quiescence:
                 return score
