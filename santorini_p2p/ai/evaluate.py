@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
 from typing import ClassVar, Final
@@ -251,21 +251,36 @@ def threat_squares(p: Position, side: int) -> int:
     return out
 
 
-_SIDES: dict[tuple[tuple[str, ...], int], tuple[int, Power | None, int]] = {}
+_SideInfo = tuple[
+    int,
+    Power | None,
+    int,
+    Callable[[Position, int, int, int, bool], int] | None,
+    Callable[[Position, int, int, bool], int] | None,
+]
+_SIDES: dict[tuple[tuple[str, ...], int], _SideInfo] = {}
 
 
-def _side_info(gods: tuple[str, ...], side: int) -> tuple[int, Power | None, int]:
+def _side_info(gods: tuple[str, ...], side: int) -> _SideInfo:
     """What a side's gods give its scoring, worked out once per table.
 
-    Its first seat (-1: none), its power where one seat plays the side, and how many workers
-    it placed.
+    Its first seat (-1: none), its power where one seat plays the side, how many workers it
+    placed, and that power's ``extra_threats`` and ``evaluation`` where it has its own (None:
+    the default, which adds nothing).
     """
     n = len(gods)
     seats = [s for s in range(n) if (s & 1 if n == 4 else s) == side]
     seat_gods = [gods[s] for s in seats]
     power = find_god(seat_gods[0]) if len(seat_gods) == 1 and seat_gods[0] else None
     placed = sum(power_of(g).placed for g in seat_gods) if seat_gods else 2
-    info = _SIDES[gods, side] = (seats[0] if seats else -1, power, placed)
+    extra = bonus = None
+    if power is not None:
+        kind = type(power)
+        if kind.extra_threats is not Power.extra_threats:
+            extra = power.extra_threats
+        if kind.evaluation is not Power.evaluation:
+            bonus = power.evaluation
+    info = _SIDES[gods, side] = (seats[0] if seats else -1, power, placed, extra, bonus)
     return info
 
 
@@ -277,23 +292,24 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) 
     ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
     top = ge3 & ~p.domes
     lvl2 = ge2 & ~ge3
-    by_level = (ALL ^ ge1, ge1 ^ ge2, lvl2, top)
-    reach_up = (ALL ^ ge2, ALL ^ ge3, ALL, ALL)
-    reach_flat = (ALL ^ ge1, ALL ^ ge2, ALL ^ ge3, ALL)
-    at_least = (ALL, ge1, ge2, ge3)
     info = _SIDES.get((p.gods, side))
     if info is None:
         info = _side_info(p.gods, side)
-    first_seat, power, placed = info
+    first_seat, power, placed, extra, bonus = info
     lim = _limits(p, first_seat) if first_seat >= 0 else _FREE
     restricted = lim.no_up
-    opp = occ & ~mine & ~p.domes
-    free_for = ~occ
+    free_for = ALL & ~occ
     if power is not None and power.forces:
-        free_for |= opp
-    reach = reach_flat if restricted else reach_up
+        free_for |= occ & ~mine & ~p.domes
+    if restricted:
+        reach = (free_for & ~ge1, free_for & ~ge2, free_for & ~ge3, free_for)
+    else:
+        reach = (free_for & ~ge2, free_for & ~ge3, free_for, free_for)
+    up = (ge1 ^ ge2, lvl2)
+    frozen, bound, no_down = lim.frozen, lim.bound, lim.no_down
+    walks = lim.walk_ban or lim.diagonal
     near_binders = ALL
-    if lim.bound & mine:
+    if bound & mine:
         # A bound worker that moves must end next to a worker of a binding side.
         near_binders = 0
         for i, m in enumerate(p.workers):
@@ -310,28 +326,29 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) 
         w = low.bit_length() - 1
         h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
         nb = NEIGHBOURS[w]
-        moves = 0 if lim.frozen >> w & 1 else nb & free_for & reach[h]
-        if lim.bound >> w & 1:
+        moves = 0 if frozen & low else nb & reach[h]
+        if bound & low:
             moves &= near_binders
-        if lim.no_down:
-            moves &= at_least[h]
-        if lim.walks:
+        if no_down:
+            moves &= (ALL, ge1, ge2, ge3)[h]
+        if walks:
             moves = lim.walk(w, moves)
         score += height[h] + centre[w] + mobility * moves.bit_count()
         if not moves:
             score -= t.stuck
             continue
-        if not restricted and h < 2:
-            score += climb[h] * (moves & by_level[h + 1]).bit_count()
-        if h == 2:
+        if h < 2:
+            if not restricted:
+                score += climb[h] * (moves & up[h]).bit_count()
+        elif h == 2:
             if not restricted:
                 threats |= moves & top
             score += t.near_threat * (nb & lvl2 & ~occ).bit_count()
-        if power is not None:
-            threats |= power.extra_threats(p, w, moves, occ, restricted)
+        if extra is not None:
+            threats |= extra(p, w, moves, occ, restricted)
     threats &= ~lim.no_win
-    if power is not None:
-        score += power.evaluation(p, side, occ, restricted)
+    if bonus is not None:
+        score += bonus(p, side, occ, restricted)
     if threats:
         score += t.threat_one if threats & (threats - 1) == 0 else t.threat_many
     if side == to_move_side:
