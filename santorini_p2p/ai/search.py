@@ -504,8 +504,13 @@ class _Search:
                     near_opp2 |= NEIGHBOURS[w]
         # Raising a square to level 3 next to an opponent's level-2 worker hands it a win.
         gift = near_opp2 & ge2 & ~ge3
-        hist = self.history
+        marked = danger | gift
+        hist = self.history.get
         keyed: list[tuple[float, int]] = []
+        # Without the net the keys are integers: each turn is one int, ``-key << shift``
+        # plus its place in the list, which sorts as the pair would.
+        codes: list[int] = []
+        shift = len(turns).bit_length()
         logits = self._prior_keys(p) if self.net is not None and prior else None
         if logits is not None:
             from santorini_p2p.ai.net import turn_indices
@@ -517,33 +522,42 @@ class _Search:
                     raise _Abort
                 cut = i
                 break
-            builds = t.builds
-            dst = t.path[-1] if t.path else t.worker
+            worker, path, builds, _, _, _, _ = t
+            dst = path[-1] if path else worker
             b0 = builds[0] & 31 if builds else 25
-            if t.worker < 0:
-                key = hist.get(((1 << 20) + dst) * 26 + b0, 0)
+            if worker < 0:
+                key = hist(((1 << 20) + dst) * 26 + b0, 0)
             else:
-                key = hist.get(((t.worker + 1) * 26 + dst) * 26 + b0, 0)
-                hd = lv[dst]
-                key += 160 * hd - 120 * lv[t.worker]
+                key = (
+                    hist(((worker + 1) * 26 + dst) * 26 + b0, 0) + 160 * lv[dst] - 120 * lv[worker]
+                )
                 if danger >> dst & 1:
                     key += 3000
-            for b in builds:
-                b &= 31
-                if danger >> b & 1:
-                    key += 3000
-                elif gift >> b & 1 and len(builds) == 1 and not builds[0] & DOME:
-                    key -= 2000
+            if marked:
+                for b in builds:
+                    b &= 31
+                    if danger >> b & 1:
+                        key += 3000
+                    elif gift >> b & 1 and len(builds) == 1 and not builds[0] & DOME:
+                        key -= 2000
             if logits is not None:
                 a, e, c = turn_indices(t)
                 keyed.append((-key - _PRIOR_WEIGHT * (logits[a] + logits[e] + logits[c]), i))
                 continue
-            keyed.append((-key, i))
-        keyed.sort()
+            codes.append((-key << shift) + i)
         rest = turns[cut:]
-        if skip is None:
-            return [turns[i] for _, i in keyed] + rest
-        return [turns[i] for _, i in keyed if turns[i] != skip] + [t for t in rest if t != skip]
+        if logits is None:
+            codes.sort()
+            low = (1 << shift) - 1
+            if skip is None:
+                return [turns[v & low] for v in codes] + rest
+            ordered = [turns[v & low] for v in codes]
+        else:
+            keyed.sort()
+            if skip is None:
+                return [turns[i] for _, i in keyed] + rest
+            ordered = [turns[i] for _, i in keyed]
+        return [t for t in ordered if t != skip] + [t for t in rest if t != skip]
 
     def value(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The minimax value of ``p`` for the searching side, within ``alpha``..``beta``."""
