@@ -379,9 +379,12 @@ def _plain_evaluate(p: Position, side: int, t: _Terms) -> tuple[int, int, bool]:
     top = ge3 & ~p.domes
     lvl2 = ge2 & ~ge3
     free = ALL & ~occ
-    reach = (free & ~ge2, free & ~ge3, free, free)
-    up = (ge1 & ~ge2, lvl2)
-    height, centre, mobility, climb = t.height, t.centre, t.mobility, t.climb
+    reach0 = free & ~ge2
+    reach1 = free & ~ge3
+    up0 = ge1 & ~ge2
+    h0, h1, h2, h3 = t.height
+    climb0, climb1 = t.climb[0], t.climb[1]
+    centre, mobility = t.centre, t.mobility
     stuck, near_threat, tempo = t.stuck, t.near_threat, t.tempo
     seat = p.to_move
     to_move_side = seat & 1 if len(p.gods) == 4 else seat
@@ -399,17 +402,34 @@ def _plain_evaluate(p: Position, side: int, t: _Terms) -> tuple[int, int, bool]:
             low = mine & -mine
             mine ^= low
             w = low.bit_length() - 1
-            h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
             nb = NEIGHBOURS[w]
-            moves = nb & reach[h]
-            score += height[h] + centre[w] + mobility * moves.bit_count()
-            if not moves:
-                score -= stuck
-            elif h < 2:
-                score += climb[h] * (moves & up[h]).bit_count()
-            elif h == 2:
-                threats |= moves & top
-                score += near_threat * (nb & lvl2 & free).bit_count()
+            if not low & ge1:
+                moves = nb & reach0
+                score += h0 + centre[w] + mobility * moves.bit_count()
+                if moves:
+                    score += climb0 * (moves & up0).bit_count()
+                else:
+                    score -= stuck
+            elif not low & ge2:
+                moves = nb & reach1
+                score += h1 + centre[w] + mobility * moves.bit_count()
+                if moves:
+                    score += climb1 * (moves & lvl2).bit_count()
+                else:
+                    score -= stuck
+            else:
+                moves = nb & free
+                if low & ge3:
+                    score += h3 + centre[w] + mobility * moves.bit_count()
+                    if not moves:
+                        score -= stuck
+                else:
+                    score += h2 + centre[w] + mobility * moves.bit_count()
+                    if moves:
+                        threats |= moves & top
+                        score += near_threat * (nb & lvl2 & free).bit_count()
+                    else:
+                        score -= stuck
         if threats:
             score += t.threat_one if threats & (threats - 1) == 0 else t.threat_many
         if s == to_move_side:
