@@ -323,3 +323,18 @@ def test_the_base_games_fast_apply_is_the_general_one():
             p = apply_action(p, rng.choice(legal_actions(p)))
     assert applied > 10_000
     assert stuck > 0
+
+
+def test_bits_reads_every_board_mask_as_the_bit_scan_does():
+    # bits() answers a board's masks from two tables: the same squares, in order, as scanning
+    # the set bits one by one, and a new list each time (callers may change it).
+    from santorini_p2p.engine.squares import _scan, bits
+
+    rng = random.Random(7)
+    masks = [0, (1 << 25) - 1, 1 << 12, 1 << 13, 1 << 24, (1 << 25) | 5, 1 << 40]
+    masks += [rng.getrandbits(25) & rng.getrandbits(25) for _ in range(20_000)]
+    for m in masks:
+        assert bits(m) == _scan(m) == [s for s in range(m.bit_length()) if m >> s & 1]
+    first = bits(0b111)
+    first.append(99)
+    assert bits(0b111) == [0, 1, 2]
