@@ -737,15 +737,20 @@ def _play_powers(
         bd: Board, winner: int, out: int = 0
     ) -> tuple[int, int, int, int, list[int], int, int, int]:
         lv, domes, workers = bd
-        ge = [0, 0, 0]
-        for s in range(25):
-            for k in range(lv[s]):
-                ge[k] |= BITS[s]
+        ge1 = ge2 = ge3 = 0
+        for s, h in enumerate(lv):
+            if h > 0:
+                b = BITS[s]
+                ge1 |= b
+                if h > 1:
+                    ge2 |= b
+                    if h > 2:
+                        ge3 |= b
         lost = p.lost
         for i, m in enumerate(workers):
             if m.bit_count() < p.workers[i].bit_count():
                 lost |= 1 << i
-        return ge[0], ge[1], ge[2], domes, list(workers), winner, lost, out
+        return ge1, ge2, ge3, domes, list(workers), winner, lost, out
 
     def build(bd: Board, b: int) -> tuple[Board, bool]:
         bd = build_on(bd, b & 31, bool(b & (DOME | HERO_DOME)))
