@@ -299,3 +299,42 @@ def test_s8_with_four_players_opponent_means_the_other_team():
     assert limits(p, 1).ban_sides == 1
     assert limits(p, 3).ban_sides == 1
     assert limits(p, 2).ban_sides == 0
+
+
+def test_the_base_games_fast_apply_is_the_general_one():
+    # A turn without gods takes a shorter path through apply_unchecked (no power hooks) and
+    # a shorter "can the next seat move" check: both must agree with the general ones.
+    from santorini_p2p.engine import rules
+
+    rng = random.Random(31)
+    applied = stuck = 0
+    for game in range(45):
+        p = new_game((2, 3, 4)[game % 3])
+        while p.phase is not Phase.OVER:
+            if p.phase is Phase.PLAY:
+                for t in rules.generate_turns(p):
+                    fast = rules._after_plain(p, t)
+                    assert fast == rules._after(p, t), f"{format_position(p)} {t}"
+                    assert fast is not None
+                    can = rules._can_move(fast)
+                    assert can == rules.has_legal_turn(fast), format_position(fast)
+                    applied += 1
+                    stuck += not can
+            p = apply_action(p, rng.choice(legal_actions(p)))
+    assert applied > 10_000
+    assert stuck > 0
+
+
+def test_bits_reads_every_board_mask_as_the_bit_scan_does():
+    # bits() answers a board's masks from two tables: the same squares, in order, as scanning
+    # the set bits one by one, and a new list each time (callers may change it).
+    from santorini_p2p.engine.squares import _scan, bits
+
+    rng = random.Random(7)
+    masks = [0, (1 << 25) - 1, 1 << 12, 1 << 13, 1 << 24, (1 << 25) | 5, 1 << 40]
+    masks += [rng.getrandbits(25) & rng.getrandbits(25) for _ in range(20_000)]
+    for m in masks:
+        assert bits(m) == _scan(m) == [s for s in range(m.bit_length()) if m >> s & 1]
+    first = bits(0b111)
+    first.append(99)
+    assert bits(0b111) == [0, 1, 2]

@@ -428,3 +428,31 @@ def test_quick_win_check_agrees_with_the_engine_on_random_games():
                 checked += 1
             p = apply_action(p, rng.choice(legal_actions(p)))
     assert checked > 500
+
+
+def test_the_base_games_fast_ordering_is_the_general_one():
+    # Without gods the search lists and orders a node's turns in one pass: the same turns in
+    # the same order as the engine's list ordered by order(), whatever the history holds,
+    # less the table's turn, for 2, 3 and 4 players.
+    from santorini_p2p.ai.search import _Search
+    from santorini_p2p.engine import generate_turns
+
+    rng = random.Random(41)
+    seen = wins = 0
+    for game in range(45):
+        p = new_game((2, 3, 4)[game % 3])
+        history = {rng.randrange(20_000): rng.randrange(-3, 60) for _ in range(3000)}
+        while p.phase is not Phase.OVER:
+            if p.phase is Phase.PLAY:
+                s = _Search(p, max_nodes=None, deadline=None, stop=None, clock=lambda: 0.0)
+                s.history = history
+                turns = generate_turns(p)
+                skip = rng.choice(turns)
+                general = s.order(p, turns, skip)
+                fast = [t for t in s._candidates(p, skip)]
+                assert fast == [skip, *general], str(p)
+                seen += 1
+                wins += any(t.is_win for t in turns)
+            p = apply_action(p, rng.choice(legal_actions(p)))
+    assert seen > 1000
+    assert wins > 50

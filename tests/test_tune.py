@@ -230,8 +230,10 @@ def test_tune_names_a_damaged_run_state_and_keeps_it(tmp_path, capsys):
 
 def test_the_base_games_fast_scoring_is_the_general_one():
     # Most positions a search scores have no god: they take a shorter path that must give
-    # the same terms, for 2, 3 and 4 players and any weights.
+    # the same terms, for 2, 3 and 4 players and any weights, and tell at once whether the
+    # seat to move wins by moving.
     from santorini_p2p.ai import evaluate as ev
+    from santorini_p2p.engine import can_win_now
 
     rng = random.Random(11)
     weights = [TUNED, CLASSIC, Weights.from_vector([rng.randint(-90, 400) for _ in Weights.NAMES])]
@@ -240,15 +242,13 @@ def test_the_base_games_fast_scoring_is_the_general_one():
         p = new_game((2, 3, 4)[game % 3])
         while p.phase is not Phase.OVER:
             if p.phase is Phase.PLAY:
-                occ = p.domes
-                for m in p.workers:
-                    occ |= m
-                mover = p.side_of(p.to_move)
                 for w in weights:
                     t = ev._terms(w)
                     for side in range(len(p.workers)):
-                        general = ev._side_score(p, side, occ, mover, t)
-                        assert ev._plain_side_score(p, side, occ, mover, t) == general
+                        general = ev._general_evaluate(p, side, t)
+                        score, pressure, wins = ev._plain_evaluate(p, side, t)
+                        assert (score, pressure) == general
+                        assert wins == can_win_now(p)
                 seen += 1
             p = apply_action(p, rng.choice(legal_actions(p)))
     assert seen > 1000

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
 from typing import ClassVar, Final
@@ -23,7 +23,16 @@ from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.power import Limits, Power
 from santorini_p2p.engine.squares import ALL, NEIGHBOURS, bits
 
-__all__ = ["CLASSIC", "TUNED", "WIN", "Weights", "can_win_now", "evaluate", "threat_squares"]
+__all__ = [
+    "CLASSIC",
+    "TUNED",
+    "WIN",
+    "Weights",
+    "can_win_now",
+    "evaluate",
+    "plain_leaf",
+    "threat_squares",
+]
 
 WIN: Final = 1_000_000
 """The score of a won game; a win found ``k`` turns ahead scores ``WIN - k``."""
@@ -243,21 +252,36 @@ def threat_squares(p: Position, side: int) -> int:
     return out
 
 
-_SIDES: dict[tuple[tuple[str, ...], int], tuple[int, Power | None, int]] = {}
+_SideInfo = tuple[
+    int,
+    Power | None,
+    int,
+    Callable[[Position, int, int, int, bool], int] | None,
+    Callable[[Position, int, int, bool], int] | None,
+]
+_SIDES: dict[tuple[tuple[str, ...], int], _SideInfo] = {}
 
 
-def _side_info(gods: tuple[str, ...], side: int) -> tuple[int, Power | None, int]:
+def _side_info(gods: tuple[str, ...], side: int) -> _SideInfo:
     """What a side's gods give its scoring, worked out once per table.
 
-    Its first seat (-1: none), its power where one seat plays the side, and how many workers
-    it placed.
+    Its first seat (-1: none), its power where one seat plays the side, how many workers it
+    placed, and that power's ``extra_threats`` and ``evaluation`` where it has its own (None:
+    the default, which adds nothing).
     """
     n = len(gods)
     seats = [s for s in range(n) if (s & 1 if n == 4 else s) == side]
     seat_gods = [gods[s] for s in seats]
     power = find_god(seat_gods[0]) if len(seat_gods) == 1 and seat_gods[0] else None
     placed = sum(power_of(g).placed for g in seat_gods) if seat_gods else 2
-    info = _SIDES[gods, side] = (seats[0] if seats else -1, power, placed)
+    extra = bonus = None
+    if power is not None:
+        kind = type(power)
+        if kind.extra_threats is not Power.extra_threats:
+            extra = power.extra_threats
+        if kind.evaluation is not Power.evaluation:
+            bonus = power.evaluation
+    info = _SIDES[gods, side] = (seats[0] if seats else -1, power, placed, extra, bonus)
     return info
 
 
@@ -269,23 +293,24 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) 
     ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
     top = ge3 & ~p.domes
     lvl2 = ge2 & ~ge3
-    by_level = (ALL ^ ge1, ge1 ^ ge2, lvl2, top)
-    reach_up = (ALL ^ ge2, ALL ^ ge3, ALL, ALL)
-    reach_flat = (ALL ^ ge1, ALL ^ ge2, ALL ^ ge3, ALL)
-    at_least = (ALL, ge1, ge2, ge3)
     info = _SIDES.get((p.gods, side))
     if info is None:
         info = _side_info(p.gods, side)
-    first_seat, power, placed = info
+    first_seat, power, placed, extra, bonus = info
     lim = _limits(p, first_seat) if first_seat >= 0 else _FREE
     restricted = lim.no_up
-    opp = occ & ~mine & ~p.domes
-    free_for = ~occ
+    free_for = ALL & ~occ
     if power is not None and power.forces:
-        free_for |= opp
-    reach = reach_flat if restricted else reach_up
+        free_for |= occ & ~mine & ~p.domes
+    if restricted:
+        reach = (free_for & ~ge1, free_for & ~ge2, free_for & ~ge3, free_for)
+    else:
+        reach = (free_for & ~ge2, free_for & ~ge3, free_for, free_for)
+    up = (ge1 ^ ge2, lvl2)
+    frozen, bound, no_down = lim.frozen, lim.bound, lim.no_down
+    walks = lim.walk_ban or lim.diagonal
     near_binders = ALL
-    if lim.bound & mine:
+    if bound & mine:
         # A bound worker that moves must end next to a worker of a binding side.
         near_binders = 0
         for i, m in enumerate(p.workers):
@@ -302,28 +327,29 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) 
         w = low.bit_length() - 1
         h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
         nb = NEIGHBOURS[w]
-        moves = 0 if lim.frozen >> w & 1 else nb & free_for & reach[h]
-        if lim.bound >> w & 1:
+        moves = 0 if frozen & low else nb & reach[h]
+        if bound & low:
             moves &= near_binders
-        if lim.no_down:
-            moves &= at_least[h]
-        if lim.walks:
+        if no_down:
+            moves &= (ALL, ge1, ge2, ge3)[h]
+        if walks:
             moves = lim.walk(w, moves)
         score += height[h] + centre[w] + mobility * moves.bit_count()
         if not moves:
             score -= t.stuck
             continue
-        if not restricted and h < 2:
-            score += climb[h] * (moves & by_level[h + 1]).bit_count()
-        if h == 2:
+        if h < 2:
+            if not restricted:
+                score += climb[h] * (moves & up[h]).bit_count()
+        elif h == 2:
             if not restricted:
                 threats |= moves & top
             score += t.near_threat * (nb & lvl2 & ~occ).bit_count()
-        if power is not None:
-            threats |= power.extra_threats(p, w, moves, occ, restricted)
+        if extra is not None:
+            threats |= extra(p, w, moves, occ, restricted)
     threats &= ~lim.no_win
-    if power is not None:
-        score += power.evaluation(p, side, occ, restricted)
+    if bonus is not None:
+        score += bonus(p, side, occ, restricted)
     if threats:
         score += t.threat_one if threats & (threats - 1) == 0 else t.threat_many
     if side == to_move_side:
@@ -331,47 +357,92 @@ def _side_score(p: Position, side: int, occ: int, to_move_side: int, t: _Terms) 
     return score, threats
 
 
-def _plain_side_score(
-    p: Position, side: int, occ: int, to_move_side: int, t: _Terms
-) -> tuple[int, int]:
-    """``_side_score`` where no side has a god: the same terms, without the powers' checks.
+def plain_leaf(p: Position, side: int, weights: Weights = TUNED) -> tuple[int, int, bool]:
+    """``evaluate(p, side, weights)`` and ``can_win_now(p)`` at once, where no seat has a god.
 
-    The base game's positions are most of those a search scores.
+    The seat to move wins by moving exactly where its own threat squares are: a search's
+    leaf asks both of the same position.
     """
-    mine = p.workers[side]
-    if not mine:
-        return 0, 0
+    return _plain_evaluate(p, side, _TUNED_TERMS if weights is TUNED else _terms(weights))
+
+
+def _plain_evaluate(p: Position, side: int, t: _Terms) -> tuple[int, int, bool]:
+    """``evaluate`` where no seat has a god: ``_side_score``'s terms without the powers' checks.
+
+    The base game's positions are most of those a search scores; what every side shares
+    (free squares, where each level may step) is worked out once for all of them.
+    """
     ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
+    workers = p.workers
+    occ = p.domes
+    for m in workers:
+        occ |= m
     top = ge3 & ~p.domes
     lvl2 = ge2 & ~ge3
     free = ALL & ~occ
-    # Where a worker on each level may step: at most one level up.
-    reach = (free & ~ge2, free & ~ge3, free, free)
-    # The squares one level up from each level: a climb.
-    up = (ge1 & ~ge2, lvl2)
-    height, centre, mobility, climb = t.height, t.centre, t.mobility, t.climb
-    score = t.worker * min(mine.bit_count(), 2)
-    threats = 0
-    while mine:
-        low = mine & -mine
-        mine ^= low
-        w = low.bit_length() - 1
-        h = (ge1 >> w & 1) + (ge2 >> w & 1) + (ge3 >> w & 1)
-        nb = NEIGHBOURS[w]
-        moves = nb & reach[h]
-        score += height[h] + centre[w] + mobility * moves.bit_count()
-        if not moves:
-            score -= t.stuck
-        elif h < 2:
-            score += climb[h] * (moves & up[h]).bit_count()
-        elif h == 2:
-            threats |= moves & top
-            score += t.near_threat * (nb & lvl2 & free).bit_count()
-    if threats:
-        score += t.threat_one if threats & (threats - 1) == 0 else t.threat_many
-    if side == to_move_side:
-        score += t.tempo
-    return score, threats
+    reach0 = free & ~ge2
+    reach1 = free & ~ge3
+    up0 = ge1 & ~ge2
+    h0, h1, h2, h3 = t.height
+    climb0, climb1 = t.climb[0], t.climb[1]
+    centre, mobility = t.centre, t.mobility
+    stuck, near_threat, tempo = t.stuck, t.near_threat, t.tempo
+    seat = p.to_move
+    to_move_side = seat & 1 if len(p.gods) == 4 else seat
+    own = 0
+    other = -(10**9)
+    against = 0
+    wins = False
+    for s, mine in enumerate(workers):
+        if not mine:
+            continue
+        count = mine.bit_count()
+        score = t.worker * (count if count < 2 else 2)
+        threats = 0
+        while mine:
+            low = mine & -mine
+            mine ^= low
+            w = low.bit_length() - 1
+            nb = NEIGHBOURS[w]
+            if not low & ge1:
+                moves = nb & reach0
+                score += h0 + centre[w] + mobility * moves.bit_count()
+                if moves:
+                    score += climb0 * (moves & up0).bit_count()
+                else:
+                    score -= stuck
+            elif not low & ge2:
+                moves = nb & reach1
+                score += h1 + centre[w] + mobility * moves.bit_count()
+                if moves:
+                    score += climb1 * (moves & lvl2).bit_count()
+                else:
+                    score -= stuck
+            else:
+                moves = nb & free
+                if low & ge3:
+                    score += h3 + centre[w] + mobility * moves.bit_count()
+                    if not moves:
+                        score -= stuck
+                else:
+                    score += h2 + centre[w] + mobility * moves.bit_count()
+                    if moves:
+                        threats |= moves & top
+                        score += near_threat * (nb & lvl2 & free).bit_count()
+                    else:
+                        score -= stuck
+        if threats:
+            score += t.threat_one if threats & (threats - 1) == 0 else t.threat_many
+        if s == to_move_side:
+            score += tempo
+            wins = threats != 0
+        elif threats:
+            against |= threats
+        if s == side:
+            own = score
+        elif score > other:
+            other = score
+    return (own - other if other > -(10**9) else own), against.bit_count(), wins
 
 
 def evaluate(p: Position, side: int, weights: Weights = TUNED) -> tuple[int, int]:
@@ -383,6 +454,14 @@ def evaluate(p: Position, side: int, weights: Weights = TUNED) -> tuple[int, int
     (with its god's power); two or more usually cannot all be blocked in one turn.
     """
     t = _TUNED_TERMS if weights is TUNED else _terms(weights)
+    if not any(p.gods):
+        score, pressure, _ = _plain_evaluate(p, side, t)
+        return score, pressure
+    return _general_evaluate(p, side, t)
+
+
+def _general_evaluate(p: Position, side: int, t: _Terms) -> tuple[int, int]:
+    """``evaluate`` through every side's powers and limits (any position)."""
     occ = p.domes
     for m in p.workers:
         occ |= m
@@ -390,11 +469,10 @@ def evaluate(p: Position, side: int, weights: Weights = TUNED) -> tuple[int, int
     own = 0
     other = -(10**9)
     against = 0
-    side_score = _side_score if any(p.gods) else _plain_side_score
     for s in range(len(p.workers)):
         if not p.workers[s]:
             continue
-        score, threats = side_score(p, s, occ, to_move_side, t)
+        score, threats = _side_score(p, s, occ, to_move_side, t)
         if s == side:
             own = score
         else:

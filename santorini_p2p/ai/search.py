@@ -24,7 +24,15 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, Protocol
 
-from santorini_p2p.ai.evaluate import CLASSIC, TUNED, WIN, Weights, evaluate, threat_squares
+from santorini_p2p.ai.evaluate import (
+    CLASSIC,
+    TUNED,
+    WIN,
+    Weights,
+    evaluate,
+    plain_leaf,
+    threat_squares,
+)
 from santorini_p2p.ai.mate import MAX_TURNS, result_text, solve
 from santorini_p2p.ai.opening import choose_setup
 from santorini_p2p.engine import (
@@ -42,6 +50,7 @@ from santorini_p2p.engine import (
     list_turns,
 )
 from santorini_p2p.engine.legality import turn_is_legal
+from santorini_p2p.engine.squares import ALL as _ALL
 from santorini_p2p.engine.squares import NEIGHBOURS
 
 if TYPE_CHECKING:
@@ -300,10 +309,91 @@ class _Search:
         if first is not None:
             yield first
         start = self._expand()
+        if not any(p.gods):
+            codes = self._plain_order(p)
+            if self.deadline is not None:
+                self.slowest = max(self.slowest, self.clock() - start)
+            for v in codes:
+                code = v & 0x7FFF
+                b = code & 31
+                w = code >> 10
+                t = Turn(w, (code >> 5 & 31,), (b,)) if b != 31 else Turn(w, (code >> 5 & 31,))
+                if t != first:
+                    yield t
+            return
         turns = self.order(p, generate_turns(p), first)
         if self.deadline is not None:
             self.slowest = max(self.slowest, self.clock() - start)
         yield from turns
+
+    def _plain_order(self, p: Position) -> list[int]:
+        """``order(p, generate_turns(p), None)`` where no seat has a god, as sorted codes.
+
+        The turns are listed as the engine lists them without gods (each worker, each square
+        it may step to, each square it may then build on, ascending) and keyed as ``order``
+        keys them, in one pass; a turn is made only when the search reaches it. Each code is
+        ``(-key << 15) + (worker << 10 | to << 5 | build)`` (build 31: none, a win), so the
+        codes sort as ``order`` sorts: by key, then by place in the list.
+        """
+        ge1, ge2, ge3 = p.ge1, p.ge2, p.ge3
+        workers = p.workers
+        seat = p.to_move
+        side = seat & 1 if len(p.gods) == 4 else seat
+        occ = p.domes
+        for m in workers:
+            occ |= m
+        free = _ALL & ~occ
+        top = ge3 & ~occ
+        danger = 0
+        near_opp2 = 0
+        for s, m in enumerate(workers):
+            if s != side and m:
+                on2 = m & ge2 & ~ge3
+                while on2:
+                    low = on2 & -on2
+                    on2 ^= low
+                    nb = NEIGHBOURS[low.bit_length() - 1]
+                    danger |= nb & top
+                    near_opp2 |= nb
+        gift = near_opp2 & ge2 & ~ge3
+        marked = danger | gift
+        hist = self.history.get
+        out: list[int] = []
+        mine = workers[side]
+        while mine:
+            low = mine & -mine
+            mine ^= low
+            w = low.bit_length() - 1
+            if not ge1 & low:
+                hw, reach = 0, free & ~ge2
+            elif not ge2 & low:
+                hw, reach = 1, free & ~ge3
+            else:
+                hw, reach = (3 if ge3 & low else 2), free
+            around = free | low
+            targets = NEIGHBOURS[w] & reach
+            while targets:
+                tb = targets & -targets
+                targets ^= tb
+                t = tb.bit_length() - 1
+                hd = (ge1 >> t & 1) + (ge2 >> t & 1) + (ge3 >> t & 1)
+                move = 160 * hd - 120 * hw + (3000 if danger & tb else 0)
+                code = w << 10 | t << 5
+                index = ((w + 1) * 26 + t) * 26
+                if hw == 2 and hd == 3:
+                    out.append(code + 31 - ((hist(index + 25, 0) + move) << 15))
+                    continue
+                builds = NEIGHBOURS[t] & around
+                while builds:
+                    bb = builds & -builds
+                    builds ^= bb
+                    b = bb.bit_length() - 1
+                    key = hist(index + b, 0) + move
+                    if marked & bb:
+                        key += 3000 if danger & bb else -2000
+                    out.append(code + b - (key << 15))
+        out.sort()
+        return out
 
     def _score_batch(self, children: list[Position]) -> None:
         """Score ``children`` with the net at once, for the searching side, into ``leaves``."""
@@ -414,8 +504,13 @@ class _Search:
                     near_opp2 |= NEIGHBOURS[w]
         # Raising a square to level 3 next to an opponent's level-2 worker hands it a win.
         gift = near_opp2 & ge2 & ~ge3
-        hist = self.history
+        marked = danger | gift
+        hist = self.history.get
         keyed: list[tuple[float, int]] = []
+        # Without the net the keys are integers: each turn is one int, ``-key << shift``
+        # plus its place in the list, which sorts as the pair would.
+        codes: list[int] = []
+        shift = len(turns).bit_length()
         logits = self._prior_keys(p) if self.net is not None and prior else None
         if logits is not None:
             from santorini_p2p.ai.net import turn_indices
@@ -427,43 +522,61 @@ class _Search:
                     raise _Abort
                 cut = i
                 break
-            builds = t.builds
-            dst = t.path[-1] if t.path else t.worker
+            worker, path, builds, _, _, _, _ = t
+            dst = path[-1] if path else worker
             b0 = builds[0] & 31 if builds else 25
-            if t.worker < 0:
-                key = hist.get(((1 << 20) + dst) * 26 + b0, 0)
+            if worker < 0:
+                key = hist(((1 << 20) + dst) * 26 + b0, 0)
             else:
-                key = hist.get(((t.worker + 1) * 26 + dst) * 26 + b0, 0)
-                hd = lv[dst]
-                key += 160 * hd - 120 * lv[t.worker]
+                key = (
+                    hist(((worker + 1) * 26 + dst) * 26 + b0, 0) + 160 * lv[dst] - 120 * lv[worker]
+                )
                 if danger >> dst & 1:
                     key += 3000
-            for b in builds:
-                b &= 31
-                if danger >> b & 1:
-                    key += 3000
-                elif gift >> b & 1 and len(builds) == 1 and not builds[0] & DOME:
-                    key -= 2000
+            if marked:
+                for b in builds:
+                    b &= 31
+                    if danger >> b & 1:
+                        key += 3000
+                    elif gift >> b & 1 and len(builds) == 1 and not builds[0] & DOME:
+                        key -= 2000
             if logits is not None:
                 a, e, c = turn_indices(t)
                 keyed.append((-key - _PRIOR_WEIGHT * (logits[a] + logits[e] + logits[c]), i))
                 continue
-            keyed.append((-key, i))
-        keyed.sort()
+            codes.append((-key << shift) + i)
         rest = turns[cut:]
-        if skip is None:
-            return [turns[i] for _, i in keyed] + rest
-        return [turns[i] for _, i in keyed if turns[i] != skip] + [t for t in rest if t != skip]
+        if logits is None:
+            codes.sort()
+            low = (1 << shift) - 1
+            if skip is None:
+                return [turns[v & low] for v in codes] + rest
+            ordered = [turns[v & low] for v in codes]
+        else:
+            keyed.sort()
+            if skip is None:
+                return [turns[i] for _, i in keyed] + rest
+            ordered = [turns[i] for _, i in keyed]
+        return [t for t in ordered if t != skip] + [t for t in rest if t != skip]
 
     def value(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The minimax value of ``p`` for the searching side, within ``alpha``..``beta``."""
-        done = self._terminal(p, ply)
-        if done is not None:
-            return done
-        maximising = p.side_of(p.to_move) == self.side
-        if can_win_now(p):
+        if p.winner >= 0 or self.paranoid:
+            done = self._terminal(p, ply)
+            if done is not None:
+                return done
+        seat = p.to_move
+        maximising = (seat & 1 if len(p.gods) == 4 else seat) == self.side
+        if depth <= 0 and self.net is None and not any(p.gods):
+            # A leaf without gods: its score and whether its mover wins at once, together.
+            score, pressure, wins = plain_leaf(p, self.side, self.weights)
+            if wins:
+                return WIN - ply - 1 if maximising else ply + 1 - WIN
+            if depth < 0 or pressure < 2 or not self.quiescence:
+                return score
+        elif can_win_now(p):
             return WIN - ply - 1 if maximising else ply + 1 - WIN
-        if depth <= 0:
+        elif depth <= 0:
             score, pressure = self._static(p)
             if depth < 0 or pressure < 2 or not self.quiescence:
                 return score

@@ -494,10 +494,99 @@ def _is_plain_power(power: Power) -> bool:
 
 def _play(p: Position, turn: Turn) -> Position:
     """Apply a turn known to be legal and settle what follows (the unchecked fast path)."""
+    if not any(p.gods):
+        plain = _after_plain(p, turn)
+        if plain is not None:
+            if plain.winner >= 0 or _can_move(plain):
+                return plain
+            return _settle(plain, p.to_move)
     after = _after(p, turn)
     if after.winner >= 0 or has_legal_turn(after):
         return after
     return _settle(after, p.to_move)
+
+
+def _after_plain(p: Position, turn: Turn) -> Position | None:
+    """``_after`` of a move and builds where no seat has a god (None: another kind of turn).
+
+    The base game's positions are most of those a search makes: this skips every power hook.
+    """
+    w, path, builds, before, after, post, extra = turn
+    if w < 0 or not path or before >= 0 or after >= 0 or post or extra or p.power_state:
+        return None
+    seat = p.to_move
+    gods = p.gods
+    n = len(gods)
+    side = seat & 1 if n == 4 else seat  # p.side_of(seat)
+    workers = p.workers
+    mine = workers[side]
+    if not mine >> w & 1:
+        return None
+    moved = mine ^ BITS[w] ^ BITS[path[-1]]
+    new: tuple[int, ...]
+    if len(workers) == 2:
+        new = (moved, workers[1]) if side == 0 else (workers[0], moved)
+    else:
+        listed = list(workers)
+        listed[side] = moved
+        new = tuple(listed)
+    ge1, ge2, ge3, domes = p.ge1, p.ge2, p.ge3, p.domes
+    for b in builds:
+        bb = BITS[b & 31]
+        if b & (DOME | HERO_DOME):
+            domes |= bb
+        elif not ge1 & bb:
+            ge1 |= bb
+        elif not ge2 & bb:
+            ge2 |= bb
+        elif not ge3 & bb:
+            ge3 |= bb
+        else:
+            domes |= bb
+    return Position(
+        ge1,
+        ge2,
+        ge3,
+        domes,
+        new,
+        next_seat(p, seat) if p.eliminated else (seat + 1) % n,
+        gods,
+        (),
+        p.eliminated,
+        seat if not builds else -1,
+        p.selection,
+        p.pool,
+        p.naming,
+        p.snake,
+        p.lost,
+    )
+
+
+def _can_move(p: Position) -> bool:
+    """``has_legal_turn`` where no seat has a god: some worker of the mover can move.
+
+    A worker that moves can always build on the square it left.
+    """
+    seat = p.to_move
+    mine = p.workers[seat & 1 if len(p.gods) == 4 else seat]
+    occ = p.domes
+    for m in p.workers:
+        occ |= m
+    free = ALL & ~occ
+    g1, g2, g3 = p.ge1, p.ge2, p.ge3
+    while mine:
+        low = mine & -mine
+        mine ^= low
+        w = low.bit_length() - 1
+        if not g1 >> w & 1:
+            reach = free & ~g2
+        elif not g2 >> w & 1:
+            reach = free & ~g3
+        else:
+            reach = free
+        if NEIGHBOURS[w] & reach:
+            return True
+    return False
 
 
 def _after(p: Position, turn: Turn) -> Position:
@@ -648,15 +737,20 @@ def _play_powers(
         bd: Board, winner: int, out: int = 0
     ) -> tuple[int, int, int, int, list[int], int, int, int]:
         lv, domes, workers = bd
-        ge = [0, 0, 0]
-        for s in range(25):
-            for k in range(lv[s]):
-                ge[k] |= BITS[s]
+        ge1 = ge2 = ge3 = 0
+        for s, h in enumerate(lv):
+            if h > 0:
+                b = BITS[s]
+                ge1 |= b
+                if h > 1:
+                    ge2 |= b
+                    if h > 2:
+                        ge3 |= b
         lost = p.lost
         for i, m in enumerate(workers):
             if m.bit_count() < p.workers[i].bit_count():
                 lost |= 1 << i
-        return ge[0], ge[1], ge[2], domes, list(workers), winner, lost, out
+        return ge1, ge2, ge3, domes, list(workers), winner, lost, out
 
     def build(bd: Board, b: int) -> tuple[Board, bool]:
         bd = build_on(bd, b & 31, bool(b & (DOME | HERO_DOME)))

@@ -66,18 +66,43 @@ def square_name(s: Square) -> str:
     return SQUARE_NAMES[s]
 
 
-def bits(mask: int) -> list[Square]:
-    """Return the squares of a bitboard in ascending order.
-
-    >>> bits(0b101)
-    [0, 2]
-    """
+def _scan(mask: int) -> list[Square]:
+    """The set bits of ``mask`` in ascending order, one at a time."""
     out: list[Square] = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def _table(first: int, count: int) -> tuple[list[Square], ...]:
+    """``bits(m << first)`` for every ``m`` below ``1 << count``.
+
+    Each mask's list is that of the mask without its highest bit, then that bit.
+    """
+    out: list[list[Square]] = [[]]
+    for s in range(first, first + count):
+        out += [[*known, s] for known in out]
+    return tuple(out)
+
+
+_LOW_BITS: Final = _table(0, 13)
+"""``bits`` of every mask of the first 13 squares (a1 to c3)."""
+_HIGH_BITS: Final = _table(13, 12)
+"""``bits`` of every mask of the other 12 squares, shifted down by 13."""
+
+
+def bits(mask: int) -> list[Square]:
+    """Return the squares of a bitboard in ascending order (a new list).
+
+    >>> bits(0b101)
+    [0, 2]
+    """
+    if not mask >> 25:
+        # Two table look-ups: the engine asks this of every worker and step it tries.
+        return _LOW_BITS[mask & 8191] + _HIGH_BITS[mask >> 13]
+    return _scan(mask)
 
 
 def _neighbours(s: Square) -> int:
