@@ -43,6 +43,7 @@ from santorini_p2p.net.onlookers import Refusals
 from santorini_p2p.net.store import (
     GameStore,
 )
+from santorini_p2p.net.told import Told
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.net.views import Note, NoteKind
 from santorini_p2p.wire.identity import Identity
@@ -240,6 +241,11 @@ class SessionBase:
         self.notes: list[Note] = []
         self.stopped: str | None = None
         self.report_path: Path | None = None
+        # The host, once stopped: the stop (reason, index, hashes), the seated connections it
+        # told, and those of them found gone since (a send failed): net.reporting.
+        self._last_stop: tuple[str, int, bytes, bytes] | None = None
+        self._stop_to: list[bytes] = []
+        self._stop_told = Told()
         self.welcome: Welcome | None = None
         self._peers: dict[bytes, PeerState] = {}
         self._lobby = Lobby()
