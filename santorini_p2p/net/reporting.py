@@ -120,7 +120,7 @@ class Reporting(SessionBase):
         the host's connection closed under it (SESSION.md 6), so the host waits a moment for
         it and tells it again.
         """
-        return self._stop_told.listening(p for p in self._stop_to if p in self._peers)
+        return self._left.listening(p for p in self._stop_to if p in self._peers)
 
     @property
     def told_stop(self) -> bool:

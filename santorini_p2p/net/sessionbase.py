@@ -241,11 +241,12 @@ class SessionBase:
         self.notes: list[Note] = []
         self.stopped: str | None = None
         self.report_path: Path | None = None
-        # The host, once stopped: the stop (reason, index, hashes), the seated connections it
-        # told, and those of them found gone since (a send failed): net.reporting.
+        # The host, once stopped: the stop (reason, index, hashes) and the seated connections
+        # it told (net.reporting); once stopped or complete, the connections found gone since
+        # its last word went out (a send failed).
         self._last_stop: tuple[str, int, bytes, bytes] | None = None
         self._stop_to: list[bytes] = []
-        self._stop_told = Told()
+        self._left = Told()
         self.welcome: Welcome | None = None
         self._peers: dict[bytes, PeerState] = {}
         self._lobby = Lobby()

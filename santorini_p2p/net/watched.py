@@ -55,10 +55,10 @@ class Watched(SessionBase):
     def undelivered(self, peer: bytes) -> None:
         """A frame to ``peer`` could not be sent: a spectator is dropped; a player is resent to.
 
-        After a stop, the connection is noted gone: told, it has left (``net.told``).
+        After a stop or the end, the connection is noted gone: told, it has left (``net.told``).
         """
-        if self._last_stop is not None:
-            self._stop_told.gone(peer)
+        if self._last_stop is not None or self.is_complete:
+            self._left.gone(peer)
         if self.gallery is not None:
             self.gallery.undelivered(peer)
 
