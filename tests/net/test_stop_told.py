@@ -9,11 +9,14 @@ joiner reads nothing until the host has stopped and would, before, have closed.
 from __future__ import annotations
 
 import asyncio
+import random
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from santorini_p2p.engine import Action, Position, legal_actions
 from santorini_p2p.net.clock import monotonic_ms
-from santorini_p2p.net.frames import Stop, decode_frame
+from santorini_p2p.net.frames import Status, Stop, decode_frame
 from santorini_p2p.net.game import NetworkGame
 from santorini_p2p.net.session import HOST_ID, GameSettings, Session
 from santorini_p2p.net.transport import (
@@ -202,3 +205,101 @@ async def _stopped_host_and_a_busy_joiner(tmp: Path) -> None:
 
 def test_a_stopped_host_waits_for_a_busy_joiner_to_read_the_stop(tmp_path):
     asyncio.run(_stopped_host_and_a_busy_joiner(tmp_path))
+
+
+def test_a_finished_host_sends_its_last_status_again_until_each_joiner_has_left(tmp_path):
+    """The last record is a joiner's; the host's status acknowledges it. Until a send to the
+    joiner fails (it has read it and left), the host sends it again every 300 ms."""
+    net = Net.create(tmp_path, 2, seed=9)
+    net.run()
+    host = net.sessions[0]
+    assert host.is_complete
+    bob = net.peer_id(1)
+    host.outgoing()
+    assert host.players_told_end == [bob]
+    sent: list[bytes] = []
+    for _ in range(13):  # 650 ms
+        net.clock.ms += 50
+        host.tell_end_again()
+        sent += [data for to, data in host.outgoing() if to == bob]
+    assert len(sent) == 2, "a status every 300 ms"
+    last = decode_frame(sent[-1])
+    assert isinstance(last, Status)
+    assert last.have == len(host.records)
+    host.undelivered(bob)  # bob has left: his connection is gone
+    assert host.players_told_end == []
+    net.clock.ms += 1000
+    host.tell_end_again()
+    assert host.outgoing() == []
+
+
+def _first_legal(p: Position, rng: random.Random, stop: threading.Event) -> Action:
+    del rng, stop
+    return legal_actions(p)[0]
+
+
+async def _finished_host_and_a_busy_joiner(tmp: Path) -> None:
+    ctx = new_context()
+    raw = await bind_host(ctx, "127.0.0.1", 0)
+    statuses: dict[bytes, int] = {}
+
+    class _Statuses(_Counting):
+        def send(self, peer: bytes, frame: bytes) -> bool:
+            if isinstance(decode_frame(frame), Status) and session.is_settled:
+                statuses[peer] = statuses.get(peer, 0) + 1
+            return self.link.send(peer, frame)
+
+    address = f"127.0.0.1:{raw.port}"
+    session = Session.host(
+        Identity.generate("ann"),
+        GameSettings(2, "none", None),
+        home=tmp / "ann",
+        now=monotonic_ms,
+        known=KnownPeers(tmp / "ann"),
+        address=address,
+    )
+    game = NetworkGame(session, _Statuses(raw), bot=_first_legal)
+    host = asyncio.create_task(game.run())
+    jctx = new_context()
+    jlink = JoinTransport(jctx, address)
+    bob = Session.join(
+        Identity.generate("bob"),
+        home=tmp / "bob",
+        now=monotonic_ms,
+        known=KnownPeers(tmp / "bob"),
+        address=address,
+    )
+    try:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT_S
+        while bob.position is None:
+            assert loop.time() < deadline, "the game never started"
+            await _pump(bob, jlink)
+        bob.resign()  # signed at his turn; the result is signed in seat order, his last
+        while not bob.is_complete:
+            assert loop.time() < deadline, "the game never ended"
+            assert not host.done(), "the host left before the end"
+            await _pump(bob, jlink)
+        for peer, data in bob.outgoing():  # his last record goes; then he is busy
+            jlink.send(peer, data)
+        await _until(lambda: session.is_settled or host.done(), "the host holds every record")
+        await _until(lambda: sum(statuses.values()) >= 2 or host.done(), "the status again")
+        assert not host.done(), "the host left a joiner that had not read its last status"
+        deadline = loop.time() + WAIT_S
+        while not bob.is_settled:
+            assert loop.time() < deadline, "bob never learned that the host holds every record"
+            await _pump(bob, jlink)
+        jlink.close()
+        await asyncio.wait_for(host, WAIT_S)
+        assert game.outcome().complete
+    finally:
+        host.cancel()
+        jlink.close()
+        bob.close()
+        await close_context(jctx)
+        raw.close()
+        await close_context(ctx)
+
+
+def test_a_finished_host_waits_for_a_busy_joiner_to_read_its_last_status(tmp_path):
+    asyncio.run(_finished_host_and_a_busy_joiner(tmp_path))
