@@ -21,7 +21,6 @@ from santorini_p2p.net.frames import (
     sign_stop,
 )
 from santorini_p2p.net.sessionbase import (
-    RESEND_MS,
     SessionBase,
 )
 from santorini_p2p.net.views import NoteKind
@@ -95,46 +94,19 @@ class Reporting(SessionBase):
         where = f" Report: {self.report_path}" if self.report_path else ""
         self._say(f"The game is stopped: {reason.rstrip('.')}.{where}", NoteKind.ERROR)
         if notify:
-            self._last_stop = (reason, index, mine, theirs)
             for peer_id, p in self._peers.items():
                 if peer_id != skip and (p.slot is not None or not self.is_host):
-                    self._send_stop(peer_id)
-                    if self.is_host:
-                        self._stop_to.append(peer_id)
+                    nonce = p.their_nonce if self.is_host else self._host_challenge
+                    frame = sign_stop(self.identity, reason, index, mine, theirs, nonce)
+                    self._tell_last(peer_id, frame)
             if self.gallery is not None:
                 self.gallery.stop(reason, index, mine, theirs)
         self._changed()
 
-    def _send_stop(self, peer_id: bytes) -> None:
-        """Send the stop to ``peer_id``, signed over its nonce (the host's, from a joiner)."""
-        assert self._last_stop is not None
-        reason, index, mine, theirs = self._last_stop
-        nonce = self._peers[peer_id].their_nonce if self.is_host else self._host_challenge
-        self._send(peer_id, sign_stop(self.identity, reason, index, mine, theirs, nonce))
-
-    @property
-    def players_told_stop(self) -> list[bytes]:
-        """The host: the players' connections told of the stop that are not known to be gone.
-
-        A joiner leaves once it reads the stop; one that has not read it yet would lose it if
-        the host's connection closed under it (SESSION.md 6), so the host waits a moment for
-        it and tells it again.
-        """
-        return self._left.listening(p for p in self._stop_to if p in self._peers)
-
     @property
     def told_stop(self) -> bool:
         """Whether a player or a spectator told of this game's stop is still connected."""
-        return bool(self.players_told_stop) or (self.gallery is not None and self.gallery.told_stop)
-
-    def _tell_stop_again(self, now: int) -> None:
-        """The host, stopped: tell each player told and still connected again, every 300 ms.
-
-        A send that fails (``undelivered``) says that player has read it and left.
-        """
-        for peer_id in self.players_told_stop:
-            if now - self._peers[peer_id].last_sent_ms >= RESEND_MS:
-                self._send_stop(peer_id)
+        return bool(self.players_told) or (self.gallery is not None and self.gallery.told_stop)
 
     def _write_report(
         self, reason: str, index: int, mine: bytes, theirs: bytes, offending: bytes | None

@@ -601,7 +601,7 @@ class Session(Choosing, SecretSeat, Watched, Handshake, LogSync, Timing, Request
             if self.gallery is not None:
                 self.gallery.tick()
         else:
-            self._tell_stop_again(now)
+            self._tell_again(now)
             if self.gallery is not None:
                 self.gallery.tick_stopped()
 

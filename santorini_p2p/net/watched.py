@@ -57,7 +57,7 @@ class Watched(SessionBase):
 
         After a stop or the end, the connection is noted gone: told, it has left (``net.told``).
         """
-        if self._last_stop is not None or self.is_complete:
+        if self.stopped is not None or self.is_complete:
             self._left.gone(peer)
         if self.gallery is not None:
             self.gallery.undelivered(peer)

@@ -62,7 +62,7 @@ def test_a_stopped_host_tells_each_joiner_again_until_it_has_left(tmp_path):
 
     collect()
     assert host.told_stop
-    assert sorted(host.players_told_stop) == [bob, cat]
+    assert sorted(host.players_told) == [bob, cat]
     for _ in range(13):  # 650 ms: both busy, reading nothing
         net.clock.ms += 50
         host.tick()
@@ -75,7 +75,7 @@ def test_a_stopped_host_tells_each_joiner_again_until_it_has_left(tmp_path):
     assert joiner.stopped is not None
     assert "stopped the game: a test stop" in joiner.stopped
     host.undelivered(bob)  # bob has left: his connection is gone
-    assert host.players_told_stop == [cat]
+    assert host.players_told == [cat]
     assert host.told_stop
     sent = {bob: [], cat: []}
     net.clock.ms += 300
@@ -102,7 +102,7 @@ def test_a_joiner_that_stops_is_not_told_its_own_stop_again(tmp_path):
     assert to == HOST_ID
     host.receive(net.peer_id(1), data)
     assert host.stopped is not None
-    assert host.players_told_stop == [net.peer_id(2)]
+    assert host.players_told == [net.peer_id(2)]
     for _ in range(10):
         net.clock.ms += 100
         host.tick()
