@@ -15,8 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from santorini_p2p.engine import Action, Position, legal_actions
+from santorini_p2p.errors import StorageError
 from santorini_p2p.net.clock import monotonic_ms
-from santorini_p2p.net.frames import Status, Stop, decode_frame
+from santorini_p2p.net.frames import Refuse, Status, Stop, decode_frame
 from santorini_p2p.net.game import NetworkGame
 from santorini_p2p.net.session import HOST_ID, GameSettings, Session
 from santorini_p2p.net.transport import (
@@ -303,3 +304,79 @@ async def _finished_host_and_a_busy_joiner(tmp: Path) -> None:
 
 def test_a_finished_host_waits_for_a_busy_joiner_to_read_its_last_status(tmp_path):
     asyncio.run(_finished_host_and_a_busy_joiner(tmp_path))
+
+
+async def _unstarted_host_and_a_busy_joiner(tmp: Path) -> None:
+    ctx = new_context()
+    raw = await bind_host(ctx, "127.0.0.1", 0)
+    refusals: dict[bytes, int] = {}
+
+    class _Refusals(_Counting):
+        def send(self, peer: bytes, frame: bytes) -> bool:
+            if isinstance(decode_frame(frame), Refuse):
+                refusals[peer] = refusals.get(peer, 0) + 1
+            return self.link.send(peer, frame)
+
+    address = f"127.0.0.1:{raw.port}"
+    session = Session.host(
+        Identity.generate("ann"),
+        GameSettings(2, "none", None),
+        home=tmp / "ann",
+        now=monotonic_ms,
+        known=KnownPeers(tmp / "ann"),
+        address=address,
+    )
+
+    def full(*args: object, **kwargs: object) -> object:
+        raise StorageError("cannot write the journal: No space left on device")
+
+    session.store.create_journal = full  # type: ignore[method-assign]
+    game = NetworkGame(session, _Refusals(raw))
+    host = asyncio.create_task(game.run())
+    jctx = new_context()
+    jlink = JoinTransport(jctx, address)
+    bob = Session.join(
+        Identity.generate("bob"),
+        home=tmp / "bob",
+        now=monotonic_ms,
+        known=KnownPeers(tmp / "bob"),
+        address=address,
+    )
+    try:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT_S
+        # Bob says hello and proves his key; he reads nothing once the host has refused him.
+        # A receive that finds nothing queued does not wait, so the host cannot refuse him
+        # between the check and the read.
+        while session.stopped is None:
+            assert loop.time() < deadline, "the host never tried to start"
+            bob.tick()
+            for peer, data in bob.outgoing():
+                jlink.send(peer, data)
+            got = await jlink.receive(0)
+            while got is not None:
+                bob.receive(*got)
+                got = await jlink.receive(0)
+            await asyncio.sleep(0.005)
+        assert bob.stopped is None
+        await _until(lambda: sum(refusals.values()) >= 3 or host.done(), "the refusal again")
+        assert not host.done(), "the host left a joiner that had not read its refusal"
+        deadline = loop.time() + WAIT_S
+        while bob.stopped is None:
+            assert loop.time() < deadline, "bob never read the refusal"
+            await _pump(bob, jlink)
+        assert "cannot start the game" in bob.stopped
+        assert "No space left on device" in bob.stopped
+        jlink.close()
+        await asyncio.wait_for(host, WAIT_S)
+    finally:
+        host.cancel()
+        jlink.close()
+        bob.close()
+        await close_context(jctx)
+        raw.close()
+        await close_context(ctx)
+
+
+def test_a_host_that_cannot_start_waits_for_a_busy_joiner_to_read_why(tmp_path):
+    asyncio.run(_unstarted_host_and_a_busy_joiner(tmp_path))
