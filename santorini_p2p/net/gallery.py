@@ -37,6 +37,7 @@ from santorini_p2p.net.frames import (
     version_refusal,
 )
 from santorini_p2p.net.onlookers import audience_lines
+from santorini_p2p.net.told import Told
 from santorini_p2p.wire.identity import MAX_NAME_BYTES, Identity
 from santorini_p2p.wire.log import Record
 from santorini_p2p.wire.text import line_fault
@@ -142,7 +143,7 @@ class Gallery:
         # The stop told every spectator (reason, index, hashes), once the game stopped; and
         # the spectators found gone since (a send to them failed).
         self._stop: tuple[str, int, bytes, bytes] | None = None
-        self._gone: set[bytes] = set()
+        self._told = Told()
 
     def __contains__(self, peer: bytes) -> bool:
         return peer in self._watchers
@@ -297,7 +298,7 @@ class Gallery:
             self._send(peer, self.audience(w.nonce))
         if self._stop is not None:
             # Watching a game that stopped: told so at once, as those watching then were.
-            self._gone.discard(peer)
+            self._told.back(peer)
             self._send_stop(peer, w)
 
     # -- frames out ---------------------------------------------------------------------------
@@ -339,7 +340,7 @@ class Gallery:
         A spectator leaves once it reads the stop; one that has not read it yet would lose it
         if the host's connection closed under it, so the host waits a moment for it.
         """
-        return self._stop is not None and any(p not in self._gone for p in self._watchers)
+        return self._stop is not None and bool(self._told.listening(self._watchers))
 
     def tick_stopped(self) -> None:
         """After a stop: tell each spectator still connected again, every 300 ms.
@@ -349,8 +350,9 @@ class Gallery:
         if self._stop is None:
             return
         now = self._now()
-        for peer, w in self._watchers.items():
-            if peer not in self._gone and now - w.sent_ms >= _PERIOD_MS:
+        for peer in self._told.listening(self._watchers):
+            w = self._watchers[peer]
+            if now - w.sent_ms >= _PERIOD_MS:
                 self._send_stop(peer, w)
 
     def _send_stop(self, peer: bytes, w: _Spectator) -> None:
@@ -364,7 +366,7 @@ class Gallery:
         After a stop it is only noted gone: it has left, told, and nothing is said of it.
         """
         if self._stop is not None:
-            self._gone.add(peer)
+            self._told.gone(peer)
             return
         if peer in self._watchers:
             self.dropped += 1

@@ -335,7 +335,7 @@ class Handshake(SessionBase):
         )
         for pid, p in list(self._peers.items()):
             if p.slot is not None and p.their_nonce:
-                self._send(pid, sign_refuse(self.identity, reason, p.their_nonce))
+                self._tell_last(pid, sign_refuse(self.identity, reason, p.their_nonce))
         self.stopped = f"{e}; nothing of this game was kept (its journal could not be created)"
         self.store.drop_note(self._game_id)
         self._say(

@@ -27,6 +27,7 @@ from santorini_p2p.net.sessionbase import (
     BATCH,
     BUFFER_LIMIT,
     HOST_ID,
+    RESEND_MS,
     PeerState,
     SessionBase,
     header_pool,
@@ -79,6 +80,28 @@ class LogSync(SessionBase):
             self._advance()  # the host holds this peer's last line: the next may go
         if not self.is_host and self._clock_sync and st.have == self._count():
             self._sync_shown_clock(st.clock_ms)
+
+    @property
+    def players_told_end(self) -> list[bytes]:
+        """The host, the game complete: the seated connections not known to be gone.
+
+        The last record is a joiner's (the result is signed in seat order), and the host's
+        status acknowledges it: a joiner that has not read it yet would lose it if the host's
+        connection closed under it, and wait for the silent host (SESSION.md 9).
+        """
+        if not self.is_host or not self.is_complete:
+            return []
+        return self._left.listening(p for p, st in self._peers.items() if st.slot is not None)
+
+    def tell_end_again(self) -> None:
+        """The host, the game complete: send each joiner still connected a status every 300 ms.
+
+        A send that fails (``undelivered``) says that joiner has read it and left.
+        """
+        now = self._now()
+        for peer in self.players_told_end:
+            if now - self._peers[peer].last_sent_ms >= RESEND_MS:
+                self._send(peer, self._status())
 
     def _on_stop(self, peer: bytes, state: PeerState, st: Stop) -> None:
         if self.is_host:

@@ -91,10 +91,16 @@ STOP_LINGER_MS: Final = 500
 """How long a stopped peer keeps sending, so that its stop frame reaches the others."""
 
 
-STOP_SPECTATOR_MS: Final = 2000
-"""How long a stopped host waits at most for a spectator it told to read the stop and leave
-(SESSION.md 11): a frame a spectator has not read yet is lost when the host's connection
-closes under it. One that has left costs nothing."""
+END_TOLD_MS: Final = 2000
+"""How long a host whose game is complete and settled waits at most for its joiners to read
+its last status and leave (SESSION.md 9): a frame a joiner has not read yet is lost when the
+host's connection closes under it."""
+
+
+STOP_TOLD_MS: Final = 2000
+"""How long a stopped host waits at most for a joiner or spectator it told to read the stop and
+leave (SESSION.md 6, 11): a frame a joiner or spectator has not read yet is lost when the host's
+connection closes under it. One that has left costs nothing."""
 
 
 REMATCH_PREFIX: Final = b"\x95\x0b"
@@ -432,13 +438,21 @@ class NetworkGame:
                         assert settled_at is not None
                         waiting = s.spectators_behind and s.stopped is None
                         drained = not waiting or now - settled_at >= SPECTATOR_LINGER_MS
-                    # Stopped: a spectator told may not have read the stop yet (the gallery
-                    # tells it again until it has left), at most STOP_SPECTATOR_MS.
-                    held = (
-                        s.stopped is not None
-                        and s.spectators_told_stop
-                        and now - done_at < STOP_SPECTATOR_MS
-                    )
+                    # Stopped: a joiner or spectator told may not have read the stop yet (the
+                    # host tells it again until it has left), at most STOP_TOLD_MS.
+                    held = s.stopped is not None and s.told_stop and now - done_at < STOP_TOLD_MS
+                    # Complete, with no vote: a joiner may not have read the status that
+                    # acknowledges the last record yet (told again until it has left).
+                    if (
+                        not held
+                        and s.stopped is None
+                        and vote is None
+                        and settled_at is not None
+                        and now - settled_at < END_TOLD_MS
+                        and s.players_told_end
+                    ):
+                        held = True
+                        s.tell_end_again()
                     if (
                         (drained or now - done_at >= linger)
                         and not held
@@ -562,7 +576,8 @@ class NetworkGame:
         never delays a player.
         """
         for peer, frame in self.session.outgoing(spectators=False):
-            self.link.send(peer, frame)
+            if not self.link.send(peer, frame):
+                self.session.undelivered(peer)
 
     # -- the rematch (SESSION.md 10) -------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from santorini_p2p.net.session import (
     Session,
     header_pool,
 )
+from santorini_p2p.net.told import Told
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.wire.draw import draw_seed, draw_setup
 from santorini_p2p.wire.identity import Identity
@@ -203,7 +204,7 @@ class RematchVote:
         # A joiner: its own answer as the host last said it holds it (None: not yet).
         self._echoed: bool | None = None
         # The host: the joiners' and spectators' connections found gone (a send failed).
-        self._gone: set[bytes] = set()
+        self._told = Told()
 
     # -- state --------------------------------------------------------------------------------
 
@@ -249,11 +250,11 @@ class RematchVote:
         """The host's joiners and spectators whose connections are not known to be gone."""
         watchers = self._watchers() if self._watchers is not None else []
         peers = [*self._links, *(peer for peer, _ in watchers)]
-        return [peer for peer in peers if peer not in self._gone]
+        return self._told.listening(peers)
 
     def undelivered(self, peer: bytes) -> None:
         """A frame to ``peer`` could not be sent: its connection is gone (it has left)."""
-        self._gone.add(peer)
+        self._told.gone(peer)
 
     def asking(self) -> tuple[str, ...]:
         """The names of the other seats that asked for a rematch."""
@@ -372,10 +373,10 @@ class RematchVote:
         if self.is_host:
             bits = self._tally()
             for link in self._links.values():
-                if link.peer not in self._gone:
+                if not self._told.is_gone(link.peer):
                     self._send(link, bits)
             for peer, nonce in self._watchers() if self._watchers is not None else ():
-                if peer in self._gone:
+                if self._told.is_gone(peer):
                     continue
                 frame = sign_rematch(self.identity, self.header.game_id, *bits, nonce)
                 self._out.append((peer, encode_frame(frame)))

@@ -97,12 +97,16 @@ class Reporting(SessionBase):
             for peer_id, p in self._peers.items():
                 if peer_id != skip and (p.slot is not None or not self.is_host):
                     nonce = p.their_nonce if self.is_host else self._host_challenge
-                    self._send(
-                        peer_id, sign_stop(self.identity, reason, index, mine, theirs, nonce)
-                    )
+                    frame = sign_stop(self.identity, reason, index, mine, theirs, nonce)
+                    self._tell_last(peer_id, frame)
             if self.gallery is not None:
                 self.gallery.stop(reason, index, mine, theirs)
         self._changed()
+
+    @property
+    def told_stop(self) -> bool:
+        """Whether a player or a spectator told of this game's stop is still connected."""
+        return bool(self.players_told) or (self.gallery is not None and self.gallery.told_stop)
 
     def _write_report(
         self, reason: str, index: int, mine: bytes, theirs: bytes, offending: bytes | None

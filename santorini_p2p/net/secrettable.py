@@ -23,7 +23,7 @@ import asyncio
 import hashlib
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -41,6 +41,7 @@ from santorini_p2p.engine import (
 from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
 from santorini_p2p.errors import PeerError, WireError
 from santorini_p2p.net.frames import Refuse, encode_frame
+from santorini_p2p.net.told import Told
 from santorini_p2p.net.transport import (
     HOST_PEER,
     HostTransport,
@@ -109,6 +110,8 @@ RESEND_S = 0.2
 """A frame can be lost (the transport promises no more, net/transport.py): a joiner sends its
 record again, and asks for the records after its last, after this long without news."""
 ATTEMPTS = 10
+BYE_S = 2.0
+"""How long a host whose game is over stays at most for its joiners to read its bye and leave."""
 SESSION_REFUSAL = f"this host plays a secret-gods table (table protocol {TABLE_VERSION})"
 """What a table host answers a session hello (SESSION.md 3) with, as an unsigned refusal that
 every session version reads: an older peer stops with it; ``santorini join`` goes on in the
@@ -496,6 +499,29 @@ async def _host(
             on_record(peer)
         for who in joiners:
             t.send(who, encode(("rec", len(peer.log) - 1, raw)))
+    await _say_bye(t, joiners)
+
+
+async def _say_bye(t: HostTransport, joiners: Iterable[bytes]) -> None:
+    """Say bye again every RESEND_S to each joiner still connected until each has left.
+
+    A joiner's socket drops a frame it has not read yet when the host's connection closes under
+    it; one that lost the bye would ask again for :data:`ATTEMPTS` rounds. A send that fails
+    says the joiner has read it and left (``net.told``); the host stays at most BYE_S.
+    """
+    told = Told()
+    bye = encode(("bye",))
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + BYE_S
+    while loop.time() < deadline:
+        for who in told.listening(joiners):
+            if not t.send(who, bye):
+                told.gone(who)
+        if not told.listening(joiners):
+            return
+        until = min(deadline, loop.time() + RESEND_S)
+        while (left := until - loop.time()) > 0:
+            await t.receive(left)  # the game is over: what comes now needs no answer
 
 
 async def _join(

@@ -600,8 +600,10 @@ class Session(Choosing, SecretSeat, Watched, Handshake, LogSync, Timing, Request
             self._check_owed(now)
             if self.gallery is not None:
                 self.gallery.tick()
-        elif self.gallery is not None:
-            self.gallery.tick_stopped()
+        else:
+            self._tell_again(now)
+            if self.gallery is not None:
+                self.gallery.tick_stopped()
 
     def _advance(self) -> None:
         """Write every record that is this peer's to write now (commit, reveal, ack, result)."""

@@ -43,6 +43,7 @@ from santorini_p2p.net.onlookers import Refusals
 from santorini_p2p.net.store import (
     GameStore,
 )
+from santorini_p2p.net.told import Told
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.net.views import Note, NoteKind
 from santorini_p2p.wire.identity import Identity
@@ -240,6 +241,11 @@ class SessionBase:
         self.notes: list[Note] = []
         self.stopped: str | None = None
         self.report_path: Path | None = None
+        # The host, once stopped: the last word each seated connection was told (a stop, the
+        # refusal of a game that cannot start); once stopped or complete, the connections found
+        # gone since (a send failed).
+        self._last_words: dict[bytes, Frame] = {}
+        self._left = Told()
         self.welcome: Welcome | None = None
         self._peers: dict[bytes, PeerState] = {}
         self._lobby = Lobby()
@@ -419,6 +425,34 @@ class SessionBase:
         if p is not None:
             p.last_sent_ms = self._now()
         self._out.append((peer, encode_frame(frame)))
+
+    def _tell_last(self, peer: bytes, frame: Frame) -> None:
+        """Send ``frame``, the game's end here (a stop, a refusal), to ``peer``.
+
+        The host tells a seated connection again until it has left (``players_told``).
+        """
+        self._send(peer, frame)
+        if self.is_host:
+            self._last_words[peer] = frame
+
+    @property
+    def players_told(self) -> list[bytes]:
+        """The host, stopped: the seated connections told its last word, not known gone.
+
+        A joiner leaves once it reads the stop (or refusal); one that has not read it yet would
+        lose it if the host's connection closed under it (SESSION.md 6), so the host waits a
+        moment for it and tells it again (``net.told``).
+        """
+        return self._left.listening(p for p in self._last_words if p in self._peers)
+
+    def _tell_again(self, now: int) -> None:
+        """The host, stopped: tell each player told and still connected again, every 300 ms.
+
+        A send that fails (``undelivered``) says that player has read it and left.
+        """
+        for peer in self.players_told:
+            if now - self._peers[peer].last_sent_ms >= RESEND_MS:
+                self._send(peer, self._last_words[peer])
 
     def _say(self, text: str, kind: NoteKind = NoteKind.INFO) -> None:
         note = Note(text, kind)  # its text escaped for any terminal, and so is the log's

@@ -53,7 +53,12 @@ class Watched(SessionBase):
             self._send(peer, self.gallery.audience(p.their_nonce))
 
     def undelivered(self, peer: bytes) -> None:
-        """A frame to ``peer`` could not be sent: a spectator is dropped; a player is resent to."""
+        """A frame to ``peer`` could not be sent: a spectator is dropped; a player is resent to.
+
+        After a stop or the end, the connection is noted gone: told, it has left (``net.told``).
+        """
+        if self.stopped is not None or self.is_complete:
+            self._left.gone(peer)
         if self.gallery is not None:
             self.gallery.undelivered(peer)
 

@@ -264,3 +264,58 @@ def test_a_host_that_leaves_mid_game_ends_it_for_the_joiner_with_its_records_kep
     # What it holds is the host's log so far, every record checked: its replay reads back.
     records = read_records(joiner.log, joiner.keys, 1, joiner.first_prev, decode_party_record)
     assert len(records) == len(joiner.log)
+
+
+def test_a_table_host_says_bye_again_until_a_busy_joiner_has_read_it(monkeypatch) -> None:
+    """The last joiner's bye is the host's last frame: a joiner busy when it comes would lose
+    it with the host's connection and ask again for ATTEMPTS rounds. The host says it again
+    until the joiner has left, on real sockets."""
+    from santorini_p2p.net import secrettable
+    from santorini_p2p.net.secrettable import host_table, join_table
+
+    heard: list[bytes] = []
+
+    class _BusyAfterDone(secrettable.JoinTransport):
+        """A joiner's transport that reads nothing for 0.8 s after its first done."""
+
+        busy = False
+
+        def send(self, peer: bytes, frame: bytes) -> bool:
+            if frame == encode(("done",)) and not self.busy:
+                self.busy = True
+                self.until = asyncio.get_running_loop().time() + 0.8
+            return super().send(peer, frame)
+
+        async def receive(self, limit: float) -> tuple[bytes, bytes] | None:
+            if self.busy:
+                await asyncio.sleep(max(0.0, self.until - asyncio.get_running_loop().time()))
+            got = await super().receive(limit)
+            if got is not None and self.busy:
+                heard.append(got[1])
+            return got
+
+    monkeypatch.setattr(secrettable, "JoinTransport", _BusyAfterDone)
+
+    async def run() -> None:
+        ids = [Identity.from_seed(bytes([i + 1]) * 32, f"p{i + 1}") for i in range(2)]
+        host = SecretPeer(ids[0], SecretBot(0, b"bye0"))
+        joiner = SecretPeer(ids[1], SecretBot(1, b"bye1"))
+        port: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        async with asyncio.timeout(120):
+            hosting = asyncio.create_task(
+                host_table(
+                    host,
+                    2,
+                    DEFAULT_POOL,
+                    bind="127.0.0.1",
+                    clock=30.0,
+                    on_listening=port.set_result,
+                )
+            )
+            await join_table(joiner, f"127.0.0.1:{await port}", clock=30.0)
+            await hosting
+        assert joiner.game is not None
+        assert joiner.game.result is not None
+
+    asyncio.run(run())
+    assert encode(("bye",)) in heard, "the joiner never read the host's bye"

@@ -268,7 +268,7 @@ def test_a_stopped_host_tells_a_spectator_again_until_it_has_left(tmp_path):
     assert not host.spectators_told_stop
     net.clock.ms += 1000
     host.tick()
-    assert [to for to, _ in host.outgoing()] == []
+    assert [to for to, _ in host.outgoing() if to == peer] == []
     assert "stopped watching" not in " ".join(n.text for n in host.notes)
     # One that comes to watch the stopped game is told at once.
     late = bytes([9])
