@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
-from collections.abc import Callable
 from pathlib import Path
 
 from santorini_p2p.engine import Action, Position, legal_actions
@@ -21,7 +20,6 @@ from santorini_p2p.net.frames import Refuse, Status, Stop, decode_frame
 from santorini_p2p.net.game import NetworkGame
 from santorini_p2p.net.session import HOST_ID, GameSettings, Session
 from santorini_p2p.net.transport import (
-    HostTransport,
     JoinTransport,
     bind_host,
     close_context,
@@ -30,8 +28,7 @@ from santorini_p2p.net.transport import (
 from santorini_p2p.net.trust import KnownPeers
 from santorini_p2p.wire.identity import Identity
 from tests.net.harness import Net
-
-WAIT_S = 10.0
+from tests.net.lastword import WAIT_S, Counting, pump, until
 
 
 def _started(net: Net) -> None:
@@ -112,48 +109,10 @@ def test_a_joiner_that_stops_is_not_told_its_own_stop_again(tmp_path):
         assert joiner.outgoing() == []
 
 
-class _Counting:
-    """The host's link, counting the stops it sends each peer."""
-
-    def __init__(self, link: HostTransport) -> None:
-        self.link = link
-        self.stops: dict[bytes, int] = {}
-
-    def send(self, peer: bytes, frame: bytes) -> bool:
-        if isinstance(decode_frame(frame), Stop):
-            self.stops[peer] = self.stops.get(peer, 0) + 1
-        return self.link.send(peer, frame)
-
-    async def receive(self, limit: float) -> tuple[bytes, bytes] | None:
-        return await self.link.receive(limit)
-
-    def close(self) -> None:
-        self.link.close()
-
-
-async def _until(check: Callable[[], bool], what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT_S
-    while not check():
-        assert loop.time() < deadline, f"{what}: not within {WAIT_S} s"
-        await asyncio.sleep(0.01)
-
-
-async def _pump(s: Session, link: JoinTransport) -> None:
-    """One round of the joiner's own loop: send what it has, read what came."""
-    s.tick()
-    for peer, data in s.outgoing():
-        link.send(peer, data)
-    got = await link.receive(0.02)
-    while got is not None:
-        s.receive(*got)
-        got = await link.receive(0)
-
-
 async def _stopped_host_and_a_busy_joiner(tmp: Path) -> None:
     ctx = new_context()
     raw = await bind_host(ctx, "127.0.0.1", 0)
-    link = _Counting(raw)
+    link = Counting(raw)
     address = f"127.0.0.1:{raw.port}"
     session = Session.host(
         Identity.generate("ann"),
@@ -180,17 +139,17 @@ async def _stopped_host_and_a_busy_joiner(tmp: Path) -> None:
         while bob.position is None or session.position is None:
             assert loop.time() < deadline, "the game never started"
             assert not host.done(), "the host left before the game started"
-            await _pump(bob, jlink)
+            await pump(bob, jlink)
         [peer] = [p for p, st in session._peers.items() if st.slot is not None]
         # Bob is busy: he reads nothing while the host stops and tells him.
         session._stop("a test stop", index=len(session.records))
-        await _until(lambda: link.stops.get(peer, 0) >= 3 or host.done(), "the stop told again")
+        await until(lambda: link.stops.get(peer, 0) >= 3 or host.done(), "the stop told again")
         assert not host.done(), "the host left a joiner that had not read its stop"
         # He reads it at last, and leaves; then the host ends.
         deadline = loop.time() + WAIT_S
         while bob.stopped is None:
             assert loop.time() < deadline, "bob never read the stop"
-            await _pump(bob, jlink)
+            await pump(bob, jlink)
         assert "ann stopped the game: a test stop" in bob.stopped
         jlink.close()
         await asyncio.wait_for(host, WAIT_S)
@@ -244,7 +203,7 @@ async def _finished_host_and_a_busy_joiner(tmp: Path) -> None:
     raw = await bind_host(ctx, "127.0.0.1", 0)
     statuses: dict[bytes, int] = {}
 
-    class _Statuses(_Counting):
+    class _Statuses(Counting):
         def send(self, peer: bytes, frame: bytes) -> bool:
             if isinstance(decode_frame(frame), Status) and session.is_settled:
                 statuses[peer] = statuses.get(peer, 0) + 1
@@ -275,21 +234,21 @@ async def _finished_host_and_a_busy_joiner(tmp: Path) -> None:
         deadline = loop.time() + WAIT_S
         while bob.position is None:
             assert loop.time() < deadline, "the game never started"
-            await _pump(bob, jlink)
+            await pump(bob, jlink)
         bob.resign()  # signed at his turn; the result is signed in seat order, his last
         while not bob.is_complete:
             assert loop.time() < deadline, "the game never ended"
             assert not host.done(), "the host left before the end"
-            await _pump(bob, jlink)
+            await pump(bob, jlink)
         for peer, data in bob.outgoing():  # his last record goes; then he is busy
             jlink.send(peer, data)
-        await _until(lambda: session.is_settled or host.done(), "the host holds every record")
-        await _until(lambda: sum(statuses.values()) >= 2 or host.done(), "the status again")
+        await until(lambda: session.is_settled or host.done(), "the host holds every record")
+        await until(lambda: sum(statuses.values()) >= 2 or host.done(), "the status again")
         assert not host.done(), "the host left a joiner that had not read its last status"
         deadline = loop.time() + WAIT_S
         while not bob.is_settled:
             assert loop.time() < deadline, "bob never learned that the host holds every record"
-            await _pump(bob, jlink)
+            await pump(bob, jlink)
         jlink.close()
         await asyncio.wait_for(host, WAIT_S)
         assert game.outcome().complete
@@ -311,7 +270,7 @@ async def _unstarted_host_and_a_busy_joiner(tmp: Path) -> None:
     raw = await bind_host(ctx, "127.0.0.1", 0)
     refusals: dict[bytes, int] = {}
 
-    class _Refusals(_Counting):
+    class _Refusals(Counting):
         def send(self, peer: bytes, frame: bytes) -> bool:
             if isinstance(decode_frame(frame), Refuse):
                 refusals[peer] = refusals.get(peer, 0) + 1
@@ -359,12 +318,12 @@ async def _unstarted_host_and_a_busy_joiner(tmp: Path) -> None:
                 got = await jlink.receive(0)
             await asyncio.sleep(0.005)
         assert bob.stopped is None
-        await _until(lambda: sum(refusals.values()) >= 3 or host.done(), "the refusal again")
+        await until(lambda: sum(refusals.values()) >= 3 or host.done(), "the refusal again")
         assert not host.done(), "the host left a joiner that had not read its refusal"
         deadline = loop.time() + WAIT_S
         while bob.stopped is None:
             assert loop.time() < deadline, "bob never read the refusal"
-            await _pump(bob, jlink)
+            await pump(bob, jlink)
         assert "cannot start the game" in bob.stopped
         assert "No space left on device" in bob.stopped
         jlink.close()

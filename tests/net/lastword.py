@@ -1,0 +1,52 @@
+"""Real-socket helpers for the tests of a host's last word: a link that counts the stops it
+sends, a bounded wait for an event, and one round of a joiner's or spectator's own loop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from santorini_p2p.net.frames import Stop, decode_frame
+from santorini_p2p.net.transport import HostTransport, JoinTransport
+
+WAIT_S = 10.0
+
+
+class Counting:
+    """The host's link, counting the stops it sends each peer."""
+
+    def __init__(self, link: HostTransport) -> None:
+        self.link = link
+        self.stops: dict[bytes, int] = {}
+
+    def send(self, peer: bytes, frame: bytes) -> bool:
+        if isinstance(decode_frame(frame), Stop):
+            self.stops[peer] = self.stops.get(peer, 0) + 1
+        return self.link.send(peer, frame)
+
+    async def receive(self, limit: float) -> tuple[bytes, bytes] | None:
+        return await self.link.receive(limit)
+
+    def close(self) -> None:
+        self.link.close()
+
+
+async def until(check: Callable[[], bool], what: str) -> None:
+    """Wait for ``check`` to hold, at most ``WAIT_S`` seconds (then fail naming ``what``)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT_S
+    while not check():
+        assert loop.time() < deadline, f"{what}: not within {WAIT_S} s"
+        await asyncio.sleep(0.01)
+
+
+async def pump(peer: Any, link: JoinTransport) -> None:
+    """One round of a joiner's or spectator's own loop: send what it has, read what came."""
+    peer.tick()
+    for to, data in peer.outgoing():
+        link.send(to, data)
+    got = await link.receive(0.02)
+    while got is not None:
+        peer.receive(*got)
+        got = await link.receive(0)
