@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from santorini_p2p.net.clock import monotonic_ms
 from santorini_p2p.net.frames import Stop, decode_frame
+from santorini_p2p.net.session import GameSettings, Session
 from santorini_p2p.net.transport import HostTransport, JoinTransport
+from santorini_p2p.net.trust import KnownPeers
+from santorini_p2p.wire.identity import Identity
 
 WAIT_S = 10.0
 
@@ -50,3 +55,35 @@ async def pump(peer: Any, link: JoinTransport) -> None:
     while got is not None:
         peer.receive(*got)
         got = await link.receive(0)
+
+
+async def pump_until(peer: Any, link: JoinTransport, check: Callable[[], bool], what: str) -> None:
+    """Run ``peer``'s own loop until ``check`` holds, at most ``WAIT_S`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT_S
+    while not check():
+        assert loop.time() < deadline, f"{what}: not within {WAIT_S} s"
+        await pump(peer, link)
+
+
+def ann_hosts(tmp: Path, address: str) -> Session:
+    """Ann's session hosting a two-player base game at ``address``."""
+    return Session.host(
+        Identity.generate("ann"),
+        GameSettings(2, "none", None),
+        home=tmp / "ann",
+        now=monotonic_ms,
+        known=KnownPeers(tmp / "ann"),
+        address=address,
+    )
+
+
+def bob_joins(tmp: Path, address: str) -> Session:
+    """Bob's session joining the game at ``address``."""
+    return Session.join(
+        Identity.generate("bob"),
+        home=tmp / "bob",
+        now=monotonic_ms,
+        known=KnownPeers(tmp / "bob"),
+        address=address,
+    )

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from santorini_p2p.net.clock import monotonic_ms
 from santorini_p2p.net.game import NetworkGame
-from santorini_p2p.net.session import GameSettings, Session
 from santorini_p2p.net.spectator import Spectator
 from santorini_p2p.net.transport import (
     JoinTransport,
@@ -20,9 +19,7 @@ from santorini_p2p.net.transport import (
     close_context,
     new_context,
 )
-from santorini_p2p.net.trust import KnownPeers
-from santorini_p2p.wire.identity import Identity
-from tests.net.lastword import WAIT_S, Counting, pump, until
+from tests.net.lastword import WAIT_S, Counting, ann_hosts, pump, pump_until, until
 
 
 async def _stopped_host_and_a_busy_spectator(tmp: Path) -> None:
@@ -30,14 +27,7 @@ async def _stopped_host_and_a_busy_spectator(tmp: Path) -> None:
     raw = await bind_host(ctx, "127.0.0.1", 0)
     link = Counting(raw)
     address = f"127.0.0.1:{raw.port}"
-    session = Session.host(
-        Identity.generate("ann"),
-        GameSettings(2, "none", None),
-        home=tmp / "ann",
-        now=monotonic_ms,
-        known=KnownPeers(tmp / "ann"),
-        address=address,
-    )
+    session = ann_hosts(tmp, address)
     game = NetworkGame(session, link)
     host = asyncio.create_task(game.run())
     wctx = new_context()
@@ -61,10 +51,7 @@ async def _stopped_host_and_a_busy_spectator(tmp: Path) -> None:
         await until(lambda: link.stops.get(peer, 0) >= 3, "the stop told again")
         assert not host.done(), "the host left a spectator that had not read its stop"
         # She reads it at last, and leaves; then the host ends.
-        deadline = loop.time() + WAIT_S
-        while w.stopped is None:
-            assert loop.time() < deadline, "carol never read the stop"
-            await pump(w, wlink)
+        await pump_until(w, wlink, lambda: w.stopped is not None, "carol never read the stop")
         assert "the host stopped the game at record 0: a test stop" in w.stopped
         wlink.close()
         await asyncio.wait_for(host, WAIT_S)

@@ -15,20 +15,17 @@ from pathlib import Path
 
 from santorini_p2p.engine import Action, Position, legal_actions
 from santorini_p2p.errors import StorageError
-from santorini_p2p.net.clock import monotonic_ms
 from santorini_p2p.net.frames import Refuse, Status, Stop, decode_frame
 from santorini_p2p.net.game import NetworkGame
-from santorini_p2p.net.session import HOST_ID, GameSettings, Session
+from santorini_p2p.net.session import HOST_ID
 from santorini_p2p.net.transport import (
     JoinTransport,
     bind_host,
     close_context,
     new_context,
 )
-from santorini_p2p.net.trust import KnownPeers
-from santorini_p2p.wire.identity import Identity
 from tests.net.harness import Net
-from tests.net.lastword import WAIT_S, Counting, pump, until
+from tests.net.lastword import WAIT_S, Counting, ann_hosts, bob_joins, pump, pump_until, until
 
 
 def _started(net: Net) -> None:
@@ -114,25 +111,12 @@ async def _stopped_host_and_a_busy_joiner(tmp: Path) -> None:
     raw = await bind_host(ctx, "127.0.0.1", 0)
     link = Counting(raw)
     address = f"127.0.0.1:{raw.port}"
-    session = Session.host(
-        Identity.generate("ann"),
-        GameSettings(2, "none", None),
-        home=tmp / "ann",
-        now=monotonic_ms,
-        known=KnownPeers(tmp / "ann"),
-        address=address,
-    )
+    session = ann_hosts(tmp, address)
     game = NetworkGame(session, link)
     host = asyncio.create_task(game.run())
     jctx = new_context()
     jlink = JoinTransport(jctx, address)
-    bob = Session.join(
-        Identity.generate("bob"),
-        home=tmp / "bob",
-        now=monotonic_ms,
-        known=KnownPeers(tmp / "bob"),
-        address=address,
-    )
+    bob = bob_joins(tmp, address)
     try:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT_S
@@ -146,10 +130,7 @@ async def _stopped_host_and_a_busy_joiner(tmp: Path) -> None:
         await until(lambda: link.stops.get(peer, 0) >= 3 or host.done(), "the stop told again")
         assert not host.done(), "the host left a joiner that had not read its stop"
         # He reads it at last, and leaves; then the host ends.
-        deadline = loop.time() + WAIT_S
-        while bob.stopped is None:
-            assert loop.time() < deadline, "bob never read the stop"
-            await pump(bob, jlink)
+        await pump_until(bob, jlink, lambda: bob.stopped is not None, "bob never read the stop")
         assert "ann stopped the game: a test stop" in bob.stopped
         jlink.close()
         await asyncio.wait_for(host, WAIT_S)
@@ -210,32 +191,17 @@ async def _finished_host_and_a_busy_joiner(tmp: Path) -> None:
             return self.link.send(peer, frame)
 
     address = f"127.0.0.1:{raw.port}"
-    session = Session.host(
-        Identity.generate("ann"),
-        GameSettings(2, "none", None),
-        home=tmp / "ann",
-        now=monotonic_ms,
-        known=KnownPeers(tmp / "ann"),
-        address=address,
-    )
+    session = ann_hosts(tmp, address)
     game = NetworkGame(session, _Statuses(raw), bot=_first_legal)
     host = asyncio.create_task(game.run())
     jctx = new_context()
     jlink = JoinTransport(jctx, address)
-    bob = Session.join(
-        Identity.generate("bob"),
-        home=tmp / "bob",
-        now=monotonic_ms,
-        known=KnownPeers(tmp / "bob"),
-        address=address,
-    )
+    bob = bob_joins(tmp, address)
     try:
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + WAIT_S
-        while bob.position is None:
-            assert loop.time() < deadline, "the game never started"
-            await pump(bob, jlink)
+        await pump_until(bob, jlink, lambda: bob.position is not None, "the game never started")
         bob.resign()  # signed at his turn; the result is signed in seat order, his last
+        deadline = loop.time() + WAIT_S
         while not bob.is_complete:
             assert loop.time() < deadline, "the game never ended"
             assert not host.done(), "the host left before the end"
@@ -245,10 +211,9 @@ async def _finished_host_and_a_busy_joiner(tmp: Path) -> None:
         await until(lambda: session.is_settled or host.done(), "the host holds every record")
         await until(lambda: sum(statuses.values()) >= 2 or host.done(), "the status again")
         assert not host.done(), "the host left a joiner that had not read its last status"
-        deadline = loop.time() + WAIT_S
-        while not bob.is_settled:
-            assert loop.time() < deadline, "bob never learned that the host holds every record"
-            await pump(bob, jlink)
+        await pump_until(
+            bob, jlink, lambda: bob.is_settled, "bob never learned that the host holds every record"
+        )
         jlink.close()
         await asyncio.wait_for(host, WAIT_S)
         assert game.outcome().complete
@@ -277,14 +242,7 @@ async def _unstarted_host_and_a_busy_joiner(tmp: Path) -> None:
             return self.link.send(peer, frame)
 
     address = f"127.0.0.1:{raw.port}"
-    session = Session.host(
-        Identity.generate("ann"),
-        GameSettings(2, "none", None),
-        home=tmp / "ann",
-        now=monotonic_ms,
-        known=KnownPeers(tmp / "ann"),
-        address=address,
-    )
+    session = ann_hosts(tmp, address)
 
     def full(*args: object, **kwargs: object) -> object:
         raise StorageError("cannot write the journal: No space left on device")
@@ -294,13 +252,7 @@ async def _unstarted_host_and_a_busy_joiner(tmp: Path) -> None:
     host = asyncio.create_task(game.run())
     jctx = new_context()
     jlink = JoinTransport(jctx, address)
-    bob = Session.join(
-        Identity.generate("bob"),
-        home=tmp / "bob",
-        now=monotonic_ms,
-        known=KnownPeers(tmp / "bob"),
-        address=address,
-    )
+    bob = bob_joins(tmp, address)
     try:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT_S
@@ -320,10 +272,7 @@ async def _unstarted_host_and_a_busy_joiner(tmp: Path) -> None:
         assert bob.stopped is None
         await until(lambda: sum(refusals.values()) >= 3 or host.done(), "the refusal again")
         assert not host.done(), "the host left a joiner that had not read its refusal"
-        deadline = loop.time() + WAIT_S
-        while bob.stopped is None:
-            assert loop.time() < deadline, "bob never read the refusal"
-            await pump(bob, jlink)
+        await pump_until(bob, jlink, lambda: bob.stopped is not None, "bob never read the refusal")
         assert "cannot start the game" in bob.stopped
         assert "No space left on device" in bob.stopped
         jlink.close()
