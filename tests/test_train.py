@@ -13,7 +13,7 @@ from santorini_p2p.ai.net import Net
 from santorini_p2p.cli import main
 from santorini_p2p.engine import generate_turns, parse_position, parse_turn
 from santorini_p2p.engine.gods import ALL_GOD_NAMES
-from santorini_p2p.study import train
+from santorini_p2p.study import jobs, train
 
 GODS = {name: i + 1 for i, name in enumerate(ALL_GOD_NAMES)}
 TINY = train.Config(games=2, nodes=60, arena_games=2, epochs=1, hidden=8, gods_share=0.5)
@@ -177,8 +177,9 @@ def test_selfplay_on_a_dask_cluster_gives_the_same_samples(tmp_path):
     assert len(partial.read_bytes().splitlines()) == 1 + 4
 
 
-def test_an_unreachable_scheduler_is_named():
+def test_an_unreachable_scheduler_is_named(monkeypatch):
     pytest.importorskip("distributed")
+    monkeypatch.setattr(jobs, "SCHEDULER_TIMEOUT_S", 2.0)  # not the user's 30 s of patience
     with pytest.raises(ValueError, match=r"scheduler: cannot reach tcp://127\.0\.0\.1:9"):
         train.selfplay(None, 1, TINY, 1, 1, scheduler="tcp://127.0.0.1:9")
 

@@ -34,6 +34,9 @@ __all__ = [
     "play_games",
 ]
 
+#: How long to wait for a Dask scheduler to answer before naming it unreachable.
+SCHEDULER_TIMEOUT_S = 30.0
+
 _J = TypeVar("_J")
 _R = TypeVar("_R")
 
@@ -56,7 +59,7 @@ def map_jobs(
             ) from None
         try:
             # Dask's own annotations are partial: its client is used untyped.
-            client = cast(Any, Client)(scheduler, timeout=30)
+            client = cast(Any, Client)(scheduler, timeout=SCHEDULER_TIMEOUT_S)
         except OSError as e:
             raise ValueError(f"scheduler: cannot reach {scheduler} ({e})") from None
         with client:
