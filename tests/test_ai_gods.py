@@ -25,6 +25,7 @@ from santorini_p2p.engine import (
     parse_position,
 )
 from santorini_p2p.engine.gods import ADVANCED, power_of
+from santorini_p2p.engine.rules import STOP_EVERY
 from tests.positions import make
 
 NODES = 40
@@ -242,13 +243,18 @@ def test_the_time_budget_holds_when_listing_turns_is_what_costs(monkeypatch):
     import santorini_p2p.ai.search as search
 
     listed = [0]
-    real = search.generate_turns
+    real, real_stoppable = search.generate_turns, search.list_turns
 
     def counting(p):
         listed[0] += 1
         return real(p)
 
+    def counting_stoppable(p, stop=None):
+        listed[0] += 1
+        return real_stoppable(p, stop)
+
     monkeypatch.setattr(search, "generate_turns", counting)
+    monkeypatch.setattr(search, "list_turns", counting_stoppable)
     p = make("b2=0A d4=0A b4=0B d2=0B c3=1", gods="poseidon,aphrodite")
     for level in ("easy", "medium", "hard"):
         listed[0] = 0
@@ -275,12 +281,30 @@ class _WorkClock:
             listing, playing = module.generate_turns, module.apply_unchecked
             monkeypatch.setattr(module, "generate_turns", self._listing(listing))
             monkeypatch.setattr(module, "apply_unchecked", self._playing(playing))
+        monkeypatch.setattr(search, "list_turns", self._stoppable(search.list_turns))
 
     def _listing(self, real):
         def listing(p):
             turns = real(p)
             self.now += self.LIST_S * len(turns)
             return turns
+
+        return listing
+
+    def _stoppable(self, real):
+        """``list_turns``, the clock advancing as the turns are listed (its ``stop`` sees it)."""
+
+        def listing(p, stop=None):
+            asked = [0]
+
+            def stopping():
+                asked[0] += 1
+                self.now += self.LIST_S * STOP_EVERY
+                return stop is not None and stop()
+
+            found = real(p, stopping)
+            self.now += self.LIST_S * max(0, len(found.turns) - asked[0] * STOP_EVERY)
+            return found
 
         return listing
 
@@ -312,6 +336,18 @@ def test_analyse_keeps_to_its_time_with_thousands_of_turns(monkeypatch, text, le
     assert a.best in generate_turns(p)
     # The root's list counts; past the deadline at most the 64 turns between two readings.
     assert clock.now <= 0.5 + 64 * _WorkClock.PLAY_S, clock.now
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_a_move_keeps_to_its_time_when_one_reply_has_a_quarter_million_turns(monkeypatch, level):
+    # Gaea to move against Polyphemus: each of her turns leads to a position where his domes,
+    # with her workers put by each, make about 250,000 turns; listing one costs 0.5 s here.
+    # The search must stop inside that list, not after it.
+    p = parse_position("00000/000A00/0000B0/0A0000B/00000 1 gaea,polyphemus -")
+    clock = _WorkClock(monkeypatch)
+    t = choose_action(p, level, rng=random.Random(3), think=0.3, clock=clock)
+    assert t in generate_turns(p)
+    assert clock.now <= 0.3 + _WorkClock.LIST_S * STOP_EVERY + 64 * _WorkClock.PLAY_S, clock.now
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])

@@ -280,6 +280,12 @@ class _Search:
             return True
         return self.deadline is not None and self.clock() > self.deadline
 
+    def _abort_if_late(self) -> bool:
+        """A listing's ``stop``: raise ``_Abort`` once the budget is spent (nothing to keep)."""
+        if self.late():
+            raise _Abort
+        return False
+
     def _expand(self) -> float:
         """Look at the clock before listing a node's turns; return the reading.
 
@@ -321,7 +327,14 @@ class _Search:
                 if t != first:
                     yield t
             return
-        turns = self.order(p, generate_turns(p), first)
+        if self.deadline is None and self.stop is None:
+            listed = generate_turns(p)
+        else:
+            # A power can make one node's list take seconds (Polyphemus's domes with Gaea
+            # putting workers by each: a quarter of a million turns): listed with the clock
+            # watched, and the search ends where the budget runs out.
+            listed = list_turns(p, self._abort_if_late).turns
+        turns = self.order(p, listed, first)
         if self.deadline is not None:
             self.slowest = max(self.slowest, self.clock() - start)
         yield from turns
