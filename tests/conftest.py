@@ -19,7 +19,12 @@ def pytest_xdist_auto_num_workers(config):
     """
     wanted = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
     if wanted:
-        return int(wanted)
+        try:
+            return int(wanted)
+        except ValueError:
+            raise pytest.UsageError(
+                f"PYTEST_XDIST_AUTO_NUM_WORKERS: expected a number of processes, got {wanted!r}"
+            ) from None
     affinity = getattr(os, "sched_getaffinity", None)
     cores = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
     return min(16, 2 * cores)
