@@ -2,12 +2,12 @@
 """Does the computer answer within its time for every god? ``santorini analyse`` timed.
 
 For positions where the mover has thousands of turns (Morpheus with many coins, Heracles's and
-Polyphemus's domes, with Gaea answering them
-hundreds of thousands, Poseidon's builds) and for the gods whose turns are made of several steps
-(Castor, Terpsichore, Atalanta), runs ``santorini analyse --level LEVEL`` as a user does (a
-fresh process: its start-up counts) with the default budget and with ``--think S``, and
-prints the turns at the root, the budget, the wall time and the time over it (the process's
-start-up is measured alone first and listed). Run by hand:
+Polyphemus's domes, with Gaea answering them hundreds of thousands, Poseidon's builds), one
+where each reply has that many (Gaea to move against Polyphemus), and for the gods whose turns
+are made of several steps (Castor, Terpsichore, Atalanta), runs ``santorini analyse --level
+LEVEL`` as a user does (a fresh process: its start-up counts) with the default budget and with
+``--think S``, and prints the turns at the root, the budget, the wall time and the time over
+it (the process's start-up is measured alone first and listed). Run by hand:
 
     .venv/bin/python benchmarks/think.py
     .venv/bin/python benchmarks/think.py --levels hard --think 1 3
@@ -49,6 +49,8 @@ POSITIONS = {
     "heracles/chronus": "02B100/01000/000A00/0002A0/00B020 1 heracles,chronus -",
     "polyphemus": f"{BOARD} 1 polyphemus,apollo -",
     "polyphemus/gaea": f"{BOARD} 1 polyphemus,gaea -",
+    # Gaea to move: her turns are few, each reply of Polyphemus's about 250,000.
+    "gaea/polyphemus": "00000/000A00/0000B0/0A0000B/00000 1 gaea,polyphemus -",
     "poseidon": f"{BOARD} 1 poseidon,apollo -",
     "castor": f"{BOARD} 1 castor,apollo -",
     "terpsichore": f"{BOARD} 1 terpsichore,apollo -",

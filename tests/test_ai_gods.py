@@ -281,7 +281,8 @@ class _WorkClock:
             listing, playing = module.generate_turns, module.apply_unchecked
             monkeypatch.setattr(module, "generate_turns", self._listing(listing))
             monkeypatch.setattr(module, "apply_unchecked", self._playing(playing))
-        monkeypatch.setattr(search, "list_turns", self._stoppable(search.list_turns))
+        for module in (search, mate):
+            monkeypatch.setattr(module, "list_turns", self._stoppable(module.list_turns))
 
     def _listing(self, real):
         def listing(p):
@@ -347,6 +348,16 @@ def test_a_move_keeps_to_its_time_when_one_reply_has_a_quarter_million_turns(mon
     clock = _WorkClock(monkeypatch)
     t = choose_action(p, level, rng=random.Random(3), think=0.3, clock=clock)
     assert t in generate_turns(p)
+    assert clock.now <= 0.3 + _WorkClock.LIST_S * STOP_EVERY + 64 * _WorkClock.PLAY_S, clock.now
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_analyse_keeps_to_its_time_when_one_reply_has_a_quarter_million_turns(monkeypatch, level):
+    # As above, with the proof search first (analyse, the review, `santorini analyse`).
+    p = parse_position("00000/000A00/0000B0/0A0000B/00000 1 gaea,polyphemus -")
+    clock = _WorkClock(monkeypatch)
+    a = analyse(p, level, think=0.3, clock=clock)
+    assert a.best in generate_turns(p)
     assert clock.now <= 0.3 + _WorkClock.LIST_S * STOP_EVERY + 64 * _WorkClock.PLAY_S, clock.now
 
 

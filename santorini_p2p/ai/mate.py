@@ -33,6 +33,7 @@ from santorini_p2p.engine import (
     can_win_now,
     find_god,
     generate_turns,
+    list_turns,
     next_seat,
 )
 from santorini_p2p.engine.power import Power
@@ -137,6 +138,11 @@ class _Solver:
         if self.deadline is not None and self.clock() > self.deadline:
             raise _OutOfBudget
 
+    def _late(self) -> bool:
+        """A listing's ``stop``: raise ``_OutOfBudget`` once the time is spent (never True)."""
+        self._check()
+        return False
+
     def _turns(self, p: Position, attack: bool, quick: bool = False) -> list[Turn]:
         """The turns of ``p`` in attack or defence order, within the time budget.
 
@@ -151,9 +157,11 @@ class _Solver:
         if self.deadline is not None and start + self.slowest > self.deadline:
             raise _OutOfBudget
         listed = self.root_turns if p is self.root and self.root_turns is not None else None
-        if listed is None:
-            listed = generate_turns(p)
         check = self._check if self.deadline is not None or self.stop is not None else None
+        if listed is None:
+            # With a budget, a long list (each reply to Gaea's turn with Polyphemus's domes: a
+            # quarter of a million turns) is listed with the clock watched.
+            listed = generate_turns(p) if check is None else list_turns(p, self._late).turns
         if attack:
             turns = _attack_order(p, listed, quick, check)
         else:
