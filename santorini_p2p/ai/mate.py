@@ -159,8 +159,8 @@ class _Solver:
         listed = self.root_turns if p is self.root and self.root_turns is not None else None
         check = self._check if self.deadline is not None or self.stop is not None else None
         if listed is None:
-            # With a budget, a long list (each reply to Gaea's turn with Polyphemus's domes: a
-            # quarter of a million turns) is listed with the clock watched.
+            # With a budget, a list is made with the clock watched: where one power's choices
+            # meet another's, a single node can have a quarter of a million turns.
             listed = generate_turns(p) if check is None else list_turns(p, self._late).turns
         if attack:
             turns = _attack_order(p, listed, quick, check)

@@ -330,9 +330,9 @@ class _Search:
         if self.deadline is None and self.stop is None:
             listed = generate_turns(p)
         else:
-            # A power can make one node's list take seconds (Polyphemus's domes with Gaea
-            # putting workers by each: a quarter of a million turns): listed with the clock
-            # watched, and the search ends where the budget runs out.
+            # Where one power's choices meet another's (domes anywhere, each answered by a
+            # worker put beside it), one node's list can take seconds: it is made with the
+            # clock watched, and the search ends where the budget runs out.
             listed = list_turns(p, self._abort_if_late).turns
         turns = self.order(p, listed, first)
         if self.deadline is not None:
