@@ -197,20 +197,26 @@ def test_can_win_now_agrees_with_the_turn_list_for_every_god():
     assert not any(t.path and not t.builds for t in legal_turns(p))
 
 
-def test_can_win_now_agrees_with_the_turn_list_without_gods():
-    from santorini_p2p.engine import can_win_now
-
-    rng = random.Random(15)
-    checked = wins = 0
-    for game in range(90):
+def _plain_play_positions(seed: int, games: int):
+    """Every play position of ``games`` random games without gods, 2, 3 and 4 players in turn."""
+    rng = random.Random(seed)
+    for game in range(games):
         p = new_game((2, 3, 4)[game % 3])
         while p.phase is not Phase.OVER:
             if p.phase is Phase.PLAY:
-                win = any(t.path and t.is_win for t in legal_turns(p))
-                assert can_win_now(p) == win, format_position(p)
-                checked += 1
-                wins += win
+                yield p
             p = apply_action(p, rng.choice(legal_actions(p)))
+
+
+def test_can_win_now_agrees_with_the_turn_list_without_gods():
+    from santorini_p2p.engine import can_win_now
+
+    checked = wins = 0
+    for p in _plain_play_positions(15, 90):
+        win = any(t.path and t.is_win for t in legal_turns(p))
+        assert can_win_now(p) == win, format_position(p)
+        checked += 1
+        wins += win
     assert checked > 1000
     assert wins > 50
 
@@ -306,21 +312,16 @@ def test_the_base_games_fast_apply_is_the_general_one():
     # a shorter "can the next seat move" check: both must agree with the general ones.
     from santorini_p2p.engine import rules
 
-    rng = random.Random(31)
     applied = stuck = 0
-    for game in range(45):
-        p = new_game((2, 3, 4)[game % 3])
-        while p.phase is not Phase.OVER:
-            if p.phase is Phase.PLAY:
-                for t in rules.generate_turns(p):
-                    fast = rules._after_plain(p, t)
-                    assert fast == rules._after(p, t), f"{format_position(p)} {t}"
-                    assert fast is not None
-                    can = rules._can_move(fast)
-                    assert can == rules.has_legal_turn(fast), format_position(fast)
-                    applied += 1
-                    stuck += not can
-            p = apply_action(p, rng.choice(legal_actions(p)))
+    for p in _plain_play_positions(31, 45):
+        for t in rules.generate_turns(p):
+            fast = rules._after_plain(p, t)
+            assert fast == rules._after(p, t), f"{format_position(p)} {t}"
+            assert fast is not None
+            can = rules._can_move(fast)
+            assert can == rules.has_legal_turn(fast), format_position(fast)
+            applied += 1
+            stuck += not can
     assert applied > 10_000
     assert stuck > 0
 

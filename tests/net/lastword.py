@@ -46,12 +46,15 @@ async def until(check: Callable[[], bool], what: str) -> None:
         await asyncio.sleep(0.01)
 
 
-async def pump(peer: Any, link: JoinTransport) -> None:
-    """One round of a joiner's or spectator's own loop: send what it has, read what came."""
+async def pump(peer: Any, link: JoinTransport, wait: float = 0.02) -> None:
+    """One round of a joiner's or spectator's own loop: send what it has, read what came.
+
+    ``wait``: how long the first read waits for a frame (0: it reads only what is queued).
+    """
     peer.tick()
     for to, data in peer.outgoing():
         link.send(to, data)
-    got = await link.receive(0.02)
+    got = await link.receive(wait)
     while got is not None:
         peer.receive(*got)
         got = await link.receive(0)

@@ -261,13 +261,7 @@ async def _unstarted_host_and_a_busy_joiner(tmp: Path) -> None:
         # between the check and the read.
         while session.stopped is None:
             assert loop.time() < deadline, "the host never tried to start"
-            bob.tick()
-            for peer, data in bob.outgoing():
-                jlink.send(peer, data)
-            got = await jlink.receive(0)
-            while got is not None:
-                bob.receive(*got)
-                got = await jlink.receive(0)
+            await pump(bob, jlink, wait=0)
             await asyncio.sleep(0.005)
         assert bob.stopped is None
         await until(lambda: sum(refusals.values()) >= 3 or host.done(), "the refusal again")
