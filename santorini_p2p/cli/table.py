@@ -149,7 +149,8 @@ def _settings(args: argparse.Namespace) -> tuple[int, tuple[str, ...], tuple[str
 
 def _peer(args: argparse.Namespace) -> tuple[Path, object]:
     """The home and the ``SecretPeer`` (identity and chooser) this command plays as."""
-    from santorini_p2p.net.secrettable import PartyBot, SecretBot, SecretPeer
+    from santorini_p2p.net.secrettable import SecretPeer
+    from santorini_p2p.net.tablebots import PartyBot, SecretBot
     from santorini_p2p.ui.table_view import LinePartyPlayer, LineSecretPlayer
     from santorini_p2p.wire.identity import (
         Identity,

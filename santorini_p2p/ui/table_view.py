@@ -19,7 +19,8 @@ from santorini_p2p.engine import Phase, Position, Turn, legal_actions, parse_act
 from santorini_p2p.engine.rules import find_turn
 from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
 from santorini_p2p.errors import SantoriniError
-from santorini_p2p.net.secrettable import PartyBot, SecretBot, SecretPeer
+from santorini_p2p.net.secrettable import SecretPeer
+from santorini_p2p.net.tablebots import PartyBot, SecretBot, board_of
 from santorini_p2p.wire.partygame import PartyGame, PartyRecord
 from santorini_p2p.wire.secret import open_card
 from santorini_p2p.wire.secretgame import (
@@ -152,11 +153,6 @@ class TableView:
         return 2 * g.players - 1
 
 
-def _board(p: Position) -> tuple[int, ...]:
-    """What a turn leaves on the board (levels, domes, workers, the outcome)."""
-    return (p.ge1, p.ge2, p.ge3, p.domes, *p.workers, p.winner, p.eliminated)
-
-
 class _Lines:
     """Standard input's lines as they come (a daemon thread reads), ``None`` at its end."""
 
@@ -275,7 +271,7 @@ class LineSecretPlayer(SecretBot):
                     print(f"santorini: {e}", flush=True)
         turn = self.chosen
         plain = replace(view, gods=tuple("" if s == self.seat else x for s, x in enumerate(gods)))
-        same = is_legal(plain, turn) and _board(apply_unchecked(plain, turn)) == _board(
+        same = is_legal(plain, turn) and board_of(apply_unchecked(plain, turn)) == board_of(
             apply_unchecked(view, turn)
         )
         needs = not g.gods[self.seat] and not same
