@@ -41,12 +41,22 @@ from santorini_p2p.wire.secretgame import (
 )
 from santorini_p2p.wire.stream import chain
 
-__all__ = ["PartyBot", "SecretBot", "board_of"]
+__all__ = ["PartyBot", "SecretBot", "board_of", "plays_alike"]
 
 
 def board_of(p: Position) -> tuple[int, ...]:
     """What a turn changes on the board: levels, domes, workers, the winner and who left."""
     return (p.ge1, p.ge2, p.ge3, p.domes, *p.workers, p.winner, p.eliminated)
+
+
+def plays_alike(view: Position, plain: Position, turn: Turn) -> bool:
+    """Whether ``turn`` is legal in ``plain`` and leaves the same board there as in ``view``.
+
+    Such a turn keeps a hidden god hidden (``plain``: ``view`` without it).
+    """
+    return is_legal(plain, turn) and board_of(apply_unchecked(plain, turn)) == board_of(
+        apply_unchecked(view, turn)
+    )
 
 
 def _choose(p: Position, level: str, rng: random.Random) -> Action:
@@ -89,6 +99,22 @@ class SecretBot:
     def __post_init__(self) -> None:
         self.key = DealKey.from_seed(hashlib.blake2b(b"key" + self.seed, digest_size=32).digest())
         self.rng = random.Random(self.seed)
+
+    def known_gods(self, g: SecretGame) -> tuple[str, ...]:
+        """The gods as this seat knows them: its own, and the others' opened so far ("")."""
+        gods = list(g.gods)
+        gods[self.seat] = self.god
+        return tuple(gods)
+
+    def view(self, g: SecretGame) -> Position:
+        """The position as this seat holds it: its own god known, the hidden ones as none."""
+        return replace(g.position, gods=self.known_gods(g))
+
+    def without_god(self, view: Position) -> Position:
+        """``view`` with this seat's god taken away: how its turns look while it is hidden."""
+        return replace(
+            view, gods=tuple("" if s == self.seat else x for s, x in enumerate(view.gods))
+        )
 
     def key_bytes(self) -> bytes:
         """The opening's key: ``e`` as 32 bytes."""
@@ -145,16 +171,12 @@ class SecretBot:
 
         A turn that needs it is chosen again, the same, once the opening is in.
         """
-        gods = list(g.gods)
-        gods[self.seat] = self.god
-        view = replace(g.position, gods=tuple(gods))
+        view = self.view(g)
         turns = legal_turns(view)
-        plain = replace(view, gods=tuple("" if s == self.seat else x for s, x in enumerate(gods)))
+        plain = self.without_god(view)
 
         def same(turn: Turn) -> bool:
-            return is_legal(plain, turn) and board_of(apply_unchecked(plain, turn)) == board_of(
-                apply_unchecked(view, turn)
-            )
+            return plays_alike(view, plain, turn)
 
         if self.withhold and not g.gods[self.seat]:
             turns = [t for t in turns if same(t)] or turns
@@ -175,10 +197,8 @@ class SecretBot:
         assert g.start is not None
         index, turn, known, _ = g.pending
         if not g.gods[self.seat] and restricts_opponents(self.god) and not self.withhold:
-            gods = list(g.gods)
-            gods[self.seat] = self.god
             play = Play(turn, known)
-            if objection_error(g.start, g.plays, tuple(gods), self.seat, play) is None:
+            if objection_error(g.start, g.plays, self.known_gods(g), self.seat, play) is None:
                 return Object(self.seat, index, self.god, self.key_bytes())
         return Ack(self.seat, index)
 

@@ -20,7 +20,7 @@ from santorini_p2p.engine.rules import find_turn
 from santorini_p2p.engine.secrecy import Play, objection_error, restricts_opponents
 from santorini_p2p.errors import SantoriniError
 from santorini_p2p.net.secrettable import SecretPeer
-from santorini_p2p.net.tablebots import PartyBot, SecretBot, board_of
+from santorini_p2p.net.tablebots import PartyBot, SecretBot, plays_alike
 from santorini_p2p.wire.partygame import PartyGame, PartyRecord
 from santorini_p2p.wire.secret import open_card
 from santorini_p2p.wire.secretgame import (
@@ -252,13 +252,7 @@ class LineSecretPlayer(SecretBot):
         return record
 
     def _turn(self, g: SecretGame) -> tuple[Turn, bool]:
-        from dataclasses import replace
-
-        from santorini_p2p.engine import apply_unchecked, is_legal
-
-        gods = list(g.gods)
-        gods[self.seat] = self.god
-        view = replace(g.position, gods=tuple(gods))
+        view = self.view(g)
         if self.chosen is None:
             while True:
                 text = self.asker.ask(
@@ -270,11 +264,7 @@ class LineSecretPlayer(SecretBot):
                 except SantoriniError as e:
                     print(f"santorini: {e}", flush=True)
         turn = self.chosen
-        plain = replace(view, gods=tuple("" if s == self.seat else x for s, x in enumerate(gods)))
-        same = is_legal(plain, turn) and board_of(apply_unchecked(plain, turn)) == board_of(
-            apply_unchecked(view, turn)
-        )
-        needs = not g.gods[self.seat] and not same
+        needs = not g.gods[self.seat] and not plays_alike(view, self.without_god(view), turn)
         if needs:
             print(f"this turn needs {self.god}: it is revealed with it", flush=True)
         return turn, needs
@@ -284,9 +274,8 @@ class LineSecretPlayer(SecretBot):
         assert g.start is not None
         index, turn, known, mover = g.pending
         if not g.gods[self.seat] and restricts_opponents(self.god):
-            gods = list(g.gods)
-            gods[self.seat] = self.god
-            if objection_error(g.start, g.plays, tuple(gods), self.seat, Play(turn, known)) is None:
+            gods = self.known_gods(g)
+            if objection_error(g.start, g.plays, gods, self.seat, Play(turn, known)) is None:
                 while True:
                     text = self.asker.ask(
                         ("object", index),
