@@ -6,6 +6,12 @@ import os
 import stat
 
 import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from nacl.bindings import crypto_sign_open
+from nacl.exceptions import BadSignatureError
 
 from santorini_p2p.errors import IdentityError
 from santorini_p2p.wire.identity import (
@@ -65,6 +71,59 @@ def test_count_verified_counts_the_leading_good_signatures_like_verify():
     ]:
         assert not verify(*broken)
         assert count_verified([*good[:4], broken, *good[4:]]) == 4
+
+
+def _openssl(public_key: bytes, signature: bytes, data: bytes) -> bool:
+    """OpenSSL's verdict, the one ``verify`` has always given (protocol/SPEC.md 4)."""
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+# The identity point as a public key and as R, with S = 0: [0]B = R + [k]A holds for every
+# message. OpenSSL accepts it; libsodium refuses small-order keys. Then its non-canonical
+# encoding (y = p + 1), and a point of order 2 (y = -1).
+IDENTITY = b"\x01" + b"\x00" * 31
+EDGE_KEYS = [IDENTITY, b"\xee" + b"\xff" * 30 + b"\x7f", b"\xec" + b"\xff" * 30 + b"\x7f"]
+
+
+def test_verdicts_stay_openssls_where_libsodium_is_stricter():
+    forged = IDENTITY + b"\x00" * 32
+    with pytest.raises(BadSignatureError):
+        crypto_sign_open(forged + b"any", IDENTITY)  # libsodium alone would refuse it
+    assert _openssl(IDENTITY, forged, b"any")
+    assert verify(IDENTITY, forged, b"any")
+    assert count_verified([(IDENTITY, forged, b"any"), (IDENTITY, forged, b"more")]) == 2
+    for key in EDGE_KEYS:
+        for r in EDGE_KEYS:
+            for message in (b"", b"any", b"more"):
+                sig = r + b"\x00" * 32
+                assert verify(key, sig, message) == _openssl(key, sig, message)
+                assert count_verified([(key, sig, message)]) == int(_openssl(key, sig, message))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.binary(min_size=32, max_size=32),
+    message=st.binary(max_size=64),
+    part=st.sampled_from(["key", "signature", "message", "none"]),
+    bit=st.integers(0, 511),
+)
+def test_verify_agrees_with_openssl_on_altered_signatures(seed, message, part, bit):
+    me = Identity.from_seed(seed, "me")
+    key, sig = bytearray(me.public_key), bytearray(me.sign(message))
+    data = bytearray(message)
+    target = {"key": key, "signature": sig, "message": data}.get(part)
+    if target is not None and not target:
+        target.append(bit % 256)  # an empty message altered: one byte more
+    elif target is not None:
+        target[bit // 8 % len(target)] ^= 1 << bit % 8
+    args = (bytes(key), bytes(sig), bytes(data))
+    assert verify(*args) == _openssl(*args)
+    assert verify(*args) == (part == "none")
+    assert count_verified([args, args]) == (2 if part == "none" else 0)
 
 
 def test_fingerprint_is_four_groups_of_blake2b_hex():

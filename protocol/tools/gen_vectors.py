@@ -97,6 +97,12 @@ ASK_NOTES = {
 }
 """Notes of the file that has ask and answer cases (replays)."""
 
+EDGE_NOTES = {
+    "edge": "an Ed25519 edge case where libraries differ (small-order or non-canonical "
+    "points, S not below L): the verdict of SPEC.md 4",
+}
+"""Notes of the file that has signature edge cases (envelope)."""
+
 
 def _typed(value: Value) -> Any:
     """Return ``value`` as typed JSON (big integers as strings, bytes as hex)."""
@@ -129,6 +135,7 @@ class Cases:
                 or f in REMATCH_NOTES
                 or f in MEMORY_NOTES
                 or f in ASK_NOTES
+                or f in EDGE_NOTES
             ), f
         self.items.append(
             {"tcId": len(self.items) + 1, "id": id_, "comment": comment, "flags": flags, **fields}
@@ -147,6 +154,8 @@ def _doc(schema: str, cases: Cases, **extra: Any) -> dict[str, Any]:
         notes = {**notes, **MEMORY_NOTES}
     if any("ask" in t["flags"] for t in cases.items):
         notes = {**notes, **ASK_NOTES}
+    if any("edge" in t["flags"] for t in cases.items):
+        notes = {**notes, **EDGE_NOTES}
     return {"schema": schema, "version": 1, "notes": notes, **extra, "tests": cases.items}
 
 
@@ -369,7 +378,33 @@ def envelope_vectors() -> dict[str, Any]:
     )
     big = _resign_body(offer, encode((7, 5, b"\x11" * 32, "d" * 4000)), ALICE)
     _envelope_case(c, "too-large", "an envelope over 4096 bytes", ["limit"], big)
+    _signature_edges(c, e.body)
     return _doc("envelope.schema.json", c)
+
+
+# The identity point, its non-canonical encoding (y = p + 1) and the group order L.
+_IDENTITY = b"\x01" + bytes(31)
+_IDENTITY_Y_P1 = b"\xee" + b"\xff" * 30 + b"\x7f"
+_ORDER_L = (2**252 + 27742317777372353535851937790883648493).to_bytes(32, "little")
+
+
+def _signature_edges(c: Cases, body: bytes) -> None:
+    """The edge cases of SPEC.md 4 where Ed25519 libraries differ: which verdict is ours.
+
+    With the identity point as the key A and as R, [S]B = R + [k]A holds for S = 0 and every
+    body: the cofactorless check accepts it (libsodium alone refuses small-order keys).
+    """
+    for id_, comment, key, r, s in [
+        ("signer-small-order", "the identity point as key, R = identity, S = 0: valid",
+         _IDENTITY, _IDENTITY, bytes(32)),
+        ("signer-non-canonical", "the key encodes y = p + 1 (the identity): read modulo p, valid",
+         _IDENTITY_Y_P1, _IDENTITY, bytes(32)),
+        ("r-non-canonical", "R encodes y = p + 1: R is compared byte for byte, invalid",
+         _IDENTITY, _IDENTITY_Y_P1, bytes(32)),
+        ("s-equals-order", "S = L (the equation holds, S is not below L): invalid",
+         _IDENTITY, _IDENTITY, _ORDER_L),
+    ]:  # fmt: skip
+        _envelope_case(c, id_, comment, ["signature", "edge"], encode((1, key, body, r + s)))
 
 
 # -- draw -------------------------------------------------------------------------------------
