@@ -73,6 +73,15 @@ def test_count_verified_counts_the_leading_good_signatures_like_verify():
         assert count_verified([*good[:4], broken, *good[4:]]) == 4
 
 
+def test_verify_takes_any_bytes_like_value():
+    a = Identity.from_seed(b"\x01" * 32, "a")
+    sig = a.sign(b"one")
+    for wrap in (bytearray, memoryview):
+        args = (wrap(a.public_key), wrap(sig), wrap(b"one"))
+        assert verify(*args)
+        assert count_verified([args]) == 1
+
+
 def _openssl(public_key: bytes, signature: bytes, data: bytes) -> bool:
     """OpenSSL's verdict, the one ``verify`` has always given (protocol/SPEC.md 4)."""
     try:

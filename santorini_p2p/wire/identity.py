@@ -135,10 +135,11 @@ def count_verified(items: Iterable[tuple[bytes, bytes, bytes]]) -> int:
     for public_key, signature, data in items:
         if len(public_key) != PUBLIC_KEY_BYTES or len(signature) != SIGNATURE_BYTES:
             break
+        public_key, signature = bytes(public_key), bytes(signature)  # no copy of bytes
         try:
             crypto_sign_open(signature + data, public_key)
         except BadSignatureError:
-            if not _openssl_accepts(bytes(public_key), bytes(signature), data):
+            if not _openssl_accepts(public_key, signature, data):
                 break
         count += 1
     return count
