@@ -28,7 +28,7 @@ from santorini_p2p.engine import (
 )
 from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.legality import apply_checked, turn_is_legal
-from santorini_p2p.engine.rules import special_powers
+from santorini_p2p.engine.rules import is_legal, list_turns, special_powers
 from santorini_p2p.errors import IllegalTurnError, NotationError
 
 _CHARS = "abcde12345+-*^~,.H<>MTB "
@@ -289,3 +289,71 @@ def test_a_power_that_says_its_plain_shaped_turns_are_plain_is_right(god: str) -
                 positions += 1
             p = apply_action(p, rng.choice(actions))
     assert positions >= 5
+
+
+SPECIAL = [
+    g for g in ALL_GOD_NAMES if power_of(g).expands or power_of(g).reacts or power_of(g).filters
+]
+"""The gods whose powers add choices to turns or narrow them (rules.special_powers)."""
+
+
+def _other_choices(rng: random.Random, turns: list[Turn], n: int) -> list[Turn]:
+    """Legal turns with another turn's power steps or end of turn, or theirs cut or reversed.
+
+    The kernel extends only the turns with the asked turn's steps and builds
+    (``rules._candidates``): these are the turns that narrowing wrongly would misjudge.
+    """
+    out: list[Turn] = []
+    for _ in range(n if turns else 0):
+        t, o = rng.choice(turns), rng.choice(turns)
+        out += [t._replace(extra=o.extra), t._replace(post=o.post), t._replace(extra=t.extra[::-1])]
+        if t.extra:
+            out.append(t._replace(extra=t.extra[:-1]))
+    return out
+
+
+def _judged_as_full_generation(p: Position, rng: random.Random) -> None:
+    """Legal turns, near misses and other choices: ``is_legal`` as membership of every turn."""
+    legal = generate_turns(p)
+    full = set(legal)
+    for t in rng.sample(legal, min(30, len(legal))):
+        assert is_legal(p, t), f"{t} refused in {format_position(p)}"
+    for t in _near(rng, legal, 30) + _other_choices(rng, legal, 30):
+        assert is_legal(p, t) == (t in full), f"{t} in {format_position(p)}"
+
+
+@pytest.mark.parametrize(
+    "gods",
+    [(god,) for god in SPECIAL]
+    + [("heracles", "gaea"), ("polyphemus", "gaea"), ("hydra", "gaea"), ("aeolus", "gaea")],
+)
+def test_turns_where_powers_add_or_narrow_choices_are_judged_as_full_generation(
+    gods: tuple[str, ...],
+) -> None:
+    """Every seat's turns in random games with these gods (the others random), 2 players."""
+    rng = random.Random(f"special {gods}")
+    positions = 0
+    for _ in range(3):
+        while True:
+            others = [g for g in ALL_GOD_NAMES if g not in gods and 2 in power_of(g).players]
+            drawn = (*gods, rng.choice(others))[:2]
+            try:
+                p = new_game(2, "random", drawn=tuple(rng.sample(drawn, 2)))
+                break
+            except ValueError:
+                continue
+        plies = 0
+        while p.phase is not Phase.OVER and plies < 60:
+            plies += 1
+            if p.phase is not Phase.PLAY:
+                p = apply_action(p, rng.choice(legal_actions(p)))
+                continue
+            # Listing stopped past a few thousand turns: Heracles against Gaea has a million.
+            listing = list_turns(p, lambda: True)
+            if not listing.turns:
+                break
+            if listing.complete and plies % 3 == 0:
+                _judged_as_full_generation(p, rng)
+                positions += 1
+            p = apply_action(p, rng.choice(listing.turns))
+    assert positions >= 8

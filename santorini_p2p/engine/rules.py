@@ -1053,20 +1053,45 @@ def turn_form(p: Position, turn: Turn) -> Turn | None:
 def is_legal(p: Position, turn: Turn) -> bool:
     """Return whether ``turn`` is a complete legal turn in ``p``.
 
-    Only the turns of the turn's worker (or of both workers) are generated, unless a power
-    makes the legality of one turn depend on the others ("must move up").
+    Only the turns that may equal it are generated (:func:`_candidates`), unless a power
+    makes the legality of one turn depend on the others ("must move up", a narrowing power).
     """
     if p.phase is not Phase.PLAY or not isinstance(turn, Turn):
         return False
     w = turn.worker
     if w >= 25:
         return False
-    if turn.extra or (w >= 0 and not p.workers[p.side_of(p.to_move)] >> w & 1):
-        # A turn with a power step of section 10 (or another side's worker): all turns.
+    if w >= 0 and not p.workers[p.side_of(p.to_move)] >> w & 1:
+        # Another side's worker, or one placed in the turn: all turns.
         if not (turn.extra or power_of(p.gods[p.to_move]).moves_others):
             return False
         return turn in set(_generate(p))
-    return turn in set(_turns_of(p, w))
+    return turn in set(_candidates(p, turn))
+
+
+def _candidates(p: Position, turn: Turn) -> list[Turn]:
+    """The legal turns of ``turn``'s worker (-1: of both) that may be ``turn``; others too.
+
+    The choices powers add to a turn (RULES.md 10: end-of-turn domes, a reacting seat's
+    workers) only add to its power steps (``Turn.extra``) and, when a reaction makes a
+    worker's end-of-turn choice again, to what follows its build (``Turn.post``). So only
+    the turns with ``turn``'s steps, builds and build timing are extended: a turn of many
+    domes against a power that answers each dome lists the answers to that turn, not the
+    million turns of the position.
+    """
+    w = turn.worker
+    if any(p.gods) and (limits(p).must_up or _narrowing(p.gods)):
+        return _generate(p)
+    turns = _run(p, BITS[w] if w >= 0 else 0, w < 0, False)[0]
+    if special_powers(p.gods):
+        key = turn[:5]  # worker, path, builds, before, after
+        turns = _extend(p, [t for t in turns if t[:5] == key])
+    return turns
+
+
+def _narrowing(gods: tuple[str, ...]) -> bool:
+    """Whether a power in play narrows turns by the others (its verdict needs all of them)."""
+    return any(pw.filters for _, pw in special_powers(gods))
 
 
 def _turns_of(p: Position, worker: int) -> list[Turn]:
