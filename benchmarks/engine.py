@@ -5,7 +5,8 @@ Run by hand (`python benchmarks/engine.py`); prints a table. Targets on one core
 of the opening (29,096,316 leaves) in under 10 s, at least 3 million leaves a second; the
 advanced gods (RULES.md section 8) at least 0.5 million turns a second in perft; the gods of
 section 9 with the most work a turn (Harpies's slides, Castor's move-all and build-all) at least
-0.2 million turns a second generated.
+0.2 million turns a second generated. The last rows time one turn's legality where powers add
+choices to turns (RULES.md 10), against listing every turn of those positions.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from santorini_p2p.engine import (
     SIMPLE,
     Phase,
     Position,
+    Turn,
     apply_action,
     apply_unchecked,
     ban_reason,
@@ -35,6 +37,8 @@ from santorini_p2p.engine import (
     parse_position,
     perft,
 )
+from santorini_p2p.engine.position import HERO_DOME
+from santorini_p2p.engine.rules import is_legal, list_turns
 
 PERFT_FILE = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "perft.txt"
 TWENTY_FIVE = [g.name for g in SIMPLE + ADVANCED]
@@ -126,6 +130,57 @@ def time_generation(positions: list[Position], repeat: int) -> tuple[float, floa
             turns += len(generate_turns(p))
     elapsed = time.perf_counter() - start
     return len(positions) * repeat / elapsed, turns / elapsed
+
+
+LEGALITY_PAIRS = (
+    ("polyphemus", "apollo"),
+    ("aeolus", "gaea"),
+    ("polyphemus", "gaea"),
+    ("heracles", "gaea"),
+)
+"""Pairs whose powers add choices to turns: the first seat's turns are checked one by one."""
+
+
+def legality_rows(count: int) -> list[tuple[str, str]]:
+    """One turn's legality (``is_legal``) where powers add choices, against listing every turn.
+
+    ``count`` positions of the first seat from seeded random games in which it keeps its
+    once-a-game power (its longest lists), five of its turns each; the whole list is timed
+    on the last position.
+    """
+    rows = []
+    for pair in LEGALITY_PAIRS:
+        rng = random.Random(11)
+        checks: list[tuple[Position, list[Turn]]] = []
+        p = new_game(2, "random", drawn=pair)
+        while len(checks) < count:
+            if p.phase is Phase.OVER:
+                p = new_game(2, "random", drawn=pair)
+            if p.phase is not Phase.PLAY:
+                p = apply_action(p, rng.choice(legal_actions(p)))
+                continue
+            turns = list_turns(p, lambda: True).turns  # a cut list: turns enough to play on
+            if not turns:
+                p = new_game(2, "random", drawn=pair)
+                continue
+            if p.to_move == 0:
+                checks.append((p, rng.sample(turns, min(5, len(turns)))))
+                kept = [t for t in turns if not t.extra and all(b < HERO_DOME for b in t.builds)]
+                turns = kept or turns
+            p = apply_action(p, rng.choice(turns))
+        start = time.perf_counter()
+        n = sum(is_legal(q, t) for q, ts in checks for t in ts)
+        each = (time.perf_counter() - start) / n
+        start = time.perf_counter()
+        listed = len(generate_turns(checks[-1][0]))
+        whole = time.perf_counter() - start
+        rows.append(
+            (
+                f"is_legal, {pair[0]} v {pair[1]}",
+                f"{each * 1e3:.2f} ms a turn (listing every turn: {whole:.2f} s, {listed:,} turns)",
+            )
+        )
+    return rows
 
 
 def main() -> int:
@@ -234,6 +289,8 @@ def main() -> int:
                     f"{pps:,.0f} positions/s, {tps:,.0f} turns/s",
                 )
             )
+
+    rows += legality_rows(args.positions // 30)
 
     width = max(len(r[0]) for r in rows)
     print(f"{'benchmark':<{width}}  result")
