@@ -71,8 +71,8 @@ def _check(p: Position, rng: random.Random) -> tuple[int, int]:
     legal = generate_turns(p)
     full = set(legal)
     # Every legal turn (a sample of 300 where a power gives thousands). A turn with a power
-    # step of section 10 is checked against the list of every turn (is_legal), which costs
-    # a listing each: a few of those suffice.
+    # step of section 10 goes to the kernel's check (is_legal, tested on its own below): a
+    # few of those suffice here.
     plain = [t for t in legal if not t.extra]
     powered = [t for t in legal if t.extra]
     sample = plain if len(plain) <= 300 else rng.sample(plain, 300)
@@ -199,7 +199,7 @@ def test_each_gods_turns_and_their_near_misses_are_judged_as_full_generation(god
             actions = legal_actions(p)
             if not actions:
                 break
-            # Powers that add or narrow turns leave every turn to the kernel's full check.
+            # Powers that add or narrow turns leave every turn to the kernel's check (below).
             mine = p.phase is Phase.PLAY and p.gods[p.to_move] == god
             own += mine
             # Every third turn of the god's from its fifth, as buildings part the board.

@@ -13,7 +13,9 @@ for every god and position, more cheaply:
   power and stops at the first turn equal to it, building no list (turns of the plain
   one-build ending are compared without being built);
 - anything else (a turn of both workers, a power step of RULES.md 10, another side's worker,
-  "must move up", powers that add or narrow choices) is left to the kernel's full check.
+  "must move up", powers that add or narrow choices) is left to the kernel's check, which
+  lists the turns that may equal it (all of them where "must move up" or a narrowing power
+  makes one turn's legality depend on the others).
 
 :func:`apply_checked` is ``apply_action`` with this check for turns of play.
 """
