@@ -52,6 +52,7 @@ from santorini_p2p.engine.choices import (
     go_on_with,
     turns_after,
 )
+from santorini_p2p.engine.rules import find_turn
 from santorini_p2p.engine.setup import redraw_banned
 from santorini_p2p.errors import IllegalTurnError, SantoriniError
 from santorini_p2p.net.bots import Answerer, ai_answerer
@@ -713,8 +714,17 @@ class LocalGame:
         if not isinstance(action, Turn) or p.phase is not Phase.PLAY or not deciders(p):
             self._apply(action)
             return
-        texts = {str(t): t for t in turns_after(p, self._answered)}
-        legal = texts.get(str(action))
+        if self._answered:
+            texts = {str(t): t for t in turns_after(p, self._answered)}
+            legal = texts.get(str(action))
+        else:
+            # Nothing chosen yet: the legal turn the text names (a last ``+`` reads as the
+            # position says), found by one turn's check, not in the list of every turn (a
+            # million where a seat answers each of many domes).
+            try:
+                legal = find_turn(p, str(action))
+            except IllegalTurnError:
+                legal = None
         if legal is None:
             if self._answered:
                 made = "; ".join(self.choices_made)

@@ -220,3 +220,18 @@ def test_a_network_players_line_prompt_asks_its_choice(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "your power: after b4>b3^c3, put a worker from your card on a square (c2, d2)" in out
     assert peer.answers == ["d2"]
+
+
+def test_a_turn_with_no_choice_in_it_is_played_without_listing_every_turn(monkeypatch):
+    """Heracles against Gaea has a million turns: a plain turn must not wait for their list."""
+
+    def every_turn(*args: object) -> object:
+        raise AssertionError("every turn of the position was listed")
+
+    monkeypatch.setattr("santorini_p2p.engine.choices.legal_turns", every_turn)
+    game = LocalGame([Player("Gaia"), Player("Ben")], start=parse_position(DOME), time_control=None)
+    with pytest.raises(IllegalTurnError):
+        game.submit(_turn("b4>b3^b2"))  # a build under Gaea's worker
+    game.submit(_turn("b4>b3^a3"))  # a block, no dome: nothing for Gaea to choose
+    assert [str(a) for a in game.actions] == ["b4>b3^a3"]
+    assert game.choice_asked is None
