@@ -17,6 +17,7 @@ from santorini_p2p.engine.choices import (
     go_on_with,
     turns_after,
 )
+from santorini_p2p.engine.rules import find_turn
 from santorini_p2p.errors import IllegalTurnError
 from santorini_p2p.net.sessionbase import SessionBase
 from santorini_p2p.net.views import Note, NoteKind
@@ -85,8 +86,16 @@ class Choosing(SessionBase):
             return None
         if not v.answered and not deciders(p):
             return None  # no other seat chooses in this turn: no list of turns to make
-        texts = {str(t): t for t in turns_after(p, v.answered)}
-        legal = texts.get(str(turn))
+        if v.answered:
+            texts = {str(t): t for t in turns_after(p, v.answered)}
+            legal = texts.get(str(turn))
+        else:
+            # Nothing chosen yet: the legal turn the text names, by one turn's check (the
+            # list of every turn is a million where a seat answers each of many domes).
+            try:
+                legal = find_turn(p, str(turn))
+            except IllegalTurnError:
+                legal = None
         if legal is None:
             if v.answered:
                 made = "; ".join(self.choices_made)

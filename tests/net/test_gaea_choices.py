@@ -182,3 +182,46 @@ def test_in_memory_sessions_play_whole_games_with_gaeas_answers(tmp_path, seed):
     assert len(asks) == len(answers)
     assert v.position is not None
     assert all(v.position.gods[r.seat] == "gaea" for r in answers)
+
+
+def test_the_movers_turn_is_found_without_listing_every_turn(tmp_path, monkeypatch):
+    """Where Gaea may answer, the mover's own turn is found by one turn's check (SPEC.md 8.4).
+
+    Heracles against Gaea has a million turns: listing them for every act stalled the mover.
+    """
+    from santorini_p2p.engine import generate_turns
+    from santorini_p2p.engine.choices import choices, deciders
+
+    net = Net.create(tmp_path, gods="random", pool=("gaea", "hestia"), seed=3)
+    for _ in range(20_000):
+        v = net.sessions[0].validator
+        p = v.position if v is not None else None
+        if (
+            v is not None
+            and p is not None
+            and p.phase.value == "play"
+            and deciders(p)
+            and not v.pending_acks
+            and v.open_ask is None
+            and not v.answered
+            and any(choices(p, t) for t in generate_turns(p))
+        ):
+            break
+        assert not net.done(), net.summary()
+        net.step()
+    else:
+        raise AssertionError("no turn of Gaea's opponent")
+    keys = [s.identity.public_key for s in net.sessions]
+    mover = net.sessions[keys.index(v.seats[p.to_move])]
+    turns = generate_turns(p)
+    plain = next(t for t in turns if not choices(p, t))
+    asking = [t for t in turns if choices(p, t)]
+    assert asking
+
+    def every_turn(*args: object) -> object:
+        raise AssertionError("every turn of the position was listed")
+
+    monkeypatch.setattr("santorini_p2p.engine.choices.legal_turns", every_turn)
+    assert mover._go_on_from(p, plain) is None  # the plain act: nobody else chooses
+    for t in asking[:3]:
+        assert mover._go_on_from(p, t) == t  # a plan: Gaea is asked first
