@@ -15,8 +15,9 @@ from typing import Final, NamedTuple
 
 from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.position import OP_PLACE, Phase, Position, Turn, placement_marks
-from santorini_p2p.engine.rules import legal_turns
+from santorini_p2p.engine.rules import find_turn, legal_turns
 from santorini_p2p.engine.squares import SQUARE_NAMES
+from santorini_p2p.errors import IllegalTurnError
 
 __all__ = [
     "NO_CHOICE",
@@ -26,6 +27,7 @@ __all__ = [
     "deciders",
     "go_on_with",
     "movers_part",
+    "named_turn",
     "turns_after",
 ]
 
@@ -98,6 +100,22 @@ def turns_after(p: Position, answered: Sequence[Choice]) -> list[Turn]:
     if not k:
         return legal_turns(p)
     return [t for t, cs in _all(p) if cs[:k] == want]
+
+
+def named_turn(p: Position, turn: Turn, answered: Sequence[Choice]) -> Turn | None:
+    """The legal turn written as ``turn``'s text that goes on from ``answered``, or None.
+
+    With nothing answered yet it is found by one turn's check (``rules.find_turn``: a last
+    ``+`` reads as the position says), not in the list of every turn: a million where a seat
+    answers each of many domes.
+    """
+    text = str(turn)
+    if answered:
+        return next((t for t in turns_after(p, answered) if str(t) == text), None)
+    try:
+        return find_turn(p, text)
+    except IllegalTurnError:
+        return None
 
 
 def go_on_with(p: Position, plan: Turn, answered: Sequence[Choice]) -> Turn | None:

@@ -15,9 +15,8 @@ from santorini_p2p.engine.choices import (
     choices,
     deciders,
     go_on_with,
-    turns_after,
+    named_turn,
 )
-from santorini_p2p.engine.rules import find_turn
 from santorini_p2p.errors import IllegalTurnError
 from santorini_p2p.net.sessionbase import SessionBase
 from santorini_p2p.net.views import Note, NoteKind
@@ -86,16 +85,7 @@ class Choosing(SessionBase):
             return None
         if not v.answered and not deciders(p):
             return None  # no other seat chooses in this turn: no list of turns to make
-        if v.answered:
-            texts = {str(t): t for t in turns_after(p, v.answered)}
-            legal = texts.get(str(turn))
-        else:
-            # Nothing chosen yet: the legal turn the text names, by one turn's check (the
-            # list of every turn is a million where a seat answers each of many domes).
-            try:
-                legal = find_turn(p, str(turn))
-            except IllegalTurnError:
-                legal = None
+        legal = named_turn(p, turn, v.answered)
         if legal is None:
             if v.answered:
                 made = "; ".join(self.choices_made)

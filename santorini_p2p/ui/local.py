@@ -50,9 +50,8 @@ from santorini_p2p.engine.choices import (
     choices,
     deciders,
     go_on_with,
-    turns_after,
+    named_turn,
 )
-from santorini_p2p.engine.rules import find_turn
 from santorini_p2p.engine.setup import redraw_banned
 from santorini_p2p.errors import IllegalTurnError, SantoriniError
 from santorini_p2p.net.bots import Answerer, ai_answerer
@@ -714,17 +713,7 @@ class LocalGame:
         if not isinstance(action, Turn) or p.phase is not Phase.PLAY or not deciders(p):
             self._apply(action)
             return
-        if self._answered:
-            texts = {str(t): t for t in turns_after(p, self._answered)}
-            legal = texts.get(str(action))
-        else:
-            # Nothing chosen yet: the legal turn the text names (a last ``+`` reads as the
-            # position says), found by one turn's check, not in the list of every turn (a
-            # million where a seat answers each of many domes).
-            try:
-                legal = find_turn(p, str(action))
-            except IllegalTurnError:
-                legal = None
+        legal = named_turn(p, action, self._answered)
         if legal is None:
             if self._answered:
                 made = "; ".join(self.choices_made)
