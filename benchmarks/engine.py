@@ -6,7 +6,8 @@ of the opening (29,096,316 leaves) in under 10 s, at least 3 million leaves a se
 advanced gods (RULES.md section 8) at least 0.5 million turns a second in perft; the gods of
 section 9 with the most work a turn (Harpies's slides, Castor's move-all and build-all) at least
 0.2 million turns a second generated. The last rows time one turn's legality where powers add
-choices to turns (RULES.md 10), against listing every turn of those positions.
+choices to turns (RULES.md 10), against listing every turn of those positions, and what
+Gaea is asked at each dome of such turns (protocol/SPEC.md 8.4).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from santorini_p2p.engine import (
     parse_position,
     perft,
 )
+from santorini_p2p.engine.choices import choice_options, choices, turns_after
 from santorini_p2p.engine.position import HERO_DOME
 from santorini_p2p.engine.rules import is_legal, list_turns
 
@@ -141,33 +143,41 @@ LEGALITY_PAIRS = (
 """Pairs whose powers add choices to turns: the first seat's turns are checked one by one."""
 
 
+def _first_seat_turns(pair: tuple[str, str], count: int) -> list[tuple[Position, list[Turn]]]:
+    """``count`` positions of the first seat from seeded random games, five turns of each.
+
+    The games keep the first seat's once-a-game power (its longest lists).
+    """
+    rng = random.Random(11)
+    checks: list[tuple[Position, list[Turn]]] = []
+    p = new_game(2, "random", drawn=pair)
+    while len(checks) < count:
+        if p.phase is Phase.OVER:
+            p = new_game(2, "random", drawn=pair)
+        if p.phase is not Phase.PLAY:
+            p = apply_action(p, rng.choice(legal_actions(p)))
+            continue
+        turns = list_turns(p, lambda: True).turns  # a cut list: turns enough to play on
+        if not turns:
+            p = new_game(2, "random", drawn=pair)
+            continue
+        if p.to_move == 0:
+            checks.append((p, rng.sample(turns, min(5, len(turns)))))
+            kept = [t for t in turns if not t.extra and all(b < HERO_DOME for b in t.builds)]
+            turns = kept or turns
+        p = apply_action(p, rng.choice(turns))
+    return checks
+
+
 def legality_rows(count: int) -> list[tuple[str, str]]:
     """One turn's legality (``is_legal``) where powers add choices, against listing every turn.
 
-    ``count`` positions of the first seat from seeded random games in which it keeps its
-    once-a-game power (its longest lists), five of its turns each; the whole list is timed
-    on the last position.
+    ``count`` positions of the first seat (:func:`_first_seat_turns`), five of its turns each;
+    the whole list is timed on the last position.
     """
     rows = []
     for pair in LEGALITY_PAIRS:
-        rng = random.Random(11)
-        checks: list[tuple[Position, list[Turn]]] = []
-        p = new_game(2, "random", drawn=pair)
-        while len(checks) < count:
-            if p.phase is Phase.OVER:
-                p = new_game(2, "random", drawn=pair)
-            if p.phase is not Phase.PLAY:
-                p = apply_action(p, rng.choice(legal_actions(p)))
-                continue
-            turns = list_turns(p, lambda: True).turns  # a cut list: turns enough to play on
-            if not turns:
-                p = new_game(2, "random", drawn=pair)
-                continue
-            if p.to_move == 0:
-                checks.append((p, rng.sample(turns, min(5, len(turns)))))
-                kept = [t for t in turns if not t.extra and all(b < HERO_DOME for b in t.builds)]
-                turns = kept or turns
-            p = apply_action(p, rng.choice(turns))
+        checks = _first_seat_turns(pair, count)
         start = time.perf_counter()
         n = sum(is_legal(q, t) for q, ts in checks for t in ts)
         each = (time.perf_counter() - start) / n
@@ -178,6 +188,38 @@ def legality_rows(count: int) -> list[tuple[str, str]]:
             (
                 f"is_legal, {pair[0]} v {pair[1]}",
                 f"{each * 1e3:.2f} ms a turn (listing every turn: {whole:.2f} s, {listed:,} turns)",
+            )
+        )
+    return rows
+
+
+def ask_rows(count: int) -> list[tuple[str, str]]:
+    """What Gaea is asked at each dome of a turn (SPEC.md 8.4), as a peer checks a record.
+
+    For the turns of :func:`_first_seat_turns` in which Gaea is asked: each ask's options
+    (``choice_options``) and the turns that go on from its answer (``turns_after``).
+    """
+    rows = []
+    for pair in LEGALITY_PAIRS:
+        if "gaea" not in pair[1:]:
+            continue
+        asked = [
+            (q, cs) for q, ts in _first_seat_turns(pair, count) for t in ts if (cs := choices(q, t))
+        ]
+        if not asked:
+            continue
+        start = time.perf_counter()
+        n = 0
+        for q, cs in asked:
+            for k, c in enumerate(cs):
+                choice_options(q, cs[:k], c.asked)
+                turns_after(q, cs[: k + 1])
+                n += 1
+        each = (time.perf_counter() - start) / n
+        rows.append(
+            (
+                f"asks of Gaea, {pair[0]} v {pair[1]}",
+                f"{each * 1e3:.1f} ms an ask ({n} asks in {len(asked)} turns)",
             )
         )
     return rows
@@ -291,6 +333,7 @@ def main() -> int:
             )
 
     rows += legality_rows(args.positions // 30)
+    rows += ask_rows(args.positions // 30)
 
     width = max(len(r[0]) for r in rows)
     print(f"{'benchmark':<{width}}  result")

@@ -15,7 +15,7 @@ from typing import Final, NamedTuple
 
 from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.position import OP_PLACE, Phase, Position, Turn, placement_marks
-from santorini_p2p.engine.rules import find_turn, legal_turns
+from santorini_p2p.engine.rules import find_turn, legal_turns, turns_from
 from santorini_p2p.engine.squares import SQUARE_NAMES
 from santorini_p2p.errors import IllegalTurnError
 
@@ -85,12 +85,16 @@ def movers_part(p: Position, turn: Turn) -> str:
     return text
 
 
-@lru_cache(maxsize=4)
-def _all(p: Position) -> tuple[tuple[Turn, tuple[Choice, ...]], ...]:
-    """Every legal turn of ``p`` with its choices (a game with a deciding seat only)."""
+@lru_cache(maxsize=8)
+def _all(p: Position, start: str) -> tuple[tuple[Turn, tuple[Choice, ...]], ...]:
+    """The legal turns of ``p`` written from ``start``, each with its choices.
+
+    Only in a game with a deciding seat; ``start`` is a text asked at, so the list holds the
+    answers to one turn's domes, not every turn of the position.
+    """
     if p.phase is not Phase.PLAY or not deciders(p):
         return ()
-    return tuple((t, choices(p, t)) for t in legal_turns(p))
+    return tuple((t, choices(p, t)) for t in turns_from(p, start))
 
 
 def turns_after(p: Position, answered: Sequence[Choice]) -> list[Turn]:
@@ -99,7 +103,7 @@ def turns_after(p: Position, answered: Sequence[Choice]) -> list[Turn]:
     want = tuple(answered)
     if not k:
         return legal_turns(p)
-    return [t for t, cs in _all(p) if cs[:k] == want]
+    return [t for t, cs in _all(p, want[-1].asked) if cs[:k] == want]
 
 
 def named_turn(p: Position, turn: Turn, answered: Sequence[Choice]) -> Turn | None:
@@ -138,7 +142,7 @@ def choice_options(p: Position, answered: Sequence[Choice], asked: str) -> tuple
     want = tuple(answered)
     seat = -1
     found: set[str] = set()
-    for _, cs in _all(p):
+    for _, cs in _all(p, asked):
         if len(cs) > k and cs[:k] == want and cs[k].asked == asked:
             seat = cs[k].seat
             found.add(cs[k].answer)

@@ -8,6 +8,7 @@ in play at all takes a plain fast path. ``setup.py`` covers the setup phase.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Final, NamedTuple
@@ -62,6 +63,7 @@ __all__ = [
     "settle_start",
     "turn_form",
     "turn_sort_key",
+    "turns_from",
     "without_builds",
 ]
 
@@ -1087,6 +1089,44 @@ def _candidates(p: Position, turn: Turn) -> list[Turn]:
         key = turn[:5]  # worker, path, builds, before, after
         turns = _extend(p, [t for t in turns if t[:5] == key])
     return turns
+
+
+def turns_from(p: Position, start: str) -> list[Turn]:
+    """Return the legal turns whose text starts with ``start``, sorted by turn text.
+
+    What another seat is asked in the mover's turn (``choices``) names the turn up to a dome:
+    only the turns whose own steps and builds may be written so are extended by the powers
+    (as in :func:`_candidates`), not the million turns of a position where a power answers
+    each of many domes. All turns are listed when a power makes one turn's legality depend on
+    the others.
+    """
+    if p.phase is not Phase.PLAY:
+        return []
+    if special_powers(p.gods) and not (limits(p).must_up or _narrowing(p.gods)):
+        own = _PLACED.sub("", start)
+        turns = _extend(p, [t for t in _run(p, ALL, True, False)[0] if _may_start(t, own)])
+    else:
+        turns = _generate(p)
+    return sorted((t for t in turns if str(t).startswith(start)), key=str)
+
+
+_PLACED: Final = re.compile(r"\+[a-e][1-5]")
+"""A worker another seat puts down, written in the mover's turn (RULES.md 10.3)."""
+
+
+def _may_start(turn: Turn, own: str) -> bool:
+    """Whether a turn the powers extend from ``turn`` may be written as ``own`` begins.
+
+    ``own`` is a turn's beginning without the workers other seats put down (``+`` squares,
+    written after the dome they answer). The powers' choices add power steps after the
+    turn's own steps, or a letter form before them; they never change the worker, the step
+    before moving, the path, a drag, the builds or a block removed (:func:`_candidates`).
+    """
+    if turn.worker < 0 or not own[:1].islower():
+        return True
+    steps = str(turn._replace(post=tuple(op for op in turn.post if op >> 5 < STAR)))
+    n = min(len(steps), len(own))
+    return steps[:n] == own[:n]
 
 
 def _narrowing(gods: tuple[str, ...]) -> bool:
