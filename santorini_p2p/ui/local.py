@@ -52,6 +52,7 @@ from santorini_p2p.engine.choices import (
     go_on_with,
     named_turn,
 )
+from santorini_p2p.engine.legality import turn_is_legal
 from santorini_p2p.engine.setup import redraw_banned
 from santorini_p2p.errors import IllegalTurnError, SantoriniError
 from santorini_p2p.net.bots import Answerer, ai_answerer
@@ -816,7 +817,9 @@ class LocalGame:
 
     def _apply(self, action: Action, *, quiet: bool = False) -> None:
         p = self._position
-        if action not in legal_actions(p):
+        # A turn by one turn's check: Heracles against Gaea has a million of them.
+        legal = turn_is_legal(p, action) if isinstance(action, Turn) else action in legal_actions(p)
+        if not legal:
             raise IllegalTurnError(f"{action} is not legal now")
         self._clear_turn()
         mover = self._who(p.to_move)

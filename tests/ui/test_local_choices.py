@@ -229,6 +229,7 @@ def test_a_turn_with_no_choice_in_it_is_played_without_listing_every_turn(monkey
         raise AssertionError("every turn of the position was listed")
 
     monkeypatch.setattr("santorini_p2p.engine.choices.legal_turns", every_turn)
+    monkeypatch.setattr("santorini_p2p.engine.rules._generate", every_turn)
     game = LocalGame([Player("Gaia"), Player("Ben")], start=parse_position(DOME), time_control=None)
     with pytest.raises(IllegalTurnError):
         game.submit(_turn("b4>b3^b2"))  # a build under Gaea's worker
