@@ -3,6 +3,7 @@ import random
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -456,3 +457,38 @@ def test_the_base_games_fast_ordering_is_the_general_one():
             p = apply_action(p, rng.choice(legal_actions(p)))
     assert seen > 1000
     assert wins > 50
+
+
+def test_analyse_cli_think_counts_the_commands_start_up_and_exit(capsys, monkeypatch):
+    """A program giving ``analyse --think S`` S seconds a move times the whole process."""
+    import santorini_p2p.ai
+    from santorini_p2p.cli import computer
+
+    budgets: list[float | None] = []
+    real = santorini_p2p.ai.analyse
+
+    def timed(p, level, think=None, nodes=None):
+        budgets.append(think)
+        return real(p, level, think=None, nodes=200)
+
+    monkeypatch.setattr(santorini_p2p.ai, "analyse", timed)
+    monkeypatch.setattr(computer, "command_age", lambda: 0.7)
+    assert main(["analyse", OPENING, "--think", "2", "--json"]) == 0
+    assert main(["analyse", OPENING, "--think", "0.5", "--json"]) == 0
+    assert main(["analyse", OPENING, "--json"]) == 0
+    assert budgets == [pytest.approx(2 - 0.7 - computer.EXIT_S), computer.LEAST_S, None]
+    assert capsys.readouterr().out.count('"best"') == 3
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="no /proc: counted from import")
+def test_a_commands_age_counts_from_the_processs_start():
+    """What a command did before the command line was imported counts too (Linux)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import time; time.sleep(0.2)\n"
+        "from santorini_p2p.cli.common import command_age; print(command_age())"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert 0.2 <= float(out.stdout) < 60, out.stderr

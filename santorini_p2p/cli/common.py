@@ -11,6 +11,7 @@ import contextlib
 import os
 import shutil
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ __all__ = [
     "Subparsers",
     "UsageError",
     "add_pool_option",
+    "command_age",
     "error",
     "god_pool",
     "output_target",
@@ -123,6 +125,26 @@ def position_arg(text: str) -> Position:
         return parse_position(text)
     except SantoriniError as e:
         raise UsageError(f"position: {e}") from None
+
+
+_IMPORTED = time.monotonic()
+
+
+def command_age() -> float:
+    """Seconds since this command's process started: what a program that runs it has waited.
+
+    The kernel's record where it keeps one (Linux ``/proc``); elsewhere, since the command
+    line was imported (the interpreter's own start, some 50 ms, then goes uncounted).
+    """
+    try:
+        with open("/proc/self/stat", encoding="ascii") as f:
+            started = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime", encoding="ascii") as f:
+            up = float(f.read().split()[0])
+        age = up - started / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        age = -1.0
+    return age if age >= 0 else time.monotonic() - _IMPORTED
 
 
 def think(seconds: float | None) -> float | None:

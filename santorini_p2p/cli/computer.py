@@ -11,6 +11,7 @@ from santorini_p2p.cli.common import (
     Subparsers,
     UsageError,
     add_pool_option,
+    command_age,
     god_pool,
     position_arg,
     progress,
@@ -42,6 +43,25 @@ def _analysis_json(p: Position, level: str, a: Analysis) -> str:
     )
 
 
+EXIT_S = 0.05
+"""Seconds kept from ``analyse --think`` for printing the answer and the process's exit."""
+
+LEAST_S = 0.01
+"""The least search ``analyse --think`` makes when its start-up took the whole budget."""
+
+
+def search_budget(seconds: float | None, age: float) -> float | None:
+    """The search's share of ``--think seconds`` for a command ``age`` seconds old.
+
+    A program that gives the command S seconds a move times the whole process: its start-up
+    (the interpreter, the imports, reading the position) and its exit count against S, not
+    the search alone.
+    """
+    if seconds is None:
+        return None
+    return max(seconds - age - EXIT_S, LEAST_S)
+
+
 def _cmd_analyse(args: argparse.Namespace) -> int:
     from santorini_p2p.ai import analyse
 
@@ -49,8 +69,9 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     think(args.think)
     if args.nodes is not None and args.nodes < 1:
         raise UsageError(f"nodes: expected a whole number of at least 1, got {args.nodes}")
+    budget = search_budget(args.think, command_age())
     try:
-        a = analyse(p, args.level, think=args.think, nodes=args.nodes)
+        a = analyse(p, args.level, think=budget, nodes=args.nodes)
     except ValueError as e:
         raise UsageError(str(e)) from None
     if args.json:
