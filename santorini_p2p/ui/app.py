@@ -13,6 +13,7 @@ import contextlib
 import logging
 import re
 import textwrap
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from itertools import pairwise
@@ -84,6 +85,8 @@ from santorini_p2p.ui.completer import (
     last_step,
     marks_for,
     next_steps,
+    prepare,
+    ready,
     squares_in,
     step_kinds,
     step_starts,
@@ -313,6 +316,8 @@ class GameScreen:
         #: A word about the last input that is no error (a turn played in its written form).
         self.notice: str | None = None
         self._completer = ActionCompleter(self._input_position)
+        #: The position whose turns a thread is listing for completion (``lists_ready``).
+        self._listing: Position | None = None
         # A spectator's game (``net/watch.py``) is shown read-only: no input line, q leaves.
         #: What the game offers beyond the core contract (takebacks, chat, rematch, pause).
         self.features = features_of(controller)
@@ -477,9 +482,29 @@ class GameScreen:
         self._show_small(False)
         c = self.controller
         p = c.position
-        marks = marks_for(p, self.input.buffer.text) if c.awaiting is not None else Marks()
+        awaiting = c.awaiting is not None and self.lists_ready(p)
+        marks = marks_for(p, self.input.buffer.text) if awaiting else Marks()
         marks = replace(marks, last=self._last_marks())
         return render_board(p, marks, self._click_handler)
+
+    def lists_ready(self, p: Position) -> bool:
+        """Whether completion and marks for ``p`` answer at once; if not, start making them.
+
+        A position of hundreds of thousands of turns takes seconds to list: a thread lists
+        them while the board, the clocks and Enter go on, and the screen is drawn again when
+        they are done.
+        """
+        if ready(p):
+            return True
+        if self._listing != p:
+            self._listing = p
+
+            def work() -> None:
+                prepare(p)
+                self.app.invalidate()
+
+            threading.Thread(target=work, name="santorini-turn-lists", daemon=True).start()
+        return False
 
     def _last_marks(self) -> tuple[tuple[int, str], ...]:
         """The last action's squares: what it changed, or (opened mid-game) what its text names."""
@@ -642,8 +667,15 @@ class GameScreen:
             )
         else:
             typed = self.input.buffer.text.strip()
-            kinds = step_kinds(p, typed) if typed else []
-            if kinds:
+            listed_now = self.lists_ready(p)
+            kinds = step_kinds(p, typed) if typed and listed_now else []
+            if not listed_now:
+                forms = (
+                    " Your turn: listing its many turns for Tab; type a turn and Enter plays it.",
+                    " Your turn: listing its turns for Tab.",
+                    " Your turn.",
+                )
+            elif kinds:
                 # What can come next, by kind: "> move, ~ ferry" (the engine's own turns).
                 listed = ", ".join(kinds)
                 forms = (
@@ -1190,7 +1222,7 @@ class GameScreen:
                 # order): it is recorded in its one written form, and the player is told.
                 self.notice = f"Played as {canonical} (the same turn, as it is written)."
             return False
-        if not text or is_prefix(p, text):
+        if self.lists_ready(p) and (not text or is_prefix(p, text)):
             self.open_menu(buffer)
         return True
 
@@ -1225,7 +1257,7 @@ class GameScreen:
     def click(self, square: int) -> None:
         """Extend the input with a clicked square; play the action when it is complete."""
         c = self.controller
-        if c.awaiting is None:
+        if c.awaiting is None or not self.lists_ready(c.position):
             return
         p = c.position
         b = self.input.buffer

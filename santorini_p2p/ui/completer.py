@@ -14,6 +14,7 @@ order, a Hermes power turn's squares, the offered gods) may be typed or clicked 
 from __future__ import annotations
 
 import re
+import threading
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -37,6 +38,7 @@ from santorini_p2p.engine import (
     parse_action,
     plain_form,
 )
+from santorini_p2p.engine.rules import list_turns, special_powers
 from santorini_p2p.errors import NotationError
 from santorini_p2p.ui.board_view import Marks
 
@@ -47,6 +49,8 @@ __all__ = [
     "last_step",
     "marks_for",
     "next_steps",
+    "prepare",
+    "ready",
     "squares_in",
     "step_kind",
     "step_kinds",
@@ -332,6 +336,47 @@ def _spelled_out(p: Position, typed: str) -> str:
     return typed
 
 
+_PREPARED: dict[Position, None] = {}
+"""The last positions :func:`prepare` built the lists of (oldest first)."""
+
+_PREPARING = threading.Lock()
+
+
+@lru_cache(maxsize=16)
+def _quick(p: Position) -> bool:
+    """Whether ``p``'s lists are quick to make: its turns stop short of the first long stretch.
+
+    Only where powers add choices to turns (RULES.md 10) can a position have hundreds of
+    thousands; the listing is asked to stop at its first question (some 4,000 turns).
+    """
+    if p.phase is not Phase.PLAY or not special_powers(p.gods):
+        return True
+    return list_turns(p, lambda: True).complete
+
+
+def ready(p: Position) -> bool:
+    """Whether completion, marks and checks of typed text for ``p`` answer without a wait.
+
+    Not where a position has hundreds of thousands of turns (Polyphemus's domes answered by
+    Gaea: seconds to list) until :func:`prepare` has built them; a screen asks for that off
+    its own thread and shows the board meanwhile.
+    """
+    return p in _PREPARED or _quick(p)
+
+
+def prepare(p: Position) -> None:
+    """Build every list completion reads for ``p`` (for a thread other than the screen's)."""
+    with _PREPARING:
+        if p in _PREPARED:
+            return
+        _sorted(p)
+        _heads(p)
+        _lowered(p)
+        _PREPARED[p] = None
+        while len(_PREPARED) > 8:
+            del _PREPARED[next(iter(_PREPARED))]
+
+
 def next_steps(p: Position, typed: str) -> list[str]:
     """Return the distinct inputs one step on from ``typed``, in the engine's order.
 
@@ -598,7 +643,7 @@ class ActionCompleter(Completer):
     ) -> Iterable[Completion]:
         """Yield the next steps for the text before the cursor."""
         p = self.get_position()
-        if p is None:
+        if p is None or not ready(p):
             return
         typed = document.text_before_cursor
         for step in next_steps(p, typed):

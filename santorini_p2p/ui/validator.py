@@ -17,7 +17,7 @@ from prompt_toolkit.validation import ValidationError, Validator
 from santorini_p2p.engine import Phase, Position, legal_form, parse_action
 from santorini_p2p.engine.setup import god_choice_error
 from santorini_p2p.errors import NotationError
-from santorini_p2p.ui.completer import is_prefix, last_step, next_steps, step_starts
+from santorini_p2p.ui.completer import is_prefix, last_step, next_steps, ready, step_starts
 
 __all__ = ["ActionValidator", "InputProblem", "check_input", "find_action"]
 
@@ -133,6 +133,8 @@ class ActionValidator(Validator):
         # A word ending in a space takes any text after it (``say good game``).
         if any(w.endswith(" ") and typed.startswith(w) for w in self.words):
             return
+        if not ready(p):
+            return  # its turns are still being listed: Enter checks the text then
         problem = check_input(p, document.text)
         if problem is not None:
             raise ValidationError(cursor_position=problem.index, message=problem.message)
