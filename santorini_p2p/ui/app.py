@@ -500,7 +500,11 @@ class GameScreen:
             self._listing = p
 
             def work() -> None:
-                prepare(p)
+                try:
+                    prepare(p)
+                except Exception:  # the game goes on without completion; the log says why
+                    LOG.exception("listing the turns of %s for completion failed", p)
+                    return
                 self.app.invalidate()
 
             threading.Thread(target=work, name="santorini-turn-lists", daemon=True).start()
