@@ -1,8 +1,20 @@
-"""Build position strings for tests from a readable list of squares."""
+"""Build position strings for tests from a readable list of squares, or by random play."""
 
 from __future__ import annotations
 
-from santorini_p2p.engine import Position, legal_turns, parse_position, parse_square
+import random
+from collections.abc import Callable, Iterator
+
+from santorini_p2p.engine import (
+    Phase,
+    Position,
+    apply_action,
+    legal_actions,
+    legal_turns,
+    parse_position,
+    parse_square,
+)
+from santorini_p2p.engine.rules import Listing, list_turns
 
 
 def make(cells: str = "", seat: int = 1, gods: str = "-,-", flags: str = "-") -> Position:
@@ -24,3 +36,26 @@ def make(cells: str = "", seat: int = 1, gods: str = "-,-", flags: str = "-") ->
 def texts(p: Position) -> set[str]:
     """The legal turn texts of ``p`` as a set."""
     return {str(t) for t in legal_turns(p)}
+
+
+def random_play(
+    p: Position, rng: random.Random, plies: int, stop: Callable[[], Callable[[], bool]]
+) -> Iterator[tuple[int, Position, Listing]]:
+    """Play ``p`` on at random for at most ``plies`` plies; yield each position of play.
+
+    Setup actions are drawn from every legal action; a position of play is listed with
+    ``list_turns(p, stop())`` (a listing cut where turns run to hundreds of thousands) and
+    yielded with its ply and that listing, then one of its turns is played. Ends at the game's
+    end or at a seat with no turn.
+    """
+    ply = 0
+    while p.phase is not Phase.OVER and ply < plies:
+        ply += 1
+        if p.phase is not Phase.PLAY:
+            p = apply_action(p, rng.choice(legal_actions(p)))
+            continue
+        listing = list_turns(p, stop())
+        if not listing.turns:
+            return
+        yield ply, p, listing
+        p = apply_action(p, rng.choice(listing.turns))

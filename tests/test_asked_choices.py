@@ -15,14 +15,11 @@ import pytest
 
 from santorini_p2p.engine import (
     ALL_GOD_NAMES,
-    Phase,
     Position,
     Turn,
-    apply_action,
     ban_reason,
     find_turn,
     format_position,
-    legal_actions,
     legal_turns,
     new_game,
     parse_position,
@@ -31,7 +28,7 @@ from santorini_p2p.engine import (
 from santorini_p2p.engine import choices as asked_choices
 from santorini_p2p.engine.choices import Choice, choice_options, choices, turns_after
 from santorini_p2p.engine.gods import power_of
-from santorini_p2p.engine.rules import list_turns
+from tests.positions import random_play
 
 _Listed = list[tuple[Turn, tuple[Choice, ...]]]
 
@@ -98,19 +95,10 @@ def test_each_ask_and_what_goes_on_from_it_is_what_the_whole_list_gives(god: str
         others = [g for g in ALL_GOD_NAMES if g != "gaea" and not ban_reason(("gaea", g))]
         other = rng.choice(others) if god == "random" else god
         p = _game(rng, other)
-        plies = 0
-        while p.phase is not Phase.OVER and plies < 40:
-            plies += 1
-            if p.phase is not Phase.PLAY:
-                p = apply_action(p, rng.choice(legal_actions(p)))
-                continue
-            # Positions of up to about 12,000 turns: the whole list is the reference here.
-            listing = list_turns(p, _asked_more_than(3))
-            if not listing.turns:
-                break
-            if listing.complete and asked_choices.deciders(p):
-                asks += _checked(p, rng)
-            p = apply_action(p, rng.choice(listing.turns))
+        # Positions of up to about 12,000 turns: the whole list is the reference here.
+        for _, q, listing in random_play(p, rng, 40, lambda: _asked_more_than(3)):
+            if listing.complete and asked_choices.deciders(q):
+                asks += _checked(q, rng)
     assert asks >= 10
 
 

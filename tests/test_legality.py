@@ -28,8 +28,9 @@ from santorini_p2p.engine import (
 )
 from santorini_p2p.engine.gods import power_of
 from santorini_p2p.engine.legality import apply_checked, turn_is_legal
-from santorini_p2p.engine.rules import is_legal, list_turns, special_powers
+from santorini_p2p.engine.rules import is_legal, special_powers
 from santorini_p2p.errors import IllegalTurnError, NotationError
+from tests.positions import random_play
 
 _CHARS = "abcde12345+-*^~,.H<>MTB "
 
@@ -342,18 +343,9 @@ def test_turns_where_powers_add_or_narrow_choices_are_judged_as_full_generation(
                 break
             except ValueError:
                 continue
-        plies = 0
-        while p.phase is not Phase.OVER and plies < 60:
-            plies += 1
-            if p.phase is not Phase.PLAY:
-                p = apply_action(p, rng.choice(legal_actions(p)))
-                continue
-            # Listing stopped past a few thousand turns: Heracles against Gaea has a million.
-            listing = list_turns(p, lambda: True)
-            if not listing.turns:
-                break
-            if listing.complete and plies % 3 == 0:
-                _judged_as_full_generation(p, rng)
+        # Listing stopped past a few thousand turns: Heracles against Gaea has a million.
+        for ply, q, listing in random_play(p, rng, 60, lambda: lambda: True):
+            if listing.complete and ply % 3 == 0:
+                _judged_as_full_generation(q, rng)
                 positions += 1
-            p = apply_action(p, rng.choice(listing.turns))
     assert positions >= 8

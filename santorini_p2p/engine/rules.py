@@ -1082,7 +1082,7 @@ def _candidates(p: Position, turn: Turn) -> list[Turn]:
     million turns of the position.
     """
     w = turn.worker
-    if any(p.gods) and (limits(p).must_up or _narrowing(p.gods)):
+    if _needs_every_turn(p):
         return _generate(p)
     turns = _run(p, BITS[w] if w >= 0 else 0, w < 0, False)[0]
     if special_powers(p.gods):
@@ -1102,7 +1102,7 @@ def turns_from(p: Position, start: str) -> list[Turn]:
     """
     if p.phase is not Phase.PLAY:
         return []
-    if special_powers(p.gods) and not (limits(p).must_up or _narrowing(p.gods)):
+    if special_powers(p.gods) and not _needs_every_turn(p):
         own = _PLACED.sub("", start)
         turns = _extend(p, [t for t in _run(p, ALL, True, False)[0] if _may_start(t, own)])
     else:
@@ -1127,6 +1127,14 @@ def _may_start(turn: Turn, own: str) -> bool:
     steps = str(turn._replace(post=tuple(op for op in turn.post if op >> 5 < STAR)))
     n = min(len(steps), len(own))
     return steps[:n] == own[:n]
+
+
+def _needs_every_turn(p: Position) -> bool:
+    """Whether one turn's legality in ``p`` depends on the others (must move up, a narrowing).
+
+    Then no part of the turns is judged alone: every turn is listed.
+    """
+    return any(p.gods) and (limits(p).must_up or _narrowing(p.gods))
 
 
 def _narrowing(gods: tuple[str, ...]) -> bool:
